@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The README's test command (`make test`): lint, type-check, architecture and migration checks,
+# then the whole pytest suite against real PostgreSQL, Redis, a Celery worker and Chromium.
+# Services come from DATABASE_URL / REDIS_URL when given, else are installed (when permitted)
+# and started here on private ports.
+source "$(dirname "$0")/lib.sh"
+
+ensure_venv
+apt_install chromium fonts-noto-cjk libharfbuzz-subset0 poppler-utils gettext
+
+given_db="${DATABASE_URL:-}"; given_redis="${REDIS_URL:-}"
+if [ -z "$given_db" ] || [ -z "$given_redis" ]; then
+  services_up
+  [ -n "$given_db" ] && export DATABASE_URL="$given_db"
+  [ -n "$given_redis" ] && export REDIS_URL="$given_redis"
+fi
+
+# Production settings (DEBUG off), relaxed only where plain-HTTP test servers need it.
+export DEBUG=false
+export SECRET_KEY="${SECRET_KEY:-test-$(python3 -c 'import secrets; print(secrets.token_urlsafe(40))')}"
+export SECURE_SSL_REDIRECT=false SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false SECURE_HSTS_SECONDS=0
+export VAR_DIR="${VAR_DIR:-$ROOT/var/test}"
+export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium || command -v chromium-browser || true)}"
+export PYTHONDONTWRITEBYTECODE=1
+
+say "ruff";            ruff check .; ruff format --check .
+say "mypy";            mypy advisor accounts
+say "import-linter";   lint-imports --no-cache
+say "migrations";      python manage.py makemigrations --check --dry-run
+say "messages";        compile_messages
+say "static files";    python manage.py collectstatic --noinput -v0
+say "check --deploy";  python manage.py check --deploy --fail-level WARNING \
+                         || die "production settings fail check --deploy"
+say "pytest (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
+# Exit code 5 (no tests collected) fails like any other non-zero code.
+pytest "$@"

@@ -1,0 +1,35 @@
+# Two commands for a newcomer: `make run` and `make test`. The rest are helpers.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+.PHONY: help run test lint fmt services services-down messages shell clean
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
+
+run:  ## Set up and run the product on SQLite + filesystem broker, with a worker
+	@bash .ci/serve.sh
+
+test:  ## Lint, type-check and run every test against real PostgreSQL, Redis, worker, Chromium
+	@bash .ci/test.sh
+
+lint:  ## ruff, mypy, import-linter and the migrations check only
+	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run
+
+fmt:  ## Format and autofix with ruff
+	@source .ci/lib.sh && ensure_venv && ruff format . && ruff check --fix .
+
+services:  ## Start PostgreSQL and Redis on private ports and print their URLs
+	@source .ci/lib.sh && services_up && echo "DATABASE_URL=$$DATABASE_URL" && echo "REDIS_URL=$$REDIS_URL"
+
+services-down:  ## Stop the PostgreSQL and Redis that `make services` started
+	@source .ci/lib.sh && services_down
+
+messages:  ## Update the zh-Hant message catalog from the source
+	@source .ci/lib.sh && ensure_venv && DEBUG=true python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=var --no-obsolete
+
+shell:  ## Django shell on the embedded default
+	@source .ci/lib.sh && ensure_venv && DEBUG=true python manage.py shell
+
+clean:  ## Remove the virtualenv, the SQLite database and var/
+	rm -rf .venv var db.sqlite3 db.sqlite3-*

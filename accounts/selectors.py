@@ -1,0 +1,100 @@
+"""Read-side helpers, and the ownership checks every view goes through."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest
+
+from accounts.models import Invitation, Membership, Organization, Role, User
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+
+def memberships_for_user(*, user: User) -> QuerySet[Membership]:
+    return Membership.objects.filter(user=user).select_related("organization")
+
+
+def organizations_for_user(*, user: User | AnonymousUser) -> QuerySet[Organization]:
+    """Organisations whose data this user may see: only those they are a member of."""
+    if not user.is_authenticated:
+        return Organization.objects.none()
+    return Organization.objects.filter(memberships__user=user)
+
+
+def membership_get(*, user: User | AnonymousUser, organization_id: int) -> Membership:
+    """The user's membership in an organisation, or 404 — never a hint that it exists."""
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        return Membership.objects.select_related("organization").get(
+            user=user, organization_id=organization_id
+        )
+    except Membership.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def object_get_for_user[M: Model](
+    queryset: QuerySet[M],
+    *,
+    user: User | AnonymousUser,
+    organization_field: str = "organization",
+    **lookup: Any,
+) -> M:
+    """Fetch one object that belongs to an organisation the user is a member of, else 404.
+
+    Later views use this for every object they take from a URL, so an id from another
+    organisation behaves exactly like an id that does not exist.
+    """
+    allowed = organizations_for_user(user=user)
+    try:
+        return queryset.get(**{f"{organization_field}__in": allowed}, **lookup)
+    except (ObjectDoesNotExist, ValueError) as exc:
+        raise Http404 from exc
+
+
+def assignable_roles(*, role: str) -> list[str]:
+    """Roles a member with `role` may hand out in an invitation: never more than their own."""
+    order = [Role.MEMBER, Role.SALES_ENGINEER, Role.ADMIN]
+    return [str(r) for r in order[: order.index(Role(role)) + 1]]
+
+
+def invitation_get_by_token(*, token: str) -> Invitation | None:
+    from accounts.services import token_hash
+
+    if not token or len(token) > 200:
+        return None
+    return (
+        Invitation.objects.select_related("organization")
+        .filter(token_hash=token_hash(token))
+        .first()
+    )
+
+
+SESSION_KEY = "organization_id"
+
+
+def current_membership(request: HttpRequest) -> Membership | None:
+    """The membership for the organisation the user is working in (chosen in the navbar).
+
+    Falls back to their first organisation when the session names none, or one they have
+    since left. Cached on the request: the navbar and the view both ask.
+    """
+    cached: Membership | None = getattr(request, "_current_membership", None)
+    if cached is not None:
+        return cached
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    memberships = Membership.objects.filter(user=user).select_related("organization")
+    chosen = request.session.get(SESSION_KEY)
+    membership = None
+    if chosen is not None:
+        membership = memberships.filter(organization_id=chosen).first()
+    if membership is None:
+        membership = memberships.order_by("organization__name", "pk").first()
+    request._current_membership = membership  # type: ignore[attr-defined]
+    return membership

@@ -1,0 +1,130 @@
+"""Write-side operations for users, organisations, memberships and invitations."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from accounts.models import Invitation, Membership, Organization, Role, User
+
+
+class InvitationError(Exception):
+    """An invitation link that cannot be used (expired, used, or for another address)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name, allow_unicode=False)[:100] or "org"
+    slug = base
+    while Organization.objects.filter(slug=slug).exists():
+        slug = f"{base}-{secrets.token_hex(3)}"
+    return slug
+
+
+def organization_create(
+    *, name: str, owner: User | None = None, role: str = Role.MEMBER
+) -> Organization:
+    """Create an organisation; its creator (if given) becomes a member with `role`."""
+    organization = Organization.objects.create(name=name.strip(), slug=_unique_slug(name))
+    if owner is not None:
+        membership_create(user=owner, organization=organization, role=role)
+    return organization
+
+
+def membership_create(*, user: User, organization: Organization, role: str) -> Membership:
+    membership, created = Membership.objects.get_or_create(
+        user=user, organization=organization, defaults={"role": role}
+    )
+    if not created and membership.role != role:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    if role == Role.ADMIN and not user.is_staff:
+        # Admins edit the scoring weights and the catalog through the Django admin.
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return membership
+
+
+@transaction.atomic
+def user_sign_up(*, email: str, full_name: str, password: str, organization_name: str) -> User:
+    """A new person with their own organisation, in which they are a member."""
+    user = User.objects.create_user(email=email, password=password, full_name=full_name.strip())
+    organization_create(name=organization_name, owner=user, role=Role.MEMBER)
+    return user
+
+
+def invitation_create(
+    *,
+    organization: Organization,
+    email: str,
+    role: str,
+    invited_by: User,
+    base_url: str,
+) -> tuple[Invitation, str]:
+    """Store an invitation (hashed token) and email its link; returns it with the raw token."""
+    token = secrets.token_urlsafe(32)
+    invitation = Invitation.objects.create(
+        organization=organization,
+        email=email.lower(),
+        role=role,
+        token_hash=token_hash(token),
+        invited_by=invited_by,
+        expires_at=timezone.now() + settings.INVITATION_MAX_AGE,
+    )
+    url = base_url.rstrip("/") + reverse("accounts:invitation", kwargs={"token": token})
+    context = {
+        "invitation": invitation,
+        "url": url,
+        "inviter": invited_by.get_full_name(),
+        "days": settings.INVITATION_MAX_AGE.days,
+    }
+    transaction.on_commit(
+        lambda: send_mail(
+            subject=_("You are invited to %(org)s on Accelerator Advisor")
+            % {"org": organization.name},
+            message=render_to_string("accounts/email/invitation.txt", context),
+            from_email=None,
+            recipient_list=[invitation.email],
+        )
+    )
+    return invitation, token
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
+    """Join the invitation's organisation. Each link works once, before it expires."""
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if not locked.is_usable:
+        raise InvitationError(_("This invitation link has expired or has already been used."))
+    if locked.email.lower() != user.email.lower():
+        raise InvitationError(
+            _("This invitation was sent to %(email)s; log in with that address to accept it.")
+            % {"email": locked.email}
+        )
+    membership = membership_create(user=user, organization=locked.organization, role=locked.role)
+    locked.accepted_at = timezone.now()
+    locked.accepted_by = user
+    locked.save(update_fields=["accepted_at", "accepted_by"])
+    return membership
+
+
+@transaction.atomic
+def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str) -> User:
+    """Create the invited person's account and accept the invitation in one step."""
+    user = User.objects.create_user(
+        email=invitation.email, password=password, full_name=full_name.strip()
+    )
+    invitation_accept(invitation=invitation, user=user)
+    return user

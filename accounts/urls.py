@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("organisation/", views.organization, name="organization"),
+    path("organisation/new/", views.organization_create, name="organization_create"),
+    path("organisation/switch/", views.switch_organization, name="switch_organization"),
+    path("invitation/<str:token>/", views.invitation, name="invitation"),
+    path("password-reset/", views.password_reset, name="password_reset"),
+    path("password-reset/sent/", views.password_reset_done, name="password_reset_done"),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        views.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path("password-reset/done/", views.password_reset_complete, name="password_reset_complete"),
+]

@@ -1,0 +1,186 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import services
+from accounts.forms import (
+    EmailAuthenticationForm,
+    InvitationForm,
+    InvitationSignUpForm,
+    OrganizationForm,
+    SignUpForm,
+    SwitchOrganizationForm,
+)
+from accounts.models import User
+from accounts.selectors import (
+    SESSION_KEY,
+    assignable_roles,
+    current_membership,
+    invitation_get_by_token,
+    membership_get,
+)
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _login(request: HttpRequest, user: User) -> None:
+    login(request, user, backend=BACKEND)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("advisor:dashboard")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_sign_up(
+            email=form.cleaned_data["email"],
+            full_name=form.cleaned_data["full_name"],
+            password=form.cleaned_data["password1"],
+            organization_name=form.cleaned_data["organization_name"],
+        )
+        _login(request, user)
+        messages.success(request, _("Welcome! Your organisation is ready."))
+        return redirect("advisor:dashboard")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    form_class = EmailAuthenticationForm
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def organization(request: HttpRequest) -> HttpResponse:
+    membership = current_membership(request)
+    if membership is None:
+        return redirect("advisor:dashboard")
+    form = InvitationForm(
+        request.POST or None, membership=membership, roles=assignable_roles(role=membership.role)
+    )
+    if request.method == "POST" and form.is_valid():
+        services.invitation_create(
+            organization=membership.organization,
+            email=form.cleaned_data["email"],
+            role=form.cleaned_data["role"],
+            invited_by=membership.user,
+            base_url=request.build_absolute_uri("/"),
+        )
+        messages.success(
+            request,
+            _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]},
+        )
+        return redirect("accounts:organization")
+    context = {
+        "membership": membership,
+        "members": membership.organization.memberships.select_related("user").order_by(
+            "user__email"
+        ),
+        "pending": membership.organization.invitations.filter(accepted_at__isnull=True),
+        "form": form,
+    }
+    return render(request, "accounts/organization.html", context)
+
+
+@login_required
+@require_POST
+def organization_create(request: HttpRequest) -> HttpResponse:
+    form = OrganizationForm(request.POST)
+    if not form.is_valid() or not isinstance(request.user, User):
+        return render(request, "advisor/dashboard.html", {"organization_form": form}, status=400)
+    organization = services.organization_create(name=form.cleaned_data["name"], owner=request.user)
+    request.session[SESSION_KEY] = organization.pk
+    messages.success(request, _("Welcome! Your organisation is ready."))
+    return redirect("advisor:dashboard")
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = invitation_get_by_token(token=token)
+    if invitation is None or not invitation.is_usable:
+        # Unknown, used and expired links look alike: nothing to learn by guessing.
+        return render(request, "accounts/invitation_invalid.html", status=410)
+    user = request.user
+    if isinstance(user, User):
+        if request.method == "POST":
+            try:
+                services.invitation_accept(invitation=invitation, user=user)
+            except services.InvitationError as error:
+                messages.error(request, str(error))
+                return redirect("advisor:dashboard")
+            request.session[SESSION_KEY] = invitation.organization_id
+            messages.success(
+                request, _("You joined %(org)s.") % {"org": invitation.organization.name}
+            )
+            return redirect("advisor:dashboard")
+        return render(request, "accounts/invitation_accept.html", {"invitation": invitation})
+    if User.objects.filter(email__iexact=invitation.email).exists():
+        login_url = reverse("accounts:login") + "?next=" + request.path
+        return render(
+            request,
+            "accounts/invitation_accept.html",
+            {"invitation": invitation, "login_url": login_url},
+        )
+    form = InvitationSignUpForm(request.POST or None, email=invitation.email)
+    if request.method == "POST" and form.is_valid():
+        new_user = services.invitation_sign_up(
+            invitation=invitation,
+            full_name=form.cleaned_data["full_name"],
+            password=form.cleaned_data["password1"],
+        )
+        _login(request, new_user)
+        request.session[SESSION_KEY] = invitation.organization_id
+        messages.success(request, _("Welcome to %(org)s.") % {"org": invitation.organization.name})
+        return redirect("advisor:dashboard")
+    return render(
+        request, "accounts/invitation_signup.html", {"invitation": invitation, "form": form}
+    )
+
+
+@login_required
+@require_POST
+def switch_organization(request: HttpRequest) -> HttpResponse:
+    form = SwitchOrganizationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one of your organisations."))
+        return redirect("advisor:dashboard")
+    membership = membership_get(
+        user=request.user, organization_id=form.cleaned_data["organization"]
+    )
+    request.session[SESSION_KEY] = membership.organization_id
+    messages.success(
+        request, _("You are now working in %(org)s.") % {"org": membership.organization.name}
+    )
+    next_url = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return HttpResponseRedirect(next_url)
+    return redirect("advisor:dashboard")
+
+
+password_reset = auth_views.PasswordResetView.as_view(
+    template_name="accounts/password_reset.html",
+    email_template_name="accounts/email/password_reset.txt",
+    subject_template_name="accounts/email/password_reset_subject.txt",
+    success_url=reverse_lazy("accounts:password_reset_done"),
+)
+password_reset_done = auth_views.PasswordResetDoneView.as_view(
+    template_name="accounts/password_reset_done.html"
+)
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    template_name="accounts/password_reset_confirm.html",
+    success_url=reverse_lazy("accounts:password_reset_complete"),
+)
+password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
+    template_name="accounts/password_reset_complete.html"
+)

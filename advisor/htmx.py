@@ -1,0 +1,24 @@
+"""Rendering helpers shared by the htmx views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+
+def render_page_or_partial(
+    request: HttpRequest, template_name: str, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """Render `template#partial` when htmx targets a partial by its DOM id, else the full page.
+
+    The partial's name equals its DOM id and the hx-target, so any partial a page declares can
+    be requested on its own; Vary keeps caches from mixing the two answers.
+    """
+    target = getattr(request, "htmx", None) and request.htmx.target  # type: ignore[attr-defined]
+    name = f"{template_name}#{target}" if target else template_name
+    response = render(request, name, context, status=status)
+    patch_vary_headers(response, ["HX-Request", "HX-Target"])
+    return response

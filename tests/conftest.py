@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright drives its browser from an event loop while tests also use the ORM.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # Playwright cannot download its own browser here; use the system's Chromium.
+    executable = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
+    return {
+        **browser_type_launch_args,
+        "executable_path": executable,
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    path = Path(os.environ.get("VAR_DIR", ROOT / "var")) / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A real Celery worker process; returns once it logged `ready.`."""
+    with log.open("wb") as handle:  # the child keeps its own descriptor
+        proc = _spawn_worker(env, handle)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if b"ready." in log.read_bytes():
+            return proc
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    stop_worker(proc)
+    raise RuntimeError(f"Celery worker did not start:\n{log.read_text()[-3000:]}")
+
+
+def _spawn_worker(env: dict[str, str], handle: Any) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "advisor",
+            "worker",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-l",
+            "info",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop_worker(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker on the test run's broker, using the test database (session-wide)."""
+    from django.db import connection
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL (make test starts Redis)")
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    env = dict(os.environ)
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(name)
+    proc = start_worker(env, tmp_path_factory.mktemp("worker") / "worker.log")
+    yield proc
+    stop_worker(proc)
+
+
+@pytest.fixture
+def page(page: Any) -> Any:
+    # Fail in seconds, not the default 30, when an element never appears.
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """pytest-django's live server, serving static files the production way.
+
+    Its default StaticFilesHandler answers /static/ from the finders and so 404s the hashed
+    names that the manifest storage produces; passing requests straight to the WSGI app lets
+    WhiteNoise serve the collected files exactly as in production.
+    """
+    from pytest_django.live_server_helper import LiveServer
+
+    server = LiveServer("localhost", start=False)
+    server.thread.static_handler = lambda handler: handler
+    server.start()
+    yield server
+    server.stop()

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from typing import Any
+
+import factory
+
+from accounts.models import Membership, Organization, Role, User
+
+PASSWORD = "correct-horse-battery-9"
+
+
+class UserFactory(factory.django.DjangoModelFactory[User]):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    email = factory.Sequence(lambda n: f"person{n}@example.com")
+    full_name = factory.Faker("name")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj: User, create: bool, extracted: Any, **kwargs: Any) -> None:  # noqa: N805
+        if create:
+            obj.save()
+
+
+class OrganizationFactory(factory.django.DjangoModelFactory[Organization]):
+    class Meta:
+        model = Organization
+
+    name = factory.Sequence(lambda n: f"Org {n}")
+    slug = factory.Sequence(lambda n: f"org-{n}")
+
+
+class MembershipFactory(factory.django.DjangoModelFactory[Membership]):
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory)
+    organization = factory.SubFactory(OrganizationFactory)
+    role = Role.MEMBER
