@@ -9,6 +9,12 @@ advisor_patterns = (
     [
         path("", views.landing, name="landing"),
         path("dashboard/", views.dashboard, name="dashboard"),
+        path("assessments/new/", views.assessment_new, name="assessment_new"),
+        path("assessments/<int:pk>/", views.assessment, name="assessment"),
+        path("assessments/<int:pk>/steps/<slug:slug>/", views.step, name="step"),
+        path("assessments/<int:pk>/submit/", views.submit, name="submit"),
+        path("assessments/<int:pk>/result/", views.result, name="result"),
+        path("assessments/<int:pk>/reopen/", views.reopen, name="reopen"),
     ],
     "advisor",
 )

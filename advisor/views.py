@@ -1,19 +1,37 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.forms import OrganizationForm
+from accounts.models import User
 from accounts.selectors import current_membership
-from advisor.selectors import broker_reachable, database_reachable
+from advisor import decisions, selectors, services
+from advisor.engine import AnswersError
+from advisor.engine.answers import validate
+from advisor.forms import NewAssessmentForm
+from advisor.htmx import render_page_or_partial
+from advisor.models import Assessment
+from advisor.starters import STARTERS
+from advisor.wizard import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
 
 
 @require_GET
 def landing(request: HttpRequest) -> HttpResponse:
     return render(request, "advisor/landing.html")
+
+
+def _starter_choices() -> list[tuple[str, Any]]:
+    return [(s.slug, s.title) for s in STARTERS]
 
 
 @login_required
@@ -23,13 +41,225 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
-    return render(request, "advisor/dashboard.html", {"membership": membership})
+    context = {
+        "membership": membership,
+        "assessments": selectors.assessments_for_organization(
+            organization=membership.organization
+        ),
+        "customers": selectors.customer_organizations(user=membership.user),
+        "new_form": NewAssessmentForm(starters=_starter_choices()),
+        "starters": STARTERS,
+    }
+    return render(request, "advisor/dashboard.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def assessment_new(request: HttpRequest) -> HttpResponse:
+    membership = current_membership(request)
+    if membership is None or not isinstance(request.user, User):
+        return redirect("advisor:dashboard")
+    form = NewAssessmentForm(
+        request.POST or None,
+        starters=_starter_choices(),
+        initial={"starter": request.GET.get("starter", "")},
+    )
+    if request.method == "POST" and form.is_valid():
+        assessment = services.assessment_create(
+            organization=membership.organization,
+            user=request.user,
+            title=form.cleaned_data["title"],
+            starter=form.cleaned_data["starter"] or None,
+        )
+        return redirect("advisor:assessment", pk=assessment.pk)
+    return render(request, "advisor/assessment_new.html", {"form": form, "starters": STARTERS})
+
+
+@login_required
+@require_GET
+def assessment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where an assessment link lands: its result once submitted, else the next step to do."""
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    if not obj.is_draft:
+        return redirect("advisor:result", pk=obj.pk)
+    step = first_incomplete(obj.answers, validate(obj.answers))
+    return redirect("advisor:step", pk=obj.pk, slug=step.slug)
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    # Valid POST: htmx swaps the next step in (and pushes its URL); plain forms redirect.
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseLocation(url, target="#wizard", swap="outerHTML")
+    return redirect(url)
+
+
+def _step_url(obj: Assessment, step: Step) -> str:
+    return reverse("advisor:step", kwargs={"pk": obj.pk, "slug": step.slug})
+
+
+def _version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    if not obj.is_draft:
+        return redirect("advisor:result", pk=obj.pk)
+    current = BY_SLUG.get(slug)
+    if current is None or not current.is_applicable(obj.answers):
+        target = first_incomplete(obj.answers, validate(obj.answers))
+        return redirect("advisor:step", pk=obj.pk, slug=target.slug)
+    if current.form is None:
+        return _review(request, obj, current)
+    if request.method == "GET":
+        form = selectors.step_form(assessment=obj, step=current)
+        return _render_step(request, obj, current, form)
+
+    action = request.POST.get("action", "next")
+    form = current.form(request.POST)
+    try:
+        outcome = services.step_save(
+            assessment=obj,
+            step=current,
+            form=form,
+            expected_version=_version(request),
+            strict=action == "next",
+        )
+    except services.VersionConflict as conflict:
+        # Keep what this tab typed, show the conflict, and let the person decide.
+        form = current.form(request.POST)
+        form.data = form.data.copy()
+        form.data["version"] = str(conflict.current.version)
+        return _render_step(
+            request, conflict.current, current, form, conflict=True,
+            status=200 if request.htmx else 409,  # type: ignore[attr-defined]
+        )
+    if action == "autosave":
+        selectors.attach_problems(form, outcome.problems)
+        return render(
+            request,
+            "advisor/wizard.html#autosave",
+            _step_context(request, obj, current, form),
+        )
+    before, after = neighbours(current, obj.answers)
+    if action == "back":
+        return _go(request, _step_url(obj, before or current))
+    if outcome.ok:
+        return _go(request, _step_url(obj, after or BY_SLUG["review"]))
+    if request.htmx:  # type: ignore[attr-defined]
+        selectors.attach_problems(form, outcome.problems)
+        return _render_step(request, obj, current, form)
+    # Post/redirect/get even for errors: the refused input waits in pending_input, so a
+    # refresh shows the same page without a "resubmit the form?" prompt.
+    return redirect(_step_url(obj, current))
+
+
+def _step_context(
+    request: HttpRequest, obj: Assessment, current: Step, form: Any, **extra: Any
+) -> dict[str, Any]:
+    steps = applicable_steps(obj.answers)
+    problems = validate(obj.answers)
+    before, after = neighbours(current, obj.answers)
+    return {
+        "assessment": obj,
+        "step": current,
+        "form": form,
+        "steps": [
+            {"step": s, "complete": s.is_complete(obj.answers, problems), "url": _step_url(obj, s)}
+            for s in steps
+        ],
+        "position": steps.index(current) + 1 if current in steps else 1,
+        "total": len(steps),
+        "previous": before,
+        "next": after,
+        "preview": decisions.preview(obj.answers),
+        **extra,
+    }
+
+
+def _render_step(
+    request: HttpRequest,
+    obj: Assessment,
+    current: Step,
+    form: Any,
+    *,
+    conflict: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    context = _step_context(request, obj, current, form, conflict=conflict)
+    return render_page_or_partial(request, "advisor/wizard.html", context, status=status)
+
+
+def _review(request: HttpRequest, obj: Assessment, current: Step) -> HttpResponse:
+    problems = validate(obj.answers)
+    context = _step_context(
+        request,
+        obj,
+        current,
+        None,
+        sections=selectors.review_sections(assessment=obj),
+        problems=selectors.problems_by_step(assessment=obj, problems=problems),
+        can_submit=not problems and not obj.pending_input,
+    )
+    return render_page_or_partial(request, "advisor/wizard.html", context)
+
+
+@login_required
+@require_POST
+def submit(request: HttpRequest, pk: int) -> HttpResponse:
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    review_url = _step_url(obj, BY_SLUG["review"])
+    if not obj.is_draft:
+        return _go(request, reverse("advisor:result", kwargs={"pk": obj.pk}))
+    try:
+        services.assessment_submit(assessment=obj, expected_version=_version(request))
+    except (AnswersError, services.PendingInput):
+        messages.error(request, _("Some answers are missing or need fixing; see the list below."))
+        return _go(request, review_url)
+    except services.VersionConflict:
+        messages.error(
+            request,
+            _("This assessment changed in another tab or by a colleague. Review it and submit again."),
+        )
+        return _go(request, review_url)
+    url = reverse("advisor:result", kwargs={"pk": obj.pk})
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@login_required
+@require_GET
+def result(request: HttpRequest, pk: int) -> HttpResponse:
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    if obj.is_draft or not obj.result:
+        return redirect("advisor:assessment", pk=obj.pk)
+    language = decisions.engine_language()
+    document = obj.result.get(language) or next(iter(obj.result.values()))
+    return render(request, "advisor/result.html", {"assessment": obj, "result": document})
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    if not obj.is_draft:
+        services.assessment_reopen(assessment=obj)
+    return redirect("advisor:step", pk=obj.pk, slug="review")
 
 
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    checks = {"database": database_reachable(), "broker": broker_reachable()}
+    checks = {
+        "database": selectors.database_reachable(),
+        "broker": selectors.broker_reachable(),
+    }
     healthy = all(checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503

@@ -1,0 +1,40 @@
+"""The advisor decision engine: pure Python (stdlib + jsonschema), no Django.
+
+Answers document in, result document out: hard constraints, soft scoring from a data-held scoring
+model, memory sizing, time and cost, each figure with its source. See `evaluate`.
+"""
+
+from __future__ import annotations
+
+from advisor.engine.answers import (
+    SCHEMA_VERSION,
+    Answers,
+    AnswersError,
+    Problem,
+    answers_schema,
+    check_partial,
+    parse_answers,
+)
+from advisor.engine.catalog import Catalog, CatalogError, load_catalog
+from advisor.engine.result import ENGINE_VERSION, evaluate, preview, rescore
+from advisor.engine.scoring import ScoringModel, ScoringModelError, load_scoring_model
+
+__all__ = [
+    "ENGINE_VERSION",
+    "SCHEMA_VERSION",
+    "Answers",
+    "AnswersError",
+    "Catalog",
+    "CatalogError",
+    "Problem",
+    "ScoringModel",
+    "ScoringModelError",
+    "answers_schema",
+    "check_partial",
+    "evaluate",
+    "load_catalog",
+    "load_scoring_model",
+    "parse_answers",
+    "preview",
+    "rescore",
+]

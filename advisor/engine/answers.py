@@ -1,0 +1,920 @@
+"""Answers document v1: its JSON Schema, the parser into frozen dataclasses, and the cross-field rules.
+
+The schema is the single source of truth for field names, types, enums and bounds; the wizard, the API
+and the CLI all validate against it. Cross-field rules that JSON Schema cannot say clearly (a section
+required by a workload kind, lora_rank for LoRA, output <= context, ...) live in `_cross_field_problems`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from advisor.engine import i18n
+
+SCHEMA_VERSION = 1
+
+INDUSTRIES = (
+    "ecommerce",
+    "media",
+    "finance",
+    "insurance",
+    "healthcare",
+    "life_sciences",
+    "research",
+    "public_sector",
+    "other",
+)
+REGIONS = (
+    "hong_kong",
+    "tokyo",
+    "singapore",
+    "taipei",
+    "los_angeles",
+    "us_east",
+    "us_west",
+    "europe",
+    "mainland_china",
+)
+WORKLOAD_KINDS = (
+    "pretraining",
+    "fine_tuning",
+    "batch_inference",
+    "realtime_inference",
+    "preprocessing",
+)
+SCHEDULES = ("continuous", "daily", "weekly", "project_cycles", "ad_hoc")
+STACK_CHANGES = ("weekly", "monthly", "quarterly", "rarely")
+PIPELINES = ("exploratory", "evolving", "standardized")
+DEMANDS = ("unpredictable", "seasonal", "predictable")
+FRAMEWORKS = ("pytorch", "tensorflow", "jax", "onnx", "other")
+SERVING = ("vllm", "tgi", "tensorrt_llm", "triton", "tf_serving", "torchserve", "custom", "none")
+MODES = ("public_cloud", "dedicated_hosting", "bare_metal", "private_cloud", "on_premises")
+CLOUDS = ("gcp", "aws", "azure", "other")
+PORTABILITY = ("required", "preferred", "not_needed")
+RESIDENCY = ("none", "in_region", "on_premises_only")
+BILLING = ("pay_as_you_go", "monthly_fixed", "committed", "no_preference")
+OPS_CAPACITY = ("none", "part_time", "dedicated_team")
+TRAINING_METHODS = ("full", "lora", "qlora")
+TRAINING_PRECISIONS = ("fp32", "bf16_mixed", "bf16", "fp8_mixed")
+OPTIMIZERS = ("adamw", "adamw_8bit", "sgd", "adafactor")
+INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
+TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
+
+TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
+INFERENCE_KINDS = frozenset({"batch_inference", "realtime_inference"})
+
+# Bounds of answers v1. They are part of the public contract: tightening one later would make stored
+# documents invalid, so they are generous (10^13 parameters is ~20x the largest published dense model).
+MAX_PARAMETERS = 10**13
+MAX_DATASET_TOKENS = 10**15
+MAX_TOKENS_PER_DAY = 10**13
+MAX_CONTEXT_TOKENS = 2_000_000
+MAX_SEQUENCE_LENGTH = 1_048_576
+
+
+@cache
+def preset_ids() -> tuple[str, ...]:
+    """Ids of the bundled model presets (data/presets.json), in file order."""
+    raw = resources.files("advisor.engine").joinpath("data/presets.json").read_text("utf-8")
+    return tuple(p["id"] for p in json.loads(raw)["presets"])
+
+
+def _enum(values: Sequence[str], description: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values), "description": description}
+
+
+def _int(lo: int, hi: int, description: str) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi, "description": description}
+
+
+def _obj(
+    properties: dict[str, Any], required: Iterable[str], description: str
+) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "items": {"type": "string", "enum": list(values)},
+        "minItems": lo,
+        "maxItems": len(values),
+        "uniqueItems": True,
+        "description": description,
+    }
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    architecture = _obj(
+        {
+            "parameters": _int(
+                1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."
+            ),
+            "layers": _int(1, 1_000, "Decoder layers."),
+            "hidden_size": _int(64, 131_072, "Model width."),
+            "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
+            "attention_heads": _int(1, 1_024, "Query heads."),
+            "kv_heads": _int(1, 1_024, "Key/value heads (GQA); must divide attention_heads."),
+            "head_dim": _int(
+                8,
+                1_024,
+                "Optional, added in v1: head dimension. Default hidden_size / attention_heads.",
+            ),
+            "vocab_size": _int(1, 2_000_000, "Vocabulary size."),
+            "tied_embeddings": {
+                "type": "boolean",
+                "description": "Input embedding and output head share weights.",
+            },
+        },
+        [
+            "parameters",
+            "layers",
+            "hidden_size",
+            "intermediate_size",
+            "attention_heads",
+            "kv_heads",
+            "vocab_size",
+            "tied_embeddings",
+        ],
+        "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA).",
+    )
+    model = {
+        "type": "object",
+        "description": "Needed for sizing. Exactly one of preset or architecture. Required when a "
+        "training or inference section is given.",
+        "properties": {
+            "preset": _enum(preset_ids(), "A bundled model preset (published config.json)."),
+            "architecture": architecture,
+        },
+        "additionalProperties": False,
+        "oneOf": [{"required": ["preset"]}, {"required": ["architecture"]}],
+    }
+    training = _obj(
+        {
+            "method": _enum(TRAINING_METHODS, "full fine-tune / pre-train, LoRA or QLoRA."),
+            "lora_rank": _int(1, 4_096, "LoRA rank; required for lora and qlora."),
+            "precision": _enum(
+                TRAINING_PRECISIONS,
+                "fp32 | bf16_mixed (fp32 master weights, bf16 compute) | bf16 (params, grads and "
+                "optimizer state all bf16) | fp8_mixed.",
+            ),
+            "optimizer": _enum(OPTIMIZERS, "Optimizer."),
+            "micro_batch_size": _int(1, 4_096, "Sequences per device per step."),
+            "sequence_length": _int(1, MAX_SEQUENCE_LENGTH, "Tokens per training sequence."),
+            "gradient_checkpointing": {
+                "type": "boolean",
+                "description": "Activation checkpointing per decoder layer.",
+            },
+            "dataset_tokens": _int(1, MAX_DATASET_TOKENS, "Tokens per epoch (1 .. 10^15)."),
+            "epochs": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 1_000,
+                "default": 1,
+                "description": "Passes over the dataset; default 1.",
+            },
+            "deadline_hours": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 100_000,
+                "default": None,
+                "description": "Wall-clock hours the run must finish in; null = no deadline.",
+            },
+        },
+        [
+            "method",
+            "precision",
+            "optimizer",
+            "micro_batch_size",
+            "sequence_length",
+            "gradient_checkpointing",
+            "dataset_tokens",
+        ],
+        "Required when a pretraining or fine_tuning workload exists; ignored otherwise.",
+    )
+    inference = _obj(
+        {
+            "precision": _enum(INFERENCE_PRECISIONS, "Weight precision when serving."),
+            "context_tokens": _int(
+                1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."
+            ),
+            "output_tokens": _int(
+                1, MAX_CONTEXT_TOKENS, "Generated tokens per sequence; <= context_tokens."
+            ),
+            "concurrent_sequences": _int(1, 100_000, "Sequences in flight at once."),
+            "p95_latency_ms": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 600_000,
+                "default": None,
+                "description": "p95 time per request (first token + all output tokens), ms; "
+                "null = no target.",
+            },
+            "tokens_per_day": _int(0, MAX_TOKENS_PER_DAY, "Output tokens generated per day."),
+            "traffic": _enum(TRAFFIC, "Shape of the request load."),
+        },
+        [
+            "precision",
+            "context_tokens",
+            "output_tokens",
+            "concurrent_sequences",
+            "tokens_per_day",
+            "traffic",
+        ],
+        "Required when a batch_inference or realtime_inference workload exists; ignored otherwise.",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://advisor.example/schemas/answers-v1.json",
+        "title": "Advisor answers document, version 1",
+        "description": "Unknown keys are errors. Sections that do not apply may be absent; a section "
+        "present but not applicable (e.g. training without a training workload) is accepted "
+        "and ignored. Fields added later are optional with documented defaults.",
+        "type": "object",
+        "properties": {
+            "schema_version": {"const": SCHEMA_VERSION, "description": "Always 1."},
+            "organization": _obj(
+                {
+                    "industry": _enum(INDUSTRIES, "Industry."),
+                    "regions": _unique_list(REGIONS, 1, "Where users and data are (>= 1)."),
+                },
+                ["industry", "regions"],
+                "Who the customer is.",
+            ),
+            "workloads": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 5,
+                "description": "1..5 workloads; kinds are unique.",
+                "items": _obj(
+                    {
+                        "kind": _enum(WORKLOAD_KINDS, "Workload kind."),
+                        "schedule": _enum(SCHEDULES, "How often it runs."),
+                    },
+                    ["kind", "schedule"],
+                    "One workload.",
+                ),
+            },
+            "maturity": _obj(
+                {
+                    "stack_changes": _enum(STACK_CHANGES, "How often the ML stack changes."),
+                    "pipeline": _enum(PIPELINES, "Pipeline maturity."),
+                    "demand": _enum(DEMANDS, "Predictability of demand."),
+                },
+                ["stack_changes", "pipeline", "demand"],
+                "Team and demand maturity.",
+            ),
+            "frameworks": _obj(
+                {
+                    "primary": _enum(FRAMEWORKS, "Main framework."),
+                    "others": {
+                        **_unique_list(FRAMEWORKS, 0, "Other frameworks in use; default []."),
+                        "default": [],
+                    },
+                    "custom_kernels": {
+                        "type": "boolean",
+                        "description": "Custom CUDA/Triton ops or CUDA-only libraries.",
+                    },
+                    "serving": _enum(SERVING, "Serving stack."),
+                },
+                ["primary", "custom_kernels", "serving"],
+                "Software stack.",
+            ),
+            "deployment": _obj(
+                {
+                    "allowed_modes": _unique_list(MODES, 1, "Deployment modes allowed (>= 1)."),
+                    "clouds": {
+                        **_unique_list(
+                            CLOUDS, 0, "Clouds in use or acceptable; empty = any; default []."
+                        ),
+                        "default": [],
+                    },
+                    "portability": _enum(PORTABILITY, "Need to move between providers."),
+                    "china_connectivity": {
+                        "type": "boolean",
+                        "description": "Users or data in mainland China must be reached.",
+                    },
+                    "data_residency": _enum(RESIDENCY, "Where data may live."),
+                },
+                ["allowed_modes", "portability", "china_connectivity", "data_residency"],
+                "Deployment constraints.",
+            ),
+            "cost": _obj(
+                {
+                    "billing": _enum(BILLING, "Billing preference."),
+                    "monthly_budget_usd": {
+                        "type": ["number", "null"],
+                        "minimum": 0,
+                        "maximum": 1e10,
+                        "default": None,
+                        "description": "Monthly budget in USD; null = not stated.",
+                    },
+                    "hours_per_day": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 24,
+                        "description": "Hours per day the accelerators are busy (0..24).",
+                    },
+                    "ops_capacity": _enum(OPS_CAPACITY, "Operations staff available."),
+                },
+                ["billing", "hours_per_day", "ops_capacity"],
+                "Cost preferences.",
+            ),
+            "model": model,
+            "training": training,
+            "inference": inference,
+        },
+        "required": [
+            "schema_version",
+            "organization",
+            "workloads",
+            "maturity",
+            "frameworks",
+            "deployment",
+            "cost",
+        ],
+        "additionalProperties": False,
+    }
+
+
+def answers_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of answers document v1 (a fresh copy)."""
+    return copy.deepcopy(_schema())
+
+
+def _strip_for_partial(node: Any) -> Any:
+    # A wizard draft may lack anything; it may not hold wrong values. So drop "required", minimum
+    # list sizes and the preset/architecture choice, and keep types, enums, bounds and unknown keys.
+    if isinstance(node, dict):
+        return {
+            k: _strip_for_partial(v)
+            for k, v in node.items()
+            if k not in ("required", "minItems", "oneOf")
+        }
+    if isinstance(node, list):
+        return [_strip_for_partial(v) for v in node]
+    return node
+
+
+@cache
+def _validator(partial: bool) -> Draft202012Validator:
+    schema = _strip_for_partial(_schema()) if partial else _schema()
+    return Draft202012Validator(schema)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an answers document: where (`path`), what (`code`) and details."""
+
+    path: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, lang: str = "en") -> str:
+        """The problem as a sentence in `lang` ("en" or "zh-hant")."""
+        return i18n.message(f"problem.{self.code}", lang, **self.params)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        """JSON form: path, code, params and the message in `lang`."""
+        return {
+            "path": self.path,
+            "code": self.code,
+            "params": dict(self.params),
+            "message": self.message(lang),
+        }
+
+
+class AnswersError(ValueError):
+    """An answers document is invalid; `.problems` lists every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems: list[Problem] = list(problems)
+        summary = "; ".join(f"{p.path or '(root)'}: {p.message()}" for p in self.problems[:5])
+        super().__init__(f"{len(self.problems)} problem(s): {summary}")
+
+
+def join_path(parts: Iterable[str | int]) -> str:
+    """Render a JSON path as `workloads[1].kind`."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return i18n.fmt_number(value)
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def _schema_problems(error: ValidationError) -> list[Problem]:
+    parts = list(error.absolute_path)
+    path = join_path(parts)
+    kind = error.validator
+    value = error.instance
+    if kind == "additionalProperties":
+        known = set(error.schema.get("properties", {}))
+        extras = sorted(str(k) for k in value if k not in known) if isinstance(value, Mapping) else []
+        return [
+            Problem(join_path([*parts, k]), "unknown_key", {"key": k, "allowed": sorted(known)})
+            for k in extras
+        ]
+    if kind == "required":
+        missing = [r for r in error.validator_value if r not in value]
+        return [Problem(join_path([*parts, r]), "required", {"field": r}) for r in missing]
+    if kind == "type":
+        expected = error.validator_value
+        expected_text = " | ".join(expected) if isinstance(expected, list) else str(expected)
+        return [Problem(path, "type", {"expected": expected_text, "actual": _type_name(value)})]
+    if kind == "enum":
+        return [
+            Problem(
+                path,
+                "enum",
+                {"value": _fmt_value(value), "allowed": ", ".join(map(str, error.validator_value))},
+            )
+        ]
+    if kind == "const":
+        return [Problem(path, "schema_version", {"expected": SCHEMA_VERSION, "value": _fmt_value(value)})]
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return [
+            Problem(
+                path,
+                kind.replace("M", "_m").lower(),
+                {"limit": i18n.fmt_number(error.validator_value), "value": _fmt_value(value)},
+            )
+        ]
+    if kind in ("minItems", "maxItems"):
+        return [
+            Problem(
+                path,
+                "min_items" if kind == "minItems" else "max_items",
+                {"limit": error.validator_value, "count": len(value)},
+            )
+        ]
+    if kind == "uniqueItems":
+        return [Problem(path, "unique_items", {})]
+    if kind == "oneOf":
+        return [Problem(path, "model_one_of", {})]
+    return [Problem(path, "invalid", {"detail": error.message})]
+
+
+def _as_mapping(value: Any) -> Mapping[str, Any] | None:
+    return value if isinstance(value, Mapping) else None
+
+
+def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Problem]:
+    """Rules across fields. Each rule only runs on values that are structurally valid."""
+    problems: list[Problem] = []
+    workloads = doc.get("workloads")
+    kinds: list[str] = []
+    if isinstance(workloads, list):
+        first_seen: dict[str, int] = {}
+        for i, w in enumerate(workloads):
+            kind = w.get("kind") if isinstance(w, Mapping) else None
+            if not isinstance(kind, str) or kind not in WORKLOAD_KINDS:
+                continue
+            if kind in first_seen:
+                problems.append(
+                    Problem(
+                        f"workloads[{i}].kind",
+                        "duplicate_workload",
+                        {"kind": kind, "first": f"workloads[{first_seen[kind]}]"},
+                    )
+                )
+            else:
+                first_seen[kind] = i
+                kinds.append(kind)
+    training = _as_mapping(doc.get("training"))
+    inference = _as_mapping(doc.get("inference"))
+    if not partial:
+        needs_training = [k for k in kinds if k in TRAINING_KINDS]
+        if needs_training and "training" not in doc:
+            problems.append(
+                Problem("training", "section_required", {"section": "training", "kinds": ", ".join(needs_training)})
+            )
+        needs_inference = [k for k in kinds if k in INFERENCE_KINDS]
+        if needs_inference and "inference" not in doc:
+            problems.append(
+                Problem("inference", "section_required", {"section": "inference", "kinds": ", ".join(needs_inference)})
+            )
+        applicable = {"training": bool(needs_training), "inference": bool(needs_inference)}
+        present = [s for s in ("training", "inference") if s in doc and applicable[s]]
+        if present and "model" not in doc:
+            problems.append(Problem("model", "model_required", {"sections": ", ".join(present)}))
+    if training is not None:
+        method = training.get("method")
+        if method in ("lora", "qlora") and "lora_rank" not in training and not partial:
+            problems.append(Problem("training.lora_rank", "lora_rank_required", {"method": method}))
+    if inference is not None:
+        ctx, out = inference.get("context_tokens"), inference.get("output_tokens")
+        if _is_int(ctx) and _is_int(out) and out > ctx:
+            problems.append(
+                Problem(
+                    "inference.output_tokens",
+                    "output_exceeds_context",
+                    {"output": i18n.fmt_number(out), "context": i18n.fmt_number(ctx)},
+                )
+            )
+    model = _as_mapping(doc.get("model"))
+    arch = _as_mapping(model.get("architecture")) if model is not None else None
+    if arch is not None:
+        heads, kv = arch.get("attention_heads"), arch.get("kv_heads")
+        if _is_int(heads) and _is_int(kv) and kv > 0 and heads % kv != 0:
+            problems.append(
+                Problem("model.architecture.kv_heads", "kv_heads_divide", {"kv_heads": kv, "heads": heads})
+            )
+        hidden = arch.get("hidden_size")
+        if (
+            "head_dim" not in arch
+            and _is_int(hidden)
+            and _is_int(heads)
+            and heads > 0
+            and hidden % heads != 0
+        ):
+            problems.append(
+                Problem(
+                    "model.architecture.hidden_size",
+                    "heads_divide_hidden",
+                    {"hidden": hidden, "heads": heads},
+                )
+            )
+    deployment = _as_mapping(doc.get("deployment"))
+    if deployment is not None:
+        modes = deployment.get("allowed_modes")
+        if (
+            deployment.get("data_residency") == "on_premises_only"
+            and isinstance(modes, list)
+            and modes
+            and not {"on_premises", "private_cloud"} & {m for m in modes if isinstance(m, str)}
+        ):
+            problems.append(Problem("deployment.data_residency", "residency_needs_on_premises", {}))
+    return problems
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+
+
+def _collect(doc: Any, *, partial: bool) -> list[Problem]:
+    if not isinstance(doc, Mapping):
+        return [Problem("", "not_object", {"actual": _type_name(doc)})]
+    problems: list[Problem] = []
+    try:
+        for error in _validator(partial).iter_errors(doc):
+            problems.extend(_schema_problems(error))
+    except Exception as exc:  # noqa: BLE001 - arbitrary draft input must never escape as a crash
+        problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
+        return problems
+    try:
+        problems.extend(_cross_field_problems(doc, partial=partial))
+    except Exception as exc:  # noqa: BLE001
+        problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
+    # Stable order (document order is not guaranteed by iter_errors) and no duplicates; a wrong type
+    # makes enum and bound checks at the same path noise, so only the type problem is kept.
+    typed = {p.path for p in problems if p.code == "type"}
+    problems = [p for p in problems if p.code == "type" or p.path not in typed]
+    seen: set[tuple[str, str, str]] = set()
+    unique: list[Problem] = []
+    for p in sorted(problems, key=lambda p: (p.path, p.code)):
+        key = (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str))
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    return unique
+
+
+def check_partial(doc: Mapping[str, Any]) -> list[Problem]:
+    """Validate a wizard draft: only what is present. Never raises; missing sections are fine."""
+    return _collect(doc, partial=True)
+
+
+def validate(doc: Mapping[str, Any]) -> list[Problem]:
+    """Every problem of a complete answers document (empty list = valid)."""
+    return _collect(doc, partial=False)
+
+
+# ---------------------------------------------------------------------------- dataclasses
+
+
+@dataclass(frozen=True, slots=True)
+class Organization:
+    industry: str
+    regions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    kind: str
+    schedule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Maturity:
+    stack_changes: str
+    pipeline: str
+    demand: str
+
+
+@dataclass(frozen=True, slots=True)
+class Frameworks:
+    primary: str
+    others: tuple[str, ...]
+    custom_kernels: bool
+    serving: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    allowed_modes: tuple[str, ...]
+    clouds: tuple[str, ...]
+    portability: str
+    china_connectivity: bool
+    data_residency: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    billing: str
+    monthly_budget_usd: float | None
+    hours_per_day: float
+    ops_capacity: str
+
+
+@dataclass(frozen=True, slots=True)
+class Architecture:
+    parameters: int
+    layers: int
+    hidden_size: int
+    intermediate_size: int
+    attention_heads: int
+    kv_heads: int
+    vocab_size: int
+    tied_embeddings: bool
+    head_dim: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    preset: str | None
+    architecture: Architecture | None
+
+
+@dataclass(frozen=True, slots=True)
+class Training:
+    method: str
+    lora_rank: int | None
+    precision: str
+    optimizer: str
+    micro_batch_size: int
+    sequence_length: int
+    gradient_checkpointing: bool
+    dataset_tokens: int
+    epochs: float = 1.0
+    deadline_hours: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Inference:
+    precision: str
+    context_tokens: int
+    output_tokens: int
+    concurrent_sequences: int
+    tokens_per_day: int
+    traffic: str
+    p95_latency_ms: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """A valid answers document v1 (build with `parse_answers`)."""
+
+    schema_version: int
+    organization: Organization
+    workloads: tuple[Workload, ...]
+    maturity: Maturity
+    frameworks: Frameworks
+    deployment: Deployment
+    cost: Cost
+    model: Model | None = None
+    training: Training | None = None
+    inference: Inference | None = None
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Workload kinds in document order."""
+        return tuple(w.kind for w in self.workloads)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (defaults filled in)."""
+        doc: dict[str, Any] = {
+            "schema_version": self.schema_version,
+            "organization": {
+                "industry": self.organization.industry,
+                "regions": list(self.organization.regions),
+            },
+            "workloads": [{"kind": w.kind, "schedule": w.schedule} for w in self.workloads],
+            "maturity": {
+                "stack_changes": self.maturity.stack_changes,
+                "pipeline": self.maturity.pipeline,
+                "demand": self.maturity.demand,
+            },
+            "frameworks": {
+                "primary": self.frameworks.primary,
+                "others": list(self.frameworks.others),
+                "custom_kernels": self.frameworks.custom_kernels,
+                "serving": self.frameworks.serving,
+            },
+            "deployment": {
+                "allowed_modes": list(self.deployment.allowed_modes),
+                "clouds": list(self.deployment.clouds),
+                "portability": self.deployment.portability,
+                "china_connectivity": self.deployment.china_connectivity,
+                "data_residency": self.deployment.data_residency,
+            },
+            "cost": {
+                "billing": self.cost.billing,
+                "monthly_budget_usd": self.cost.monthly_budget_usd,
+                "hours_per_day": self.cost.hours_per_day,
+                "ops_capacity": self.cost.ops_capacity,
+            },
+        }
+        if self.model is not None:
+            if self.model.preset is not None:
+                doc["model"] = {"preset": self.model.preset}
+            elif self.model.architecture is not None:
+                a = self.model.architecture
+                arch: dict[str, Any] = {
+                    "parameters": a.parameters,
+                    "layers": a.layers,
+                    "hidden_size": a.hidden_size,
+                    "intermediate_size": a.intermediate_size,
+                    "attention_heads": a.attention_heads,
+                    "kv_heads": a.kv_heads,
+                    "vocab_size": a.vocab_size,
+                    "tied_embeddings": a.tied_embeddings,
+                }
+                if a.head_dim is not None:
+                    arch["head_dim"] = a.head_dim
+                doc["model"] = {"architecture": arch}
+        if self.training is not None:
+            t = self.training
+            training: dict[str, Any] = {
+                "method": t.method,
+                "precision": t.precision,
+                "optimizer": t.optimizer,
+                "micro_batch_size": t.micro_batch_size,
+                "sequence_length": t.sequence_length,
+                "gradient_checkpointing": t.gradient_checkpointing,
+                "dataset_tokens": t.dataset_tokens,
+                "epochs": t.epochs,
+                "deadline_hours": t.deadline_hours,
+            }
+            if t.lora_rank is not None:
+                training["lora_rank"] = t.lora_rank
+            doc["training"] = training
+        if self.inference is not None:
+            i = self.inference
+            doc["inference"] = {
+                "precision": i.precision,
+                "context_tokens": i.context_tokens,
+                "output_tokens": i.output_tokens,
+                "concurrent_sequences": i.concurrent_sequences,
+                "p95_latency_ms": i.p95_latency_ms,
+                "tokens_per_day": i.tokens_per_day,
+                "traffic": i.traffic,
+            }
+        return doc
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def parse_answers(doc: Mapping[str, Any]) -> Answers:
+    """Validate `doc` against answers v1 and the cross-field rules; return frozen dataclasses.
+
+    Raises AnswersError carrying every problem (schema and cross-field), not just the first.
+    """
+    problems = validate(doc)
+    if problems:
+        raise AnswersError(problems)
+    org, fw, dep, cost, mat = (
+        doc["organization"],
+        doc["frameworks"],
+        doc["deployment"],
+        doc["cost"],
+        doc["maturity"],
+    )
+    kinds = {w["kind"] for w in doc["workloads"]}
+    model: Model | None = None
+    if "model" in doc:
+        m = doc["model"]
+        arch: Architecture | None = None
+        if "architecture" in m:
+            a = m["architecture"]
+            arch = Architecture(
+                parameters=int(a["parameters"]),
+                layers=int(a["layers"]),
+                hidden_size=int(a["hidden_size"]),
+                intermediate_size=int(a["intermediate_size"]),
+                attention_heads=int(a["attention_heads"]),
+                kv_heads=int(a["kv_heads"]),
+                vocab_size=int(a["vocab_size"]),
+                tied_embeddings=bool(a["tied_embeddings"]),
+                head_dim=int(a["head_dim"]) if "head_dim" in a else None,
+            )
+        model = Model(preset=m.get("preset"), architecture=arch)
+    training: Training | None = None
+    # A section present but not applicable is accepted and ignored (documented in the schema).
+    if "training" in doc and kinds & TRAINING_KINDS:
+        t = doc["training"]
+        training = Training(
+            method=t["method"],
+            lora_rank=int(t["lora_rank"]) if "lora_rank" in t else None,
+            precision=t["precision"],
+            optimizer=t["optimizer"],
+            micro_batch_size=int(t["micro_batch_size"]),
+            sequence_length=int(t["sequence_length"]),
+            gradient_checkpointing=bool(t["gradient_checkpointing"]),
+            dataset_tokens=int(t["dataset_tokens"]),
+            epochs=float(t.get("epochs", 1)),
+            deadline_hours=_opt_float(t.get("deadline_hours")),
+        )
+    inference: Inference | None = None
+    if "inference" in doc and kinds & INFERENCE_KINDS:
+        i = doc["inference"]
+        inference = Inference(
+            precision=i["precision"],
+            context_tokens=int(i["context_tokens"]),
+            output_tokens=int(i["output_tokens"]),
+            concurrent_sequences=int(i["concurrent_sequences"]),
+            tokens_per_day=int(i["tokens_per_day"]),
+            traffic=i["traffic"],
+            p95_latency_ms=_opt_float(i.get("p95_latency_ms")),
+        )
+    return Answers(
+        schema_version=SCHEMA_VERSION,
+        organization=Organization(org["industry"], tuple(org["regions"])),
+        workloads=tuple(Workload(w["kind"], w["schedule"]) for w in doc["workloads"]),
+        maturity=Maturity(mat["stack_changes"], mat["pipeline"], mat["demand"]),
+        frameworks=Frameworks(
+            fw["primary"], tuple(fw.get("others", ())), bool(fw["custom_kernels"]), fw["serving"]
+        ),
+        deployment=Deployment(
+            tuple(dep["allowed_modes"]),
+            tuple(dep.get("clouds", ())),
+            dep["portability"],
+            bool(dep["china_connectivity"]),
+            dep["data_residency"],
+        ),
+        cost=Cost(
+            cost["billing"],
+            _opt_float(cost.get("monthly_budget_usd")),
+            float(cost["hours_per_day"]),
+            cost["ops_capacity"],
+        ),
+        model=model,
+        training=training,
+        inference=inference,
+    )

@@ -1,0 +1,325 @@
+"""The catalog: accelerators, prices, sizing figures and model presets, each figure with its source.
+
+Seeded from shared/reference (accelerators.json, deployment_offers.json, deployment_costs.md,
+sizing.md). Admins may load their own catalog data (same shape) to fill the known gaps.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from advisor.engine.answers import Problem, join_path
+
+BILLING_KINDS = (
+    "on_demand",
+    "spot",
+    "flex_start",
+    "reserved_block",
+    "commit_1y",
+    "commit_3y",
+    "monthly",
+)
+
+
+class CatalogError(ValueError):
+    """Catalog data is malformed; `.problems` lists every problem."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(f"{p.path}: {p.code} {p.params}" for p in problems[:5]))
+
+
+@dataclass(frozen=True, slots=True)
+class Accelerator:
+    id: str
+    name: str
+    vendor: str
+    type: str  # "gpu" | "tpu"
+    memory_gb: float
+    memory_gib: float
+    memory_bw_tbps: float
+    bf16_dense_tflops: float | None
+    fp16_dense_tflops: float | None
+    fp8_dense_tflops: float | None
+    int8_dense_tops: float | None
+    interconnect: str
+    fast_interconnect: bool
+    max_devices_per_node: int
+    max_devices_per_group: int
+    slice_sizes: tuple[int, ...] | None
+    source: str
+    as_of: str | None
+    estimated_fields: tuple[str, ...] = ()
+    host_reference: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    id: str
+    accelerator_id: str
+    provider: str
+    cloud: str  # gcp | aws | azure | other
+    modes: tuple[str, ...]
+    billing: str
+    usd_per_device_hour: float | None
+    usd_per_device_month: float | None
+    region: str | None
+    region_key: str | None
+    source: str
+    as_of: str | None
+    estimated: bool
+    derived: bool
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPreset:
+    id: str
+    name: str
+    parameters: int
+    layers: int
+    hidden_size: int
+    intermediate_size: int
+    attention_heads: int
+    kv_heads: int
+    head_dim: int
+    vocab_size: int
+    tied_embeddings: bool
+    max_position_embeddings: int | None
+    source: str
+    as_of: str | None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Accelerators, prices, figures and presets; `version` travels with every result."""
+
+    version: str
+    accelerators: tuple[Accelerator, ...]
+    prices: tuple[Price, ...]
+    figures: Mapping[str, Mapping[str, Any]]
+    rules: Mapping[str, Mapping[str, Any]]
+    regions: Mapping[str, Mapping[str, Any]]
+    presets: Mapping[str, ModelPreset]
+    gaps: tuple[str, ...]
+    raw: Mapping[str, Any] = field(repr=False)
+    by_id: Mapping[str, Accelerator] = field(repr=False)
+    prices_by_accelerator: Mapping[str, tuple[Price, ...]] = field(repr=False)
+
+    def figure(self, key: str) -> float:
+        """The numeric value of a sourced figure (KeyError names the missing figure)."""
+        return float(self.figures[key]["value"])
+
+    def rule(self, key: str) -> Any:
+        """The value of a product rule (may be a mapping)."""
+        return self.rules[key]["value"]
+
+    def newest_price_date(self) -> str | None:
+        """ISO date of the newest dated price (the default 'today' for staleness)."""
+        dates = [p.as_of for p in self.prices if p.as_of]
+        return max(dates) if dates else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The catalog as plain data (the same shape load_catalog accepts)."""
+        return copy.deepcopy(dict(self.raw))
+
+
+_NUM_OR_NULL = {"type": ["number", "null"]}
+_SOURCED = {"source": {"type": "string", "minLength": 1}, "as_of": {"type": ["string", "null"]}}
+_CATALOG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["version", "accelerators", "prices", "figures"],
+    "properties": {
+        "version": {"type": "string", "minLength": 1},
+        "accelerators": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": [
+                    "id",
+                    "name",
+                    "type",
+                    "memory_gib",
+                    "memory_bw_tbps",
+                    "source",
+                    "as_of",
+                ],
+                "properties": {
+                    "id": {"type": "string", "minLength": 1},
+                    "type": {"enum": ["gpu", "tpu"]},
+                    "memory_gib": {"type": "number", "exclusiveMinimum": 0},
+                    "memory_bw_tbps": {"type": "number", "exclusiveMinimum": 0},
+                    "bf16_dense_tflops": _NUM_OR_NULL,
+                    "fp16_dense_tflops": _NUM_OR_NULL,
+                    "fp8_dense_tflops": _NUM_OR_NULL,
+                    **_SOURCED,
+                },
+            },
+        },
+        "prices": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "accelerator_id", "provider", "cloud", "modes", "billing", "source", "as_of"],
+                "properties": {
+                    "cloud": {"enum": ["gcp", "aws", "azure", "other"]},
+                    "billing": {"enum": list(BILLING_KINDS)},
+                    "usd_per_device_hour": {"type": ["number", "null"], "minimum": 0},
+                    "usd_per_device_month": {"type": ["number", "null"], "minimum": 0},
+                    **_SOURCED,
+                },
+            },
+        },
+        "figures": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["value", "source", "as_of"],
+                "properties": _SOURCED,
+            },
+        },
+    },
+}
+
+
+def _problems(data: Any) -> list[Problem]:
+    validator = Draft202012Validator(_CATALOG_SCHEMA)
+    out = [
+        Problem(join_path(e.absolute_path), "catalog_invalid", {"detail": e.message})
+        for e in validator.iter_errors(data)
+    ]
+    if out:
+        return out
+    ids = [a["id"] for a in data["accelerators"]]
+    known = set(ids)
+    if len(known) != len(ids):
+        out.append(Problem("accelerators", "catalog_invalid", {"detail": "duplicate accelerator ids"}))
+    for i, p in enumerate(data["prices"]):
+        if p["accelerator_id"] not in known:
+            out.append(
+                Problem(f"prices[{i}].accelerator_id", "catalog_invalid", {"detail": "unknown accelerator"})
+            )
+        if p.get("usd_per_device_hour") is None and p.get("usd_per_device_month") is None:
+            out.append(Problem(f"prices[{i}]", "catalog_invalid", {"detail": "no price value"}))
+    return out
+
+
+@cache
+def _bundled(name: str) -> dict[str, Any]:
+    raw = resources.files("advisor.engine").joinpath(f"data/{name}").read_text("utf-8")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _build(data: Mapping[str, Any]) -> Catalog:
+    accs = tuple(
+        Accelerator(
+            id=a["id"],
+            name=a["name"],
+            vendor=a.get("vendor", ""),
+            type=a["type"],
+            memory_gb=float(a.get("memory_gb") or a["memory_gib"]),
+            memory_gib=float(a["memory_gib"]),
+            memory_bw_tbps=float(a["memory_bw_tbps"]),
+            bf16_dense_tflops=_opt_float(a.get("bf16_dense_tflops")),
+            fp16_dense_tflops=_opt_float(a.get("fp16_dense_tflops")),
+            fp8_dense_tflops=_opt_float(a.get("fp8_dense_tflops")),
+            int8_dense_tops=_opt_float(a.get("int8_dense_tops")),
+            interconnect=a.get("interconnect", ""),
+            fast_interconnect=bool(a.get("fast_interconnect", False)),
+            max_devices_per_node=int(a.get("max_devices_per_node", 8)),
+            max_devices_per_group=int(a.get("max_devices_per_group", 4096)),
+            slice_sizes=tuple(a["slice_sizes"]) if a.get("slice_sizes") else None,
+            source=a["source"],
+            as_of=a["as_of"],
+            estimated_fields=tuple(a.get("estimated_fields", ())),
+            host_reference=a.get("host_reference"),
+        )
+        for a in data["accelerators"]
+    )
+    prices = tuple(
+        Price(
+            id=str(p["id"]),
+            accelerator_id=p["accelerator_id"],
+            provider=p["provider"],
+            cloud=p["cloud"],
+            modes=tuple(p["modes"]),
+            billing=p["billing"],
+            usd_per_device_hour=_opt_float(p.get("usd_per_device_hour")),
+            usd_per_device_month=_opt_float(p.get("usd_per_device_month")),
+            region=p.get("region"),
+            region_key=p.get("region_key"),
+            source=p["source"],
+            as_of=p["as_of"],
+            estimated=bool(p.get("estimated", False)),
+            derived=bool(p.get("derived", False)),
+            note=p.get("note"),
+        )
+        for p in data["prices"]
+    )
+    preset_data = data.get("model_presets") or _bundled("presets.json")["presets"]
+    presets = {
+        p["id"]: ModelPreset(
+            id=p["id"],
+            name=p["name"],
+            parameters=int(p["parameters"]),
+            layers=int(p["layers"]),
+            hidden_size=int(p["hidden_size"]),
+            intermediate_size=int(p["intermediate_size"]),
+            attention_heads=int(p["attention_heads"]),
+            kv_heads=int(p["kv_heads"]),
+            head_dim=int(p["head_dim"]),
+            vocab_size=int(p["vocab_size"]),
+            tied_embeddings=bool(p["tied_embeddings"]),
+            max_position_embeddings=p.get("max_position_embeddings"),
+            source=p["source"],
+            as_of=p.get("as_of"),
+        )
+        for p in preset_data
+    }
+    by_acc: dict[str, list[Price]] = {a.id: [] for a in accs}
+    for price in prices:
+        by_acc.setdefault(price.accelerator_id, []).append(price)
+    bundled_figures = _bundled("catalog.json")
+    return Catalog(
+        version=str(data["version"]),
+        accelerators=accs,
+        prices=prices,
+        # A partial admin catalog falls back to the bundled figures for anything it leaves out.
+        figures={**bundled_figures["figures"], **data["figures"]},
+        rules={**bundled_figures["rules"], **data.get("rules", {})},
+        regions={**bundled_figures["regions"], **data.get("regions", {})},
+        presets=presets,
+        gaps=tuple(data.get("gaps", ())),
+        raw=copy.deepcopy(dict(data)),
+        by_id={a.id: a for a in accs},
+        prices_by_accelerator={k: tuple(v) for k, v in by_acc.items()},
+    )
+
+
+@cache
+def _bundled_catalog() -> Catalog:
+    return _build(_bundled("catalog.json"))
+
+
+def load_catalog(data: Mapping[str, Any] | None = None) -> Catalog:
+    """Load catalog data (None = the bundled data/catalog.json); raises CatalogError if malformed."""
+    if data is None:
+        return _bundled_catalog()
+    problems = _problems(data)
+    if problems:
+        raise CatalogError(problems)
+    return _build(data)

@@ -1,0 +1,401 @@
+"""Prices, options and costs: which price applies, device counts, time, and money per option.
+
+Every price in the output carries provider, region, source, as_of and `stale` (older than the
+catalog's stale rule relative to `today`, or undated). Missing prices are reported as missing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from advisor.engine import sizing as S
+from advisor.engine.answers import Inference, Training
+from advisor.engine.catalog import Accelerator, Catalog, Price
+
+PRICE_SLOTS = {
+    "on_demand": ("on_demand",),
+    "spot": ("spot", "flex_start"),
+    "capacity_block": ("reserved_block",),
+    "commit_1y": ("commit_1y",),
+    "commit_3y": ("commit_3y",),
+    "monthly": ("monthly",),
+}
+BILLING_TO_SLOT = {
+    "on_demand": "on_demand",
+    "spot": "spot",
+    "committed_1y": "commit_1y",
+    "committed_3y": "commit_3y",
+    "monthly_fixed": "monthly",
+}
+_MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class PriceChoice:
+    price: Price
+    match: str  # exact | nearby | elsewhere
+
+    @property
+    def hourly(self) -> float:
+        p = self.price
+        if p.usd_per_device_hour is not None:
+            return p.usd_per_device_hour
+        return (p.usd_per_device_month or 0.0) / 730.0
+
+    @property
+    def monthly(self) -> float:
+        p = self.price
+        if p.usd_per_device_month is not None:
+            return p.usd_per_device_month
+        return (p.usd_per_device_hour or 0.0) * 730.0
+
+
+def _group(catalog: Catalog, key: str | None) -> str | None:
+    if key is None:
+        return None
+    if key in ("us", "europe"):
+        return key
+    region = catalog.regions.get(key)
+    return None if region is None else str(region.get("group"))
+
+
+def choose_price(
+    catalog: Catalog,
+    acc_id: str,
+    mode: str,
+    slot: str,
+    regions: Sequence[str],
+    clouds: Sequence[str],
+    residency: str,
+) -> PriceChoice | None:
+    """Cheapest price for the slot, preferring the customer's regions, then nearby, then anywhere."""
+    groups = {_group(catalog, r) for r in regions}
+    best: tuple[int, float, str] | None = None
+    chosen: PriceChoice | None = None
+    for p in catalog.prices_by_accelerator.get(acc_id, ()):
+        if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes:
+            continue
+        # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
+        if mode == "public_cloud" and clouds and p.cloud not in clouds:
+            continue
+        if p.region_key is not None and p.region_key in regions:
+            match = "exact"
+        elif p.region_key is not None and _group(catalog, p.region_key) in groups:
+            match = "nearby"
+        else:
+            match = "elsewhere"
+        if residency == "in_region" and match != "exact":
+            continue
+        choice = PriceChoice(p, match)
+        key = (_MATCH_RANK[match], choice.hourly, p.id)
+        if best is None or key < best:
+            best, chosen = key, choice
+    return chosen
+
+
+def is_stale(as_of: str | None, today: date, stale_days: float) -> bool:
+    """Undated prices count as stale: their age is unknown."""
+    if as_of is None:
+        return True
+    try:
+        when = date.fromisoformat(as_of)
+    except ValueError:
+        return True
+    return (today - when).days > stale_days
+
+
+def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, Any]:
+    """A price as it appears in the result document."""
+    p = choice.price
+    return {
+        "price_id": p.id,
+        "usd_per_device_hour": round(choice.hourly, 5),
+        "usd_per_device_month": round(choice.monthly, 2),
+        "unit": "device-month" if p.usd_per_device_month is not None else "device-hour",
+        "provider": p.provider,
+        "cloud": p.cloud,
+        "region": p.region,
+        "region_match": choice.match,
+        "source": p.source,
+        "as_of": p.as_of,
+        "stale": is_stale(p.as_of, today, stale_days),
+        "estimated": p.estimated,
+        "derived": p.derived,
+        "note": p.note,
+    }
+
+
+def billing_advice(
+    mode: str, facts: Mapping[str, Any], catalog: Catalog
+) -> tuple[str, str]:
+    """Rule-based billing advice and the message code that explains it.
+
+    Owned modes are bought; hosted modes bill monthly; on public cloud a 1-year commitment is
+    advised when use is above the commitment break-even (0.63 of the month, deployment_costs.md
+    1c) and demand is predictable, 3-year when the stack is also stable; otherwise on-demand.
+    """
+    if mode in ("private_cloud", "on_premises"):
+        return "purchase", "billing.purchase"
+    if mode in ("dedicated_hosting", "bare_metal"):
+        return "monthly_fixed", "billing.hosted_monthly"
+    utilisation = float(facts["cost.hours_per_day"]) / 24.0
+    preference = facts["cost.billing"]
+    predictable = facts["maturity.demand"] == "predictable"
+    if preference == "monthly_fixed" and utilisation >= 0.5:
+        return "monthly_fixed", "billing.cloud_monthly"
+    break_even = catalog.figure("commit_break_even_utilisation")
+    if utilisation >= break_even and predictable and preference != "pay_as_you_go":
+        stable = facts["maturity.stack_changes"] in ("quarterly", "rarely")
+        if stable and facts["maturity.pipeline"] == "standardized":
+            return "committed_3y", "billing.commit_3y"
+        return "committed_1y", "billing.commit_1y"
+    if preference == "committed" and not (utilisation >= break_even and predictable):
+        return "on_demand", "billing.commit_not_worth"
+    return "on_demand", "billing.on_demand"
+
+
+# --------------------------------------------------------------------------- money
+
+
+@dataclass(frozen=True, slots=True)
+class CostInputs:
+    catalog: Catalog
+    today: date
+    stale_days: float
+    regions: tuple[str, ...]
+    clouds: tuple[str, ...]
+    residency: str
+    china: bool
+    ops_capacity: str
+    billing: str
+
+
+def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> dict[str, PriceChoice | None]:
+    return {
+        slot: choose_price(ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency)
+        for slot in PRICE_SLOTS
+    }
+
+
+def _staff(mode: str, count: int, ci: CostInputs) -> float:
+    hours = ci.catalog.rule("ops_hours_per_month")[mode] + count * ci.catalog.rule(
+        "ops_hours_per_device_month"
+    )
+    rate = ci.catalog.figure("staff_hourly_wage_usd") * ci.catalog.figure("staff_loaded_multiplier")
+    return float(hours) * rate * float(ci.catalog.rule("ops_capacity_buy_in_multiplier")[ci.ops_capacity])
+
+
+def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:
+    if mode != "public_cloud":
+        return 0.0  # local NVMe in the server (sized under `server`)
+    key = {"gcp": "gcs", "aws": "aws", "azure": "azure"}.get(cloud or "", "other")
+    return catalog.figure(f"{key}_storage_usd_per_gb_month")
+
+
+def _egress_rate(cloud: str | None, mode: str, china: bool, catalog: Catalog) -> float:
+    if mode != "public_cloud":
+        return catalog.figure("dedicated_egress_usd_per_gb")
+    if cloud == "gcp":
+        return catalog.figure("gcp_egress_china_usd_per_gb" if china else "gcp_egress_usd_per_gb")
+    return catalog.figure(f"{cloud if cloud in ('aws', 'azure') else 'other'}_egress_usd_per_gb")
+
+
+def _money(
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    used_device_hours: float,
+    storage_gb: float,
+    egress_gb: float,
+    ci: CostInputs,
+) -> dict[str, Any]:
+    prices = _prices(acc, mode, ci)
+    fixed_hours = count * 730.0
+    compute: dict[str, float | None] = {}
+    for slot, choice in prices.items():
+        if choice is None:
+            compute[slot] = None
+        elif slot in ("on_demand", "spot", "capacity_block"):
+            compute[slot] = used_device_hours * choice.hourly
+        else:  # commitments and monthly servers are paid whether used or not
+            compute[slot] = fixed_hours * choice.hourly if slot != "monthly" else count * choice.monthly
+    ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
+    cloud = ref.price.cloud if ref else None
+    storage = storage_gb * _storage_rate(cloud, mode, ci.catalog)
+    egress = egress_gb * _egress_rate(cloud, mode, ci.china, ci.catalog)
+    staff = _staff(mode, count, ci)
+    slot = BILLING_TO_SLOT.get(ci.billing)
+    chosen_slot = slot if slot is not None and compute.get(slot) is not None else "on_demand"
+    chosen = compute.get(chosen_slot)
+    utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
+    idle = 0.0
+    if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
+        idle = chosen * (1.0 - utilisation)
+    od = prices["on_demand"]
+    break_even: dict[str, float | None] = {}
+    for s in ("monthly", "commit_1y", "commit_3y"):
+        choice = prices[s]
+        break_even[s] = (
+            round(choice.monthly / (od.hourly * 730.0), 3) if choice and od and od.hourly else None
+        )
+    total = None if chosen is None else chosen + storage + egress + staff
+    return {
+        "prices": {
+            s: (price_doc(c, ci.today, ci.stale_days) if c else None) for s, c in prices.items()
+        },
+        "missing_prices": [s for s, c in prices.items() if c is None],
+        "compute_usd_per_month": {k: _r(v) for k, v in compute.items()},
+        "billing_used": chosen_slot if chosen is not None else None,
+        "storage_usd_per_month": _r(storage),
+        "egress_usd_per_month": _r(egress),
+        "idle_usd_per_month": _r(idle),
+        "staff_usd_per_month": _r(staff),
+        "utilisation": round(utilisation, 3),
+        "break_even_utilisation": break_even,
+        "monthly_cost_usd": _r(total),
+    }
+
+
+def _r(value: float | None) -> float | None:
+    return None if value is None or not math.isfinite(value) else round(value, 2)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def training_option(
+    acc: Accelerator,
+    mode: str,
+    kind: str,
+    schedule: str,
+    shape: S.ModelShape,
+    t: Training,
+    mem: S.TrainingMemory,
+    flops: S.TrainingFlops,
+    ci: CostInputs,
+) -> dict[str, Any] | None:
+    """One ranked option for a training workload; None when the run does not fit any count."""
+    catalog = ci.catalog
+    n = S.min_training_devices(mem, acc, catalog)
+    if n is None:
+        return None
+    hours = S.training_hours(flops, acc, n, t, kind, catalog)
+    meets = True
+    if t.deadline_hours is not None and hours > t.deadline_hours:
+        for m in S.valid_counts(acc):
+            if m <= n:
+                continue
+            n, hours = m, S.training_hours(flops, acc, m, t, kind, catalog)
+            if hours <= t.deadline_hours:
+                break
+        meets = hours <= t.deadline_hours
+    runs = catalog.rule("training_runs_per_month")[schedule]
+    run_device_hours = n * hours
+    used = n * 730.0 if runs is None else min(n * 730.0, run_device_hours * float(runs))
+    dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+    ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
+    storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
+    money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
+    per_run: dict[str, float | None] = {}
+    for slot in ("on_demand", "spot", "capacity_block"):
+        doc = money["prices"][slot]
+        per_run[slot] = _r(run_device_hours * doc["usd_per_device_hour"]) if doc else None
+    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    return {
+        "accelerator_id": acc.id,
+        "name": acc.name,
+        "type": acc.type,
+        "count": n,
+        "hours": round(hours, 2),
+        "device_hours": round(run_device_hours, 1),
+        "meets_deadline": meets,
+        "peak_tflops_per_device": peak,
+        "peak_basis": peak_note,
+        "mfu": round(S.training_mfu(kind, t, catalog), 3),
+        "interconnect": S.interconnect_need(acc, n, training=True),
+        "cost_per_run_usd": per_run,
+        **money,
+    }
+
+
+def inference_option(
+    acc: Accelerator,
+    mode: str,
+    kind: str,
+    shape: S.ModelShape,
+    inf: Inference,
+    mem: S.InferenceMemory,
+    hours_per_day: float,
+    ci: CostInputs,
+) -> dict[str, Any] | None:
+    """One ranked option for an inference workload; None when the model does not fit."""
+    catalog = ci.catalog
+    tp = S.min_inference_devices(mem, shape, acc, catalog)
+    if tp is None:
+        return None
+    cap = S.serving_capacity(shape, inf, mem, acc, tp, catalog)
+    target = inf.p95_latency_ms
+    if target is not None and cap.latency_ms > target:
+        for m in S.valid_counts(acc):
+            if m <= tp or m > acc.max_devices_per_node:
+                continue
+            trial = S.serving_capacity(shape, inf, mem, acc, m, catalog)
+            cap = trial
+            if trial.latency_ms <= target:
+                break
+    meets_latency = target is None or cap.latency_ms <= target
+    per_day = float(inf.tokens_per_day)
+    if kind == "realtime_inference":
+        peak_factor = float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
+        demand = per_day / 86400.0 * peak_factor
+        replicas = max(1, math.ceil(demand / cap.tokens_per_second)) if demand > 0 else 1
+        busy_hours_per_day = hours_per_day
+    else:
+        window = hours_per_day if hours_per_day > 0 else 24.0
+        replicas = max(1, math.ceil(per_day / (cap.tokens_per_second * window * 3600.0)))
+        busy_hours_per_day = per_day / (cap.tokens_per_second * replicas * 3600.0)
+    count = cap.tp * replicas
+    used = count * busy_hours_per_day * 730.0 / 24.0
+    monthly_tokens = per_day * 730.0 / 24.0
+    egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
+    storage_gb = mem.weight_bytes / 1e9
+    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
+    per_mtok: dict[str, float | None] = {}
+    for slot, value in money["compute_usd_per_month"].items():
+        per_mtok[slot] = _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
+    return {
+        "accelerator_id": acc.id,
+        "name": acc.name,
+        "type": acc.type,
+        "count": count,
+        "tensor_parallel": cap.tp,
+        "replicas": replicas,
+        "hours": round(busy_hours_per_day * 730.0 / 24.0, 1),
+        "tokens_per_second_per_replica": round(cap.tokens_per_second, 1),
+        "tpot_ms": round(cap.tpot_ms, 2),
+        "ttft_ms": round(cap.ttft_ms, 1),
+        "latency_ms": round(cap.latency_ms, 1),
+        "meets_latency": meets_latency,
+        "bound": cap.bound,
+        "interconnect": S.interconnect_need(acc, cap.tp, training=False),
+        "cost_per_million_output_tokens_usd": per_mtok,
+        **money,
+    }
+
+
+def rank_key(option: Mapping[str, Any], training: bool) -> tuple[int, int, float, str]:
+    """Options that meet their target first, priced before unpriced, then cheapest."""
+    meets = option["meets_deadline"] if training else option["meets_latency"]
+    if training:
+        run = option["cost_per_run_usd"]
+        values = [v for v in (run.get("on_demand"), run.get("spot")) if v is not None]
+        cost = run.get("on_demand") if run.get("on_demand") is not None else min(values, default=None)
+        if option["compute_usd_per_month"].get("monthly") is not None and cost is None:
+            cost = option["compute_usd_per_month"]["monthly"]
+    else:
+        cost = option["monthly_cost_usd"]
+    return (0 if meets else 1, 0 if cost is not None else 1, cost if cost is not None else 0.0, option["accelerator_id"])

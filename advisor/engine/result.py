@@ -1,0 +1,722 @@
+"""evaluate (the full result document v1), rescore (the fast path) and preview (wizard drafts)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from advisor.engine import answers as A
+from advisor.engine import costing as C
+from advisor.engine import explain as X
+from advisor.engine import i18n
+from advisor.engine import scoring as SC
+from advisor.engine import sizing as S
+from advisor.engine.catalog import Catalog
+from advisor.engine.scoring import ScoringModel
+
+ENGINE_VERSION = "1.0.0"
+RESULT_SCHEMA_VERSION = 1
+
+
+def _shape(answers: A.Answers, catalog: Catalog) -> S.ModelShape | None:
+    model = answers.model
+    if model is None:
+        return None
+    if model.architecture is not None:
+        return S.shape_from_architecture(model.architecture)
+    preset = catalog.presets.get(model.preset or "")
+    return S.shape_from_preset(preset) if preset else None
+
+
+def _context(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> SC.Context:
+    flops = None
+    if shape is not None and answers.training is not None:
+        flops = S.training_flops(shape, answers.training).total
+    return SC.Context(
+        region_tpus={k: tuple(v.get("tpus", ())) for k, v in catalog.regions.items()},
+        training_flops=flops,
+    )
+
+
+def _coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
+    return answers if isinstance(answers, A.Answers) else A.parse_answers(answers)
+
+
+def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
+    """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
+    answers = _coerce(answers)
+    shape = _shape(answers, catalog)
+    ctx = _context(answers, catalog, shape)
+    facts = SC.answers_facts(answers)
+    d = SC.decide(facts, scoring, ctx)
+    billing, _ = C.billing_advice(d.mode, d.facts, catalog)
+    return {
+        "accelerator": d.accelerator,
+        "deployment_mode": d.mode,
+        "billing": billing,
+        "scores": _scores(d),
+    }
+
+
+def _scores(d: SC.Decision) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for acc in SC.ACCELERATORS:
+        idx = SC.OPTIONS.index(acc)
+        feasible = [w for w in d.workloads if acc in w.feasible_accelerators]
+        out[acc] = round(sum(w.scores[idx] for w in feasible), 3) if feasible else None
+    return out
+
+
+# --------------------------------------------------------------------------- sizing section
+
+
+def _fits(catalog: Catalog, total: float) -> list[str]:
+    return [a.id for a in catalog.accelerators if total <= S.usable_gib(a, catalog) * S.GIB]
+
+
+def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> list[str]:
+    return [
+        i18n.message("assume.gib", lang),
+        i18n.message(
+            "assume.model",
+            lang,
+            name=shape.name,
+            parameters=i18n.fmt_number(shape.parameters),
+            layers=shape.layers,
+            hidden=shape.hidden,
+            heads=shape.heads,
+            kv_heads=shape.kv_heads,
+            vocab=shape.vocab,
+        ),
+        i18n.message(
+            "assume.runtime", lang, gib=catalog.figure("runtime_overhead_gib")
+        ),
+        i18n.message(
+            "assume.reserve",
+            lang,
+            min_gib=catalog.figure("reserve_min_gib"),
+            fraction=i18n.percent(catalog.figure("reserve_fraction")),
+        ),
+    ]
+
+
+def _training_sizing(
+    shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
+    mem = S.training_memory(shape, t, catalog)
+    flops = S.training_flops(shape, t)
+    per_param = (
+        (mem.sharded_step - mem.detail["optimizer_step_transient"]) / mem.trainable_params
+        if t.method == "full"
+        else None
+    )
+    assumptions = _common_assumptions(catalog, shape, lang)
+    if per_param is not None:
+        assumptions.append(
+            i18n.message(
+                "assume.train_states",
+                lang,
+                precision=t.precision,
+                optimizer=t.optimizer,
+                bytes=f"{per_param:g}",
+            )
+        )
+    else:
+        base = "NF4 (4.13 bits) + fp32 embeddings" if t.method == "qlora" else "16-bit"
+        assumptions.append(
+            i18n.message(
+                "assume.lora",
+                lang,
+                method=t.method,
+                rank=t.lora_rank,
+                trainable=i18n.fmt_number(mem.trainable_params),
+                base=base,
+            )
+        )
+    assumptions += [
+        i18n.message(
+            "assume.activations",
+            lang,
+            per_token=f"{mem.detail['activations_per_token_per_layer']:,.0f}",
+            ckpt=i18n.message("assume.ckpt", lang) if t.gradient_checkpointing else "",
+            batch=t.micro_batch_size,
+            seq=t.sequence_length,
+        ),
+        i18n.message(
+            "assume.logits",
+            lang,
+            vocab=f"{shape.vocab:,}",
+            bytes=f"{catalog.figure('logits_bytes_per_element'):g}",
+        ),
+        i18n.message(
+            "assume.peak_phase",
+            lang,
+            phase=i18n.label(mem.peak_phase, lang),
+            fb=S.to_gib(mem.phases["forward_backward"]),
+            step=S.to_gib(mem.phases["optimizer_step"]),
+        ),
+        i18n.message("assume.sharding", lang),
+        i18n.message(
+            "assume.train_time",
+            lang,
+            factor=f"{flops.factor:g}",
+            flops=f"{flops.total:.3g}",
+            tokens=i18n.fmt_number(int(t.dataset_tokens * t.epochs)),
+            mfu=f"{S.training_mfu(kind, t, catalog):.2f}",
+        ),
+    ]
+    if t.optimizer == "adamw":
+        assumptions.append(
+            i18n.message(
+                "assume.transient", lang, bytes=f"{catalog.figure('optimizer_step_transient_bytes'):g}"
+            )
+        )
+    if shape.max_positions and t.sequence_length > shape.max_positions:
+        assumptions.append(
+            i18n.message("assume.seq_over_max", lang, seq=t.sequence_length, max=shape.max_positions)
+        )
+    min_devices: dict[str, int | None] = {}
+    interconnect: dict[str, str] = {}
+    for acc in catalog.accelerators:
+        n = S.min_training_devices(mem, acc, catalog)
+        min_devices[acc.id] = n
+        interconnect[acc.id] = i18n.message(S.interconnect_need(acc, n, training=True), lang)
+    doc = {
+        "memory_gib": S.parts_gib(mem.parts),
+        "peak_phase": mem.peak_phase,
+        "phases_gib": {k: S.to_gib(v) for k, v in mem.phases.items()},
+        "detail_gib": {
+            k: S.to_gib(v) for k, v in mem.detail.items() if k != "activations_per_token_per_layer"
+        },
+        "trainable_parameters": mem.trainable_params,
+        "fits_single_device": _fits(catalog, mem.total),
+        "min_devices": min_devices,
+        "interconnect": interconnect,
+        "flops": {"dense": flops.dense, "attention": flops.attention, "total": flops.total},
+        "assumptions": assumptions,
+    }
+    return doc, mem, flops
+
+
+def _inference_sizing(
+    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], S.InferenceMemory]:
+    mem = S.inference_memory(shape, inf, catalog)
+    assumptions = _common_assumptions(catalog, shape, lang) + [
+        i18n.message("assume.inf_weights", lang, precision=inf.precision),
+        i18n.message(
+            "assume.kv",
+            lang,
+            layers=shape.layers,
+            kv_heads=shape.kv_heads,
+            head_dim=shape.head_dim,
+            per_token=f"{mem.kv_bytes_per_token / 1024:g}",
+            context=f"{inf.context_tokens:,}",
+            concurrent=inf.concurrent_sequences,
+        ),
+        i18n.message(
+            "assume.prefill", lang, chunk=f"{catalog.figure('prefill_chunk_tokens'):,.0f}"
+        ),
+        i18n.message(
+            "assume.serving",
+            lang,
+            mbu=f"{catalog.figure('decode_mbu'):g}",
+            mfu=f"{catalog.figure('decode_compute_mfu'):g}",
+        ),
+        i18n.message("assume.vllm", lang),
+    ]
+    min_devices: dict[str, int | None] = {}
+    interconnect: dict[str, str] = {}
+    for acc in catalog.accelerators:
+        n = S.min_inference_devices(mem, shape, acc, catalog)
+        min_devices[acc.id] = n
+        interconnect[acc.id] = i18n.message(S.interconnect_need(acc, n, training=False), lang)
+    doc = {
+        "memory_gib": S.parts_gib(mem.parts),
+        "kv_cache_bytes_per_token": mem.kv_bytes_per_token,
+        "fits_single_device": _fits(catalog, mem.total),
+        "min_devices": min_devices,
+        "interconnect": interconnect,
+        "assumptions": assumptions,
+    }
+    return doc, mem
+
+
+# --------------------------------------------------------------------------- server
+
+
+def _server(
+    option: Mapping[str, Any] | None, catalog: Catalog, storage_gb: float, lang: str
+) -> dict[str, Any] | None:
+    if option is None:
+        return None
+    acc = catalog.by_id[option["accelerator_id"]]
+    count = int(option["count"])
+    nodes = max(1, math.ceil(count / acc.max_devices_per_node))
+    per_node = min(count, acc.max_devices_per_node)
+    notes = []
+    fig = catalog.figures
+    if acc.type == "tpu":
+        notes.append(i18n.message("server.tpu", lang))
+    ram_ratio = catalog.figure("host_ram_per_device_memory")
+    vcpu = catalog.figure("host_vcpu_per_device")
+    host = acc.host_reference or {}
+    if host:
+        vcpu = float(host["vcpu_per_device"])
+    nvme_per = catalog.figure("nvme_per_device_tb")
+    nvme = max(nvme_per * per_node, storage_gb / 1000.0 * 1.2)
+    multi = nodes > 1
+    gbps = (
+        catalog.figure("multi_node_network_gbps_per_device") * per_node
+        if multi
+        else catalog.figure("single_node_network_gbps")
+    )
+    notes += [
+        i18n.message("server.cpu", lang, per=f"{vcpu:g}", source=host.get("source") or fig["host_vcpu_per_device"]["source"]),
+        i18n.message("server.ram", lang, ratio=f"{ram_ratio:g}", source=fig["host_ram_per_device_memory"]["source"]),
+        i18n.message(
+            "server.nvme",
+            lang,
+            ckpt=f"{catalog.figure('checkpoints_kept'):g}",
+            per=f"{nvme_per:g}",
+            source=fig["nvme_per_device_tb"]["source"],
+        ),
+        i18n.message(
+            "server.network_multi" if multi else "server.network_single",
+            lang,
+            gbps=f"{catalog.figure('multi_node_network_gbps_per_device' if multi else 'single_node_network_gbps'):g}",
+        ),
+    ]
+    return {
+        "accelerator_id": acc.id,
+        "devices_per_node": per_node,
+        "nodes": nodes,
+        "cpu_cores": int(math.ceil(vcpu * per_node)),
+        "ram_gib": int(math.ceil(ram_ratio * acc.memory_gib * per_node / 64.0) * 64),
+        "nvme_tb": round(nvme, 2),
+        "network_gbps": gbps,
+        "notes": notes,
+    }
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def _today(catalog: Catalog, today: date | str | None) -> date:
+    if isinstance(today, date):
+        return today
+    if isinstance(today, str):
+        return date.fromisoformat(today)
+    newest = catalog.newest_price_date()
+    return date.fromisoformat(newest) if newest else date(1970, 1, 1)
+
+
+def _confidence_docs(d: SC.Decision, scoring: ScoringModel) -> tuple[float, float]:
+    return (
+        SC.confidence(d.accelerator_margin, d.max_margin, scoring),
+        SC.confidence(d.mode_margin, d.max_margin, scoring),
+    )
+
+
+def evaluate(
+    answers: A.Answers | Mapping[str, Any],
+    catalog: Catalog,
+    scoring: ScoringModel,
+    *,
+    lang: str = "en",
+    today: date | str | None = None,
+) -> dict[str, Any]:
+    """The result document v1 for `answers` (a dict is parsed first and may raise AnswersError).
+
+    Deterministic: `today` (for flagging stale prices) defaults to the catalog's newest price date,
+    never the wall clock.
+    """
+    answers = _coerce(answers)
+    lang = lang if lang in i18n.LANGS else "en"
+    when = _today(catalog, today)
+    stale_days = float(catalog.rule("stale_after_days"))
+    shape = _shape(answers, catalog)
+    ctx = _context(answers, catalog, shape)
+    facts = SC.answers_facts(answers)
+    d = SC.decide(facts, scoring, ctx)
+    full_facts = d.facts
+    acc_conf, mode_conf = _confidence_docs(d, scoring)
+    billing, billing_code = C.billing_advice(d.mode, full_facts, catalog)
+    break_even = catalog.figure("commit_break_even_utilisation")
+    utilisation = float(answers.cost.hours_per_day) / 24.0
+
+    per_workload_reasons = []
+    for i, w in enumerate(d.workloads):
+        per_workload_reasons.append(
+            (w.kind, X.workload_reasons(scoring, full_facts, i, w.kind, w.schedule, lang))
+        )
+
+    training_doc = inference_doc = None
+    tmem = tflops = imem = None
+    train_kind = next((k for k in answers.kinds if k in A.TRAINING_KINDS), None)
+    if shape is not None and answers.training is not None and train_kind is not None:
+        training_doc, tmem, tflops = _training_sizing(shape, answers.training, train_kind, catalog, lang)
+    if shape is not None and answers.inference is not None:
+        inference_doc, imem = _inference_sizing(shape, answers.inference, catalog, lang)
+
+    notes: list[str] = []
+    workloads_doc = []
+    prices_used: dict[str, dict[str, Any]] = {}
+    best_options: list[dict[str, Any]] = []
+    for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
+        w_billing, _ = C.billing_advice(wd.mode, full_facts, catalog)
+        ci = C.CostInputs(
+            catalog=catalog,
+            today=when,
+            stale_days=stale_days,
+            regions=answers.organization.regions,
+            clouds=answers.deployment.clouds,
+            residency=answers.deployment.data_residency,
+            china=answers.deployment.china_connectivity,
+            ops_capacity=answers.cost.ops_capacity,
+            billing=w_billing,
+        )
+        options, alternatives = _options_for(
+            wd, shape, answers, catalog, ci, tmem, tflops, imem
+        )
+        for o in options[:1]:
+            best_options.append({**o, "workload": wd.kind})
+        for o in options + alternatives:
+            for p in o["prices"].values():
+                if p is not None:
+                    prices_used[p["price_id"]] = {
+                        k: p[k]
+                        for k in ("price_id", "provider", "region", "source", "as_of", "stale", "estimated", "derived")
+                    }
+        workloads_doc.append(
+            {
+                "kind": wd.kind,
+                "schedule": wd.schedule,
+                "accelerator": wd.accelerator,
+                "deployment_mode": wd.mode,
+                "billing": w_billing,
+                "confidence": SC.confidence(wd.accelerator_margin, wd.max_margin, scoring),
+                "scores": {o: round(v, 3) for o, v in zip(SC.OPTIONS, wd.scores, strict=True)},
+                "feasible": {"accelerators": list(wd.feasible_accelerators), "deployment_modes": list(wd.feasible_modes)},
+                "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
+                "options": options,
+                "alternatives": alternatives,
+            }
+        )
+        if not options and wd.kind != "preprocessing" and shape is not None:
+            notes.append(
+                i18n.message(
+                    "cost.no_option",
+                    lang,
+                    kind=i18n.label(wd.kind, lang),
+                    accelerator=i18n.label(wd.accelerator, lang),
+                    mode=i18n.label(wd.mode, lang),
+                )
+            )
+
+    split_note = None
+    if d.split:
+        parts = i18n.message("split.separator", lang).join(
+            i18n.message(
+                "split.part",
+                lang,
+                kind=i18n.label(w.kind, lang),
+                accelerator=i18n.label(w.accelerator, lang),
+                mode=i18n.label(w.mode, lang),
+            )
+            for w in d.workloads
+        )
+        split_note = i18n.message("split.note", lang, parts=parts)
+
+    stale = [p for p in prices_used.values() if p["stale"]]
+    if stale:
+        notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
+    monthly_total = sum(o["monthly_cost_usd"] or 0.0 for o in best_options)
+    budget = answers.cost.monthly_budget_usd
+    if budget is not None and monthly_total > budget:
+        notes.append(
+            i18n.message("cost.over_budget", lang, cost=f"{monthly_total:,.0f}", budget=f"{budget:,.0f}")
+        )
+    storage_gb = 0.0
+    if answers.training is not None:
+        storage_gb = answers.training.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+    server_option = max(best_options, key=lambda o: o["count"], default=None)
+    figures_used = {
+        k: {kk: v[kk] for kk in ("value", "unit", "source", "as_of", "estimated", "derived") if kk in v}
+        for k, v in catalog.figures.items()
+    }
+    recommendation = {
+        "accelerator": d.accelerator,
+        "deployment_mode": d.mode,
+        "billing": billing,
+        "billing_reason": i18n.message(
+            billing_code,
+            lang,
+            break_even=i18n.percent(break_even),
+            utilisation=i18n.percent(utilisation),
+        ),
+        "confidence": acc_conf,
+        "mode_confidence": mode_conf,
+        "confidence_formula": scoring.raw.get("confidence", {}).get("formula"),
+        "scores": _scores(d),
+        "split": d.split,
+        "split_note": split_note,
+        "by_workload": {w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads},
+        "excluded": X.exclusion_docs(d.excluded, lang),
+        "reasons": X.aggregate_reasons(per_workload_reasons, lang),
+        "would_change_if": X.would_change_if(full_facts, d, scoring, ctx, lang),
+    }
+    return {
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "versions": {
+            "engine": ENGINE_VERSION,
+            "scoring_model": {"name": scoring.name, "version": scoring.version},
+            "catalog": catalog.version,
+        },
+        "lang": lang,
+        "recommendation": recommendation,
+        "workloads": workloads_doc,
+        "sizing": {"training": training_doc, "inference": inference_doc},
+        "server": _server(server_option, catalog, storage_gb, lang),
+        "cost": {
+            "currency": "USD",
+            "today": when.isoformat(),
+            "stale_after_days": stale_days,
+            "monthly_total_usd": round(monthly_total, 2),
+            "monthly_budget_usd": budget,
+            "by_workload": [
+                {
+                    "workload": o["workload"],
+                    "accelerator_id": o["accelerator_id"],
+                    "count": o["count"],
+                    "monthly_cost_usd": o["monthly_cost_usd"],
+                    "billing_used": o["billing_used"],
+                    "compute_usd_per_month": o["compute_usd_per_month"],
+                    "storage_usd_per_month": o["storage_usd_per_month"],
+                    "egress_usd_per_month": o["egress_usd_per_month"],
+                    "idle_usd_per_month": o["idle_usd_per_month"],
+                    "staff_usd_per_month": o["staff_usd_per_month"],
+                    "break_even_utilisation": o["break_even_utilisation"],
+                    "cost_per_run_usd": o.get("cost_per_run_usd"),
+                    "cost_per_million_output_tokens_usd": o.get("cost_per_million_output_tokens_usd"),
+                }
+                for o in best_options
+            ],
+            "prices_used": sorted(prices_used.values(), key=lambda p: p["price_id"]),
+            "figures_used": figures_used,
+            "gaps": list(catalog.gaps),
+            "notes": notes,
+        },
+    }
+
+
+def _options_for(
+    wd: SC.WorkloadDecision,
+    shape: S.ModelShape | None,
+    answers: A.Answers,
+    catalog: Catalog,
+    ci: C.CostInputs,
+    tmem: S.TrainingMemory | None,
+    tflops: S.TrainingFlops | None,
+    imem: S.InferenceMemory | None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    phase = SC.PHASE_OF[wd.kind]
+    if shape is None or phase == "preprocessing":
+        return [], []
+
+    def build(acc_type: str, mode: str) -> list[dict[str, Any]]:
+        out = []
+        for acc in catalog.accelerators:
+            if acc.type != acc_type:
+                continue
+            option: dict[str, Any] | None
+            if phase == "training" and tmem is not None and tflops is not None and answers.training:
+                option = C.training_option(
+                    acc, mode, wd.kind, wd.schedule, shape, answers.training, tmem, tflops, ci
+                )
+            elif phase == "inference" and imem is not None and answers.inference:
+                option = C.inference_option(
+                    acc, mode, wd.kind, shape, answers.inference, imem, answers.cost.hours_per_day, ci
+                )
+            else:
+                option = None
+            if option is not None:
+                out.append(option)
+        out.sort(key=lambda o: C.rank_key(o, phase == "training"))
+        return out
+
+    options = build(wd.accelerator, wd.mode)
+    others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
+    alternatives = build(others[0], "public_cloud" if others[0] == "tpu" else wd.mode)[:3] if others else []
+    return options, alternatives
+
+
+# --------------------------------------------------------------------------- preview
+
+
+def _get(doc: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(doc, Mapping):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def _enum_or(value: Any, allowed: tuple[str, ...], default: Any) -> Any:
+    return value if isinstance(value, str) and value in allowed else default
+
+
+def _list_of(value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(dict.fromkeys(v for v in value if isinstance(v, str) and v in allowed))
+
+
+def _bool_or(value: Any, default: bool) -> bool:
+    return value if isinstance(value, bool) else default
+
+
+def _number_or(value: Any, lo: float, hi: float, default: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value) if lo <= value <= hi else default
+
+
+def preview(
+    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, *, lang: str = "en"
+) -> dict[str, Any] | None:
+    """Best-effort leaning for an incomplete wizard draft; None when there is nothing to say yet.
+
+    Unanswered or invalid answers count as neutral. Never raises.
+    """
+    try:
+        return _preview(draft, catalog, scoring, lang if lang in i18n.LANGS else "en")
+    except Exception:  # noqa: BLE001 - a draft preview must never break the wizard
+        return None
+
+
+def _preview(
+    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, lang: str
+) -> dict[str, Any] | None:
+    if not isinstance(draft, Mapping):
+        return None
+    raw_workloads = draft.get("workloads")
+    workloads: list[tuple[str, str | None]] = []
+    if isinstance(raw_workloads, list):
+        for w in raw_workloads:
+            kind = _enum_or(_get(w, "kind"), A.WORKLOAD_KINDS, None)
+            if kind and kind not in (k for k, _ in workloads):
+                workloads.append((kind, _enum_or(_get(w, "schedule"), A.SCHEDULES, None)))
+    if not workloads:
+        return None
+    regions = _list_of(_get(draft, "organization", "regions"), A.REGIONS)
+    modes = _list_of(_get(draft, "deployment", "allowed_modes"), A.MODES) or A.MODES
+    residency = _enum_or(_get(draft, "deployment", "data_residency"), A.RESIDENCY, "none")
+    if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
+        residency = "none"
+    facts: dict[str, Any] = {
+        "organization.industry": _enum_or(_get(draft, "organization", "industry"), A.INDUSTRIES, None),
+        "organization.regions": regions,
+        "maturity.stack_changes": _enum_or(_get(draft, "maturity", "stack_changes"), A.STACK_CHANGES, None),
+        "maturity.pipeline": _enum_or(_get(draft, "maturity", "pipeline"), A.PIPELINES, None),
+        "maturity.demand": _enum_or(_get(draft, "maturity", "demand"), A.DEMANDS, None),
+        "frameworks.primary": _enum_or(_get(draft, "frameworks", "primary"), A.FRAMEWORKS, None),
+        "frameworks.others": _list_of(_get(draft, "frameworks", "others"), A.FRAMEWORKS),
+        "frameworks.custom_kernels": _bool_or(_get(draft, "frameworks", "custom_kernels"), False),
+        "frameworks.serving": _enum_or(_get(draft, "frameworks", "serving"), A.SERVING, None),
+        "deployment.allowed_modes": modes,
+        "deployment.clouds": _list_of(_get(draft, "deployment", "clouds"), A.CLOUDS),
+        "deployment.portability": _enum_or(_get(draft, "deployment", "portability"), A.PORTABILITY, None),
+        "deployment.china_connectivity": _bool_or(_get(draft, "deployment", "china_connectivity"), None),
+        "deployment.data_residency": residency,
+        "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
+        "cost.hours_per_day": _number_or(_get(draft, "cost", "hours_per_day"), 0, 24, None),
+        "cost.ops_capacity": _enum_or(_get(draft, "cost", "ops_capacity"), A.OPS_CAPACITY, None),
+        "inference.traffic": _enum_or(_get(draft, "inference", "traffic"), A.TRAFFIC, None),
+        "inference.p95_latency_ms": _number_or(_get(draft, "inference", "p95_latency_ms"), 1e-9, 600_000, None),
+        "workloads": tuple((k, s or "") for k, s in workloads),
+    }
+    ctx = SC.Context(
+        region_tpus={k: tuple(v.get("tpus", ())) for k, v in catalog.regions.items()},
+        training_flops=None,
+    )
+    d = SC.decide(facts, scoring, ctx)
+    notes = [i18n.message("preview.partial", lang)]
+    notes += [e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)][:3]
+    memory: dict[str, float | None] = {"training": None, "inference": None}
+    shape = _preview_shape(draft, catalog)
+    if shape is None:
+        notes.append(i18n.message("preview.no_model", lang))
+    else:
+        memory = _preview_memory(draft, shape, catalog)
+    return {
+        "accelerator": d.accelerator,
+        "deployment_mode": d.mode,
+        "memory_gib": memory,
+        "notes": list(dict.fromkeys(notes)),
+    }
+
+
+def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape | None:
+    model = _get(draft, "model")
+    if not isinstance(model, Mapping):
+        return None
+    preset = model.get("preset")
+    if isinstance(preset, str) and preset in catalog.presets:
+        return S.shape_from_preset(catalog.presets[preset])
+    arch = model.get("architecture")
+    if isinstance(arch, Mapping):
+        doc = {"model": {"architecture": arch}}
+        if A.check_partial(doc):
+            return None
+        try:
+            parsed = A.Architecture(
+                parameters=int(arch["parameters"]),
+                layers=int(arch["layers"]),
+                hidden_size=int(arch["hidden_size"]),
+                intermediate_size=int(arch["intermediate_size"]),
+                attention_heads=int(arch["attention_heads"]),
+                kv_heads=int(arch["kv_heads"]),
+                vocab_size=int(arch["vocab_size"]),
+                tied_embeddings=bool(arch["tied_embeddings"]),
+                head_dim=int(arch["head_dim"]) if "head_dim" in arch else None,
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+        return S.shape_from_architecture(parsed)
+    return None
+
+
+def _preview_memory(
+    draft: Mapping[str, Any], shape: S.ModelShape, catalog: Catalog
+) -> dict[str, float | None]:
+    out: dict[str, float | None] = {"training": None, "inference": None}
+    t = _get(draft, "training")
+    if isinstance(t, Mapping) and not A.check_partial({"training": t}):
+        method = t.get("method", "full")
+        training = A.Training(
+            method=method,
+            lora_rank=int(t.get("lora_rank", 16)) if method in ("lora", "qlora") else None,
+            precision=t.get("precision", "bf16_mixed"),
+            optimizer=t.get("optimizer", "adamw"),
+            micro_batch_size=int(t.get("micro_batch_size", 1)),
+            sequence_length=int(t.get("sequence_length", 2048)),
+            gradient_checkpointing=bool(t.get("gradient_checkpointing", False)),
+            dataset_tokens=int(t.get("dataset_tokens", 1)),
+        )
+        out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
+    i = _get(draft, "inference")
+    if isinstance(i, Mapping) and not A.check_partial({"inference": i}):
+        ctx_tokens = int(i.get("context_tokens", 4096))
+        inference = A.Inference(
+            precision=i.get("precision", "bf16"),
+            context_tokens=ctx_tokens,
+            output_tokens=min(int(i.get("output_tokens", 1)), ctx_tokens),
+            concurrent_sequences=int(i.get("concurrent_sequences", 1)),
+            tokens_per_day=int(i.get("tokens_per_day", 0)),
+            traffic=i.get("traffic", "steady"),
+        )
+        out["inference"] = S.to_gib(S.inference_memory(shape, inference, catalog).total)
+    return out

@@ -1,0 +1,495 @@
+"""Memory, time and throughput sizing for decoder-only Transformers (Llama-style blocks).
+
+Memory follows what current PyTorch allocates for a Hugging Face causal LM: weights, gradients and
+optimizer state per parameter (Transformer Math 101 and the PyTorch AMP layout), activations saved
+for backward with SDPA/flash attention (no seq^2 term), the logits and loss buffers over the
+vocabulary, and a runtime overhead. The peak is the larger of two phases: the start of backward
+(all activations alive) and the optimizer step (all gradients alive). Figures that come from
+outside (MFU, bandwidth utilisation, reserves) are read from the catalog's `figures`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.engine.answers import Architecture, Inference, Training
+from advisor.engine.catalog import Accelerator, Catalog, ModelPreset
+
+GIB = float(2**30)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelShape:
+    """The model being sized (from a preset or an architecture answer)."""
+
+    name: str
+    parameters: int
+    layers: int
+    hidden: int
+    intermediate: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+    tied: bool
+    max_positions: int | None = None
+    source: str | None = None
+
+    @property
+    def q_dim(self) -> int:
+        return self.heads * self.head_dim
+
+    @property
+    def kv_dim(self) -> int:
+        return self.kv_heads * self.head_dim
+
+    @property
+    def embedding_params(self) -> int:
+        """Input embedding plus output head (shared when tied)."""
+        return self.vocab * self.hidden * (1 if self.tied else 2)
+
+    @property
+    def block_params(self) -> int:
+        """Parameters of the decoder blocks' linear layers (what quantisation touches)."""
+        return max(0, self.parameters - self.embedding_params)
+
+    @property
+    def layer_params(self) -> int:
+        return self.block_params // max(1, self.layers)
+
+    def projection_io_sum(self) -> int:
+        """Sum over a layer's 7 projections of (in + out) features: LoRA params per unit rank."""
+        h, i = self.hidden, self.intermediate
+        return 7 * h + 2 * self.q_dim + 2 * self.kv_dim + 3 * i
+
+
+def shape_from_preset(preset: ModelPreset) -> ModelShape:
+    """A ModelShape from a catalog preset."""
+    return ModelShape(
+        name=preset.name,
+        parameters=preset.parameters,
+        layers=preset.layers,
+        hidden=preset.hidden_size,
+        intermediate=preset.intermediate_size,
+        heads=preset.attention_heads,
+        kv_heads=preset.kv_heads,
+        head_dim=preset.head_dim,
+        vocab=preset.vocab_size,
+        tied=preset.tied_embeddings,
+        max_positions=preset.max_position_embeddings,
+        source=preset.source,
+    )
+
+
+def shape_from_architecture(arch: Architecture) -> ModelShape:
+    """A ModelShape from an `architecture` answer."""
+    head_dim = arch.head_dim or max(1, arch.hidden_size // arch.attention_heads)
+    return ModelShape(
+        name="custom",
+        parameters=arch.parameters,
+        layers=arch.layers,
+        hidden=arch.hidden_size,
+        intermediate=arch.intermediate_size,
+        heads=arch.attention_heads,
+        kv_heads=arch.kv_heads,
+        head_dim=head_dim,
+        vocab=arch.vocab_size,
+        tied=arch.tied_embeddings,
+    )
+
+
+def usable_gib(acc: Accelerator, catalog: Catalog) -> float:
+    """Device memory the process can use: visible memory less the stated runtime reserve."""
+    reserve = max(
+        catalog.figure("reserve_min_gib"), catalog.figure("reserve_fraction") * acc.memory_gib
+    )
+    return acc.memory_gib - reserve
+
+
+# --------------------------------------------------------------------------- training memory
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingMemory:
+    """Bytes per part at the peak phase, the other phase's total, and the per-device recipe."""
+
+    parts: dict[str, float]  # weights, gradients, optimizer, activations, other (bytes)
+    peak_phase: str
+    phases: dict[str, float]  # phase -> total bytes
+    trainable_params: int
+    # Pieces for sharding: what divides by the device count and what does not.
+    sharded_fb: float
+    unsharded_fb: float
+    sharded_step: float
+    unsharded_step: float
+    detail: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return sum(self.parts.values())
+
+
+_STATE_BYTES = {"fp32": 4.0, "bf16_mixed": 4.0, "bf16": 2.0, "fp8_mixed": 4.0}
+
+
+def _optimizer_state_bytes(optimizer: str, state: float, shape: ModelShape, trainable: int) -> float:
+    """Optimizer state in bytes for `trainable` parameters (Transformer Math 101, B2)."""
+    if optimizer == "adamw":
+        return 2 * state * trainable
+    if optimizer == "adamw_8bit":
+        # bitsandbytes keeps both moments in 1 byte (block-wise quantised).
+        return 2.0 * trainable
+    if optimizer == "sgd":
+        return state * trainable  # momentum buffer
+    # Adafactor factors the second moment into row and column vectors and keeps no momentum.
+    fraction = shape.projection_io_sum() * shape.layers / max(1, shape.block_params)
+    return state * trainable * min(1.0, fraction)
+
+
+def training_memory(shape: ModelShape, t: Training, catalog: Catalog) -> TrainingMemory:
+    """Peak training memory of one device holding the whole model (no sharding)."""
+    p = shape.parameters
+    precision = t.precision
+    state = _STATE_BYTES[precision]
+    lora = t.method in ("lora", "qlora")
+    if lora:
+        trainable = (t.lora_rank or 8) * shape.projection_io_sum() * shape.layers
+        train_w = 4.0 if precision != "bf16" else 2.0  # PEFT keeps adapters in fp32 under AMP
+        if t.method == "qlora":
+            # NF4 with double quantisation: 4 + 8/64 + 32/(64*256) bits per weight (QLoRA paper);
+            # PEFT's prepare_model_for_kbit_training casts the unquantised rest to fp32.
+            frozen = shape.block_params * (4.127 / 8) + shape.embedding_params * 4.0
+        else:
+            frozen = p * (4.0 if precision == "fp32" else 2.0)
+        weights = frozen + trainable * train_w
+        grads = trainable * train_w
+        cast_copies = 0.0
+        head_grad = 0.0
+    else:
+        trainable = p
+        train_w = 2.0 if precision == "bf16" else 4.0
+        weights = p * train_w
+        grads = p * train_w
+        # Autocast keeps a low-precision copy of every matmul weight alive until backward uses it.
+        cast_bytes = {"bf16_mixed": 2.0, "fp8_mixed": 1.0}.get(precision, 0.0)
+        cast_copies = cast_bytes * (p - shape.vocab * shape.hidden * (0 if shape.tied else 1))
+        head_grad = shape.vocab * shape.hidden * train_w
+    optimizer = _optimizer_state_bytes(t.optimizer, state, shape, trainable)
+    transient = 0.0
+    if t.optimizer == "adamw":
+        transient = catalog.figure("optimizer_step_transient_bytes") * trainable * state / 4.0
+
+    # Activations saved for backward, bytes per token per layer (derivation in the module docstring
+    # and the assumptions): norms upcast to fp32; q, k, v, attention output, o_proj input; SwiGLU
+    # saves gate, act(gate), up and their product.
+    h, i = shape.hidden, shape.intermediate
+    ab = 4.0 if precision == "fp32" else 2.0
+    fp32_residual = precision == "fp32" or (
+        precision in ("bf16_mixed", "fp8_mixed") and (not lora or t.method == "qlora")
+    )
+    norm = (12.0 if precision == "fp32" else 10.0 if fp32_residual else 8.0) * h
+    attn = ab * (3 * shape.q_dim + 2 * shape.kv_dim) + 4.0 * shape.heads
+    mlp = ab * 4 * i
+    lora_extra = ab * 7 * (t.lora_rank or 0) if lora else 0.0
+    per_layer = 2 * norm + attn + mlp + lora_extra
+    tokens = float(t.micro_batch_size) * t.sequence_length
+    residual = (4.0 if fp32_residual else 2.0) * h
+    tail = norm + ab * h  # final norm and the lm_head input
+    if t.gradient_checkpointing:
+        activations = tokens * (shape.layers * residual + per_layer + tail)
+    else:
+        activations = tokens * (shape.layers * per_layer + tail)
+    logit_bytes = catalog.figure("logits_bytes_per_element") + (2.0 if precision == "fp32" else 0.0)
+    logits = tokens * shape.vocab * logit_bytes
+    runtime = catalog.figure("runtime_overhead_gib") * GIB
+
+    fb = weights + cast_copies + optimizer + head_grad + activations + logits + runtime
+    step = weights + grads + optimizer + transient + runtime
+    if fb >= step:
+        parts = {
+            "weights": weights + cast_copies,
+            "gradients": head_grad,
+            "optimizer": optimizer,
+            "activations": activations,
+            "other": logits + runtime,
+        }
+        phase = "forward_backward"
+    else:
+        parts = {
+            "weights": weights,
+            "gradients": grads,
+            "optimizer": optimizer + transient,
+            "activations": 0.0,
+            "other": runtime,
+        }
+        phase = "optimizer_step"
+    # FSDP / ZeRO-3 shards weights, gradients and optimizer state; each device still holds its
+    # own micro-batch activations, the logits and two gathered layers of weights.
+    gathered = 2 * shape.layer_params * 2.0
+    return TrainingMemory(
+        parts=parts,
+        peak_phase=phase,
+        phases={"forward_backward": fb, "optimizer_step": step},
+        trainable_params=trainable,
+        sharded_fb=weights + cast_copies + optimizer + head_grad,
+        unsharded_fb=activations + logits + runtime + gathered,
+        sharded_step=weights + grads + optimizer + transient,
+        unsharded_step=runtime + gathered,
+        detail={
+            "logits_loss": logits,
+            "runtime": runtime,
+            "optimizer_step_transient": transient,
+            "cast_copies": cast_copies,
+            "activations_per_token_per_layer": per_layer,
+        },
+    )
+
+
+def training_bytes_per_device(mem: TrainingMemory, n: int) -> float:
+    """Peak bytes per device when the model is sharded over n devices (ZeRO-3 / FSDP)."""
+    if n <= 1:
+        return mem.total
+    return max(mem.sharded_fb / n + mem.unsharded_fb, mem.sharded_step / n + mem.unsharded_step)
+
+
+# --------------------------------------------------------------------------- inference memory
+
+
+@dataclass(frozen=True, slots=True)
+class InferenceMemory:
+    """Bytes per part for serving the model with the given concurrency."""
+
+    parts: dict[str, float]  # weights, kv_cache, activations, other (bytes)
+    kv_bytes_per_token: float
+    weight_bytes: float
+
+    @property
+    def total(self) -> float:
+        return sum(self.parts.values())
+
+
+# Weight bytes of the decoder blocks' linear layers; embeddings and the output head stay 16-bit
+# (AWQ/GPTQ/FP8 checkpoints do not quantise them). int4 adds an fp16 scale and zero per 128 weights.
+_INFER_BLOCK_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5 + 4.0 / 128}
+
+
+def inference_weight_bytes(shape: ModelShape, precision: str) -> float:
+    """Bytes of the served weights at `precision`."""
+    return shape.block_params * _INFER_BLOCK_BYTES[precision] + shape.embedding_params * 2.0
+
+
+def kv_bytes_per_token(shape: ModelShape) -> float:
+    """KV cache per token: 2 (K and V) * layers * kv_heads * head_dim * 2 bytes (16-bit cache)."""
+    return 2.0 * shape.layers * shape.kv_heads * shape.head_dim * 2.0
+
+
+def inference_memory(shape: ModelShape, inf: Inference, catalog: Catalog) -> InferenceMemory:
+    """Memory to serve `inf.concurrent_sequences` sequences of `inf.context_tokens` each."""
+    weights = inference_weight_bytes(shape, inf.precision)
+    kvt = kv_bytes_per_token(shape)
+    kv = kvt * inf.context_tokens * inf.concurrent_sequences
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    chunk = min(
+        float(prompt * inf.concurrent_sequences), catalog.figure("prefill_chunk_tokens")
+    )
+    # Prefill workspace of one layer at a time (residual, norm, q/k/v, attention out, fused
+    # gate/up and the activation), plus fp32 logits and probabilities for each sequence's last token.
+    per_token = 2.0 * (4 * shape.hidden + 2 * shape.kv_dim + 3 * shape.intermediate)
+    activations = chunk * per_token + inf.concurrent_sequences * shape.vocab * 8.0
+    runtime = catalog.figure("runtime_overhead_gib") * GIB
+    return InferenceMemory(
+        parts={"weights": weights, "kv_cache": kv, "activations": activations, "other": runtime},
+        kv_bytes_per_token=kvt,
+        weight_bytes=weights,
+    )
+
+
+def inference_bytes_per_device(mem: InferenceMemory, shape: ModelShape, n: int) -> float:
+    """Peak bytes per device with tensor parallelism over n devices (KV heads replicate past n)."""
+    if n <= 1:
+        return mem.total
+    kv_split = min(n, shape.kv_heads)
+    p = mem.parts
+    return p["weights"] / n + p["kv_cache"] / kv_split + p["activations"] / n + p["other"]
+
+
+# --------------------------------------------------------------------------- device counts
+
+
+def valid_counts(acc: Accelerator) -> list[int]:
+    """Device counts we propose: TPU slice sizes, or 1, 2, 4, 8 then whole nodes of 8 GPUs."""
+    if acc.slice_sizes:
+        return list(acc.slice_sizes)
+    counts = [1, 2, 4, 8]
+    n = 16
+    while n <= acc.max_devices_per_group:
+        counts.append(n)
+        n *= 2
+    return [c for c in counts if c <= acc.max_devices_per_group]
+
+
+def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog) -> int | None:
+    """Fewest devices that hold the run with ZeRO-3/FSDP sharding, or None if none does."""
+    usable = usable_gib(acc, catalog) * GIB
+    if mem.unsharded_fb > usable or mem.unsharded_step > usable:
+        return None
+    for n in valid_counts(acc):
+        if training_bytes_per_device(mem, n) <= usable:
+            return n
+    return None
+
+
+def min_inference_devices(
+    mem: InferenceMemory, shape: ModelShape, acc: Accelerator, catalog: Catalog
+) -> int | None:
+    """Fewest devices that serve the model with tensor (then pipeline) parallelism."""
+    usable = usable_gib(acc, catalog) * GIB
+    for n in valid_counts(acc):
+        if n > 64:
+            break
+        if inference_bytes_per_device(mem, shape, n) <= usable:
+            return n
+    return None
+
+
+def interconnect_need(acc: Accelerator, n: int | None, training: bool) -> str:
+    """Message code for the interconnect a device count needs."""
+    if n is None:
+        return "interconnect.none_fits"
+    if n == 1:
+        return "interconnect.single"
+    if acc.type == "tpu":
+        return "interconnect.tpu_ici"
+    if n <= acc.max_devices_per_node:
+        return "interconnect.nvlink" if acc.fast_interconnect else "interconnect.pcie_only"
+    return "interconnect.multi_node_training" if training else "interconnect.multi_node_inference"
+
+
+# --------------------------------------------------------------------------- time
+
+
+def peak_tflops(acc: Accelerator, precision: str, catalog: Catalog) -> tuple[float, str]:
+    """Dense peak TFLOP/s used for a training precision, and a note code on how it was chosen."""
+    bf16 = acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0
+    note = "peak.bf16" if acc.bf16_dense_tflops else "peak.fp16_only"
+    if precision == "fp32":
+        return bf16 * catalog.figure("tf32_share_of_bf16_peak"), "peak.tf32"
+    if precision == "fp8_mixed":
+        if acc.fp8_dense_tflops:
+            return bf16 * catalog.figure("fp8_training_speedup"), "peak.fp8"
+        return bf16, "peak.no_fp8"
+    return bf16, note
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingFlops:
+    dense: float
+    attention: float
+    factor: float  # multiples of 2*N per token: 6 full, 8 with recompute, 4/6 LoRA
+
+    @property
+    def total(self) -> float:
+        return self.dense + self.attention
+
+
+def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
+    """Training FLOPs: 6*N*D (Transformer Math 101) plus the attention term (PaLM, appendix B).
+
+    Full training: forward 2N + backward 4N per token. Gradient checkpointing recomputes the forward:
+    8N (= 6N * 4/3). LoRA skips weight gradients of the frozen base but still propagates activation
+    gradients: 4N (2/3 of 6N), 6N with checkpointing.
+    """
+    lora = t.method in ("lora", "qlora")
+    factor = (4.0 if lora else 6.0) + (2.0 if t.gradient_checkpointing else 0.0)
+    tokens = float(t.dataset_tokens) * t.epochs
+    dense = factor * shape.parameters * tokens
+    # Attention score and value matmuls: 4*L*h*s per token forward; same multiples as above.
+    attention = (factor / 2.0) * 4.0 * shape.layers * shape.hidden * t.sequence_length * tokens
+    return TrainingFlops(dense=dense, attention=attention, factor=factor)
+
+
+def training_mfu(kind: str, t: Training, catalog: Catalog) -> float:
+    """Sourced utilisation figure for the workload (sizing.md C5), lowered for QLoRA."""
+    mfu = catalog.figure("mfu_pretraining" if kind == "pretraining" else "mfu_fine_tuning")
+    if t.method == "qlora":
+        mfu *= catalog.figure("qlora_speed_factor")
+    return mfu
+
+
+def training_hours(
+    flops: TrainingFlops, acc: Accelerator, n: int, t: Training, kind: str, catalog: Catalog
+) -> float:
+    """Wall-clock hours on n devices."""
+    peak, _ = peak_tflops(acc, t.precision, catalog)
+    rate = n * peak * 1e12 * training_mfu(kind, t, catalog)
+    return math.inf if rate <= 0 else flops.total / rate / 3600.0
+
+
+# --------------------------------------------------------------------------- inference capacity
+
+
+def inference_peak_tflops(acc: Accelerator, precision: str) -> float:
+    """Dense peak for serving math: FP8/INT8 units where the device has them, else BF16."""
+    bf16 = acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0
+    if precision == "fp8" and acc.fp8_dense_tflops:
+        return acc.fp8_dense_tflops
+    if precision == "int8" and acc.int8_dense_tops:
+        return acc.int8_dense_tops
+    return bf16
+
+
+@dataclass(frozen=True, slots=True)
+class ServingCapacity:
+    """Throughput and latency of one replica (tp devices) at the answered concurrency."""
+
+    tp: int
+    tokens_per_second: float  # output tokens per second per replica
+    tpot_ms: float
+    ttft_ms: float
+    latency_ms: float
+    bound: str  # "memory_bandwidth" or "compute"
+
+
+def serving_capacity(
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    tp: int,
+    catalog: Catalog,
+) -> ServingCapacity:
+    """Decode is bandwidth-bound at small batches and compute-bound at large ones (sizing.md B4)."""
+    c = inf.concurrent_sequences
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    avg_ctx = prompt + inf.output_tokens / 2.0
+    bytes_per_step = mem.weight_bytes + c * avg_ctx * mem.kv_bytes_per_token
+    bw = tp * acc.memory_bw_tbps * 1e12 * catalog.figure("decode_mbu")
+    peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
+    t_bw = bytes_per_step / bw
+    t_cmp = c * 2.0 * shape.parameters / (peak * catalog.figure("decode_compute_mfu"))
+    step = max(t_bw, t_cmp)
+    prefill = 2.0 * shape.parameters * prompt / (peak * catalog.figure("prefill_mfu"))
+    # Prefill of the c sequences competes with decode for the same devices.
+    cycle = c * prefill + inf.output_tokens * step
+    return ServingCapacity(
+        tp=tp,
+        tokens_per_second=c * inf.output_tokens / cycle,
+        tpot_ms=step * 1000.0,
+        ttft_ms=prefill * 1000.0,
+        latency_ms=(prefill + inf.output_tokens * step) * 1000.0,
+        bound="memory_bandwidth" if t_bw >= t_cmp else "compute",
+    )
+
+
+def to_gib(value: float) -> float:
+    """Bytes to GiB rounded for display (3 decimals)."""
+    return round(value / GIB, 3)
+
+
+def parts_gib(parts: dict[str, float]) -> dict[str, Any]:
+    """Parts in GiB plus a total that equals their sum exactly (after rounding)."""
+    out: dict[str, Any] = {k: to_gib(v) for k, v in parts.items()}
+    out["total"] = round(sum(out.values()), 3)
+    return out

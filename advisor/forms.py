@@ -1,0 +1,640 @@
+"""Wizard step forms.
+
+Each form turns one section of the answers document into HTML inputs and back. The forms only
+convert types (text to numbers, "yes" to true); every rule about values — enums, bounds, what a
+workload requires — is the engine's, and its problems are mapped back onto these fields by path.
+All fields are optional here for the same reason: the engine decides what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from advisor.engine import answers as A
+from advisor.models import Assessment
+
+YES_NO = [("yes", _("Yes")), ("no", _("No"))]
+
+LABELS: dict[str, dict[str, Promise]] = {
+    "industry": {
+        "ecommerce": _("E-commerce"),
+        "media": _("Media and entertainment"),
+        "finance": _("Finance"),
+        "insurance": _("Insurance"),
+        "healthcare": _("Healthcare"),
+        "life_sciences": _("Life sciences"),
+        "research": _("Research"),
+        "public_sector": _("Public sector"),
+        "other": _("Other"),
+    },
+    "region": {
+        "hong_kong": _("Hong Kong"),
+        "tokyo": _("Tokyo"),
+        "singapore": _("Singapore"),
+        "taipei": _("Taipei"),
+        "los_angeles": _("Los Angeles"),
+        "us_east": _("US East"),
+        "us_west": _("US West"),
+        "europe": _("Europe"),
+        "mainland_china": _("Mainland China"),
+    },
+    "kind": {
+        "pretraining": _("Pre-training"),
+        "fine_tuning": _("Fine-tuning (incl. LoRA/QLoRA)"),
+        "batch_inference": _("Batch inference"),
+        "realtime_inference": _("Real-time inference"),
+        "preprocessing": _("Data preprocessing"),
+    },
+    "schedule": {
+        "continuous": _("Continuously"),
+        "daily": _("Daily"),
+        "weekly": _("Weekly"),
+        "project_cycles": _("In project cycles"),
+        "ad_hoc": _("Ad hoc"),
+    },
+    "stack_changes": {
+        "weekly": _("Weekly"),
+        "monthly": _("Monthly"),
+        "quarterly": _("Quarterly"),
+        "rarely": _("Rarely"),
+    },
+    "pipeline": {
+        "exploratory": _("Exploratory"),
+        "evolving": _("Evolving"),
+        "standardized": _("Standardised"),
+    },
+    "demand": {
+        "unpredictable": _("Unpredictable"),
+        "seasonal": _("Seasonal"),
+        "predictable": _("Predictable"),
+    },
+    "framework": {
+        "pytorch": "PyTorch",
+        "tensorflow": "TensorFlow",
+        "jax": "JAX",
+        "onnx": "ONNX",
+        "other": _("Other"),
+    },
+    "serving": {
+        "vllm": "vLLM",
+        "tgi": "Text Generation Inference",
+        "tensorrt_llm": "TensorRT-LLM",
+        "triton": "Triton Inference Server",
+        "tf_serving": "TensorFlow Serving",
+        "torchserve": "TorchServe",
+        "custom": _("Our own server"),
+        "none": _("None yet"),
+    },
+    "mode": {
+        "public_cloud": _("Public cloud"),
+        "dedicated_hosting": _("Dedicated hosting"),
+        "bare_metal": _("Bare metal"),
+        "private_cloud": _("Private cloud"),
+        "on_premises": _("On premises"),
+    },
+    "cloud": {
+        "gcp": "Google Cloud",
+        "aws": "AWS",
+        "azure": "Azure",
+        "other": _("Other"),
+    },
+    "portability": {
+        "required": _("Required"),
+        "preferred": _("Preferred"),
+        "not_needed": _("Not needed"),
+    },
+    "residency": {
+        "none": _("No requirement"),
+        "in_region": _("Data must stay in its region"),
+        "on_premises_only": _("Data must stay on our premises"),
+    },
+    "billing": {
+        "pay_as_you_go": _("Pay as you go (hourly)"),
+        "monthly_fixed": _("Fixed monthly"),
+        "committed": _("Committed (1–3 years)"),
+        "no_preference": _("No preference"),
+    },
+    "ops": {
+        "none": _("None"),
+        "part_time": _("Part-time"),
+        "dedicated_team": _("A dedicated team"),
+    },
+    "method": {"full": _("Full training"), "lora": "LoRA", "qlora": "QLoRA"},
+    "training_precision": {
+        "fp32": "FP32",
+        "bf16_mixed": _("BF16 mixed (FP32 master weights)"),
+        "bf16": _("Pure BF16"),
+        "fp8_mixed": _("FP8 mixed"),
+    },
+    "optimizer": {
+        "adamw": "AdamW",
+        "adamw_8bit": _("AdamW 8-bit"),
+        "sgd": "SGD",
+        "adafactor": "Adafactor",
+    },
+    "inference_precision": {
+        "bf16": "BF16",
+        "fp16": "FP16",
+        "fp8": "FP8",
+        "int8": "INT8",
+        "int4": "INT4",
+    },
+    "traffic": {
+        "steady": _("Steady"),
+        "daily_cycle": _("Daily cycle"),
+        "bursty": _("Bursty"),
+        "seasonal_peaks": _("Seasonal peaks"),
+    },
+    "model_source": {
+        "preset": _("A published model"),
+        "architecture": _("Our own architecture"),
+    },
+}
+
+
+def choices(group: str, values: tuple[str, ...]) -> list[tuple[str, Any]]:
+    return [(v, LABELS[group].get(v, v)) for v in values]
+
+
+def label_for(group: str, value: Any) -> Any:
+    return LABELS.get(group, {}).get(value, value)
+
+
+def _select(group: str, values: tuple[str, ...], **kwargs: Any) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=[("", "—"), *choices(group, values)],
+        required=False,
+        widget=forms.Select(attrs={"class": "form-select"}),
+        **kwargs,
+    )
+
+
+def _radio(group: str, values: tuple[str, ...], **kwargs: Any) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=choices(group, values), required=False, widget=forms.RadioSelect, **kwargs
+    )
+
+
+def _checkboxes(group: str, values: tuple[str, ...], **kwargs: Any) -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        choices=choices(group, values),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        **kwargs,
+    )
+
+
+def _yes_no(**kwargs: Any) -> forms.ChoiceField:
+    return forms.ChoiceField(choices=YES_NO, required=False, widget=forms.RadioSelect, **kwargs)
+
+
+def _integer(**kwargs: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "form-control", "inputmode": "numeric"}),
+        **kwargs,
+    )
+
+
+def _number(**kwargs: Any) -> forms.FloatField:
+    return forms.FloatField(
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "form-control", "step": "any"}),
+        **kwargs,
+    )
+
+
+class StepForm(forms.Form):
+    """One wizard step; `section` is the top-level key of the answers document it edits."""
+
+    section: ClassVar[str]
+    # Fields whose empty value means JSON null rather than "not answered".
+    nullable: ClassVar[frozenset[str]] = frozenset()
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if isinstance(field.widget, forms.HiddenInput):
+                continue
+            described_by = f"errors-{name}"
+            if field.help_text:
+                described_by = f"id_{name}_helptext {described_by}"
+            field.widget.attrs.setdefault("aria-describedby", described_by)
+
+    # --- answers <-> fields -------------------------------------------------------------
+    def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
+        section = answers.get(self.section)
+        if not isinstance(section, dict):
+            return {}
+        return {name: _to_field(value) for name, value in section.items() if name in self.fields}
+
+    def section_value(self) -> Any:
+        """The section built from the fields that converted; blank fields are left out."""
+        out: dict[str, Any] = {}
+        for name in self.fields:
+            if name == "version" or name not in self.cleaned_data:
+                continue
+            value = _from_field(self.cleaned_data[name])
+            if value is None:
+                if name in self.nullable and self._was_given(name):
+                    out[name] = None
+                continue
+            out[name] = value
+        return out
+
+    def _was_given(self, name: str) -> bool:
+        # A blank optional number the person saw and left empty means "no target" (null).
+        return self.is_bound and name in self.data
+
+    def field_for(self, path: str) -> str | None:
+        """The form field an engine problem path points at, if any."""
+        prefix = self.section + "."
+        if path.startswith(prefix):
+            name = path[len(prefix) :].split(".")[0].split("[")[0]
+            return name if name in self.fields else None
+        return None
+
+    def owns(self, path: str) -> bool:
+        return path == self.section or path.startswith((self.section + ".", self.section + "["))
+
+
+def _to_field(value: Any) -> Any:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return value
+
+
+def _from_field(value: Any) -> Any:
+    if value in ("", None, []):
+        return None
+    if value == "yes":
+        return True
+    if value == "no":
+        return False
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        # 24.0 hours is 24 in the document; keeps the JSON tidy and types stable.
+        return int(value)
+    return value
+
+
+class OrganizationStepForm(StepForm):
+    section = "organization"
+    industry = _select(
+        "industry",
+        A.INDUSTRIES,
+        label=_("Industry"),
+        help_text=_("Regulated industries often need private cloud, on-premises or in-region data."),
+    )
+    regions = _checkboxes(
+        "region",
+        A.REGIONS,
+        label=_("Where your users and data are"),
+        help_text=_(
+            "Decides which providers and accelerators are available, the latency to your users and "
+            "whether China connectivity matters. Choose at least one."
+        ),
+    )
+
+
+class WorkloadsStepForm(StepForm):
+    """One checkbox and one schedule per workload kind; becomes the `workloads` list."""
+
+    section = "workloads"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for kind in A.WORKLOAD_KINDS:
+            self.fields[kind] = forms.BooleanField(
+                label=label_for("kind", kind), required=False
+            )
+            self.fields[f"{kind}_schedule"] = _select(
+                "schedule", A.SCHEDULES, label=_("How often")
+            )
+            self.fields[kind].widget.attrs["aria-describedby"] = f"errors-{kind}"
+            self.fields[f"{kind}_schedule"].widget.attrs["aria-describedby"] = (
+                f"errors-{kind}_schedule"
+            )
+
+    def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        for item in answers.get("workloads") or []:
+            if isinstance(item, dict) and item.get("kind") in A.WORKLOAD_KINDS:
+                initial[item["kind"]] = True
+                if "schedule" in item:
+                    initial[f"{item['kind']}_schedule"] = item["schedule"]
+        return initial
+
+    def section_value(self) -> Any:
+        items = []
+        for kind in A.WORKLOAD_KINDS:
+            if self.cleaned_data.get(kind):
+                item = {"kind": kind}
+                schedule = self.cleaned_data.get(f"{kind}_schedule")
+                if schedule:
+                    item["schedule"] = schedule
+                items.append(item)
+        return items
+
+    def field_for(self, path: str) -> str | None:
+        # "workloads[1].schedule" names the second ticked kind.
+        if not path.startswith("workloads["):
+            return None
+        try:
+            index = int(path[len("workloads[") : path.index("]")])
+        except ValueError:
+            return None
+        ticked = [k for k in A.WORKLOAD_KINDS if self.cleaned_data.get(k)]
+        if index >= len(ticked):
+            return None
+        return f"{ticked[index]}_schedule" if path.endswith(".schedule") else ticked[index]
+
+    def kind_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[kind], self[f"{kind}_schedule"]) for kind in A.WORKLOAD_KINDS]
+
+
+ARCHITECTURE_FIELDS = (
+    "parameters",
+    "layers",
+    "hidden_size",
+    "intermediate_size",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "vocab_size",
+    "tied_embeddings",
+)
+
+
+class ModelStepForm(StepForm):
+    section = "model"
+    source = _radio(
+        "model_source",
+        ("preset", "architecture"),
+        label=_("Which model"),
+        help_text=_(
+            "Memory is sized first: the model's shape decides weights, gradients, optimizer "
+            "state, activations and KV cache."
+        ),
+    )
+    preset = forms.ChoiceField(
+        label=_("Published model"),
+        required=False,
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+    parameters = _integer(label=_("Parameters"), help_text=_("Total count, e.g. 8030000000."))
+    layers = _integer(label=_("Layers"))
+    hidden_size = _integer(label=_("Hidden size"))
+    intermediate_size = _integer(label=_("MLP intermediate size"))
+    attention_heads = _integer(label=_("Attention heads"))
+    kv_heads = _integer(
+        label=_("Key/value heads"), help_text=_("Fewer than attention heads with GQA.")
+    )
+    head_dim = _integer(label=_("Head dimension (optional)"))
+    vocab_size = _integer(label=_("Vocabulary size"))
+    tied_embeddings = _yes_no(label=_("Input and output embeddings shared"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = self.fields["preset"]
+        assert isinstance(preset, forms.ChoiceField)  # noqa: S101 - narrows the type
+        preset.choices = [("", "—"), *((p, p) for p in A.preset_ids())]
+
+    def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
+        model = answers.get("model")
+        if not isinstance(model, dict):
+            return {}
+        if "preset" in model:
+            return {"source": "preset", "preset": model["preset"]}
+        arch = model.get("architecture")
+        if isinstance(arch, dict):
+            return {"source": "architecture", **{k: _to_field(v) for k, v in arch.items()}}
+        return {}
+
+    def section_value(self) -> Any:
+        source = self.cleaned_data.get("source")
+        if source == "preset" and self.cleaned_data.get("preset"):
+            return {"preset": self.cleaned_data["preset"]}
+        if source == "architecture":
+            arch = {
+                name: _from_field(self.cleaned_data.get(name))
+                for name in ARCHITECTURE_FIELDS
+                if _from_field(self.cleaned_data.get(name)) is not None
+            }
+            return {"architecture": arch}
+        return None
+
+    def field_for(self, path: str) -> str | None:
+        if path.startswith("model.architecture."):
+            name = path.split(".")[2]
+            return name if name in self.fields else None
+        if path.startswith("model.preset"):
+            return "preset"
+        if path == "model":
+            return "source"
+        return None
+
+
+class TrainingStepForm(StepForm):
+    section = "training"
+    nullable = frozenset({"deadline_hours"})
+    method = _radio(
+        "method",
+        A.TRAINING_METHODS,
+        label=_("Training method"),
+        help_text=_(
+            "LoRA and QLoRA train small adapters: far less memory for gradients and optimizer "
+            "state, often a single card instead of a cluster."
+        ),
+    )
+    lora_rank = _integer(label=_("LoRA rank"), help_text=_("For LoRA and QLoRA, e.g. 16."))
+    precision = _select(
+        "training_precision",
+        A.TRAINING_PRECISIONS,
+        label=_("Precision"),
+        help_text=_("Sets bytes per parameter for weights, gradients and optimizer state."),
+    )
+    optimizer = _select(
+        "optimizer",
+        A.OPTIMIZERS,
+        label=_("Optimizer"),
+        help_text=_("AdamW keeps two states per parameter; 8-bit AdamW and Adafactor keep less."),
+    )
+    micro_batch_size = _integer(
+        label=_("Micro-batch size"), help_text=_("Sequences per device per step.")
+    )
+    sequence_length = _integer(label=_("Sequence length (tokens)"))
+    gradient_checkpointing = _yes_no(
+        label=_("Gradient checkpointing"),
+        help_text=_("Saves activation memory at the cost of about a third more compute."),
+    )
+    dataset_tokens = _integer(
+        label=_("Dataset size (tokens per epoch)"),
+        help_text=_("With the model size this gives the compute: about 6 × parameters × tokens."),
+    )
+    epochs = _number(label=_("Epochs"), help_text=_("Default 1."))
+    deadline_hours = _number(
+        label=_("Deadline (hours, optional)"),
+        help_text=_(
+            "Time-to-result matters: a dearer card that finishes in 8 hours can beat a cheap one "
+            "that takes 3 days. Leave empty for no deadline."
+        ),
+    )
+
+
+class InferenceStepForm(StepForm):
+    section = "inference"
+    nullable = frozenset({"p95_latency_ms"})
+    precision = _select(
+        "inference_precision",
+        A.INFERENCE_PRECISIONS,
+        label=_("Serving precision"),
+        help_text=_("Quantised weights (INT8/INT4) need less memory and bandwidth per token."),
+    )
+    context_tokens = _integer(
+        label=_("Context per sequence (tokens)"),
+        help_text=_("Prompt plus output; with concurrency this sizes the KV cache."),
+    )
+    output_tokens = _integer(label=_("Output tokens per sequence"))
+    concurrent_sequences = _integer(
+        label=_("Concurrent sequences"), help_text=_("Requests in flight at the busiest time.")
+    )
+    p95_latency_ms = _number(
+        label=_("p95 latency target (ms, optional)"),
+        help_text=_("Leave empty for batch work with no latency target."),
+    )
+    tokens_per_day = _integer(
+        label=_("Output tokens per day"), help_text=_("Decides how many devices you need.")
+    )
+    traffic = _radio(
+        "traffic",
+        A.TRAFFIC,
+        label=_("Traffic shape"),
+        help_text=_("Bursty or seasonal traffic favours elastic capacity over fixed servers."),
+    )
+
+
+class MaturityStepForm(StepForm):
+    section = "maturity"
+    stack_changes = _radio(
+        "stack_changes",
+        A.STACK_CHANGES,
+        label=_("How often does your ML stack change?"),
+        help_text=_("GPUs are the safe default for a changing stack; TPUs pay off when it is stable."),
+    )
+    pipeline = _radio(
+        "pipeline",
+        A.PIPELINES,
+        label=_("How mature is your pipeline?"),
+        help_text=_("Standardised, repeatable jobs can use specialised hardware well."),
+    )
+    demand = _radio(
+        "demand",
+        A.DEMANDS,
+        label=_("How predictable is demand?"),
+        help_text=_("Predictable demand makes monthly servers and commitments cheaper than hourly."),
+    )
+
+
+class FrameworksStepForm(StepForm):
+    section = "frameworks"
+    primary = _radio(
+        "framework",
+        A.FRAMEWORKS,
+        label=_("Main framework"),
+        help_text=_("JAX and TensorFlow run best on TPUs; PyTorch runs everywhere, on TPUs via XLA."),
+    )
+    others = _checkboxes("framework", A.FRAMEWORKS, label=_("Other frameworks in use"))
+    custom_kernels = _yes_no(
+        label=_("Custom CUDA or Triton kernels, or CUDA-only libraries?"),
+        help_text=_("These do not run on TPUs as they are."),
+    )
+    serving = _select(
+        "serving",
+        A.SERVING,
+        label=_("Serving stack"),
+        help_text=_("Some serving stacks (e.g. TensorRT-LLM, ONNX) need GPUs."),
+    )
+
+
+class DeploymentStepForm(StepForm):
+    section = "deployment"
+    allowed_modes = _checkboxes(
+        "mode",
+        A.MODES,
+        label=_("Where may you deploy?"),
+        help_text=_(
+            "TPUs exist only as a Google Cloud service; GPUs are available in every mode. "
+            "Choose at least one."
+        ),
+    )
+    clouds = _checkboxes(
+        "cloud",
+        A.CLOUDS,
+        label=_("Clouds in use or acceptable"),
+        help_text=_("Leave all unticked if any cloud is acceptable."),
+    )
+    portability = _radio(
+        "portability",
+        A.PORTABILITY,
+        label=_("Must you be able to move between providers?"),
+        help_text=_("Portability favours GPUs and standard stacks."),
+    )
+    china_connectivity = _yes_no(
+        label=_("Must users or data in mainland China be reached?"),
+        help_text=_("Few providers serve mainland China well; Hong Kong is a common bridge."),
+    )
+    data_residency = _radio(
+        "residency",
+        A.RESIDENCY,
+        label=_("Data residency"),
+        help_text=_("On-premises-only data rules out public clouds and so TPUs."),
+    )
+
+
+class CostStepForm(StepForm):
+    section = "cost"
+    nullable = frozenset({"monthly_budget_usd"})
+    billing = _radio(
+        "billing",
+        A.BILLING,
+        label=_("How do you prefer to pay?"),
+        help_text=_("Cost is more than the hourly price: idle time, contracts and staff count too."),
+    )
+    monthly_budget_usd = _number(
+        label=_("Monthly budget in USD (optional)"),
+        help_text=_("Leave empty if you have not set one."),
+    )
+    hours_per_day = _number(
+        label=_("Hours per day the accelerators are busy"),
+        help_text=_("0 to 24. Below the break-even hours, hourly billing beats a monthly server."),
+    )
+    ops_capacity = _radio(
+        "ops",
+        A.OPS_CAPACITY,
+        label=_("Operations staff"),
+        help_text=_("Bare metal and private cloud need people to run them; managed cloud needs fewer."),
+    )
+
+
+class NewAssessmentForm(forms.Form):
+    title = forms.CharField(
+        label=_("Title"),
+        max_length=Assessment._meta.get_field("title").max_length,
+        widget=forms.TextInput(attrs={"class": "form-control"}),
+    )
+    starter = forms.ChoiceField(label=_("Start from"), required=False)
+
+    def __init__(self, *args: Any, starters: list[tuple[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        starter = self.fields["starter"]
+        assert isinstance(starter, forms.ChoiceField)  # noqa: S101 - narrows the type
+        starter.choices = [("", _("A blank assessment")), *starters]
+        starter.widget.attrs["class"] = "form-select"

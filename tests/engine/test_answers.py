@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from jsonschema import Draft202012Validator
+
+from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
+from advisor.engine.i18n import LANGS, MESSAGES, VALUE_LABELS
+from tests.engine.conftest import DELETE, SAMPLE, sample
+from tests.engine.strategies import answers_docs, draft_docs
+
+
+def problems_of(doc: Any) -> list[tuple[str, str]]:
+    with pytest.raises(AnswersError) as info:
+        parse_answers(doc)
+    return [(p.path, p.code) for p in info.value.problems]
+
+
+def test_the_schema_is_valid_draft_2020_12() -> None:
+    Draft202012Validator.check_schema(answers_schema())
+
+
+def test_the_schema_is_a_fresh_copy_each_time() -> None:
+    schema = answers_schema()
+    schema["properties"].clear()
+    assert answers_schema()["properties"]
+
+
+def test_the_sample_parses_into_frozen_dataclasses() -> None:
+    answers = parse_answers(SAMPLE)
+    assert answers.kinds == ("fine_tuning", "realtime_inference")
+    assert answers.training is not None and answers.training.lora_rank == 16
+    with pytest.raises(AttributeError):
+        answers.cost.hours_per_day = 3  # type: ignore[misc]
+
+
+def test_to_dict_round_trips() -> None:
+    answers = parse_answers(SAMPLE)
+    assert parse_answers(answers.to_dict()) == answers
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({"cost.hours_per_day": "eight"}, ("cost.hours_per_day", "type")),
+        ({"cost.hours_per_day": 25}, ("cost.hours_per_day", "maximum")),
+        ({"cost.hours_per_day": -1}, ("cost.hours_per_day", "minimum")),
+        ({"training.micro_batch_size": 0}, ("training.micro_batch_size", "minimum")),
+        ({"training.micro_batch_size": 1.5}, ("training.micro_batch_size", "type")),
+        ({"inference.context_tokens": 3_000_000}, ("inference.context_tokens", "maximum")),
+        ({"maturity.demand": "sometimes"}, ("maturity.demand", "enum")),
+        ({"frameworks.primary": "PyTorch"}, ("frameworks.primary", "enum")),
+        ({"organization.regions": []}, ("organization.regions", "min_items")),
+        ({"organization.regions": ["tokyo", "tokyo"]}, ("organization.regions", "unique_items")),
+        ({"deployment.colour": "blue"}, ("deployment.colour", "unknown_key")),
+        ({"extra": 1}, ("extra", "unknown_key")),
+        ({"schema_version": 2}, ("schema_version", "schema_version")),
+        ({"cost": DELETE}, ("cost", "required")),
+        ({"maturity.pipeline": DELETE}, ("maturity.pipeline", "required")),
+        ({"training": DELETE}, ("training", "section_required")),
+        ({"inference": DELETE}, ("inference", "section_required")),
+        ({"model": DELETE}, ("model", "model_required")),
+        ({"training.lora_rank": DELETE}, ("training.lora_rank", "lora_rank_required")),
+        ({"inference.output_tokens": 9000}, ("inference.output_tokens", "output_exceeds_context")),
+        ({"model": {"preset": "gpt-5"}}, ("model.preset", "enum")),
+        ({"model": {}}, ("model", "model_one_of")),
+        ({"workloads.1.kind": "fine_tuning"}, ("workloads[1].kind", "duplicate_workload")),
+        ({"workloads.0.kind": "training"}, ("workloads[0].kind", "enum")),
+        ({"workloads.1.cadence": "daily"}, ("workloads[1].cadence", "unknown_key")),
+        ({"deployment.allowed_modes": ["public_cloud"], "deployment.data_residency": "on_premises_only"},
+         ("deployment.data_residency", "residency_needs_on_premises")),
+    ],
+)
+def test_bad_input_is_reported_at_its_path(overrides: dict[str, Any], expected: tuple[str, str]) -> None:
+    assert expected in problems_of(sample(**overrides))
+
+
+def test_a_10_to_the_15_parameter_model_is_rejected_with_a_clear_message() -> None:
+    arch = {"parameters": 10**15, "layers": 32, "hidden_size": 4096, "intermediate_size": 14336,
+            "attention_heads": 32, "kv_heads": 8, "vocab_size": 128256, "tied_embeddings": False}
+    with pytest.raises(AnswersError) as info:
+        parse_answers(sample(model={"architecture": arch}))
+    [problem] = info.value.problems
+    assert problem.path == "model.architecture.parameters"
+    assert "at most 10,000,000,000,000" in problem.message()
+    assert "不得大於" in problem.message("zh-hant")
+
+
+def test_kv_heads_must_divide_attention_heads() -> None:
+    arch = {"parameters": 10**9, "layers": 8, "hidden_size": 1024, "intermediate_size": 4096,
+            "attention_heads": 16, "kv_heads": 3, "vocab_size": 32000, "tied_embeddings": True}
+    assert ("model.architecture.kv_heads", "kv_heads_divide") in problems_of(sample(model={"architecture": arch}))
+
+
+def test_every_problem_is_collected_not_just_the_first() -> None:
+    found = problems_of(
+        sample(**{"cost.hours_per_day": 99, "maturity.demand": "x", "deployment.zzz": 1, "training.epochs": 0})
+    )
+    assert {("cost.hours_per_day", "maximum"), ("maturity.demand", "enum"),
+            ("deployment.zzz", "unknown_key"), ("training.epochs", "exclusive_minimum")} <= set(found)
+
+
+def test_a_non_object_document_is_one_root_problem() -> None:
+    assert problems_of([1, 2]) == [("", "not_object")]
+
+
+def test_sections_that_do_not_apply_are_accepted_and_ignored() -> None:
+    doc = sample(workloads=[{"kind": "realtime_inference", "schedule": "continuous"}])
+    answers = parse_answers(doc)
+    assert answers.training is None and answers.inference is not None
+
+
+def test_optional_fields_take_their_documented_defaults() -> None:
+    doc = sample()
+    del doc["frameworks"]["others"], doc["deployment"]["clouds"], doc["cost"]["monthly_budget_usd"]
+    del doc["training"]["epochs"], doc["training"]["deadline_hours"], doc["inference"]["p95_latency_ms"]
+    answers = parse_answers(doc)
+    assert answers.frameworks.others == () and answers.deployment.clouds == ()
+    assert answers.training is not None and answers.training.epochs == 1.0
+    assert answers.training.deadline_hours is None
+
+
+def test_check_partial_accepts_an_empty_draft() -> None:
+    assert check_partial({}) == []
+
+
+def test_check_partial_still_reports_wrong_values() -> None:
+    found = {(p.path, p.code) for p in check_partial({"cost": {"hours_per_day": 30, "colour": 1},
+                                                       "maturity": {"demand": 3}})}
+    assert found == {("cost.hours_per_day", "maximum"), ("cost.colour", "unknown_key"), ("maturity.demand", "type")}
+
+
+@settings(max_examples=150, deadline=None)
+@given(draft_docs())
+def test_check_partial_never_raises(draft: dict[str, Any]) -> None:
+    for p in check_partial(draft):
+        assert isinstance(p, Problem)
+        assert p.message("en") and p.message("zh-hant")
+
+
+@settings(max_examples=100, deadline=None)
+@given(answers_docs())
+def test_generated_documents_are_valid(doc: dict[str, Any]) -> None:
+    parse_answers(json.loads(json.dumps(doc)))
+
+
+def test_every_message_exists_in_both_languages() -> None:
+    for code, entry in {**MESSAGES, **VALUE_LABELS}.items():
+        assert set(entry) == set(LANGS), code
+        assert all(entry[lang].strip() for lang in LANGS), code

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor.engine.cli import main
+from tests.engine.conftest import SAMPLE, sample
+
+
+def run(argv: list[str], stdin: str | bytes = "") -> tuple[int, str, str]:
+    raw = stdin.encode() if isinstance(stdin, str) else stdin
+    inp = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, inp, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_it_prints_the_result_as_json(sample_path: Path) -> None:
+    code, out, err = run([str(sample_path)])
+    assert code == 0 and err == ""
+    assert json.loads(out)["recommendation"]["accelerator"] == "gpu"
+
+
+def test_it_reads_stdin_and_prints_text_in_traditional_chinese() -> None:
+    code, out, _ = run(["-", "--format", "text", "--lang", "zh-hant"], json.dumps(SAMPLE))
+    assert code == 0 and "建議" in out and "記憶體" in out
+
+
+def test_it_prints_the_schema() -> None:
+    code, out, _ = run(["--schema"])
+    assert code == 0 and json.loads(out)["$schema"].endswith("2020-12/schema")
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        (json.dumps(sample(**{"cost.hours_per_day": "x"})), "cost.hours_per_day: must be number"),
+        (json.dumps(sample(**{"cost.hours_per_day": 30})), "cost.hours_per_day: must be at most 24"),
+        (json.dumps(sample(**{"maturity.demand": "x"})), "maturity.demand: \"x\" is not one of"),
+        (json.dumps(sample(**{"cost.tip": 1})), "cost.tip: unknown field"),
+        (json.dumps(sample(**{"workloads.1.kind": "fine_tuning"})), "workloads[1].kind: workload kind"),
+        (json.dumps({"schema_version": 1}), "organization: 'organization' is required"),
+        ('{"schema_version": 1,\n  "cost": }', "invalid JSON at line 2, column 11"),
+        (b'{"a": "\xff\xfe"}', "not valid UTF-8"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b" " * 1_000_001, "larger than the 1 MB"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_per_problem(payload: str | bytes, expected: str) -> None:
+    code, out, err = run(["-"], payload)
+    assert code == 2 and out == ""
+    assert expected in err
+    assert "Traceback" not in err
+
+
+def test_a_10_mb_file_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    big.write_bytes(b"{" + b" " * 10_000_000 + b"}")
+    code, _, err = run([str(big)])
+    assert code == 2 and "1 MB" in err
+
+
+def test_a_missing_file_exits_2(tmp_path: Path) -> None:
+    code, _, err = run([str(tmp_path / "nope.json"), "--lang", "zh-hant"])
+    assert code == 2 and "找不到檔案" in err
+
+
+def test_problems_are_printed_in_the_chosen_language() -> None:
+    code, _, err = run(["-", "--lang", "zh-hant"], json.dumps(sample(**{"cost.hours_per_day": 30})))
+    assert code == 2 and "cost.hours_per_day: 不得大於 24" in err
+
+
+def test_bad_arguments_exit_2_without_raising() -> None:
+    code, _, err = run(["--format", "yaml", "x.json"])
+    assert code == 2 and "invalid choice" in err

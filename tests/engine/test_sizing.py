@@ -1,0 +1,254 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.engine import sizing as S
+from advisor.engine.answers import Architecture, Inference, Training
+from advisor.engine.catalog import Catalog
+
+GIB = 2**30
+
+
+def shape(catalog: Catalog, preset: str) -> S.ModelShape:
+    return S.shape_from_preset(catalog.presets[preset])
+
+
+def training(**kw: object) -> Training:
+    base: dict[str, object] = {
+        "method": "full",
+        "lora_rank": None,
+        "precision": "bf16_mixed",
+        "optimizer": "adamw",
+        "micro_batch_size": 1,
+        "sequence_length": 2048,
+        "gradient_checkpointing": False,
+        "dataset_tokens": 10**9,
+    }
+    base.update(kw)
+    return Training(**base)  # type: ignore[arg-type]
+
+
+def inference(**kw: object) -> Inference:
+    base: dict[str, object] = {
+        "precision": "bf16",
+        "context_tokens": 8192,
+        "output_tokens": 512,
+        "concurrent_sequences": 1,
+        "tokens_per_day": 10**6,
+        "traffic": "steady",
+    }
+    base.update(kw)
+    return Inference(**base)  # type: ignore[arg-type]
+
+
+LLAMA2_7B = S.shape_from_architecture(
+    Architecture(6_738_415_616, 32, 4096, 11008, 32, 32, 32000, False)
+)
+LLAMA_65B = S.shape_from_architecture(
+    Architecture(65_285_652_480, 80, 8192, 22016, 64, 64, 32000, False)
+)
+
+
+def state_bytes_per_param(mem: S.TrainingMemory) -> float:
+    return (mem.sharded_step - mem.detail["optimizer_step_transient"]) / mem.trainable_params
+
+
+@pytest.mark.parametrize(
+    ("precision", "optimizer", "expected"),
+    [
+        ("bf16_mixed", "adamw", 16.0),  # Transformer Math 101: 2 + 2 + 12
+        ("fp32", "adamw", 16.0),
+        ("bf16", "adamw", 8.0),
+        ("bf16_mixed", "adamw_8bit", 10.0),
+        ("bf16_mixed", "sgd", 12.0),
+    ],
+)
+def test_mixed_precision_adamw_keeps_16_bytes_per_parameter_of_state(
+    catalog: Catalog, precision: str, optimizer: str, expected: float
+) -> None:
+    mem = S.training_memory(shape(catalog, "llama-3-8b"), training(precision=precision, optimizer=optimizer), catalog)
+    assert state_bytes_per_param(mem) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("precision", "published_gb"),
+    [("bf16", 12.37)],
+)
+def test_llama2_7b_weights_match_hf_accelerate(catalog: Catalog, precision: str, published_gb: float) -> None:
+    # HF accelerate estimate-memory for Llama-2-7B (sizing.md B5); the bot's "GB" are GiB-scaled.
+    weights = S.inference_weight_bytes(LLAMA2_7B, precision) / GIB
+    assert weights == pytest.approx(published_gb, rel=0.03)
+
+
+@pytest.mark.parametrize(("precision", "published_gb"), [("int8", 6.18), ("int4", 3.09)])
+def test_quantised_llama2_7b_weights_are_within_25_percent_of_hf_accelerate(
+    precision: str, published_gb: float
+) -> None:
+    # We keep embeddings and the output head at 16 bits and count int4 group scales, so we sit above
+    # the bot's params x bytes figure on purpose.
+    weights = S.inference_weight_bytes(LLAMA2_7B, precision) / GIB
+    assert published_gb <= weights <= published_gb * 1.25
+
+
+@pytest.mark.parametrize(("precision", "published_gb"), [("fp32", 98.96), ("bf16", 49.48)])
+def test_llama2_7b_adam_training_matches_hf_accelerate(
+    catalog: Catalog, precision: str, published_gb: float
+) -> None:
+    # The bot's "training with Adam" = 4 x model size at that dtype (weights, grads, 2 moments).
+    mem = S.training_memory(LLAMA2_7B, training(precision=precision), catalog)
+    states = (mem.sharded_step - mem.detail["optimizer_step_transient"]) / GIB
+    assert states == pytest.approx(published_gb, rel=0.03)
+
+
+def test_llama3_8b_kv_cache_is_128_kib_per_token(catalog: Catalog) -> None:
+    assert S.kv_bytes_per_token(shape(catalog, "llama-3-8b")) == 128 * 1024
+
+
+@pytest.mark.parametrize(("preset", "kib"), [("qwen2.5-7b", 56), ("llama-3.2-1b", 32), ("llama-3-70b", 320)])
+def test_kv_cache_per_token_matches_sizing_reference(catalog: Catalog, preset: str, kib: int) -> None:
+    assert S.kv_bytes_per_token(shape(catalog, preset)) == kib * 1024
+
+
+def test_lora_on_8b_fits_a_48gb_card(catalog: Catalog) -> None:
+    t = training(method="lora", lora_rank=16, gradient_checkpointing=True)
+    mem = S.training_memory(shape(catalog, "llama-3-8b"), t, catalog)
+    assert mem.total <= S.usable_gib(catalog.by_id["nvidia-l40s"], catalog) * GIB
+
+
+def test_full_fine_tune_of_8b_needs_more_than_one_80gb_card(catalog: Catalog) -> None:
+    mem = S.training_memory(shape(catalog, "llama-3-8b"), training(), catalog)
+    h100 = catalog.by_id["nvidia-h100-sxm"]
+    assert mem.total > S.usable_gib(h100, catalog) * GIB
+    # 16 B/param of state plus the 4 B/param AdamW step temporary (~150 GiB) shards over 4 GPUs.
+    assert S.min_training_devices(mem, h100, catalog) == 4
+
+
+def test_qlora_fits_a_65b_model_on_one_48gb_card(catalog: Catalog) -> None:
+    # QLoRA paper (arXiv 2305.14314, sizing.md B9): 65B fine-tuned on a single 48 GB GPU. The paper's
+    # rank 64 relies on paged optimizers spilling state to CPU, which we do not model; rank 16 fits.
+    t = training(method="qlora", lora_rank=16, sequence_length=512, gradient_checkpointing=True)
+    mem = S.training_memory(LLAMA_65B, t, catalog)
+    assert mem.total <= S.usable_gib(catalog.by_id["nvidia-l40s"], catalog) * GIB
+
+
+def test_8b_bf16_serving_fits_an_l4_but_not_a_t4(catalog: Catalog) -> None:
+    mem = S.inference_memory(shape(catalog, "llama-3-8b"), inference(), catalog)
+    assert mem.total <= S.usable_gib(catalog.by_id["nvidia-l4"], catalog) * GIB
+    assert mem.total > S.usable_gib(catalog.by_id["nvidia-t4"], catalog) * GIB
+
+
+def test_70b_bf16_weights_need_two_h200s(catalog: Catalog) -> None:
+    # sizing.md B8: 141.1 GB of weights do not fit one H200.
+    s = shape(catalog, "llama-3-70b")
+    mem = S.inference_memory(s, inference(), catalog)
+    assert S.min_inference_devices(mem, s, catalog.by_id["nvidia-h200"], catalog) == 2
+    assert S.min_inference_devices(mem, s, catalog.by_id["nvidia-b200"], catalog) == 1
+
+
+def test_8b_on_1t_tokens_takes_about_33800_h100_hours(catalog: Catalog) -> None:
+    # Transformer Math 101 example in sizing.md B1: 6 x 8.03e9 x 1e12 at 40% of 989 TFLOP/s.
+    s = shape(catalog, "llama-3-8b")
+    t = training(dataset_tokens=10**12)
+    flops = S.training_flops(s, t)
+    dense_hours = flops.dense / (989e12 * 0.40) / 3600
+    assert dense_hours == pytest.approx(33_800, rel=0.01)
+    hours = S.training_hours(flops, catalog.by_id["nvidia-h100-sxm"], 1, t, "pretraining", catalog)
+    assert hours == pytest.approx(33_800, rel=0.10)  # plus the attention term at 2k tokens
+
+
+def test_checkpointing_costs_a_third_more_compute_and_lora_two_thirds(catalog: Catalog) -> None:
+    s = shape(catalog, "llama-3-8b")
+    base = S.training_flops(s, training()).dense
+    assert S.training_flops(s, training(gradient_checkpointing=True)).dense == pytest.approx(base * 4 / 3)
+    assert S.training_flops(s, training(method="lora", lora_rank=8)).dense == pytest.approx(base * 2 / 3)
+
+
+def test_batch_one_decode_on_h100_is_near_the_measured_vllm_rate(catalog: Catalog) -> None:
+    # sizing.md C4: vLLM, 1xH100, Qwen3-8B BF16 128/128 at concurrency 1: 145.3 tok/s.
+    s = shape(catalog, "qwen2.5-7b")
+    inf = inference(context_tokens=256, output_tokens=128)
+    mem = S.inference_memory(s, inf, catalog)
+    cap = S.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
+    assert cap.tokens_per_second == pytest.approx(145.3, rel=0.25)
+
+
+def test_concurrency_128_throughput_on_h100_is_near_the_measured_vllm_rate(catalog: Catalog) -> None:
+    # sizing.md C4: concurrency 128, 128/128 tokens: 11,194 output tok/s.
+    s = shape(catalog, "qwen2.5-7b")
+    inf = inference(context_tokens=256, output_tokens=128, concurrent_sequences=128)
+    mem = S.inference_memory(s, inf, catalog)
+    cap = S.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
+    assert cap.tokens_per_second == pytest.approx(11_194, rel=0.30)
+
+
+PRESETS = st.sampled_from(["llama-3.2-1b", "llama-3-8b", "mistral-7b", "qwen2.5-7b", "llama-3-70b"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=PRESETS,
+    method=st.sampled_from(["full", "lora", "qlora"]),
+    precision=st.sampled_from(["fp32", "bf16_mixed", "bf16", "fp8_mixed"]),
+    optimizer=st.sampled_from(["adamw", "adamw_8bit", "sgd", "adafactor"]),
+    batch=st.integers(1, 64),
+    seq=st.integers(1, 65536),
+    ckpt=st.booleans(),
+)
+def test_more_micro_batch_or_sequence_never_lowers_training_memory(
+    catalog: Catalog, preset: str, method: str, precision: str, optimizer: str, batch: int, seq: int, ckpt: bool
+) -> None:
+    s = shape(catalog, preset)
+    kw = {"method": method, "lora_rank": 16 if method != "full" else None, "precision": precision,
+          "optimizer": optimizer, "gradient_checkpointing": ckpt}
+    base = S.training_memory(s, training(micro_batch_size=batch, sequence_length=seq, **kw), catalog)
+    more_b = S.training_memory(s, training(micro_batch_size=batch + 1, sequence_length=seq, **kw), catalog)
+    more_s = S.training_memory(s, training(micro_batch_size=batch, sequence_length=seq + 1, **kw), catalog)
+    assert more_b.total >= base.total
+    assert more_s.total >= base.total
+    for mem in (base, more_b, more_s):
+        assert mem.total == pytest.approx(sum(mem.parts.values()))
+        assert mem.total == pytest.approx(max(mem.phases.values()))
+        gib = S.parts_gib(mem.parts)
+        assert gib["total"] == pytest.approx(sum(v for k, v in gib.items() if k != "total"), abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=PRESETS,
+    precision=st.sampled_from(["bf16", "fp16", "fp8", "int8", "int4"]),
+    ctx=st.integers(2, 1_000_000),
+    concurrent=st.integers(1, 1000),
+)
+def test_more_context_or_concurrency_never_lowers_inference_memory(
+    catalog: Catalog, preset: str, precision: str, ctx: int, concurrent: int
+) -> None:
+    s = shape(catalog, preset)
+    base = S.inference_memory(s, inference(precision=precision, context_tokens=ctx, output_tokens=1, concurrent_sequences=concurrent), catalog)
+    more_c = S.inference_memory(s, inference(precision=precision, context_tokens=ctx + 1, output_tokens=1, concurrent_sequences=concurrent), catalog)
+    more_n = S.inference_memory(s, inference(precision=precision, context_tokens=ctx, output_tokens=1, concurrent_sequences=concurrent + 1), catalog)
+    assert more_c.total >= base.total
+    assert more_n.total >= base.total
+    assert base.total == pytest.approx(sum(base.parts.values()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=PRESETS,
+    tokens=st.integers(1, 10**15 - 1),
+    acc=st.sampled_from(["nvidia-h100-sxm", "nvidia-l4", "tpu-v5e", "nvidia-t4"]),
+    n=st.sampled_from([1, 8, 64]),
+    ckpt=st.booleans(),
+)
+def test_more_dataset_tokens_never_lowers_hours(
+    catalog: Catalog, preset: str, tokens: int, acc: str, n: int, ckpt: bool
+) -> None:
+    s = shape(catalog, preset)
+    a = catalog.by_id[acc]
+    h1 = S.training_hours(S.training_flops(s, training(dataset_tokens=tokens, gradient_checkpointing=ckpt)), a, n, training(), "fine_tuning", catalog)
+    h2 = S.training_hours(S.training_flops(s, training(dataset_tokens=tokens + 1, gradient_checkpointing=ckpt)), a, n, training(), "fine_tuning", catalog)
+    assert h2 >= h1
+    assert math.isfinite(h1)
