@@ -183,10 +183,11 @@ else:
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
         "polling_interval": 0.05,
     }
-    for folder in (BROKER_DIR / "out", BROKER_DIR / "processed", VAR_DIR / "results"):
+    for folder in (BROKER_DIR / "out", BROKER_DIR / "processed", BROKER_DIR / "control", VAR_DIR / "results"):
         folder.mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
