@@ -149,6 +149,15 @@ LABELS: dict[str, dict[str, Promise]] = {
         "bursty": _("Bursty"),
         "seasonal_peaks": _("Seasonal peaks"),
     },
+    "memory": {
+        "weights": _("Weights"),
+        "gradients": _("Gradients"),
+        "optimizer": _("Optimizer state"),
+        "activations": _("Activations"),
+        "kv_cache": _("KV cache"),
+        "other": _("Other (logits, runtime)"),
+        "total": _("Total"),
+    },
     "model_source": {
         "preset": _("A published model"),
         "architecture": _("Our own architecture"),
@@ -195,7 +204,9 @@ def _yes_no(**kwargs: Any) -> forms.ChoiceField:
 def _integer(**kwargs: Any) -> forms.IntegerField:
     return forms.IntegerField(
         required=False,
-        widget=forms.NumberInput(attrs={"class": "form-control", "inputmode": "numeric"}),
+        # Text, not type=number: browsers silently drop what a number input cannot parse, and
+        # we want to show people exactly what they typed next to the reason it was refused.
+        widget=forms.TextInput(attrs={"class": "form-control", "inputmode": "numeric"}),
         **kwargs,
     )
 
@@ -203,7 +214,7 @@ def _integer(**kwargs: Any) -> forms.IntegerField:
 def _number(**kwargs: Any) -> forms.FloatField:
     return forms.FloatField(
         required=False,
-        widget=forms.NumberInput(attrs={"class": "form-control", "step": "any"}),
+        widget=forms.TextInput(attrs={"class": "form-control", "inputmode": "decimal"}),
         **kwargs,
     )
 

@@ -131,6 +131,13 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             strict=action == "next",
         )
     except services.VersionConflict as conflict:
+        if action == "autosave":
+            # Leave the stale version in the page so the explicit save meets the conflict too.
+            return render(
+                request,
+                "advisor/wizard.html#autosave",
+                _step_context(request, obj, current, form, conflict=True),
+            )
         # Keep what this tab typed, show the conflict, and let the person decide.
         form = current.form(request.POST)
         form.data = form.data.copy()

@@ -1,8 +1,9 @@
-"""Answers document v1: its JSON Schema, the parser into frozen dataclasses, and the cross-field rules.
+"""Answers document v1: its JSON Schema, the parser into frozen dataclasses, cross-field rules.
 
-The schema is the single source of truth for field names, types, enums and bounds; the wizard, the API
-and the CLI all validate against it. Cross-field rules that JSON Schema cannot say clearly (a section
-required by a workload kind, lora_rank for LoRA, output <= context, ...) live in `_cross_field_problems`.
+The schema is the single source of truth for field names, types, enums and bounds; the wizard, the
+API and the CLI all validate against it. Cross-field rules that JSON Schema cannot say clearly (a
+section required by a workload kind, lora_rank for LoRA, output <= context, ...) live in
+`_cross_field_problems`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -73,7 +74,8 @@ TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
 INFERENCE_KINDS = frozenset({"batch_inference", "realtime_inference"})
 
 # Bounds of answers v1. They are part of the public contract: tightening one later would make stored
-# documents invalid, so they are generous (10^13 parameters is ~20x the largest published dense model).
+# documents invalid, so they are generous (10^13 parameters is ~20x the largest published dense
+# model).
 MAX_PARAMETERS = 10**13
 MAX_DATASET_TOKENS = 10**15
 MAX_TOKENS_PER_DAY = 10**13
@@ -96,9 +98,7 @@ def _int(lo: int, hi: int, description: str) -> dict[str, Any]:
     return {"type": "integer", "minimum": lo, "maximum": hi, "description": description}
 
 
-def _obj(
-    properties: dict[str, Any], required: Iterable[str], description: str
-) -> dict[str, Any]:
+def _obj(properties: dict[str, Any], required: Iterable[str], description: str) -> dict[str, Any]:
     return {
         "type": "object",
         "description": description,
@@ -123,9 +123,7 @@ def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, 
 def _schema() -> dict[str, Any]:
     architecture = _obj(
         {
-            "parameters": _int(
-                1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."
-            ),
+            "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
             "layers": _int(1, 1_000, "Decoder layers."),
             "hidden_size": _int(64, 131_072, "Model width."),
             "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
@@ -211,9 +209,7 @@ def _schema() -> dict[str, Any]:
     inference = _obj(
         {
             "precision": _enum(INFERENCE_PRECISIONS, "Weight precision when serving."),
-            "context_tokens": _int(
-                1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."
-            ),
+            "context_tokens": _int(1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."),
             "output_tokens": _int(
                 1, MAX_CONTEXT_TOKENS, "Generated tokens per sequence; <= context_tokens."
             ),
@@ -243,8 +239,9 @@ def _schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://advisor.example/schemas/answers-v1.json",
         "title": "Advisor answers document, version 1",
-        "description": "Unknown keys are errors. Sections that do not apply may be absent; a section "
-        "present but not applicable (e.g. training without a training workload) is accepted "
+        "description": "Unknown keys are errors. Sections that do not apply may be absent; a "
+        "section present but not applicable (e.g. training without a training workload) is "
+        "accepted "
         "and ignored. Fields added later are optional with documented defaults.",
         "type": "object",
         "properties": {
@@ -451,19 +448,23 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
     parts = list(error.absolute_path)
     path = join_path(parts)
     kind = error.validator
-    value = error.instance
+    value: Any = error.instance
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    rule: Any = error.validator_value
     if kind == "additionalProperties":
-        known = set(error.schema.get("properties", {}))
-        extras = sorted(str(k) for k in value if k not in known) if isinstance(value, Mapping) else []
+        known = set(schema.get("properties", {}))
+        extras = (
+            sorted(str(k) for k in value if k not in known) if isinstance(value, Mapping) else []
+        )
         return [
             Problem(join_path([*parts, k]), "unknown_key", {"key": k, "allowed": sorted(known)})
             for k in extras
         ]
     if kind == "required":
-        missing = [r for r in error.validator_value if r not in value]
+        missing = [r for r in rule if r not in value]
         return [Problem(join_path([*parts, r]), "required", {"field": r}) for r in missing]
     if kind == "type":
-        expected = error.validator_value
+        expected = rule
         expected_text = " | ".join(expected) if isinstance(expected, list) else str(expected)
         return [Problem(path, "type", {"expected": expected_text, "actual": _type_name(value)})]
     if kind == "enum":
@@ -471,17 +472,21 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
             Problem(
                 path,
                 "enum",
-                {"value": _fmt_value(value), "allowed": ", ".join(map(str, error.validator_value))},
+                {"value": _fmt_value(value), "allowed": ", ".join(map(str, rule))},
             )
         ]
     if kind == "const":
-        return [Problem(path, "schema_version", {"expected": SCHEMA_VERSION, "value": _fmt_value(value)})]
+        return [
+            Problem(
+                path, "schema_version", {"expected": SCHEMA_VERSION, "value": _fmt_value(value)}
+            )
+        ]
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return [
             Problem(
                 path,
                 kind.replace("M", "_m").lower(),
-                {"limit": i18n.fmt_number(error.validator_value), "value": _fmt_value(value)},
+                {"limit": i18n.fmt_number(rule), "value": _fmt_value(value)},
             )
         ]
     if kind in ("minItems", "maxItems"):
@@ -489,7 +494,7 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
             Problem(
                 path,
                 "min_items" if kind == "minItems" else "max_items",
-                {"limit": error.validator_value, "count": len(value)},
+                {"limit": rule, "count": len(value)},
             )
         ]
     if kind == "uniqueItems":
@@ -531,12 +536,20 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
         needs_training = [k for k in kinds if k in TRAINING_KINDS]
         if needs_training and "training" not in doc:
             problems.append(
-                Problem("training", "section_required", {"section": "training", "kinds": ", ".join(needs_training)})
+                Problem(
+                    "training",
+                    "section_required",
+                    {"section": "training", "kinds": ", ".join(needs_training)},
+                )
             )
         needs_inference = [k for k in kinds if k in INFERENCE_KINDS]
         if needs_inference and "inference" not in doc:
             problems.append(
-                Problem("inference", "section_required", {"section": "inference", "kinds": ", ".join(needs_inference)})
+                Problem(
+                    "inference",
+                    "section_required",
+                    {"section": "inference", "kinds": ", ".join(needs_inference)},
+                )
             )
         applicable = {"training": bool(needs_training), "inference": bool(needs_inference)}
         present = [s for s in ("training", "inference") if s in doc and applicable[s]]
@@ -562,7 +575,11 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
         heads, kv = arch.get("attention_heads"), arch.get("kv_heads")
         if _is_int(heads) and _is_int(kv) and kv > 0 and heads % kv != 0:
             problems.append(
-                Problem("model.architecture.kv_heads", "kv_heads_divide", {"kv_heads": kv, "heads": heads})
+                Problem(
+                    "model.architecture.kv_heads",
+                    "kv_heads_divide",
+                    {"kv_heads": kv, "heads": heads},
+                )
             )
         hidden = arch.get("hidden_size")
         if (
@@ -592,8 +609,10 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
     return problems
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+def _is_int(value: Any) -> TypeGuard[int | float]:
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+    )
 
 
 def _collect(doc: Any, *, partial: bool) -> list[Problem]:

@@ -98,7 +98,7 @@ class ModelPreset:
     as_of: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Catalog:
     """Accelerators, prices, figures and presets; `version` travels with every result."""
 
@@ -113,6 +113,12 @@ class Catalog:
     raw: Mapping[str, Any] = field(repr=False)
     by_id: Mapping[str, Accelerator] = field(repr=False)
     prices_by_accelerator: Mapping[str, tuple[Price, ...]] = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"Catalog(version={self.version!r}, accelerators={len(self.accelerators)}, "
+            f"prices={len(self.prices)})"
+        )
 
     def figure(self, key: str) -> float:
         """The numeric value of a sourced figure (KeyError names the missing figure)."""
@@ -169,7 +175,16 @@ _CATALOG_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["id", "accelerator_id", "provider", "cloud", "modes", "billing", "source", "as_of"],
+                "required": [
+                    "id",
+                    "accelerator_id",
+                    "provider",
+                    "cloud",
+                    "modes",
+                    "billing",
+                    "source",
+                    "as_of",
+                ],
                 "properties": {
                     "cloud": {"enum": ["gcp", "aws", "azure", "other"]},
                     "billing": {"enum": list(BILLING_KINDS)},
@@ -202,11 +217,17 @@ def _problems(data: Any) -> list[Problem]:
     ids = [a["id"] for a in data["accelerators"]]
     known = set(ids)
     if len(known) != len(ids):
-        out.append(Problem("accelerators", "catalog_invalid", {"detail": "duplicate accelerator ids"}))
+        out.append(
+            Problem("accelerators", "catalog_invalid", {"detail": "duplicate accelerator ids"})
+        )
     for i, p in enumerate(data["prices"]):
         if p["accelerator_id"] not in known:
             out.append(
-                Problem(f"prices[{i}].accelerator_id", "catalog_invalid", {"detail": "unknown accelerator"})
+                Problem(
+                    f"prices[{i}].accelerator_id",
+                    "catalog_invalid",
+                    {"detail": "unknown accelerator"},
+                )
             )
         if p.get("usd_per_device_hour") is None and p.get("usd_per_device_month") is None:
             out.append(Problem(f"prices[{i}]", "catalog_invalid", {"detail": "no price value"}))
@@ -316,7 +337,7 @@ def _bundled_catalog() -> Catalog:
 
 
 def load_catalog(data: Mapping[str, Any] | None = None) -> Catalog:
-    """Load catalog data (None = the bundled data/catalog.json); raises CatalogError if malformed."""
+    """Load catalog data (None = bundled data/catalog.json); raises CatalogError if malformed."""
     if data is None:
         return _bundled_catalog()
     problems = _problems(data)

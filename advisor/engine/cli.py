@@ -60,7 +60,9 @@ def _read(file: str, stdin: TextIO) -> bytes:
         with path.open("rb") as fh:
             return fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise _InputProblem(Problem("", "file_unreadable", {"file": file, "detail": exc.strerror})) from exc
+        raise _InputProblem(
+            Problem("", "file_unreadable", {"file": file, "detail": exc.strerror})
+        ) from exc
 
 
 class _InputProblem(Exception):
@@ -79,7 +81,9 @@ def _decode(raw: bytes) -> Any:
         return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise _InputProblem(
-            Problem("", "invalid_json", {"line": exc.lineno, "column": exc.colno, "detail": exc.msg})
+            Problem(
+                "", "invalid_json", {"line": exc.lineno, "column": exc.colno, "detail": exc.msg}
+            )
         ) from exc
     except RecursionError as exc:
         raise _InputProblem(
@@ -113,7 +117,11 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         return 0
     if args.file is None:
         stderr.write(parser.format_usage())
-        stderr.write("(arguments): " + i18n.message("problem.usage", lang, detail="FILE or - is required") + "\n")
+        stderr.write(
+            "(arguments): "
+            + i18n.message("problem.usage", lang, detail="FILE or - is required")
+            + "\n"
+        )
         return 2
     try:
         doc = _decode(_read(args.file, stdin))
@@ -125,7 +133,9 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         _print_problems(exc.problems, lang, stderr)
         return 2
     try:
-        result = evaluate(answers, load_catalog(), load_scoring_model(), lang=lang, today=args.today)
+        result = evaluate(
+            answers, load_catalog(), load_scoring_model(), lang=lang, today=args.today
+        )
     except ValueError as exc:  # only a malformed --today reaches here
         stderr.write(f"--today: {exc}\n")
         return 2

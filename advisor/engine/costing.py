@@ -72,7 +72,7 @@ def choose_price(
     clouds: Sequence[str],
     residency: str,
 ) -> PriceChoice | None:
-    """Cheapest price for the slot, preferring the customer's regions, then nearby, then anywhere."""
+    """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere."""
     groups = {_group(catalog, r) for r in regions}
     best: tuple[int, float, str] | None = None
     chosen: PriceChoice | None = None
@@ -129,9 +129,7 @@ def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, 
     }
 
 
-def billing_advice(
-    mode: str, facts: Mapping[str, Any], catalog: Catalog
-) -> tuple[str, str]:
+def billing_advice(mode: str, facts: Mapping[str, Any], catalog: Catalog) -> tuple[str, str]:
     """Rule-based billing advice and the message code that explains it.
 
     Owned modes are bought; hosted modes bill monthly; on public cloud a 1-year commitment is
@@ -186,7 +184,11 @@ def _staff(mode: str, count: int, ci: CostInputs) -> float:
         "ops_hours_per_device_month"
     )
     rate = ci.catalog.figure("staff_hourly_wage_usd") * ci.catalog.figure("staff_loaded_multiplier")
-    return float(hours) * rate * float(ci.catalog.rule("ops_capacity_buy_in_multiplier")[ci.ops_capacity])
+    return (
+        float(hours)
+        * rate
+        * float(ci.catalog.rule("ops_capacity_buy_in_multiplier")[ci.ops_capacity])
+    )
 
 
 def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:
@@ -222,14 +224,18 @@ def _money(
         elif slot in ("on_demand", "spot", "capacity_block"):
             compute[slot] = used_device_hours * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
-            compute[slot] = fixed_hours * choice.hourly if slot != "monthly" else count * choice.monthly
+            compute[slot] = (
+                fixed_hours * choice.hourly if slot != "monthly" else count * choice.monthly
+            )
     ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
     cloud = ref.price.cloud if ref else None
     storage = storage_gb * _storage_rate(cloud, mode, ci.catalog)
     egress = egress_gb * _egress_rate(cloud, mode, ci.china, ci.catalog)
     staff = _staff(mode, count, ci)
-    slot = BILLING_TO_SLOT.get(ci.billing)
-    chosen_slot = slot if slot is not None and compute.get(slot) is not None else "on_demand"
+    wanted = BILLING_TO_SLOT.get(ci.billing)
+    chosen_slot = "on_demand"
+    if wanted is not None and compute.get(wanted) is not None:
+        chosen_slot = wanted
     chosen = compute.get(chosen_slot)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
     idle = 0.0
@@ -355,7 +361,8 @@ def inference_option(
         replicas = max(1, math.ceil(demand / cap.tokens_per_second)) if demand > 0 else 1
         busy_hours_per_day = hours_per_day
     else:
-        window = hours_per_day if hours_per_day > 0 else 24.0
+        # A batch window shorter than a minute is treated as one minute; no window = all day.
+        window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
         replicas = max(1, math.ceil(per_day / (cap.tokens_per_second * window * 3600.0)))
         busy_hours_per_day = per_day / (cap.tokens_per_second * replicas * 3600.0)
     count = cap.tp * replicas
@@ -366,7 +373,9 @@ def inference_option(
     money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
-        per_mtok[slot] = _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
+        per_mtok[slot] = (
+            _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
+        )
     return {
         "accelerator_id": acc.id,
         "name": acc.name,
@@ -393,9 +402,16 @@ def rank_key(option: Mapping[str, Any], training: bool) -> tuple[int, int, float
     if training:
         run = option["cost_per_run_usd"]
         values = [v for v in (run.get("on_demand"), run.get("spot")) if v is not None]
-        cost = run.get("on_demand") if run.get("on_demand") is not None else min(values, default=None)
+        cost = (
+            run.get("on_demand") if run.get("on_demand") is not None else min(values, default=None)
+        )
         if option["compute_usd_per_month"].get("monthly") is not None and cost is None:
             cost = option["compute_usd_per_month"]["monthly"]
     else:
         cost = option["monthly_cost_usd"]
-    return (0 if meets else 1, 0 if cost is not None else 1, cost if cost is not None else 0.0, option["accelerator_id"])
+    return (
+        0 if meets else 1,
+        0 if cost is not None else 1,
+        cost if cost is not None else 0.0,
+        option["accelerator_id"],
+    )

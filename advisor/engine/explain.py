@@ -63,6 +63,8 @@ def workload_reasons(
     for c in model.criteria:
         if phase not in c.applies_to:
             continue
+        value: Any
+        keys: tuple[str, ...]
         if c.answer == "workload.schedule":
             path, value, keys = f"workloads[{index}].schedule", schedule, (schedule,)
         elif c.answer == "workload.kind":
@@ -95,13 +97,10 @@ def workload_reasons(
 
 def _explain(reason: dict[str, Any], value_text: str, rationale: str, lang: str) -> None:
     contrib = reason["contribution"]
-    effects = (
-        ", ".join(
-            i18n.message("reason.points", lang, option=i18n.label(o, lang), points=_points(v))
-            for o, v in sorted(contrib.items(), key=lambda kv: -abs(kv[1]))
-        )
-        or i18n.message("reason.no_effect", lang)
-    )
+    effects = ", ".join(
+        i18n.message("reason.points", lang, option=i18n.label(o, lang), points=_points(v))
+        for o, v in sorted(contrib.items(), key=lambda kv: -abs(kv[1]))
+    ) or i18n.message("reason.no_effect", lang)
     reason["explanation"] = i18n.message(
         "reason.line",
         lang,
@@ -117,7 +116,7 @@ def _explain(reason: dict[str, Any], value_text: str, rationale: str, lang: str)
 def aggregate_reasons(
     per_workload: Sequence[tuple[str, list[dict[str, Any]]]], lang: str
 ) -> list[dict[str, Any]]:
-    """Merge workload reasons by (criterion, answer path), summing points; biggest GPU/TPU swing first."""
+    """Merge reasons by (criterion, answer path), summing points; biggest GPU/TPU swing first."""
     merged: dict[tuple[str, str], dict[str, Any]] = {}
     for kind, reasons in per_workload:
         for r in reasons:
@@ -134,7 +133,7 @@ def aggregate_reasons(
     out = [r for r in merged.values() if r["contribution"]]
     for r in out:
         if len(r["workloads"]) > 1:
-            _explain(r, *r["_text"], lang)
+            _explain(r, r["_text"][0], r["_text"][1], lang)
     out.sort(
         key=lambda r: (
             -abs(r["contribution"].get("gpu", 0.0) - r["contribution"].get("tpu", 0.0)),
@@ -154,7 +153,9 @@ def exclusion_docs(excluded: Sequence[SC.Exclusion], lang: str) -> list[dict[str
     """The hard constraints as result entries, one per (option, workload, reason)."""
     out = []
     for e in excluded:
-        params = {k: i18n.label(v, lang) if k in ("mode", "serving") else v for k, v in e.params.items()}
+        params = {
+            k: i18n.label(v, lang) if k in ("mode", "serving") else v for k, v in e.params.items()
+        }
         out.append(
             {
                 "option": e.option,
@@ -215,7 +216,10 @@ def _variants(facts: Mapping[str, Any]) -> Iterator[tuple[Change, dict[str, Any]
     if facts.get("inference.traffic") is not None:
         for v in A.TRAFFIC:
             if v != facts["inference.traffic"]:
-                yield ("inference.traffic", facts["inference.traffic"], v, 1.0), {"inference.traffic": v}
+                yield (
+                    ("inference.traffic", facts["inference.traffic"], v, 1.0),
+                    {"inference.traffic": v},
+                )
     hours = float(facts["cost.hours_per_day"])
     for h in _HOURS:
         if abs(h - hours) > 1e-9:
@@ -228,7 +232,7 @@ def _variants(facts: Mapping[str, Any]) -> Iterator[tuple[Change, dict[str, Any]
                 continue
             yield (path, list(current), list(new), 1.0), {path: new}
     workloads = facts["workloads"]
-    for i, (kind, schedule) in enumerate(workloads):
+    for i, (_kind, schedule) in enumerate(workloads):
         for s in A.SCHEDULES:
             if s != schedule:
                 changed = tuple((k, s if j == i else sch) for j, (k, sch) in enumerate(workloads))
@@ -260,14 +264,21 @@ def would_change_if(
     base = (decision.accelerator, decision.mode)
     singles: list[tuple[Change, dict[str, Any]]] = []
     flips: list[tuple[tuple[Change, ...], tuple[str, str]]] = []
+    base_excluded = SC.exclusions(facts, ctx)
     for change, patch in _variants(facts):
         variant = {**facts, **patch}
         if not _valid(variant):
             continue
         singles.append((change, patch))
-        d = SC.decide(variant, model, ctx)
-        if (d.accelerator, d.mode) != base:
-            flips.append(((change,), (d.accelerator, d.mode)))
+        variant.update(SC.derive(variant, model, ctx))
+        if SC.exclusions(variant, ctx) == base_excluded:
+            # Same hard constraints, so the same feasible pairs: only the points move.
+            result = SC.best_pair(decision.pairs, _shifted_scores(facts, variant, decision, model))
+        else:
+            d = SC.decide(variant, model, ctx, derived=True)
+            result = (d.accelerator, d.mode)
+        if result != base:
+            flips.append(((change,), result))
     if not flips:
         influential = _influential_paths(decision, model)
         pool = [s for s in singles if s[0][0] in influential][:24]
@@ -280,7 +291,9 @@ def would_change_if(
             d = SC.decide(variant, model, ctx)
             if (d.accelerator, d.mode) != base:
                 flips.append(((c1, c2), (d.accelerator, d.mode)))
-    flips.sort(key=lambda f: (len(f[0]), sum(c[3] for c in f[0]), f[1][0] == base[0], [c[0] for c in f[0]]))
+    flips.sort(
+        key=lambda f: (len(f[0]), sum(c[3] for c in f[0]), f[1][0] == base[0], [c[0] for c in f[0]])
+    )
     out = []
     for changes, (acc, mode) in flips[:limit]:
         text = i18n.message("would_change.and", lang).join(
@@ -310,15 +323,48 @@ def would_change_if(
     return out
 
 
+def _shifted_scores(
+    facts: Mapping[str, Any],
+    variant: Mapping[str, Any],
+    decision: SC.Decision,
+    model: SC.ScoringModel,
+) -> list[list[float]]:
+    """Each workload's scores after the variant, from the base scores plus the changed criteria."""
+    changed = {k for k, v in variant.items() if k != "workloads" and facts.get(k) != v}
+    out = []
+    for (kind, schedule), w in zip(variant["workloads"], decision.workloads, strict=True):
+        scores = list(w.scores)
+        phase = SC.PHASE_OF[kind]
+        for c in model.criteria:
+            if phase not in c.applies_to:
+                continue
+            old: Any
+            new: Any
+            if c.answer == "workload.schedule":
+                if schedule == w.schedule:
+                    continue
+                old, new = w.schedule, schedule
+            elif c.answer in changed:
+                old, new = facts.get(c.answer), variant.get(c.answer)
+            else:
+                continue
+            before, after = SC.criterion_points(c, old), SC.criterion_points(c, new)
+            for i in range(len(scores)):
+                scores[i] += after[i] - before[i]
+        out.append(scores)
+    return out
+
+
 def _influential_paths(decision: SC.Decision, model: SC.ScoringModel) -> set[str]:
     weights: dict[str, float] = {}
     for c in model.criteria:
         path = c.answer
         if path.startswith("workload."):
             continue
-        path = {"derived.utilisation": "cost.hours_per_day", "derived.tpu_region_coverage": "organization.regions"}.get(
-            path, path
-        )
+        path = {
+            "derived.utilisation": "cost.hours_per_day",
+            "derived.tpu_region_coverage": "organization.regions",
+        }.get(path, path)
         weights[path] = weights.get(path, 0.0) + c.spread
     for e in decision.excluded:
         weights[e.answer_path] = weights.get(e.answer_path, 0.0) + 100.0
@@ -393,7 +439,14 @@ def text_summary(result: Mapping[str, Any], lang: str) -> str:
             )
             lines.append(
                 "    - "
-                + t("summary.option", lang, count=o["count"], name=o["name"], hours=_fmt(o["hours"]), cost=cost)
+                + t(
+                    "summary.option",
+                    lang,
+                    count=o["count"],
+                    name=o["name"],
+                    hours=_fmt(o["hours"]),
+                    cost=cost,
+                )
             )
     for phase in ("training", "inference"):
         s = result["sizing"][phase]
@@ -414,7 +467,12 @@ def text_summary(result: Mapping[str, Any], lang: str) -> str:
             )
         )
         lines.append(
-            "  " + t("summary.fits", lang, ids=", ".join(s["fits_single_device"]) or t("summary.none", lang))
+            "  "
+            + t(
+                "summary.fits",
+                lang,
+                ids=", ".join(s["fits_single_device"]) or t("summary.none", lang),
+            )
         )
         lines.append(f"  {t('summary.assumptions', lang)}:")
         lines.extend(f"    * {a}" for a in s["assumptions"])

@@ -90,9 +90,7 @@ def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> lis
             kv_heads=shape.kv_heads,
             vocab=shape.vocab,
         ),
-        i18n.message(
-            "assume.runtime", lang, gib=catalog.figure("runtime_overhead_gib")
-        ),
+        i18n.message("assume.runtime", lang, gib=catalog.figure("runtime_overhead_gib")),
         i18n.message(
             "assume.reserve",
             lang,
@@ -170,12 +168,16 @@ def _training_sizing(
     if t.optimizer == "adamw":
         assumptions.append(
             i18n.message(
-                "assume.transient", lang, bytes=f"{catalog.figure('optimizer_step_transient_bytes'):g}"
+                "assume.transient",
+                lang,
+                bytes=f"{catalog.figure('optimizer_step_transient_bytes'):g}",
             )
         )
     if shape.max_positions and t.sequence_length > shape.max_positions:
         assumptions.append(
-            i18n.message("assume.seq_over_max", lang, seq=t.sequence_length, max=shape.max_positions)
+            i18n.message(
+                "assume.seq_over_max", lang, seq=t.sequence_length, max=shape.max_positions
+            )
         )
     min_devices: dict[str, int | None] = {}
     interconnect: dict[str, str] = {}
@@ -268,14 +270,25 @@ def _server(
     nvme_per = catalog.figure("nvme_per_device_tb")
     nvme = max(nvme_per * per_node, storage_gb / 1000.0 * 1.2)
     multi = nodes > 1
+    net_key = "multi_node_network_gbps_per_device" if multi else "single_node_network_gbps"
     gbps = (
         catalog.figure("multi_node_network_gbps_per_device") * per_node
         if multi
         else catalog.figure("single_node_network_gbps")
     )
     notes += [
-        i18n.message("server.cpu", lang, per=f"{vcpu:g}", source=host.get("source") or fig["host_vcpu_per_device"]["source"]),
-        i18n.message("server.ram", lang, ratio=f"{ram_ratio:g}", source=fig["host_ram_per_device_memory"]["source"]),
+        i18n.message(
+            "server.cpu",
+            lang,
+            per=f"{vcpu:g}",
+            source=host.get("source") or fig["host_vcpu_per_device"]["source"],
+        ),
+        i18n.message(
+            "server.ram",
+            lang,
+            ratio=f"{ram_ratio:g}",
+            source=fig["host_ram_per_device_memory"]["source"],
+        ),
         i18n.message(
             "server.nvme",
             lang,
@@ -286,7 +299,7 @@ def _server(
         i18n.message(
             "server.network_multi" if multi else "server.network_single",
             lang,
-            gbps=f"{catalog.figure('multi_node_network_gbps_per_device' if multi else 'single_node_network_gbps'):g}",
+            gbps=f"{catalog.figure(net_key):g}",
         ),
     ]
     return {
@@ -357,7 +370,9 @@ def evaluate(
     tmem = tflops = imem = None
     train_kind = next((k for k in answers.kinds if k in A.TRAINING_KINDS), None)
     if shape is not None and answers.training is not None and train_kind is not None:
-        training_doc, tmem, tflops = _training_sizing(shape, answers.training, train_kind, catalog, lang)
+        training_doc, tmem, tflops = _training_sizing(
+            shape, answers.training, train_kind, catalog, lang
+        )
     if shape is not None and answers.inference is not None:
         inference_doc, imem = _inference_sizing(shape, answers.inference, catalog, lang)
 
@@ -378,9 +393,7 @@ def evaluate(
             ops_capacity=answers.cost.ops_capacity,
             billing=w_billing,
         )
-        options, alternatives = _options_for(
-            wd, shape, answers, catalog, ci, tmem, tflops, imem
-        )
+        options, alternatives = _options_for(wd, shape, answers, catalog, ci, tmem, tflops, imem)
         for o in options[:1]:
             best_options.append({**o, "workload": wd.kind})
         for o in options + alternatives:
@@ -388,7 +401,16 @@ def evaluate(
                 if p is not None:
                     prices_used[p["price_id"]] = {
                         k: p[k]
-                        for k in ("price_id", "provider", "region", "source", "as_of", "stale", "estimated", "derived")
+                        for k in (
+                            "price_id",
+                            "provider",
+                            "region",
+                            "source",
+                            "as_of",
+                            "stale",
+                            "estimated",
+                            "derived",
+                        )
                     }
         workloads_doc.append(
             {
@@ -399,7 +421,10 @@ def evaluate(
                 "billing": w_billing,
                 "confidence": SC.confidence(wd.accelerator_margin, wd.max_margin, scoring),
                 "scores": {o: round(v, 3) for o, v in zip(SC.OPTIONS, wd.scores, strict=True)},
-                "feasible": {"accelerators": list(wd.feasible_accelerators), "deployment_modes": list(wd.feasible_modes)},
+                "feasible": {
+                    "accelerators": list(wd.feasible_accelerators),
+                    "deployment_modes": list(wd.feasible_modes),
+                },
                 "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
                 "options": options,
                 "alternatives": alternatives,
@@ -437,14 +462,22 @@ def evaluate(
     budget = answers.cost.monthly_budget_usd
     if budget is not None and monthly_total > budget:
         notes.append(
-            i18n.message("cost.over_budget", lang, cost=f"{monthly_total:,.0f}", budget=f"{budget:,.0f}")
+            i18n.message(
+                "cost.over_budget", lang, cost=f"{monthly_total:,.0f}", budget=f"{budget:,.0f}"
+            )
         )
     storage_gb = 0.0
     if answers.training is not None:
-        storage_gb = answers.training.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+        storage_gb = (
+            answers.training.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+        )
     server_option = max(best_options, key=lambda o: o["count"], default=None)
     figures_used = {
-        k: {kk: v[kk] for kk in ("value", "unit", "source", "as_of", "estimated", "derived") if kk in v}
+        k: {
+            kk: v[kk]
+            for kk in ("value", "unit", "source", "as_of", "estimated", "derived")
+            if kk in v
+        }
         for k, v in catalog.figures.items()
     }
     recommendation = {
@@ -463,7 +496,9 @@ def evaluate(
         "scores": _scores(d),
         "split": d.split,
         "split_note": split_note,
-        "by_workload": {w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads},
+        "by_workload": {
+            w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads
+        },
         "excluded": X.exclusion_docs(d.excluded, lang),
         "reasons": X.aggregate_reasons(per_workload_reasons, lang),
         "would_change_if": X.would_change_if(full_facts, d, scoring, ctx, lang),
@@ -500,7 +535,9 @@ def evaluate(
                     "staff_usd_per_month": o["staff_usd_per_month"],
                     "break_even_utilisation": o["break_even_utilisation"],
                     "cost_per_run_usd": o.get("cost_per_run_usd"),
-                    "cost_per_million_output_tokens_usd": o.get("cost_per_million_output_tokens_usd"),
+                    "cost_per_million_output_tokens_usd": o.get(
+                        "cost_per_million_output_tokens_usd"
+                    ),
                 }
                 for o in best_options
             ],
@@ -538,7 +575,14 @@ def _options_for(
                 )
             elif phase == "inference" and imem is not None and answers.inference:
                 option = C.inference_option(
-                    acc, mode, wd.kind, shape, answers.inference, imem, answers.cost.hours_per_day, ci
+                    acc,
+                    mode,
+                    wd.kind,
+                    shape,
+                    answers.inference,
+                    imem,
+                    answers.cost.hours_per_day,
+                    ci,
                 )
             else:
                 option = None
@@ -549,7 +593,9 @@ def _options_for(
 
     options = build(wd.accelerator, wd.mode)
     others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
-    alternatives = build(others[0], "public_cloud" if others[0] == "tpu" else wd.mode)[:3] if others else []
+    alternatives = (
+        build(others[0], "public_cloud" if others[0] == "tpu" else wd.mode)[:3] if others else []
+    )
     return options, alternatives
 
 
@@ -574,7 +620,7 @@ def _list_of(value: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in value if isinstance(v, str) and v in allowed))
 
 
-def _bool_or(value: Any, default: bool) -> bool:
+def _bool_or(value: Any, default: bool | None) -> bool | None:
     return value if isinstance(value, bool) else default
 
 
@@ -617,9 +663,13 @@ def _preview(
     if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
         residency = "none"
     facts: dict[str, Any] = {
-        "organization.industry": _enum_or(_get(draft, "organization", "industry"), A.INDUSTRIES, None),
+        "organization.industry": _enum_or(
+            _get(draft, "organization", "industry"), A.INDUSTRIES, None
+        ),
         "organization.regions": regions,
-        "maturity.stack_changes": _enum_or(_get(draft, "maturity", "stack_changes"), A.STACK_CHANGES, None),
+        "maturity.stack_changes": _enum_or(
+            _get(draft, "maturity", "stack_changes"), A.STACK_CHANGES, None
+        ),
         "maturity.pipeline": _enum_or(_get(draft, "maturity", "pipeline"), A.PIPELINES, None),
         "maturity.demand": _enum_or(_get(draft, "maturity", "demand"), A.DEMANDS, None),
         "frameworks.primary": _enum_or(_get(draft, "frameworks", "primary"), A.FRAMEWORKS, None),
@@ -628,14 +678,20 @@ def _preview(
         "frameworks.serving": _enum_or(_get(draft, "frameworks", "serving"), A.SERVING, None),
         "deployment.allowed_modes": modes,
         "deployment.clouds": _list_of(_get(draft, "deployment", "clouds"), A.CLOUDS),
-        "deployment.portability": _enum_or(_get(draft, "deployment", "portability"), A.PORTABILITY, None),
-        "deployment.china_connectivity": _bool_or(_get(draft, "deployment", "china_connectivity"), None),
+        "deployment.portability": _enum_or(
+            _get(draft, "deployment", "portability"), A.PORTABILITY, None
+        ),
+        "deployment.china_connectivity": _bool_or(
+            _get(draft, "deployment", "china_connectivity"), None
+        ),
         "deployment.data_residency": residency,
         "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
         "cost.hours_per_day": _number_or(_get(draft, "cost", "hours_per_day"), 0, 24, None),
         "cost.ops_capacity": _enum_or(_get(draft, "cost", "ops_capacity"), A.OPS_CAPACITY, None),
         "inference.traffic": _enum_or(_get(draft, "inference", "traffic"), A.TRAFFIC, None),
-        "inference.p95_latency_ms": _number_or(_get(draft, "inference", "p95_latency_ms"), 1e-9, 600_000, None),
+        "inference.p95_latency_ms": _number_or(
+            _get(draft, "inference", "p95_latency_ms"), 1e-9, 600_000, None
+        ),
         "workloads": tuple((k, s or "") for k, s in workloads),
     }
     ctx = SC.Context(
@@ -644,7 +700,9 @@ def _preview(
     )
     d = SC.decide(facts, scoring, ctx)
     notes = [i18n.message("preview.partial", lang)]
-    notes += [e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)][:3]
+    notes += [
+        e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)
+    ][:3]
     memory: dict[str, float | None] = {"training": None, "inference": None}
     shape = _preview_shape(draft, catalog)
     if shape is None:

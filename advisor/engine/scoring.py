@@ -1,9 +1,9 @@
 """Hard constraints, then soft scoring from a scoring model held as data.
 
-Options scored: the accelerators ("gpu", "tpu") and the deployment modes. A workload's decision is the
-feasible (accelerator, mode) pair with the most points; TPUs pair only with public_cloud because they
-exist only as a Google Cloud service. The overall decision is the pair feasible for every workload
-with the most points summed over workloads; `split` says when a workload's own best pair differs.
+Options scored: the accelerators ("gpu", "tpu") and the deployment modes. A workload's decision is
+the feasible (accelerator, mode) pair with the most points; TPUs pair only with public_cloud because
+they exist only as a Google Cloud service. The overall decision is the pair feasible for every
+workload with the most points summed over workloads; `split` says when a workload's best differs.
 """
 
 from __future__ import annotations
@@ -73,7 +73,10 @@ class ScoringModelError(ValueError):
 _LABEL = {
     "type": "object",
     "required": ["en", "zh-hant"],
-    "properties": {"en": {"type": "string", "minLength": 1}, "zh-hant": {"type": "string", "minLength": 1}},
+    "properties": {
+        "en": {"type": "string", "minLength": 1},
+        "zh-hant": {"type": "string", "minLength": 1},
+    },
 }
 _MODEL_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -83,7 +86,9 @@ _MODEL_SCHEMA: dict[str, Any] = {
         "version": {"type": "integer", "minimum": 1},
         "confidence": {
             "type": "object",
-            "properties": {"full_margin_fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}},
+            "properties": {
+                "full_margin_fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}
+            },
         },
         "criteria": {
             "type": "array",
@@ -135,9 +140,13 @@ class Criterion:
     raw_contributions: Mapping[str, Mapping[str, float]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ScoringModel:
     """A named, versioned set of weighted criteria (see data/scoring_v1.json)."""
+
+    def __repr__(self) -> str:
+        n = len(self.criteria)
+        return f"ScoringModel(name={self.name!r}, version={self.version}, criteria={n})"
 
     name: str
     version: int
@@ -177,11 +186,17 @@ def _validate_model(data: Any) -> list[Problem]:
                     Problem(
                         f"criteria[{i}].contributions.{value}",
                         "scoring_unknown_value",
-                        {"value": value, "answer": c["answer"], "allowed": ", ".join(sorted(allowed))},
+                        {
+                            "value": value,
+                            "answer": c["answer"],
+                            "allowed": ", ".join(sorted(allowed)),
+                        },
                     )
                 )
         if all(not v for v in c["contributions"].values()):
-            problems.append(Problem(f"criteria[{i}].contributions", "scoring_no_effect", {"id": c["id"]}))
+            problems.append(
+                Problem(f"criteria[{i}].contributions", "scoring_no_effect", {"id": c["id"]})
+            )
     return problems
 
 
@@ -294,7 +309,9 @@ def derive(facts: Mapping[str, Any], model: ScoringModel, ctx: Context) -> dict[
         "derived.utilisation": None
         if hours is None
         else _bucket(float(hours), derived["utilisation_buckets"]),
-        "derived.latency_class": "none" if p95 is None else _bucket(float(p95), derived["latency_buckets_ms"]),
+        "derived.latency_class": "none"
+        if p95 is None
+        else _bucket(float(p95), derived["latency_buckets_ms"]),
         "derived.tpu_region_coverage": coverage,
         "derived.training_scale": "unknown"
         if flops is None
@@ -322,11 +339,15 @@ def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
     clouds = facts["deployment.clouds"]
     residency = facts["deployment.data_residency"]
     if "public_cloud" not in modes:
-        out.append(Exclusion("tpu", None, "exclude.tpu_needs_public_cloud", {}, "deployment.allowed_modes"))
+        out.append(
+            Exclusion("tpu", None, "exclude.tpu_needs_public_cloud", {}, "deployment.allowed_modes")
+        )
     if clouds and "gcp" not in clouds:
         out.append(Exclusion("tpu", None, "exclude.tpu_needs_gcp", {}, "deployment.clouds"))
     if residency == "on_premises_only":
-        out.append(Exclusion("tpu", None, "exclude.tpu_on_premises_only", {}, "deployment.data_residency"))
+        out.append(
+            Exclusion("tpu", None, "exclude.tpu_on_premises_only", {}, "deployment.data_residency")
+        )
     elif residency == "in_region":
         regions = facts["organization.regions"]
         if not any(ctx.region_tpus.get(r) for r in regions):
@@ -340,7 +361,9 @@ def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
                 )
             )
     if facts["frameworks.custom_kernels"]:
-        out.append(Exclusion("tpu", None, "exclude.tpu_custom_kernels", {}, "frameworks.custom_kernels"))
+        out.append(
+            Exclusion("tpu", None, "exclude.tpu_custom_kernels", {}, "frameworks.custom_kernels")
+        )
     inference_kinds = [k for k in kinds if PHASE_OF[k] == "inference"]
     for kind in inference_kinds:
         if facts["frameworks.primary"] == "onnx":
@@ -348,14 +371,34 @@ def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
         serving = facts["frameworks.serving"]
         if serving in ("tensorrt_llm", "triton"):
             out.append(
-                Exclusion("tpu", kind, "exclude.tpu_serving", {"serving": serving}, "frameworks.serving")
+                Exclusion(
+                    "tpu", kind, "exclude.tpu_serving", {"serving": serving}, "frameworks.serving"
+                )
             )
     for mode in A.MODES:
         if mode not in modes:
-            out.append(Exclusion(mode, None, "exclude.mode_not_allowed", {"mode": mode}, "deployment.allowed_modes"))
-        elif residency == "on_premises_only" and mode in ("public_cloud", "dedicated_hosting", "bare_metal"):
             out.append(
-                Exclusion(mode, None, "exclude.mode_on_premises_only", {"mode": mode}, "deployment.data_residency")
+                Exclusion(
+                    mode,
+                    None,
+                    "exclude.mode_not_allowed",
+                    {"mode": mode},
+                    "deployment.allowed_modes",
+                )
+            )
+        elif residency == "on_premises_only" and mode in (
+            "public_cloud",
+            "dedicated_hosting",
+            "bare_metal",
+        ):
+            out.append(
+                Exclusion(
+                    mode,
+                    None,
+                    "exclude.mode_on_premises_only",
+                    {"mode": mode},
+                    "deployment.data_residency",
+                )
             )
     return out
 
@@ -387,6 +430,7 @@ class Decision:
     mode_margin: float | None
     max_margin: float
     facts: Mapping[str, Any]
+    pairs: tuple[tuple[str, str], ...] = ()
 
     @property
     def split(self) -> bool:
@@ -420,6 +464,22 @@ def score_workload(
             for idx, pts in c.table.get(key, ()):
                 scores[idx] += pts
     return scores
+
+
+def criterion_points(c: Criterion, value: Any) -> list[float]:
+    """Points per option (indexed like OPTIONS) that one criterion gives for an answer value."""
+    out = [0.0] * len(OPTIONS)
+    for key in _value_keys(value):
+        for idx, pts in c.table.get(key, ()):
+            out[idx] += pts
+    return out
+
+
+def best_pair(
+    pairs: Sequence[tuple[str, str]], per_workload: Sequence[Sequence[float]]
+) -> tuple[str, str]:
+    """The pair with the most points summed over workloads (ties: earlier pair)."""
+    return _best(list(pairs), lambda p: sum(_total(s, p) for s in per_workload))
 
 
 def _pairs(accs: Sequence[str], modes: Sequence[str]) -> list[tuple[str, str]]:
@@ -459,7 +519,7 @@ def _margins(
 def decide(
     facts: Mapping[str, Any], model: ScoringModel, ctx: Context, *, derived: bool = False
 ) -> Decision:
-    """Apply hard constraints then soft scores; pick per-workload and overall (accelerator, mode)."""
+    """Hard constraints, then soft scores; pick per-workload and overall (accelerator, mode)."""
     full = facts if derived else {**facts, **derive(facts, model, ctx)}
     excluded = exclusions(full, ctx)
     global_out = {e.option for e in excluded if e.kind is None}
@@ -508,6 +568,7 @@ def decide(
         mode_margin=mode_m,
         max_margin=sum(d.max_margin for d in decisions),
         facts=full,
+        pairs=tuple(pairs),
     )
 
 

@@ -134,7 +134,9 @@ class TrainingMemory:
 _STATE_BYTES = {"fp32": 4.0, "bf16_mixed": 4.0, "bf16": 2.0, "fp8_mixed": 4.0}
 
 
-def _optimizer_state_bytes(optimizer: str, state: float, shape: ModelShape, trainable: int) -> float:
+def _optimizer_state_bytes(
+    optimizer: str, state: float, shape: ModelShape, trainable: int
+) -> float:
     """Optimizer state in bytes for `trainable` parameters (Transformer Math 101, B2)."""
     if optimizer == "adamw":
         return 2 * state * trainable
@@ -291,11 +293,9 @@ def inference_memory(shape: ModelShape, inf: Inference, catalog: Catalog) -> Inf
     kvt = kv_bytes_per_token(shape)
     kv = kvt * inf.context_tokens * inf.concurrent_sequences
     prompt = max(1, inf.context_tokens - inf.output_tokens)
-    chunk = min(
-        float(prompt * inf.concurrent_sequences), catalog.figure("prefill_chunk_tokens")
-    )
+    chunk = min(float(prompt * inf.concurrent_sequences), catalog.figure("prefill_chunk_tokens"))
     # Prefill workspace of one layer at a time (residual, norm, q/k/v, attention out, fused
-    # gate/up and the activation), plus fp32 logits and probabilities for each sequence's last token.
+    # gate/up and the activation), plus fp32 logits and probabilities of each sequence's last token.
     per_token = 2.0 * (4 * shape.hidden + 2 * shape.kv_dim + 3 * shape.intermediate)
     activations = chunk * per_token + inf.concurrent_sequences * shape.vocab * 8.0
     runtime = catalog.figure("runtime_overhead_gib") * GIB
@@ -397,9 +397,9 @@ class TrainingFlops:
 def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
     """Training FLOPs: 6*N*D (Transformer Math 101) plus the attention term (PaLM, appendix B).
 
-    Full training: forward 2N + backward 4N per token. Gradient checkpointing recomputes the forward:
-    8N (= 6N * 4/3). LoRA skips weight gradients of the frozen base but still propagates activation
-    gradients: 4N (2/3 of 6N), 6N with checkpointing.
+    Full training: forward 2N + backward 4N per token. Gradient checkpointing recomputes the
+    forward: 8N (= 6N * 4/3). LoRA skips weight gradients of the frozen base but still propagates
+    activation gradients: 4N (2/3 of 6N), 6N with checkpointing.
     """
     lora = t.method in ("lora", "qlora")
     factor = (4.0 if lora else 6.0) + (2.0 if t.gradient_checkpointing else 0.0)

@@ -86,12 +86,29 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
-KEYS = ["schema_version", "organization", "workloads", "maturity", "frameworks", "deployment", "cost",
-        "model", "training", "inference", "kind", "schedule", "regions", "preset", "architecture"]
+KEYS = [
+    "schema_version",
+    "organization",
+    "workloads",
+    "maturity",
+    "frameworks",
+    "deployment",
+    "cost",
+    "model",
+    "training",
+    "inference",
+    "kind",
+    "schedule",
+    "regions",
+    "preset",
+    "architecture",
+]
 
 
 @st.composite

@@ -70,17 +70,32 @@ def test_to_dict_round_trips() -> None:
         ({"workloads.1.kind": "fine_tuning"}, ("workloads[1].kind", "duplicate_workload")),
         ({"workloads.0.kind": "training"}, ("workloads[0].kind", "enum")),
         ({"workloads.1.cadence": "daily"}, ("workloads[1].cadence", "unknown_key")),
-        ({"deployment.allowed_modes": ["public_cloud"], "deployment.data_residency": "on_premises_only"},
-         ("deployment.data_residency", "residency_needs_on_premises")),
+        (
+            {
+                "deployment.allowed_modes": ["public_cloud"],
+                "deployment.data_residency": "on_premises_only",
+            },
+            ("deployment.data_residency", "residency_needs_on_premises"),
+        ),
     ],
 )
-def test_bad_input_is_reported_at_its_path(overrides: dict[str, Any], expected: tuple[str, str]) -> None:
+def test_bad_input_is_reported_at_its_path(
+    overrides: dict[str, Any], expected: tuple[str, str]
+) -> None:
     assert expected in problems_of(sample(**overrides))
 
 
 def test_a_10_to_the_15_parameter_model_is_rejected_with_a_clear_message() -> None:
-    arch = {"parameters": 10**15, "layers": 32, "hidden_size": 4096, "intermediate_size": 14336,
-            "attention_heads": 32, "kv_heads": 8, "vocab_size": 128256, "tied_embeddings": False}
+    arch = {
+        "parameters": 10**15,
+        "layers": 32,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "attention_heads": 32,
+        "kv_heads": 8,
+        "vocab_size": 128256,
+        "tied_embeddings": False,
+    }
     with pytest.raises(AnswersError) as info:
         parse_answers(sample(model={"architecture": arch}))
     [problem] = info.value.problems
@@ -90,17 +105,38 @@ def test_a_10_to_the_15_parameter_model_is_rejected_with_a_clear_message() -> No
 
 
 def test_kv_heads_must_divide_attention_heads() -> None:
-    arch = {"parameters": 10**9, "layers": 8, "hidden_size": 1024, "intermediate_size": 4096,
-            "attention_heads": 16, "kv_heads": 3, "vocab_size": 32000, "tied_embeddings": True}
-    assert ("model.architecture.kv_heads", "kv_heads_divide") in problems_of(sample(model={"architecture": arch}))
+    arch = {
+        "parameters": 10**9,
+        "layers": 8,
+        "hidden_size": 1024,
+        "intermediate_size": 4096,
+        "attention_heads": 16,
+        "kv_heads": 3,
+        "vocab_size": 32000,
+        "tied_embeddings": True,
+    }
+    assert ("model.architecture.kv_heads", "kv_heads_divide") in problems_of(
+        sample(model={"architecture": arch})
+    )
 
 
 def test_every_problem_is_collected_not_just_the_first() -> None:
     found = problems_of(
-        sample(**{"cost.hours_per_day": 99, "maturity.demand": "x", "deployment.zzz": 1, "training.epochs": 0})
+        sample(
+            **{
+                "cost.hours_per_day": 99,
+                "maturity.demand": "x",
+                "deployment.zzz": 1,
+                "training.epochs": 0,
+            }
+        )
     )
-    assert {("cost.hours_per_day", "maximum"), ("maturity.demand", "enum"),
-            ("deployment.zzz", "unknown_key"), ("training.epochs", "exclusive_minimum")} <= set(found)
+    assert {
+        ("cost.hours_per_day", "maximum"),
+        ("maturity.demand", "enum"),
+        ("deployment.zzz", "unknown_key"),
+        ("training.epochs", "exclusive_minimum"),
+    } <= set(found)
 
 
 def test_a_non_object_document_is_one_root_problem() -> None:
@@ -116,7 +152,11 @@ def test_sections_that_do_not_apply_are_accepted_and_ignored() -> None:
 def test_optional_fields_take_their_documented_defaults() -> None:
     doc = sample()
     del doc["frameworks"]["others"], doc["deployment"]["clouds"], doc["cost"]["monthly_budget_usd"]
-    del doc["training"]["epochs"], doc["training"]["deadline_hours"], doc["inference"]["p95_latency_ms"]
+    del (
+        doc["training"]["epochs"],
+        doc["training"]["deadline_hours"],
+        doc["inference"]["p95_latency_ms"],
+    )
     answers = parse_answers(doc)
     assert answers.frameworks.others == () and answers.deployment.clouds == ()
     assert answers.training is not None and answers.training.epochs == 1.0
@@ -128,9 +168,17 @@ def test_check_partial_accepts_an_empty_draft() -> None:
 
 
 def test_check_partial_still_reports_wrong_values() -> None:
-    found = {(p.path, p.code) for p in check_partial({"cost": {"hours_per_day": 30, "colour": 1},
-                                                       "maturity": {"demand": 3}})}
-    assert found == {("cost.hours_per_day", "maximum"), ("cost.colour", "unknown_key"), ("maturity.demand", "type")}
+    found = {
+        (p.path, p.code)
+        for p in check_partial(
+            {"cost": {"hours_per_day": 30, "colour": 1}, "maturity": {"demand": 3}}
+        )
+    }
+    assert found == {
+        ("cost.hours_per_day", "maximum"),
+        ("cost.colour", "unknown_key"),
+        ("maturity.demand", "type"),
+    }
 
 
 @settings(max_examples=150, deadline=None)

@@ -38,10 +38,16 @@ def test_it_prints_the_schema() -> None:
     ("payload", "expected"),
     [
         (json.dumps(sample(**{"cost.hours_per_day": "x"})), "cost.hours_per_day: must be number"),
-        (json.dumps(sample(**{"cost.hours_per_day": 30})), "cost.hours_per_day: must be at most 24"),
-        (json.dumps(sample(**{"maturity.demand": "x"})), "maturity.demand: \"x\" is not one of"),
+        (
+            json.dumps(sample(**{"cost.hours_per_day": 30})),
+            "cost.hours_per_day: must be at most 24",
+        ),
+        (json.dumps(sample(**{"maturity.demand": "x"})), 'maturity.demand: "x" is not one of'),
         (json.dumps(sample(**{"cost.tip": 1})), "cost.tip: unknown field"),
-        (json.dumps(sample(**{"workloads.1.kind": "fine_tuning"})), "workloads[1].kind: workload kind"),
+        (
+            json.dumps(sample(**{"workloads.1.kind": "fine_tuning"})),
+            "workloads[1].kind: workload kind",
+        ),
         (json.dumps({"schema_version": 1}), "organization: 'organization' is required"),
         ('{"schema_version": 1,\n  "cost": }', "invalid JSON at line 2, column 11"),
         (b'{"a": "\xff\xfe"}', "not valid UTF-8"),

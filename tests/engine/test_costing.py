@@ -22,16 +22,22 @@ def test_every_price_has_a_source_and_a_date_field(catalog: Catalog, scoring: Sc
         assert p["source"] and "as_of" in p and isinstance(p["stale"], bool)
 
 
-def test_old_prices_are_flagged_stale_relative_to_today(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_old_prices_are_flagged_stale_relative_to_today(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     early = evaluate(sample(), catalog, scoring, today="2026-10-09")
     late = evaluate(sample(), catalog, scoring, today="2028-01-01")
-    dated = [p for p in all_prices(early) if p["as_of"] and "2026-05-01" <= p["as_of"] <= "2026-10-09"]
+    dated = [
+        p for p in all_prices(early) if p["as_of"] and "2026-05-01" <= p["as_of"] <= "2026-10-09"
+    ]
     assert dated and not any(p["stale"] for p in dated)
     assert all(p["stale"] for p in all_prices(late))
     assert early["cost"]["today"] == "2026-10-09"
 
 
-def test_today_defaults_to_the_newest_catalog_price(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_today_defaults_to_the_newest_catalog_price(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     assert evaluate(sample(), catalog, scoring)["cost"]["today"] == catalog.newest_price_date()
 
 
@@ -51,7 +57,9 @@ def test_tpu7x_has_no_commitment_price(catalog: Catalog, scoring: ScoringModel) 
     assert tpu7x["prices"]["commit_1y"] is None and "commit_1y" in tpu7x["missing_prices"]
 
 
-def test_break_even_utilisation_is_monthly_over_hourly(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_break_even_utilisation_is_monthly_over_hourly(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     result = evaluate(sample(**{"deployment.allowed_modes": ["public_cloud"]}), catalog, scoring)
     for w in result["workloads"]:
         for o in w["options"]:
@@ -61,24 +69,43 @@ def test_break_even_utilisation_is_monthly_over_hourly(catalog: Catalog, scoring
                 assert abs(o["break_even_utilisation"]["commit_1y"] - expected) < 1e-3
 
 
-def test_a_dearer_card_that_finishes_sooner_can_win(catalog: Catalog, scoring: ScoringModel) -> None:
-    doc = sample(**{"deployment.allowed_modes": ["public_cloud"], "deployment.china_connectivity": False,
-                    "training.deadline_hours": None, "training.method": "full", "training.precision": "bf16",
-                    "training.dataset_tokens": 2_000_000_000})
+def test_a_dearer_card_that_finishes_sooner_can_win(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    doc = sample(
+        **{
+            "deployment.allowed_modes": ["public_cloud"],
+            "deployment.china_connectivity": False,
+            "training.deadline_hours": None,
+            "training.method": "full",
+            "training.precision": "bf16",
+            "training.dataset_tokens": 2_000_000_000,
+        }
+    )
     del doc["training"]["lora_rank"]
     options = evaluate(doc, catalog, scoring)["workloads"][0]["options"]
     priced = [o for o in options if o["cost_per_run_usd"]["on_demand"] is not None]
     cheapest_run = priced[0]
     assert any(
-        o["prices"]["on_demand"]["usd_per_device_hour"] < cheapest_run["prices"]["on_demand"]["usd_per_device_hour"]
+        o["prices"]["on_demand"]["usd_per_device_hour"]
+        < cheapest_run["prices"]["on_demand"]["usd_per_device_hour"]
         for o in priced[1:]
     )
 
 
-def test_costs_include_storage_egress_idle_and_staff(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_costs_include_storage_egress_idle_and_staff(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     result = evaluate(sample(), catalog, scoring)
-    [inference] = [c for c in result["cost"]["by_workload"] if c["workload"] == "realtime_inference"]
-    for key in ("storage_usd_per_month", "egress_usd_per_month", "idle_usd_per_month", "staff_usd_per_month"):
+    [inference] = [
+        c for c in result["cost"]["by_workload"] if c["workload"] == "realtime_inference"
+    ]
+    for key in (
+        "storage_usd_per_month",
+        "egress_usd_per_month",
+        "idle_usd_per_month",
+        "staff_usd_per_month",
+    ):
         assert inference[key] is not None
     assert inference["staff_usd_per_month"] > 0
     assert inference["cost_per_million_output_tokens_usd"]
@@ -87,9 +114,19 @@ def test_costs_include_storage_egress_idle_and_staff(catalog: Catalog, scoring: 
 def test_an_admin_catalog_can_fill_a_gap(scoring: ScoringModel) -> None:
     data = load_catalog().to_dict()
     data["version"] = "admin-1"
-    data["prices"].append({"id": "admin-1", "accelerator_id": "tpu-7x", "provider": "Google Cloud", "cloud": "gcp",
-                           "modes": ["public_cloud"], "billing": "commit_1y", "usd_per_device_hour": 8.0,
-                           "source": "admin: quote from Google Cloud Sales", "as_of": "2026-11-01"})
+    data["prices"].append(
+        {
+            "id": "admin-1",
+            "accelerator_id": "tpu-7x",
+            "provider": "Google Cloud",
+            "cloud": "gcp",
+            "modes": ["public_cloud"],
+            "billing": "commit_1y",
+            "usd_per_device_hour": 8.0,
+            "source": "admin: quote from Google Cloud Sales",
+            "as_of": "2026-11-01",
+        }
+    )
     custom = load_catalog(data)
     result = evaluate(copy.deepcopy(JAX_PRETRAIN), custom, scoring)
     [tpu7x] = [o for o in result["workloads"][0]["options"] if o["accelerator_id"] == "tpu-7x"]

@@ -18,8 +18,13 @@ from advisor.engine import (
     preview,
     rescore,
 )
+from advisor.engine import load_catalog as _load_catalog  # noqa: E402
+from advisor.engine import load_scoring_model as _load_scoring  # noqa: E402
 from tests.engine.conftest import JAX_PRETRAIN, sample, set_path
 from tests.engine.strategies import answers_docs, draft_docs
+
+CATALOG = _load_catalog()
+SCORING = _load_scoring()
 
 
 def excluded(result: dict[str, Any], option: str) -> list[dict[str, Any]]:
@@ -45,10 +50,22 @@ def test_the_sample_is_told_gpu(catalog: Catalog, scoring: ScoringModel) -> None
     [
         ({"deployment.allowed_modes": ["dedicated_hosting"]}, "tpu_needs_public_cloud"),
         ({"deployment.clouds": ["aws", "azure"]}, "tpu_needs_gcp"),
-        ({"deployment.data_residency": "on_premises_only", "deployment.allowed_modes": ["on_premises"]}, "tpu_on_premises_only"),
+        (
+            {
+                "deployment.data_residency": "on_premises_only",
+                "deployment.allowed_modes": ["on_premises"],
+            },
+            "tpu_on_premises_only",
+        ),
         ({"frameworks.custom_kernels": True}, "tpu_custom_kernels"),
-        ({"organization.regions": ["hong_kong"], "deployment.data_residency": "in_region"}, "tpu_no_region"),
-        ({"organization.regions": ["mainland_china"], "deployment.data_residency": "in_region"}, "tpu_no_region"),
+        (
+            {"organization.regions": ["hong_kong"], "deployment.data_residency": "in_region"},
+            "tpu_no_region",
+        ),
+        (
+            {"organization.regions": ["mainland_china"], "deployment.data_residency": "in_region"},
+            "tpu_no_region",
+        ),
     ],
 )
 def test_hard_constraints_exclude_tpu_with_a_reason(
@@ -66,7 +83,9 @@ def test_hard_constraints_exclude_tpu_with_a_reason(
     assert excluded(zh, "tpu")[0]["reason"] != entries[0]["reason"]
 
 
-def test_a_gpu_only_serving_stack_constrains_inference_not_training(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_a_gpu_only_serving_stack_constrains_inference_not_training(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     doc = copy.deepcopy(JAX_PRETRAIN)
     doc["workloads"].append({"kind": "realtime_inference", "schedule": "continuous"})
     doc["frameworks"]["serving"] = "tensorrt_llm"
@@ -81,13 +100,20 @@ def test_a_gpu_only_serving_stack_constrains_inference_not_training(catalog: Cat
     assert result["recommendation"]["split_note"]
 
 
-def test_modes_not_allowed_are_excluded_and_never_recommended(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_modes_not_allowed_are_excluded_and_never_recommended(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     result = evaluate(sample(**{"deployment.allowed_modes": ["bare_metal"]}), catalog, scoring)
     assert result["recommendation"]["deployment_mode"] == "bare_metal"
-    assert {e["option"] for e in result["recommendation"]["excluded"]} >= {"public_cloud", "dedicated_hosting"}
+    assert {e["option"] for e in result["recommendation"]["excluded"]} >= {
+        "public_cloud",
+        "dedicated_hosting",
+    }
 
 
-def test_every_reason_is_attributed_to_an_answer_and_a_weight(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_every_reason_is_attributed_to_an_answer_and_a_weight(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     result = evaluate(sample(), catalog, scoring)
     for r in result["recommendation"]["reasons"]:
         assert r["answer_path"] and r["weight"] > 0 and r["contribution"] and r["explanation"]
@@ -112,7 +138,10 @@ def test_would_change_if_is_found_by_rescoring(catalog: Catalog, scoring: Scorin
             set_path(variant, path, c["to"])
         flipped = rescore(parse_answers(variant), catalog, scoring)
         assert (flipped["accelerator"], flipped["deployment_mode"]) != base
-        assert (flipped["accelerator"], flipped["deployment_mode"]) == (change["accelerator"], change["deployment_mode"])
+        assert (flipped["accelerator"], flipped["deployment_mode"]) == (
+            change["accelerator"],
+            change["deployment_mode"],
+        )
 
 
 def test_rescore_agrees_with_evaluate(catalog: Catalog, scoring: ScoringModel) -> None:
@@ -126,16 +155,17 @@ def test_evaluate_is_deterministic_and_versioned(catalog: Catalog, scoring: Scor
     a = evaluate(sample(), catalog, scoring)
     b = evaluate(sample(), catalog, scoring)
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-    assert a["versions"] == {"engine": ENGINE_VERSION, "scoring_model": {"name": "default", "version": 1},
-                             "catalog": catalog.version}
+    assert a["versions"] == {
+        "engine": ENGINE_VERSION,
+        "scoring_model": {"name": "default", "version": 1},
+        "catalog": catalog.version,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answers_docs())
-def test_evaluate_never_raises_and_never_recommends_an_excluded_option(
-    catalog: Catalog, scoring: ScoringModel, doc: dict[str, Any]
-) -> None:
-    result = evaluate(doc, catalog, scoring)
+def test_evaluate_never_raises_and_never_recommends_an_excluded_option(doc: dict[str, Any]) -> None:
+    result = evaluate(doc, CATALOG, SCORING)
     json.dumps(result, allow_nan=False)
     rec = result["recommendation"]
     global_out = {e["option"] for e in rec["excluded"] if e["workload"] is None}
@@ -151,19 +181,25 @@ def test_evaluate_never_raises_and_never_recommends_an_excluded_option(
         sizing = result["sizing"][phase]
         if sizing:
             mem = sizing["memory_gib"]
-            assert mem["total"] == pytest.approx(sum(v for k, v in mem.items() if k != "total"), abs=1e-6)
+            assert mem["total"] == pytest.approx(
+                sum(v for k, v in mem.items() if k != "total"), abs=1e-6
+            )
 
 
 @settings(max_examples=150, deadline=None)
 @given(draft_docs())
-def test_preview_never_raises_on_arbitrary_drafts(catalog: Catalog, scoring: ScoringModel, draft: dict[str, Any]) -> None:
-    out = preview(draft, catalog, scoring)
+def test_preview_never_raises_on_arbitrary_drafts(draft: dict[str, Any]) -> None:
+    out = preview(draft, CATALOG, SCORING)
     assert out is None or out["accelerator"] in ("gpu", "tpu")
 
 
 def test_preview_leans_on_a_partial_draft(catalog: Catalog, scoring: ScoringModel) -> None:
-    draft = {"workloads": [{"kind": "pretraining"}], "frameworks": {"primary": "jax"},
-             "model": {"preset": "llama-3.2-1b"}, "training": {"method": "full", "micro_batch_size": 2}}
+    draft = {
+        "workloads": [{"kind": "pretraining"}],
+        "frameworks": {"primary": "jax"},
+        "model": {"preset": "llama-3.2-1b"},
+        "training": {"method": "full", "micro_batch_size": 2},
+    }
     out = preview(draft, catalog, scoring, lang="zh-hant")
     assert out is not None and out["accelerator"] == "tpu"
     assert out["memory_gib"]["training"] and out["memory_gib"]["inference"] is None
@@ -177,7 +213,10 @@ def test_preview_leans_on_a_partial_draft(catalog: Catalog, scoring: ScoringMode
         (lambda m: m.update(criteria=[]), "criteria"),
         (lambda m: m["criteria"][0].update(weight=-1), "criteria[0].weight"),
         (lambda m: m["criteria"][0].update(weight="heavy"), "criteria[0].weight"),
-        (lambda m: m["criteria"][0]["contributions"].update(hourly={"gpu": 1}), "criteria[0].contributions.hourly"),
+        (
+            lambda m: m["criteria"][0]["contributions"].update(hourly={"gpu": 1}),
+            "criteria[0].contributions.hourly",
+        ),
         (lambda m: m["criteria"][1].update(id=m["criteria"][0]["id"]), "criteria[1].id"),
         (lambda m: m["criteria"][0].update(answer="maturity.mood"), "criteria[0].answer"),
     ],
@@ -190,7 +229,9 @@ def test_a_bad_scoring_model_is_rejected(scoring: ScoringModel, mutate: Any, pat
     assert path in {p.path for p in info.value.problems}
 
 
-def test_a_reweighted_scoring_model_changes_the_outcome(catalog: Catalog, scoring: ScoringModel) -> None:
+def test_a_reweighted_scoring_model_changes_the_outcome(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
     data = scoring.to_dict()
     for c in data["criteria"]:
         if c["id"] == "framework_fit":
@@ -201,3 +242,29 @@ def test_a_reweighted_scoring_model_changes_the_outcome(catalog: Catalog, scorin
     result = evaluate(sample(**{"deployment.china_connectivity": False}), catalog, heavy)
     assert result["recommendation"]["accelerator"] == "tpu"
     assert result["versions"]["scoring_model"] == {"name": "default", "version": 2}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers_docs())
+def test_the_would_change_shortcut_agrees_with_a_full_rescore(doc: dict[str, Any]) -> None:
+    from advisor.engine import explain as X
+    from advisor.engine import result as R
+    from advisor.engine import scoring as SC
+
+    answers = parse_answers(doc)
+    ctx = R._context(answers, CATALOG, R._shape(answers, CATALOG))
+    decision = SC.decide(SC.answers_facts(answers), SCORING, ctx)
+    facts = decision.facts
+    base_excluded = SC.exclusions(facts, ctx)
+    for _change, patch in X._variants(facts):
+        variant = {**facts, **patch}
+        if not X._valid(variant):
+            continue
+        variant.update(SC.derive(variant, SCORING, ctx))
+        if SC.exclusions(variant, ctx) != base_excluded:
+            continue
+        shortcut = SC.best_pair(
+            decision.pairs, X._shifted_scores(facts, variant, decision, SCORING)
+        )
+        full = SC.decide(variant, SCORING, ctx, derived=True)
+        assert shortcut == (full.accelerator, full.mode)

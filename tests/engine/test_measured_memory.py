@@ -27,12 +27,23 @@ INFERENCE_RUNS = [
 ]
 
 
-@pytest.mark.parametrize(("preset", "method", "precision", "batch", "seq", "ckpt", "measured"), TRAINING_RUNS)
+@pytest.mark.parametrize(
+    ("preset", "method", "precision", "batch", "seq", "ckpt", "measured"), TRAINING_RUNS
+)
 def test_training_memory_is_within_25_percent_of_a_measured_pytorch_peak(
-    catalog: Catalog, preset: str, method: str, precision: str, batch: int, seq: int, ckpt: bool, measured: float
+    catalog: Catalog,
+    preset: str,
+    method: str,
+    precision: str,
+    batch: int,
+    seq: int,
+    ckpt: bool,
+    measured: float,
 ) -> None:
     t = Training(method, 16 if method == "lora" else None, precision, "adamw", batch, seq, ckpt, 1)
-    predicted = S.training_memory(S.shape_from_preset(catalog.presets[preset]), t, catalog).total / 2**30
+    predicted = (
+        S.training_memory(S.shape_from_preset(catalog.presets[preset]), t, catalog).total / 2**30
+    )
     assert predicted == pytest.approx(measured, rel=0.25)
 
 
@@ -41,5 +52,7 @@ def test_inference_memory_is_within_25_percent_of_a_measured_generate_peak(
     catalog: Catalog, preset: str, batch: int, prompt: int, new: int, measured: float
 ) -> None:
     inf = Inference("bf16", prompt + new, new, batch, 0, "steady")
-    predicted = S.inference_memory(S.shape_from_preset(catalog.presets[preset]), inf, catalog).total / 2**30
+    predicted = (
+        S.inference_memory(S.shape_from_preset(catalog.presets[preset]), inf, catalog).total / 2**30
+    )
     assert predicted == pytest.approx(measured, rel=0.25)

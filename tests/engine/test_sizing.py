@@ -13,6 +13,13 @@ from advisor.engine.catalog import Catalog
 GIB = 2**30
 
 
+from advisor.engine import load_catalog as _load_catalog  # noqa: E402
+from advisor.engine import load_scoring_model as _load_scoring  # noqa: E402
+
+CATALOG = _load_catalog()
+SCORING = _load_scoring()
+
+
 def shape(catalog: Catalog, preset: str) -> S.ModelShape:
     return S.shape_from_preset(catalog.presets[preset])
 
@@ -70,7 +77,9 @@ def state_bytes_per_param(mem: S.TrainingMemory) -> float:
 def test_mixed_precision_adamw_keeps_16_bytes_per_parameter_of_state(
     catalog: Catalog, precision: str, optimizer: str, expected: float
 ) -> None:
-    mem = S.training_memory(shape(catalog, "llama-3-8b"), training(precision=precision, optimizer=optimizer), catalog)
+    mem = S.training_memory(
+        shape(catalog, "llama-3-8b"), training(precision=precision, optimizer=optimizer), catalog
+    )
     assert state_bytes_per_param(mem) == pytest.approx(expected)
 
 
@@ -78,7 +87,9 @@ def test_mixed_precision_adamw_keeps_16_bytes_per_parameter_of_state(
     ("precision", "published_gb"),
     [("bf16", 12.37)],
 )
-def test_llama2_7b_weights_match_hf_accelerate(catalog: Catalog, precision: str, published_gb: float) -> None:
+def test_llama2_7b_weights_match_hf_accelerate(
+    catalog: Catalog, precision: str, published_gb: float
+) -> None:
     # HF accelerate estimate-memory for Llama-2-7B (sizing.md B5); the bot's "GB" are GiB-scaled.
     weights = S.inference_weight_bytes(LLAMA2_7B, precision) / GIB
     assert weights == pytest.approx(published_gb, rel=0.03)
@@ -108,8 +119,12 @@ def test_llama3_8b_kv_cache_is_128_kib_per_token(catalog: Catalog) -> None:
     assert S.kv_bytes_per_token(shape(catalog, "llama-3-8b")) == 128 * 1024
 
 
-@pytest.mark.parametrize(("preset", "kib"), [("qwen2.5-7b", 56), ("llama-3.2-1b", 32), ("llama-3-70b", 320)])
-def test_kv_cache_per_token_matches_sizing_reference(catalog: Catalog, preset: str, kib: int) -> None:
+@pytest.mark.parametrize(
+    ("preset", "kib"), [("qwen2.5-7b", 56), ("llama-3.2-1b", 32), ("llama-3-70b", 320)]
+)
+def test_kv_cache_per_token_matches_sizing_reference(
+    catalog: Catalog, preset: str, kib: int
+) -> None:
     assert S.kv_bytes_per_token(shape(catalog, preset)) == kib * 1024
 
 
@@ -128,7 +143,7 @@ def test_full_fine_tune_of_8b_needs_more_than_one_80gb_card(catalog: Catalog) ->
 
 
 def test_qlora_fits_a_65b_model_on_one_48gb_card(catalog: Catalog) -> None:
-    # QLoRA paper (arXiv 2305.14314, sizing.md B9): 65B fine-tuned on a single 48 GB GPU. The paper's
+    # QLoRA paper (arXiv 2305.14314, sizing.md B9): 65B fine-tuned on one 48 GB GPU. The paper's
     # rank 64 relies on paged optimizers spilling state to CPU, which we do not model; rank 16 fits.
     t = training(method="qlora", lora_rank=16, sequence_length=512, gradient_checkpointing=True)
     mem = S.training_memory(LLAMA_65B, t, catalog)
@@ -163,8 +178,12 @@ def test_8b_on_1t_tokens_takes_about_33800_h100_hours(catalog: Catalog) -> None:
 def test_checkpointing_costs_a_third_more_compute_and_lora_two_thirds(catalog: Catalog) -> None:
     s = shape(catalog, "llama-3-8b")
     base = S.training_flops(s, training()).dense
-    assert S.training_flops(s, training(gradient_checkpointing=True)).dense == pytest.approx(base * 4 / 3)
-    assert S.training_flops(s, training(method="lora", lora_rank=8)).dense == pytest.approx(base * 2 / 3)
+    assert S.training_flops(s, training(gradient_checkpointing=True)).dense == pytest.approx(
+        base * 4 / 3
+    )
+    assert S.training_flops(s, training(method="lora", lora_rank=8)).dense == pytest.approx(
+        base * 2 / 3
+    )
 
 
 def test_batch_one_decode_on_h100_is_near_the_measured_vllm_rate(catalog: Catalog) -> None:
@@ -176,7 +195,9 @@ def test_batch_one_decode_on_h100_is_near_the_measured_vllm_rate(catalog: Catalo
     assert cap.tokens_per_second == pytest.approx(145.3, rel=0.25)
 
 
-def test_concurrency_128_throughput_on_h100_is_near_the_measured_vllm_rate(catalog: Catalog) -> None:
+def test_concurrency_128_throughput_on_h100_is_near_the_measured_vllm_rate(
+    catalog: Catalog,
+) -> None:
     # sizing.md C4: concurrency 128, 128/128 tokens: 11,194 output tok/s.
     s = shape(catalog, "qwen2.5-7b")
     inf = inference(context_tokens=256, output_tokens=128, concurrent_sequences=128)
@@ -199,21 +220,34 @@ PRESETS = st.sampled_from(["llama-3.2-1b", "llama-3-8b", "mistral-7b", "qwen2.5-
     ckpt=st.booleans(),
 )
 def test_more_micro_batch_or_sequence_never_lowers_training_memory(
-    catalog: Catalog, preset: str, method: str, precision: str, optimizer: str, batch: int, seq: int, ckpt: bool
+    preset: str, method: str, precision: str, optimizer: str, batch: int, seq: int, ckpt: bool
 ) -> None:
-    s = shape(catalog, preset)
-    kw = {"method": method, "lora_rank": 16 if method != "full" else None, "precision": precision,
-          "optimizer": optimizer, "gradient_checkpointing": ckpt}
-    base = S.training_memory(s, training(micro_batch_size=batch, sequence_length=seq, **kw), catalog)
-    more_b = S.training_memory(s, training(micro_batch_size=batch + 1, sequence_length=seq, **kw), catalog)
-    more_s = S.training_memory(s, training(micro_batch_size=batch, sequence_length=seq + 1, **kw), catalog)
+    s = shape(CATALOG, preset)
+    kw = {
+        "method": method,
+        "lora_rank": 16 if method != "full" else None,
+        "precision": precision,
+        "optimizer": optimizer,
+        "gradient_checkpointing": ckpt,
+    }
+    base = S.training_memory(
+        s, training(micro_batch_size=batch, sequence_length=seq, **kw), CATALOG
+    )
+    more_b = S.training_memory(
+        s, training(micro_batch_size=batch + 1, sequence_length=seq, **kw), CATALOG
+    )
+    more_s = S.training_memory(
+        s, training(micro_batch_size=batch, sequence_length=seq + 1, **kw), CATALOG
+    )
     assert more_b.total >= base.total
     assert more_s.total >= base.total
     for mem in (base, more_b, more_s):
         assert mem.total == pytest.approx(sum(mem.parts.values()))
         assert mem.total == pytest.approx(max(mem.phases.values()))
         gib = S.parts_gib(mem.parts)
-        assert gib["total"] == pytest.approx(sum(v for k, v in gib.items() if k != "total"), abs=1e-9)
+        assert gib["total"] == pytest.approx(
+            sum(v for k, v in gib.items() if k != "total"), abs=1e-9
+        )
 
 
 @settings(max_examples=60, deadline=None)
@@ -224,12 +258,39 @@ def test_more_micro_batch_or_sequence_never_lowers_training_memory(
     concurrent=st.integers(1, 1000),
 )
 def test_more_context_or_concurrency_never_lowers_inference_memory(
-    catalog: Catalog, preset: str, precision: str, ctx: int, concurrent: int
+    preset: str, precision: str, ctx: int, concurrent: int
 ) -> None:
-    s = shape(catalog, preset)
-    base = S.inference_memory(s, inference(precision=precision, context_tokens=ctx, output_tokens=1, concurrent_sequences=concurrent), catalog)
-    more_c = S.inference_memory(s, inference(precision=precision, context_tokens=ctx + 1, output_tokens=1, concurrent_sequences=concurrent), catalog)
-    more_n = S.inference_memory(s, inference(precision=precision, context_tokens=ctx, output_tokens=1, concurrent_sequences=concurrent + 1), catalog)
+    s = shape(CATALOG, preset)
+    base = S.inference_memory(
+        s,
+        inference(
+            precision=precision,
+            context_tokens=ctx,
+            output_tokens=1,
+            concurrent_sequences=concurrent,
+        ),
+        CATALOG,
+    )
+    more_c = S.inference_memory(
+        s,
+        inference(
+            precision=precision,
+            context_tokens=ctx + 1,
+            output_tokens=1,
+            concurrent_sequences=concurrent,
+        ),
+        CATALOG,
+    )
+    more_n = S.inference_memory(
+        s,
+        inference(
+            precision=precision,
+            context_tokens=ctx,
+            output_tokens=1,
+            concurrent_sequences=concurrent + 1,
+        ),
+        CATALOG,
+    )
     assert more_c.total >= base.total
     assert more_n.total >= base.total
     assert base.total == pytest.approx(sum(base.parts.values()))
@@ -244,11 +305,25 @@ def test_more_context_or_concurrency_never_lowers_inference_memory(
     ckpt=st.booleans(),
 )
 def test_more_dataset_tokens_never_lowers_hours(
-    catalog: Catalog, preset: str, tokens: int, acc: str, n: int, ckpt: bool
+    preset: str, tokens: int, acc: str, n: int, ckpt: bool
 ) -> None:
-    s = shape(catalog, preset)
-    a = catalog.by_id[acc]
-    h1 = S.training_hours(S.training_flops(s, training(dataset_tokens=tokens, gradient_checkpointing=ckpt)), a, n, training(), "fine_tuning", catalog)
-    h2 = S.training_hours(S.training_flops(s, training(dataset_tokens=tokens + 1, gradient_checkpointing=ckpt)), a, n, training(), "fine_tuning", catalog)
+    s = shape(CATALOG, preset)
+    a = CATALOG.by_id[acc]
+    h1 = S.training_hours(
+        S.training_flops(s, training(dataset_tokens=tokens, gradient_checkpointing=ckpt)),
+        a,
+        n,
+        training(),
+        "fine_tuning",
+        CATALOG,
+    )
+    h2 = S.training_hours(
+        S.training_flops(s, training(dataset_tokens=tokens + 1, gradient_checkpointing=ckpt)),
+        a,
+        n,
+        training(),
+        "fine_tuning",
+        CATALOG,
+    )
     assert h2 >= h1
     assert math.isfinite(h1)

@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from accounts.models import Membership
+from advisor.models import Assessment
+from tests.factories import PASSWORD, MembershipFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TEXT = {
+    "en": {
+        "new": "Start",
+        "next": "Save and continue",
+        "review": "Save and review",
+        "back": "Back",
+        "submit": "Submit assessment",
+        "result": "Recommendation",
+        "fine_tuning": "Fine-tuning (incl. LoRA/QLoRA)",
+        "realtime": "Real-time inference",
+        "review_heading": "Review and submit",
+        "training_heading": "Training details",
+        "saved": "Draft saved",
+    },
+    "zh-hant": {
+        "new": "開始",
+        "next": "儲存並繼續",
+        "review": "儲存並檢查",
+        "back": "上一步",
+        "submit": "送出評估",
+        "result": "建議",
+        "fine_tuning": "微調（含 LoRA/QLoRA）",
+        "realtime": "即時推論",
+        "review_heading": "檢查並送出",
+        "training_heading": "訓練細節",
+        "saved": "草稿已儲存",
+    },
+}
+
+
+def _log_in(page: Page, live_server: Any, membership: Membership, lang: str) -> None:
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page.goto(live_server.url + "/accounts/login/")
+    page.locator("#id_username").fill(membership.user.email)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url("**/dashboard/")
+
+
+def _check(page: Page, name: str, value: str) -> None:
+    page.locator(f"input[name={name}][value={value}]").check()
+
+
+def _fill_step(page: Page, slug: str) -> None:
+    if slug == "organization":
+        page.locator("#id_industry").select_option("research")
+        _check(page, "regions", "hong_kong")
+    elif slug == "workloads":
+        page.locator("#id_fine_tuning").check()
+        page.locator("#id_fine_tuning_schedule").select_option("weekly")
+        page.locator("#id_realtime_inference").check()
+        page.locator("#id_realtime_inference_schedule").select_option("continuous")
+    elif slug == "model":
+        _check(page, "source", "preset")
+        page.locator("#id_preset").select_option("llama-3-8b")
+    elif slug == "training":
+        _check(page, "method", "lora")
+        page.locator("#id_lora_rank").fill("16")
+        page.locator("#id_precision").select_option("bf16_mixed")
+        page.locator("#id_optimizer").select_option("adamw")
+        page.locator("#id_micro_batch_size").fill("4")
+        page.locator("#id_sequence_length").fill("4096")
+        _check(page, "gradient_checkpointing", "yes")
+        page.locator("#id_dataset_tokens").fill("200000000")
+    elif slug == "inference":
+        page.locator("#id_precision").select_option("bf16")
+        page.locator("#id_context_tokens").fill("4096")
+        page.locator("#id_output_tokens").fill("512")
+        page.locator("#id_concurrent_sequences").fill("32")
+        page.locator("#id_tokens_per_day").fill("20000000")
+        _check(page, "traffic", "bursty")
+    elif slug == "maturity":
+        _check(page, "stack_changes", "weekly")
+        _check(page, "pipeline", "exploratory")
+        _check(page, "demand", "unpredictable")
+    elif slug == "frameworks":
+        _check(page, "primary", "pytorch")
+        _check(page, "custom_kernels", "yes")
+        page.locator("#id_serving").select_option("vllm")
+    elif slug == "deployment":
+        _check(page, "allowed_modes", "public_cloud")
+        _check(page, "portability", "preferred")
+        _check(page, "china_connectivity", "no")
+        _check(page, "data_residency", "none")
+    elif slug == "cost":
+        _check(page, "billing", "pay_as_you_go")
+        page.locator("#id_hours_per_day").fill("8")
+        _check(page, "ops_capacity", "part_time")
+
+
+SLUGS = [
+    "organization",
+    "workloads",
+    "model",
+    "training",
+    "inference",
+    "maturity",
+    "frameworks",
+    "deployment",
+    "cost",
+]
+
+
+def _walk(page: Page, t: dict[str, str], screenshot_dir: Path | None, lang: str) -> None:
+    for slug in SLUGS:
+        page.wait_for_url(f"**/steps/{slug}/")
+        _fill_step(page, slug)
+        if screenshot_dir is not None and slug in {"training", "deployment"}:
+            page.screenshot(path=str(screenshot_dir / f"wizard-{slug}-{lang}.png"), full_page=True)
+        if slug == "inference":
+            # Back keeps what was typed here, and forward again shows it.
+            page.get_by_role("button", name=t["back"]).click()
+            page.wait_for_url("**/steps/training/")
+            expect(page.locator("#id_lora_rank")).to_have_value("16")
+            page.get_by_role("button", name=t["next"]).click()
+            page.wait_for_url("**/steps/inference/")
+            expect(page.locator("#id_context_tokens")).to_have_value("4096")
+            # A refresh mid-way loses nothing and asks nothing.
+            page.reload()
+            expect(page.locator("#id_output_tokens")).to_have_value("512")
+        button = t["review"] if slug == "cost" else t["next"]
+        page.get_by_role("button", name=button).click()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_a_new_user_completes_the_wizard_with_htmx(
+    page: Page, live_server: Any, screenshot_dir: Path, lang: str
+) -> None:
+    t = TEXT[lang]
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: errors.append(f"{page.url}: {m.text} {m.location}") if m.type == "error" else None,
+    )
+    membership = MembershipFactory()
+    _log_in(page, live_server, membership, lang)
+    page.locator("#id_title").fill("Browser run " + lang)
+    page.get_by_role("button", name=t["new"], exact=True).click()
+    _walk(page, t, screenshot_dir, lang)
+    page.wait_for_url("**/steps/review/")
+    expect(page.get_by_role("heading", name=t["review_heading"])).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"wizard-review-{lang}.png"), full_page=True)
+    page.get_by_role("button", name=t["submit"]).click()
+    page.wait_for_url("**/result/")
+    expect(page.get_by_role("heading", name=t["result"])).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"result-{lang}.png"), full_page=True)
+    obj = Assessment.objects.get(title="Browser run " + lang)
+    assert obj.status == Assessment.Status.SUBMITTED
+    assert obj.answers["training"]["lora_rank"] == 16
+    assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+def test_autosave_validates_inline_and_updates_the_preview(
+    page: Page, live_server: Any, screenshot_dir: Path
+) -> None:
+    membership = MembershipFactory()
+    _log_in(page, live_server, membership, "en")
+    page.locator("#id_title").fill("Autosave")
+    page.locator("#id_starter").select_option("llm-fine-tuning-startup")
+    page.get_by_role("button", name="Start", exact=True).click()
+    obj = Assessment.objects.get(title="Autosave")
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/training/")
+    page.locator("#id_micro_batch_size").fill("many")
+    page.locator("#id_micro_batch_size").blur()
+    expect(page.locator("#errors-micro_batch_size")).to_contain_text("Enter a whole number.")
+    expect(page.locator("#save-status")).to_contain_text("Draft saved")
+    expect(page.locator("#preview")).to_contain_text("GiB")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(screenshot_dir / "wizard-training-phone-en.png"), full_page=True)
+    # The version moved on with the autosave, so the explicit save is not a conflict.
+    page.locator("#id_micro_batch_size").fill("8")
+    page.get_by_role("button", name="Save and continue").click()
+    page.wait_for_url("**/steps/inference/")
+    obj.refresh_from_db()
+    assert obj.answers["training"]["micro_batch_size"] == 8
+
+
+def test_the_wizard_works_with_javascript_off(
+    browser: Browser, live_server: Any, screenshot_dir: Path
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    membership = MembershipFactory()
+    _log_in(page, live_server, membership, "en")
+    page.locator("#id_title").fill("No JS")
+    page.get_by_role("button", name="Start", exact=True).click()
+    _walk(page, TEXT["en"], None, "en")
+    page.wait_for_url("**/steps/review/")
+    page.get_by_role("button", name="Submit assessment").click()
+    page.wait_for_url("**/result/")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(screenshot_dir / "result-phone-nojs-en.png"), full_page=True)
+    assert Assessment.objects.get(title="No JS").status == Assessment.Status.SUBMITTED
+    context.close()
+
+
+def test_two_tabs_editing_one_assessment_get_a_conflict_not_a_silent_overwrite(
+    browser: Browser, live_server: Any
+) -> None:
+    membership = MembershipFactory()
+    obj = Assessment.objects.create(
+        organization=membership.organization, created_by=membership.user, title="Tabs",
+        answers={"schema_version": 1},
+    )
+    context = browser.new_context()
+    first, second = context.new_page(), context.new_page()
+    _log_in(first, live_server, membership, "en")
+    url = f"{live_server.url}/assessments/{obj.pk}/steps/organization/"
+    first.goto(url)
+    second.goto(url)
+    first.locator("#id_industry").select_option("finance")
+    _check(first, "regions", "tokyo")
+    first.get_by_role("button", name="Save and continue").click()
+    first.wait_for_url("**/steps/workloads/")
+    # The second tab's autosave is refused, and so is its explicit save.
+    second.locator("#id_industry").select_option("media")
+    expect(second.locator("#save-status")).to_contain_text("Not saved")
+    _check(second, "regions", "taipei")
+    second.get_by_role("button", name="Save and continue").click()
+    expect(second.get_by_role("alert")).to_contain_text("changed in another tab")
+    expect(second.locator("#id_industry")).to_have_value("media")
+    obj.refresh_from_db()
+    assert obj.answers["organization"] == {"industry": "finance", "regions": ["tokyo"]}
+    context.close()
