@@ -4,9 +4,12 @@ from typing import ClassVar
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Invitation, Membership, Organization, User
+from accounts.models import ApiToken, Invitation, Membership, Organization, User
+from accounts.services import api_token_revoke
 
 
 class MembershipInline(admin.TabularInline[Membership, User]):
@@ -45,3 +48,22 @@ class InvitationAdmin(admin.ModelAdmin[Invitation]):
     list_display = ("email", "organization", "role", "created_at", "expires_at", "accepted_at")
     list_filter = ("role",)
     readonly_fields = ("token_hash", "accepted_at", "accepted_by", "invited_by")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("name", "prefix", "user__email")
+    readonly_fields = ("prefix", "key_hash", "created_at", "last_used_at", "revoked_at")
+    autocomplete_fields: ClassVar = ["user"]
+    actions = ("revoke",)
+
+    @admin.action(description=_("Revoke the selected tokens"))
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        for token in queryset:
+            api_token_revoke(token=token)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A key made here could never be shown to anyone; people create their own.
+        return False

@@ -143,3 +143,33 @@ class Invitation(models.Model):
     @property
     def is_usable(self) -> bool:
         return self.accepted_at is None and self.expires_at > timezone.now()
+
+
+class ApiToken(models.Model):
+    """A personal key for the JSON API, sent as `Authorization: Bearer <key>`.
+
+    Only the SHA-256 of the key is stored: it is shown once, when created, and a database leak
+    does not leak working keys. The prefix stays so people can tell their keys apart.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(_("prefix"), max_length=8, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering: ClassVar = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

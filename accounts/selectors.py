@@ -8,7 +8,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest
 
-from accounts.models import Invitation, Membership, Organization, Role, User
+from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -98,3 +98,33 @@ def current_membership(request: HttpRequest) -> Membership | None:
         membership = memberships.order_by("organization__name", "pk").first()
     request._current_membership = membership  # type: ignore[attr-defined]
     return membership
+
+
+def api_token_get_by_key(*, key: str) -> ApiToken | None:
+    """The live token whose key this is (its owner active), or None."""
+    from accounts.services import token_hash
+
+    # A real key is 43 characters; anything much longer is not worth hashing.
+    if not key or len(key) > 200:
+        return None
+    return (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=token_hash(key), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+
+
+def api_tokens_for_user(*, user: User) -> QuerySet[ApiToken]:
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by(
+        "-created_at", "-pk"
+    )
+
+
+def api_token_get_for_user(*, user: User | AnonymousUser, pk: int) -> ApiToken:
+    """One of the user's own live tokens, else 404 (another person's id looks like no id)."""
+    if not isinstance(user, User):
+        raise Http404
+    try:
+        return api_tokens_for_user(user=user).get(pk=pk)
+    except (ObjectDoesNotExist, ValueError) as exc:
+        raise Http404 from exc

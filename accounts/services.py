@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from accounts.models import Invitation, Membership, Organization, Role, User
+from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 
 
 class InvitationError(Exception):
@@ -128,3 +129,38 @@ def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str)
     )
     invitation_accept(invitation=invitation, user=user)
     return user
+
+
+# --- API tokens ----------------------------------------------------------------------------------
+
+# last_used_at is for people deciding which key to revoke; minute precision is plenty and spares
+# a write on every API call.
+API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
+
+
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """A new API key for `user`; returns the token and the raw key, which is never stored."""
+    key = secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name.strip(), prefix=key[:8], key_hash=token_hash(key)
+    )
+    return token, key
+
+
+def api_token_revoke(*, token: ApiToken) -> ApiToken:
+    """Stop a key working at once. The row stays, so the audit trail keeps its name."""
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+            revoked_at=token.revoked_at
+        )
+    return token
+
+
+def api_token_used(*, token: ApiToken) -> None:
+    """Record that the key authenticated a request (at most once per interval)."""
+    now = timezone.now()
+    if token.last_used_at is not None and now - token.last_used_at < API_TOKEN_TOUCH_INTERVAL:
+        return
+    token.last_used_at = now
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

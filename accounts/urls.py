@@ -15,6 +15,8 @@ urlpatterns = [
     path("organisation/new/", views.organization_create, name="organization_create"),
     path("organisation/switch/", views.switch_organization, name="switch_organization"),
     path("invitation/<str:token>/", views.invitation, name="invitation"),
+    path("tokens/", views.api_tokens, name="api_tokens"),
+    path("tokens/<int:pk>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("password-reset/", views.password_reset, name="password_reset"),
     path("password-reset/sent/", views.password_reset_done, name="password_reset_done"),
     path(

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -9,6 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
@@ -23,6 +26,8 @@ from accounts.forms import (
 from accounts.models import User
 from accounts.selectors import (
     SESSION_KEY,
+    api_token_get_for_user,
+    api_tokens_for_user,
     assignable_roles,
     current_membership,
     invitation_get_by_token,
@@ -184,3 +189,42 @@ password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="accounts/password_reset_complete.html"
 )
+
+
+# --- API tokens ----------------------------------------------------------------------------------
+
+# The new key waits here between the POST and the redirected GET, which shows it once and drops it.
+NEW_API_KEY_SESSION_KEY = "new_api_key"
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        label=pgettext_lazy("API token", "Name"),
+        max_length=100,
+        help_text=gettext_lazy("Where the key will be used, e.g. “CI pipeline”."),
+    )
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)  # noqa: S101 - login_required
+    form = ApiTokenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        token, key = services.api_token_create(user=user, name=form.cleaned_data["name"])
+        request.session[NEW_API_KEY_SESSION_KEY] = {"id": token.pk, "key": key}
+        return redirect("accounts:api_tokens")
+    new_key = request.session.pop(NEW_API_KEY_SESSION_KEY, None)
+    context = {"tokens": api_tokens_for_user(user=user), "form": form, "new_key": new_key}
+    return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    token = api_token_get_for_user(user=request.user, pk=pk)
+    services.api_token_revoke(token=token)
+    messages.success(request, _("The key “%(name)s” no longer works.") % {"name": token.name})
+    return redirect("accounts:api_tokens")

@@ -43,6 +43,4 @@ def evaluate_all_languages(answers: Answers) -> dict[str, dict[str, Any]]:
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:
-    return engine.preview(
-        draft, active_catalog(), active_scoring_model(), lang=engine_language()
-    )
+    return engine.preview(draft, active_catalog(), active_scoring_model(), lang=engine_language())

@@ -19,7 +19,7 @@ from advisor.models import Assessment
 
 YES_NO = [("yes", _("Yes")), ("no", _("No"))]
 
-LABELS: dict[str, dict[str, Promise]] = {
+LABELS: dict[str, dict[str, str | Promise]] = {
     "industry": {
         "ecommerce": _("E-commerce"),
         "media": _("Media and entertainment"),
@@ -302,7 +302,9 @@ class OrganizationStepForm(StepForm):
         "industry",
         A.INDUSTRIES,
         label=_("Industry"),
-        help_text=_("Regulated industries often need private cloud, on-premises or in-region data."),
+        help_text=_(
+            "Regulated industries often need private cloud, on-premises or in-region data."
+        ),
     )
     regions = _checkboxes(
         "region",
@@ -323,12 +325,8 @@ class WorkloadsStepForm(StepForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for kind in A.WORKLOAD_KINDS:
-            self.fields[kind] = forms.BooleanField(
-                label=label_for("kind", kind), required=False
-            )
-            self.fields[f"{kind}_schedule"] = _select(
-                "schedule", A.SCHEDULES, label=_("How often")
-            )
+            self.fields[kind] = forms.BooleanField(label=label_for("kind", kind), required=False)
+            self.fields[f"{kind}_schedule"] = _select("schedule", A.SCHEDULES, label=_("How often"))
             self.fields[kind].widget.attrs["aria-describedby"] = f"errors-{kind}"
             self.fields[f"{kind}_schedule"].widget.attrs["aria-describedby"] = (
                 f"errors-{kind}_schedule"
@@ -538,7 +536,9 @@ class MaturityStepForm(StepForm):
         "stack_changes",
         A.STACK_CHANGES,
         label=_("How often does your ML stack change?"),
-        help_text=_("GPUs are the safe default for a changing stack; TPUs pay off when it is stable."),
+        help_text=_(
+            "GPUs are the safe default for a changing stack; TPUs pay off when it is stable."
+        ),
     )
     pipeline = _radio(
         "pipeline",
@@ -550,7 +550,9 @@ class MaturityStepForm(StepForm):
         "demand",
         A.DEMANDS,
         label=_("How predictable is demand?"),
-        help_text=_("Predictable demand makes monthly servers and commitments cheaper than hourly."),
+        help_text=_(
+            "Predictable demand makes monthly servers and commitments cheaper than hourly."
+        ),
     )
 
 
@@ -560,7 +562,9 @@ class FrameworksStepForm(StepForm):
         "framework",
         A.FRAMEWORKS,
         label=_("Main framework"),
-        help_text=_("JAX and TensorFlow run best on TPUs; PyTorch runs everywhere, on TPUs via XLA."),
+        help_text=_(
+            "JAX and TensorFlow run best on TPUs; PyTorch runs everywhere, on TPUs via XLA."
+        ),
     )
     others = _checkboxes("framework", A.FRAMEWORKS, label=_("Other frameworks in use"))
     custom_kernels = _yes_no(
@@ -617,7 +621,9 @@ class CostStepForm(StepForm):
         "billing",
         A.BILLING,
         label=_("How do you prefer to pay?"),
-        help_text=_("Cost is more than the hourly price: idle time, contracts and staff count too."),
+        help_text=_(
+            "Cost is more than the hourly price: idle time, contracts and staff count too."
+        ),
     )
     monthly_budget_usd = _number(
         label=_("Monthly budget in USD (optional)"),
@@ -631,7 +637,9 @@ class CostStepForm(StepForm):
         "ops",
         A.OPS_CAPACITY,
         label=_("Operations staff"),
-        help_text=_("Bare metal and private cloud need people to run them; managed cloud needs fewer."),
+        help_text=_(
+            "Bare metal and private cloud need people to run them; managed cloud needs fewer."
+        ),
     )
 
 

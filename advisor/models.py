@@ -57,4 +57,4 @@ class Assessment(models.Model):
         workloads: Any = self.answers.get("workloads")
         if not isinstance(workloads, list):
             return set()
-        return {w.get("kind") for w in workloads if isinstance(w, dict)}
+        return {str(w.get("kind")) for w in workloads if isinstance(w, dict)}

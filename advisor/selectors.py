@@ -48,9 +48,7 @@ def broker_reachable() -> bool:
 
 def assessment_get_for_user(*, user: User | AnonymousUser, pk: int) -> Assessment:
     """The assessment if it belongs to one of the user's organisations, else 404."""
-    return object_get_for_user(
-        Assessment.objects.select_related("organization"), user=user, pk=pk
-    )
+    return object_get_for_user(Assessment.objects.select_related("organization"), user=user, pk=pk)
 
 
 def assessments_for_organization(*, organization: Organization) -> QuerySet[Assessment]:
@@ -139,7 +137,7 @@ def problems_by_step(
         if step.form is None or not step.is_applicable(assessment.answers):
             continue
         section = step.form.section
-        messages = [
+        messages: list[str | None] = [
             p.message(language)
             for p in problems
             if p.path == section or p.path.startswith((section + ".", section + "["))

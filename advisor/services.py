@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from advisor import decisions
-from advisor.engine import parse_answers
+from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
 from advisor.forms import StepForm
 from advisor.models import Assessment
@@ -86,9 +86,7 @@ def step_save(
     else:
         pending.pop(step.slug, None)
 
-    version = _write(
-        assessment, expected_version, answers=answers, pending_input=pending
-    )
+    version = _write(assessment, expected_version, answers=answers, pending_input=pending)
     return StepOutcome(problems=problems, version=version)
 
 
@@ -147,7 +145,9 @@ def _drop_refused(answers: dict[str, Any], section: str) -> dict[str, Any]:
     """Remove from `section` every value the engine refuses for a draft (a few passes at most:
     removing one value can clear a cross-field problem that named another)."""
     for _ in range(5):
-        refused = [p.path for p in check_partial(answers) if p.path.split(".")[0].split("[")[0] == section]
+        refused = [
+            p.path for p in check_partial(answers) if p.path.split(".")[0].split("[")[0] == section
+        ]
         if not refused:
             break
         for path in sorted(set(refused), key=len, reverse=True):
@@ -205,4 +205,34 @@ def assessment_submit(*, assessment: Assessment, expected_version: int | None) -
 def assessment_reopen(*, assessment: Assessment) -> Assessment:
     """Back to draft so the answers can change; the last result stays until the next submit."""
     _write(assessment, assessment.version, status=Assessment.Status.DRAFT)
+    return assessment
+
+
+def assessment_create_from_document(
+    *,
+    organization: Organization,
+    user: User,
+    title: str,
+    answers: dict[str, Any],
+    draft: bool,
+) -> Assessment:
+    """Create an assessment from a whole answers document (the JSON API's way in).
+
+    A draft may be incomplete but must hold only values the wizard would keep (check_partial);
+    anything else must be a complete, valid document and is submitted at once, its result
+    stored with it. Raises AnswersError listing every problem, and then stores nothing.
+    """
+    problems = check_partial(answers) if draft else validate(answers)
+    if problems:
+        raise AnswersError(problems)
+    with transaction.atomic():
+        assessment = Assessment.objects.create(
+            organization=organization,
+            created_by=user,
+            title=title.strip(),
+            answers=copy.deepcopy(answers),
+        )
+        if not draft:
+            assessment_submit(assessment=assessment, expected_version=assessment.version)
+            assessment.refresh_from_db()  # the submit's timestamps were written by UPDATE
     return assessment

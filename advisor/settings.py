@@ -187,7 +187,12 @@ else:
         "store_processed": False,
         "polling_interval": 0.05,
     }
-    for folder in (BROKER_DIR / "out", BROKER_DIR / "processed", BROKER_DIR / "control", VAR_DIR / "results"):
+    for folder in (
+        BROKER_DIR / "out",
+        BROKER_DIR / "processed",
+        BROKER_DIR / "control",
+        VAR_DIR / "results",
+    ):
         folder.mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ACKS_LATE = True
@@ -229,12 +234,16 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", 0)
 
-# Console email in development; SMTP when EMAIL_BACKEND names it (Django 6.1 MAILERS).
+# Console email in development, SMTP in production (Django 6.1 MAILERS).
+EMAIL_BACKEND_PATH = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
 MAILERS = {
     "default": {
-        "BACKEND": os.environ.get(
-            "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
-        ),
+        "BACKEND": EMAIL_BACKEND_PATH,
         "OPTIONS": (
             {
                 "host": os.environ.get("EMAIL_HOST", "localhost"),
@@ -244,7 +253,7 @@ MAILERS = {
                 "use_tls": envbool("EMAIL_USE_TLS", False),
                 "timeout": 10,
             }
-            if os.environ.get("EMAIL_BACKEND", "").endswith("smtp.EmailBackend")
+            if EMAIL_BACKEND_PATH.endswith("smtp.EmailBackend")
             else {}
         ),
     }

@@ -37,8 +37,17 @@ STARTERS: tuple[Starter, ...] = (
                 {"kind": "fine_tuning", "schedule": "weekly"},
                 {"kind": "realtime_inference", "schedule": "continuous"},
             ],
-            "maturity": {"stack_changes": "weekly", "pipeline": "exploratory", "demand": "unpredictable"},
-            "frameworks": {"primary": "pytorch", "others": [], "custom_kernels": True, "serving": "vllm"},
+            "maturity": {
+                "stack_changes": "weekly",
+                "pipeline": "exploratory",
+                "demand": "unpredictable",
+            },
+            "frameworks": {
+                "primary": "pytorch",
+                "others": [],
+                "custom_kernels": True,
+                "serving": "vllm",
+            },
             "deployment": {
                 "allowed_modes": ["public_cloud", "dedicated_hosting"],
                 "clouds": [],
@@ -46,7 +55,12 @@ STARTERS: tuple[Starter, ...] = (
                 "china_connectivity": False,
                 "data_residency": "none",
             },
-            "cost": {"billing": "pay_as_you_go", "monthly_budget_usd": 15000, "hours_per_day": 8, "ops_capacity": "part_time"},
+            "cost": {
+                "billing": "pay_as_you_go",
+                "monthly_budget_usd": 15000,
+                "hours_per_day": 8,
+                "ops_capacity": "part_time",
+            },
             "model": {"preset": "llama-3-8b"},
             "training": {
                 "method": "lora",
@@ -83,8 +97,17 @@ STARTERS: tuple[Starter, ...] = (
                 {"kind": "batch_inference", "schedule": "daily"},
                 {"kind": "preprocessing", "schedule": "daily"},
             ],
-            "maturity": {"stack_changes": "rarely", "pipeline": "standardized", "demand": "predictable"},
-            "frameworks": {"primary": "tensorflow", "others": ["jax"], "custom_kernels": False, "serving": "tf_serving"},
+            "maturity": {
+                "stack_changes": "rarely",
+                "pipeline": "standardized",
+                "demand": "predictable",
+            },
+            "frameworks": {
+                "primary": "tensorflow",
+                "others": ["jax"],
+                "custom_kernels": False,
+                "serving": "tf_serving",
+            },
             "deployment": {
                 "allowed_modes": ["public_cloud"],
                 "clouds": ["gcp"],
@@ -92,7 +115,12 @@ STARTERS: tuple[Starter, ...] = (
                 "china_connectivity": False,
                 "data_residency": "in_region",
             },
-            "cost": {"billing": "committed", "monthly_budget_usd": 60000, "hours_per_day": 10, "ops_capacity": "dedicated_team"},
+            "cost": {
+                "billing": "committed",
+                "monthly_budget_usd": 60000,
+                "hours_per_day": 10,
+                "ops_capacity": "dedicated_team",
+            },
             "model": {"preset": "llama-3.2-1b"},
             "training": {
                 "method": "full",
@@ -125,7 +153,12 @@ STARTERS: tuple[Starter, ...] = (
             "organization": {"industry": "insurance", "regions": ["los_angeles", "us_west"]},
             "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
             "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "seasonal"},
-            "frameworks": {"primary": "pytorch", "others": [], "custom_kernels": False, "serving": "vllm"},
+            "frameworks": {
+                "primary": "pytorch",
+                "others": [],
+                "custom_kernels": False,
+                "serving": "vllm",
+            },
             "deployment": {
                 "allowed_modes": ["public_cloud", "dedicated_hosting", "bare_metal"],
                 "clouds": ["aws", "gcp"],
@@ -133,7 +166,12 @@ STARTERS: tuple[Starter, ...] = (
                 "china_connectivity": False,
                 "data_residency": "none",
             },
-            "cost": {"billing": "monthly_fixed", "monthly_budget_usd": None, "hours_per_day": 24, "ops_capacity": "part_time"},
+            "cost": {
+                "billing": "monthly_fixed",
+                "monthly_budget_usd": None,
+                "hours_per_day": 24,
+                "ops_capacity": "part_time",
+            },
             "model": {"preset": "llama-3-70b"},
             "inference": {
                 "precision": "fp8",
@@ -157,8 +195,17 @@ STARTERS: tuple[Starter, ...] = (
                 {"kind": "batch_inference", "schedule": "daily"},
                 {"kind": "preprocessing", "schedule": "daily"},
             ],
-            "maturity": {"stack_changes": "quarterly", "pipeline": "standardized", "demand": "predictable"},
-            "frameworks": {"primary": "onnx", "others": ["pytorch"], "custom_kernels": False, "serving": "triton"},
+            "maturity": {
+                "stack_changes": "quarterly",
+                "pipeline": "standardized",
+                "demand": "predictable",
+            },
+            "frameworks": {
+                "primary": "onnx",
+                "others": ["pytorch"],
+                "custom_kernels": False,
+                "serving": "triton",
+            },
             "deployment": {
                 "allowed_modes": ["dedicated_hosting", "bare_metal", "public_cloud"],
                 "clouds": [],
@@ -166,7 +213,12 @@ STARTERS: tuple[Starter, ...] = (
                 "china_connectivity": True,
                 "data_residency": "none",
             },
-            "cost": {"billing": "monthly_fixed", "monthly_budget_usd": 8000, "hours_per_day": 12, "ops_capacity": "part_time"},
+            "cost": {
+                "billing": "monthly_fixed",
+                "monthly_budget_usd": 8000,
+                "hours_per_day": 12,
+                "ops_capacity": "part_time",
+            },
             "model": {"preset": "mistral-7b"},
             "inference": {
                 "precision": "int8",
@@ -190,8 +242,17 @@ STARTERS: tuple[Starter, ...] = (
                 {"kind": "fine_tuning", "schedule": "project_cycles"},
                 {"kind": "realtime_inference", "schedule": "continuous"},
             ],
-            "maturity": {"stack_changes": "quarterly", "pipeline": "evolving", "demand": "predictable"},
-            "frameworks": {"primary": "pytorch", "others": ["onnx"], "custom_kernels": False, "serving": "tgi"},
+            "maturity": {
+                "stack_changes": "quarterly",
+                "pipeline": "evolving",
+                "demand": "predictable",
+            },
+            "frameworks": {
+                "primary": "pytorch",
+                "others": ["onnx"],
+                "custom_kernels": False,
+                "serving": "tgi",
+            },
             "deployment": {
                 "allowed_modes": ["private_cloud", "on_premises"],
                 "clouds": [],
@@ -199,7 +260,12 @@ STARTERS: tuple[Starter, ...] = (
                 "china_connectivity": False,
                 "data_residency": "on_premises_only",
             },
-            "cost": {"billing": "committed", "monthly_budget_usd": 40000, "hours_per_day": 16, "ops_capacity": "dedicated_team"},
+            "cost": {
+                "billing": "committed",
+                "monthly_budget_usd": 40000,
+                "hours_per_day": 16,
+                "ops_capacity": "dedicated_team",
+            },
             "model": {"preset": "qwen2.5-7b"},
             "training": {
                 "method": "qlora",

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from advisor import views
+from advisor.api import api
 
 advisor_patterns = (
     [
@@ -22,6 +23,7 @@ advisor_patterns = (
 urlpatterns = [
     path("", include(advisor_patterns)),
     path("accounts/", include("accounts.urls")),
+    path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),

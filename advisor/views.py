@@ -43,9 +43,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
     context = {
         "membership": membership,
-        "assessments": selectors.assessments_for_organization(
-            organization=membership.organization
-        ),
+        "assessments": selectors.assessments_for_organization(organization=membership.organization),
         "customers": selectors.customer_organizations(user=membership.user),
         "new_form": NewAssessmentForm(starters=_starter_choices()),
         "starters": STARTERS,
@@ -139,11 +137,15 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
                 _step_context(request, obj, current, form, conflict=True),
             )
         # Keep what this tab typed, show the conflict, and let the person decide.
-        form = current.form(request.POST)
-        form.data = form.data.copy()
-        form.data["version"] = str(conflict.current.version)
+        data = request.POST.copy()
+        data["version"] = str(conflict.current.version)
+        form = current.form(data)
         return _render_step(
-            request, conflict.current, current, form, conflict=True,
+            request,
+            conflict.current,
+            current,
+            form,
+            conflict=True,
             status=200 if request.htmx else 409,  # type: ignore[attr-defined]
         )
     if action == "autosave":
@@ -231,7 +233,10 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
     except services.VersionConflict:
         messages.error(
             request,
-            _("This assessment changed in another tab or by a colleague. Review it and submit again."),
+            _(
+                "This assessment changed in another tab or by a colleague. "
+                "Review it and submit again."
+            ),
         )
         return _go(request, review_url)
     url = reverse("advisor:result", kwargs={"pk": obj.pk})

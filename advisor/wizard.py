@@ -24,7 +24,7 @@ def _kinds(answers: Answers) -> set[str]:
     workloads = answers.get("workloads")
     if not isinstance(workloads, list):
         return set()
-    return {w.get("kind") for w in workloads if isinstance(w, dict)}
+    return {str(w.get("kind")) for w in workloads if isinstance(w, dict)}
 
 
 def _always(answers: Answers) -> bool:

@@ -39,3 +39,11 @@ class MembershipFactory(factory.django.DjangoModelFactory[Membership]):
     user = factory.SubFactory(UserFactory)
     organization = factory.SubFactory(OrganizationFactory)
     role = Role.MEMBER
+
+
+def api_token_for(user: User, name: str = "CI") -> str:
+    """A live API key for `user` (the raw key, as a client would hold it)."""
+    from accounts.services import api_token_create
+
+    _, key = api_token_create(user=user, name=name)
+    return key

@@ -4,6 +4,7 @@ plain-text summary the CLI prints.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -247,6 +248,165 @@ def _valid(facts: Mapping[str, Any]) -> bool:
     return True
 
 
+# Answers the hard constraints read (workload kinds never change here), the answers derived
+# values are computed from, and the answers the validity rule reads.
+_EXCLUSION_PATHS = frozenset(
+    {
+        "deployment.allowed_modes",
+        "deployment.clouds",
+        "deployment.data_residency",
+        "organization.regions",
+        "frameworks.custom_kernels",
+        "frameworks.primary",
+        "frameworks.serving",
+    }
+)
+_DERIVE_INPUTS = frozenset(
+    {"cost.hours_per_day", "organization.regions", "inference.p95_latency_ms"}
+)
+_VALIDITY_PATHS = frozenset({"deployment.data_residency", "deployment.allowed_modes"})
+_EPS = 1e-6  # slack for the no-flip bound: far above float noise, far below any point step
+
+Vector = tuple[float, ...]
+
+
+def _add(*vectors: Vector | None) -> Vector | None:
+    present = [v for v in vectors if v is not None]
+    if len(present) <= 1:
+        return present[0] if present else None
+    return tuple(sum(col) for col in zip(*present, strict=True))
+
+
+class _Rescorer:
+    """Re-scores answer changes from the base decision instead of scoring from scratch.
+
+    Scores are additive per criterion, so a changed answer moves a workload's scores by the
+    points its criteria give the new value less those they give the old one. While the hard
+    constraints leave the same options feasible, the candidate pairs are the base decision's,
+    and each pair's overall total moves by that difference summed over the workloads. A change
+    whose best gain over the base pair stays below the base pair's lead cannot flip it.
+    """
+
+    def __init__(
+        self,
+        facts: Mapping[str, Any],
+        decision: SC.Decision,
+        model: SC.ScoringModel,
+        ctx: SC.Context,
+    ) -> None:
+        self.facts, self.model, self.ctx = facts, model, ctx
+        self.kinds = [w.kind for w in decision.workloads]
+        self.phases = tuple(SC.PHASE_OF[k] for k in self.kinds)
+        self.scores = [w.scores for w in decision.workloads]
+        self.excluded = list(decision.excluded)
+        self.key = SC.feasibility_key(decision.excluded)
+        self.pairs = tuple(decision.pairs)
+        self.index = tuple((SC._INDEX[a], SC._INDEX[m]) for a, m in self.pairs)
+        self.base = (decision.accelerator, decision.mode)
+        self.totals = [sum(SC._total(s, p) for s in self.scores) for p in self.pairs]
+        # No pair feasible for every workload (unreachable for valid answers: GPUs are never
+        # excluded): the base pairs are a fallback, so always pick from scratch.
+        self.forced = not SC._feasible(self.kinds, self.excluded)[1] or self.base not in self.pairs
+        self.at = self.pairs.index(self.base) if self.base in self.pairs else 0
+        lead = math.inf
+        for i, t in enumerate(self.totals):
+            if i != self.at:
+                lead = min(lead, self.totals[self.at] - t)
+        self.lead = -math.inf if self.forced else lead
+
+    def changed(self, patch: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+        """(answer, old, new) for every answer a criterion may read, derived ones included."""
+        facts = self.facts
+        out = [(k, facts.get(k), v) for k, v in patch.items() if k != "workloads"]
+        if _DERIVE_INPUTS.intersection(patch):
+            for k, v in SC.derive({**facts, **patch}, self.model, self.ctx).items():
+                if facts.get(k) != v:
+                    out.append((k, facts.get(k), v))
+        return out
+
+    def deltas(self, patch: Mapping[str, Any]) -> list[Vector | None]:
+        """Per workload, how its scores move under `patch` (None = not at all)."""
+        model = self.model
+        changed = self.changed(patch)
+        by_phase = {
+            phase: _add(*(model.swap(a, phase, old, new) for a, old, new in changed))
+            for phase in set(self.phases)
+        }
+        if "workloads" not in patch:
+            return [by_phase[p] for p in self.phases]
+        out = []
+        for i, phase in enumerate(self.phases):
+            old, new = self.facts["workloads"][i][1], patch["workloads"][i][1]
+            d = by_phase[phase]
+            if old != new:
+                d = _add(d, model.swap("workload.schedule", phase, old, new))
+            out.append(d)
+        return out
+
+    def gains(self, patch: Mapping[str, Any]) -> tuple[Vector | None, float]:
+        """How each base pair's overall total moves under `patch` (None = none moves), and the
+        most any pair gains on the base pair. Memoised: it depends only on the changed answers,
+        the workloads' phases and the base pairs, which recur across assessments.
+        """
+        if "workloads" in patch:
+            changes: tuple[Any, ...] = tuple(
+                (i, old[1], new[1])
+                for i, (old, new) in enumerate(zip(self.facts["workloads"], patch["workloads"]))
+                if old != new
+            )
+        else:
+            changes = tuple(self.changed(patch))
+        key = ("gains", changes, self.phases, self.pairs, self.at)
+        return self.model.memo(key, lambda: self._gains(self.deltas(patch)))
+
+    def _gains(self, deltas: Sequence[Vector | None]) -> tuple[Vector | None, float]:
+        total = _add(*deltas)
+        if total is None:
+            return None, 0.0
+        gains = tuple(total[a] + total[m] for a, m in self.index)
+        return gains, self.bound(gains)
+
+    def bound(self, gains: Vector | None) -> float:
+        """The most any pair gains on the base pair."""
+        if gains is None:
+            return 0.0
+        base = gains[self.at]
+        return max((g - base for i, g in enumerate(gains) if i != self.at), default=-math.inf)
+
+    def result(
+        self,
+        gains: Vector | None,
+        bound: float,
+        patched: Mapping[str, Any] | None,
+        deltas: Any,
+    ) -> SC.Pair:
+        """The overall pair after a change. `patched` is the changed facts when the change may
+        move the hard constraints (else None); `deltas` is called for per-workload deltas when
+        it does."""
+        if patched is not None:
+            key = SC.feasibility(patched, self.ctx)
+            if key != self.key or self.forced:
+                per_workload = [
+                    s if d is None else [a + b for a, b in zip(s, d, strict=True)]
+                    for s, d in zip(self.scores, deltas(), strict=True)
+                ]
+                return SC.pick(self.kinds, SC.exclusions(patched, self.ctx), per_workload)
+        elif self.forced:
+            return SC.pick(
+                self.kinds,
+                self.excluded,
+                [
+                    s if d is None else [a + b for a, b in zip(s, d, strict=True)]
+                    for s, d in zip(self.scores, deltas(), strict=True)
+                ],
+            )
+        if gains is None or bound < self.lead - _EPS:
+            return self.base
+        totals = self.totals
+        i = SC._best(range(len(totals)), lambda j: totals[j] + gains[j])
+        return self.pairs[i]
+
+
 def would_change_if(
     facts: Mapping[str, Any],
     decision: SC.Decision,
@@ -259,38 +419,49 @@ def would_change_if(
     """Smallest answer changes that flip the overall accelerator or deployment mode.
 
     Every single-answer change is re-scored; pairs are tried only when no single change flips,
-    among the changes to the answers that carry the most points.
+    among the changes to the answers that carry the most points. Re-scoring swaps the changed
+    criteria's points into the base scores (`_Rescorer`); tests/engine checks it against
+    scoring every variant from scratch.
     """
     base = (decision.accelerator, decision.mode)
-    singles: list[tuple[Change, dict[str, Any]]] = []
+    rs = _Rescorer(facts, decision, model, ctx)
+    # (change, patch, gains, bound, may move the hard constraints)
+    singles: list[tuple[Change, dict[str, Any], Any, float, bool]] = []
     flips: list[tuple[tuple[Change, ...], tuple[str, str]]] = []
-    base_excluded = SC.exclusions(facts, ctx)
     for change, patch in _variants(facts):
-        variant = {**facts, **patch}
-        if not _valid(variant):
+        path = change[0] if change[0] in facts else "workloads"
+        if path in _VALIDITY_PATHS and not _valid({**facts, **patch}):
             continue
-        singles.append((change, patch))
-        variant.update(SC.derive(variant, model, ctx))
-        if SC.exclusions(variant, ctx) == base_excluded:
-            # Same hard constraints, so the same feasible pairs: only the points move.
-            result = SC.best_pair(decision.pairs, _shifted_scores(facts, variant, decision, model))
-        else:
-            d = SC.decide(variant, model, ctx, derived=True)
-            result = (d.accelerator, d.mode)
+        gains, bound = rs.gains(patch)
+        hard = path in _EXCLUSION_PATHS
+        singles.append((change, patch, gains, bound, hard))
+        result = rs.result(
+            gains, bound, {**facts, **patch} if hard else None, lambda p=patch: rs.deltas(p)
+        )
         if result != base:
             flips.append(((change,), result))
     if not flips:
         influential = _influential_paths(decision, model)
         pool = [s for s in singles if s[0][0] in influential][:24]
-        for (c1, p1), (c2, p2) in combinations(pool, 2):
+        for (c1, p1, g1, b1, h1), (c2, p2, g2, b2, h2) in combinations(pool, 2):
             if c1[0] == c2[0]:
                 continue
-            variant = {**facts, **p1, **p2}
-            if not _valid(variant):
+            if not (h1 or h2) and b1 + b2 < rs.lead - _EPS:
+                continue  # the two gains together cannot overtake the base pair's lead
+            patched = {**facts, **p1, **p2}
+            if (c1[0] in _VALIDITY_PATHS or c2[0] in _VALIDITY_PATHS) and not _valid(patched):
                 continue
-            d = SC.decide(variant, model, ctx)
-            if (d.accelerator, d.mode) != base:
-                flips.append(((c1, c2), (d.accelerator, d.mode)))
+            gains = _add(g1, g2)
+            result = rs.result(
+                gains,
+                rs.bound(gains),
+                patched if h1 or h2 else None,
+                lambda a=p1, b=p2: [
+                    _add(x, y) for x, y in zip(rs.deltas(a), rs.deltas(b), strict=True)
+                ],
+            )
+            if result != base:
+                flips.append(((c1, c2), result))
     flips.sort(
         key=lambda f: (len(f[0]), sum(c[3] for c in f[0]), f[1][0] == base[0], [c[0] for c in f[0]])
     )
@@ -320,38 +491,6 @@ def would_change_if(
                 ),
             }
         )
-    return out
-
-
-def _shifted_scores(
-    facts: Mapping[str, Any],
-    variant: Mapping[str, Any],
-    decision: SC.Decision,
-    model: SC.ScoringModel,
-) -> list[list[float]]:
-    """Each workload's scores after the variant, from the base scores plus the changed criteria."""
-    changed = {k for k, v in variant.items() if k != "workloads" and facts.get(k) != v}
-    out = []
-    for (kind, schedule), w in zip(variant["workloads"], decision.workloads, strict=True):
-        scores = list(w.scores)
-        phase = SC.PHASE_OF[kind]
-        for c in model.criteria:
-            if phase not in c.applies_to:
-                continue
-            old: Any
-            new: Any
-            if c.answer == "workload.schedule":
-                if schedule == w.schedule:
-                    continue
-                old, new = w.schedule, schedule
-            elif c.answer in changed:
-                old, new = facts.get(c.answer), variant.get(c.answer)
-            else:
-                continue
-            before, after = SC.criterion_points(c, old), SC.criterion_points(c, new)
-            for i in range(len(scores)):
-                scores[i] += after[i] - before[i]
-        out.append(scores)
     return out
 
 

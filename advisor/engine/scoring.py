@@ -11,17 +11,19 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
 from advisor.engine import answers as A
 from advisor.engine.answers import Problem, join_path
 
+Pair = tuple[str, str]  # (accelerator, deployment mode)
+_T = TypeVar("_T")
 ACCELERATORS = ("gpu", "tpu")
 OPTIONS = ACCELERATORS + A.MODES
 _INDEX = {o: i for i, o in enumerate(OPTIONS)}
@@ -158,6 +160,84 @@ class ScoringModel:
     def to_dict(self) -> dict[str, Any]:
         """The model as plain data."""
         return copy.deepcopy(dict(self.raw))
+
+    # Lookups derived once per model; cached on the (frozen) instance, not part of its fields.
+
+    @cached_property
+    def by_phase(self) -> Mapping[str, tuple[Criterion, ...]]:
+        """The criteria that apply to each phase, in model order."""
+        return {p: tuple(c for c in self.criteria if p in c.applies_to) for p in PHASES}
+
+    @cached_property
+    def _max_margins(self) -> Mapping[str, float]:
+        return {p: sum(c.spread for c in cs) for p, cs in self.by_phase.items()}
+
+    def max_margin(self, phase: str) -> float:
+        """The largest pair-total swing all criteria of a phase can make (for confidence)."""
+        return self._max_margins[phase]
+
+    @cached_property
+    def _points(self) -> Mapping[tuple[str, str, str], tuple[float, ...]]:
+        table: dict[tuple[str, str, str], list[float]] = {}
+        for c in self.criteria:
+            for phase in c.applies_to:
+                for key, entries in c.table.items():
+                    vec = table.setdefault((c.answer, phase, key), [0.0] * len(OPTIONS))
+                    for idx, pts in entries:
+                        vec[idx] += pts
+        return {k: tuple(v) for k, v in table.items()}
+
+    @cached_property
+    def _memo(self) -> dict[Any, Any]:
+        return {}
+
+    def memo(self, key: Any, compute: Callable[[], _T]) -> _T:
+        """`compute()`, memoised on this model under `key` (which must determine the result).
+        Re-scoring memoises point swaps here: the same ones recur across assessments.
+        """
+        memo = self._memo
+        try:
+            return cast(_T, memo[key])
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable answer value: compute without memoising
+            return compute()
+        if len(memo) > 100_000:
+            memo.clear()
+        out = memo[key] = compute()
+        return out
+
+    def swap(self, answer: str, phase: str, old: Any, new: Any) -> tuple[float, ...] | None:
+        """How a `phase` workload's points per option move when `answer` goes from `old` to
+        `new` (None = they do not)."""
+        return self.memo(
+            ("swap", answer, phase, old, new), lambda: self._swap(answer, phase, old, new)
+        )
+
+    def _swap(self, answer: str, phase: str, old: Any, new: Any) -> tuple[float, ...] | None:
+        before, after = self.points(answer, phase, old), self.points(answer, phase, new)
+        if before is None and after is None:
+            return None
+        if before is None:
+            return after
+        if after is None:
+            return tuple(-v for v in before)
+        return tuple(a - b for a, b in zip(after, before, strict=True))
+
+    def points(self, answer: str, phase: str, value: Any) -> tuple[float, ...] | None:
+        """Points per option (indexed like OPTIONS) that every criterion reading `answer` gives
+        a workload of `phase` for `value`; None when they give none. Scores are additive per
+        criterion, so re-scoring one changed answer swaps this vector for the new value's.
+        """
+        keys = _value_keys(value)
+        if len(keys) == 1:
+            return self._points.get((answer, phase, keys[0]))
+        out: list[float] | None = None
+        for key in keys:
+            vec = self._points.get((answer, phase, key))
+            if vec is not None:
+                out = list(vec) if out is None else [a + b for a, b in zip(out, vec, strict=True)]
+        return None if out is None else tuple(out)
 
 
 def _pair_points(contrib: Mapping[str, float]) -> list[float]:
@@ -333,26 +413,34 @@ class Exclusion:
 
 def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
     """Hard constraints, in a fixed order. Each names the answer that causes it."""
-    out: list[Exclusion] = []
+    return [Exclusion(*row) for row in _exclusion_rows(facts, ctx)]
+
+
+def feasibility(facts: Mapping[str, Any], ctx: Context) -> frozenset[tuple[str, str | None]]:
+    """`feasibility_key(exclusions(facts, ctx))` without building the exclusions."""
+    return frozenset((row[0], row[1]) for row in _exclusion_rows(facts, ctx))
+
+
+_Row = tuple[str, str | None, str, Mapping[str, Any], str]
+
+
+def _exclusion_rows(facts: Mapping[str, Any], ctx: Context) -> list[_Row]:
+    out: list[_Row] = []
     kinds = [k for k, _ in facts["workloads"]]
     modes = facts["deployment.allowed_modes"]
     clouds = facts["deployment.clouds"]
     residency = facts["deployment.data_residency"]
     if "public_cloud" not in modes:
-        out.append(
-            Exclusion("tpu", None, "exclude.tpu_needs_public_cloud", {}, "deployment.allowed_modes")
-        )
+        out.append(("tpu", None, "exclude.tpu_needs_public_cloud", {}, "deployment.allowed_modes"))
     if clouds and "gcp" not in clouds:
-        out.append(Exclusion("tpu", None, "exclude.tpu_needs_gcp", {}, "deployment.clouds"))
+        out.append(("tpu", None, "exclude.tpu_needs_gcp", {}, "deployment.clouds"))
     if residency == "on_premises_only":
-        out.append(
-            Exclusion("tpu", None, "exclude.tpu_on_premises_only", {}, "deployment.data_residency")
-        )
+        out.append(("tpu", None, "exclude.tpu_on_premises_only", {}, "deployment.data_residency"))
     elif residency == "in_region":
         regions = facts["organization.regions"]
         if not any(ctx.region_tpus.get(r) for r in regions):
             out.append(
-                Exclusion(
+                (
                     "tpu",
                     None,
                     "exclude.tpu_no_region",
@@ -361,24 +449,20 @@ def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
                 )
             )
     if facts["frameworks.custom_kernels"]:
-        out.append(
-            Exclusion("tpu", None, "exclude.tpu_custom_kernels", {}, "frameworks.custom_kernels")
-        )
+        out.append(("tpu", None, "exclude.tpu_custom_kernels", {}, "frameworks.custom_kernels"))
     inference_kinds = [k for k in kinds if PHASE_OF[k] == "inference"]
     for kind in inference_kinds:
         if facts["frameworks.primary"] == "onnx":
-            out.append(Exclusion("tpu", kind, "exclude.tpu_onnx", {}, "frameworks.primary"))
+            out.append(("tpu", kind, "exclude.tpu_onnx", {}, "frameworks.primary"))
         serving = facts["frameworks.serving"]
         if serving in ("tensorrt_llm", "triton"):
             out.append(
-                Exclusion(
-                    "tpu", kind, "exclude.tpu_serving", {"serving": serving}, "frameworks.serving"
-                )
+                ("tpu", kind, "exclude.tpu_serving", {"serving": serving}, "frameworks.serving")
             )
     for mode in A.MODES:
         if mode not in modes:
             out.append(
-                Exclusion(
+                (
                     mode,
                     None,
                     "exclude.mode_not_allowed",
@@ -392,7 +476,7 @@ def exclusions(facts: Mapping[str, Any], ctx: Context) -> list[Exclusion]:
             "bare_metal",
         ):
             out.append(
-                Exclusion(
+                (
                     mode,
                     None,
                     "exclude.mode_on_premises_only",
@@ -449,19 +533,17 @@ def score_workload(
     model: ScoringModel, facts: Mapping[str, Any], kind: str, schedule: str
 ) -> list[float]:
     """Points per option (indexed like OPTIONS) for one workload."""
-    phase = PHASE_OF[kind]
     scores = [0.0] * len(OPTIONS)
-    for c in model.criteria:
-        if phase not in c.applies_to:
-            continue
+    for c in model.by_phase[PHASE_OF[kind]]:
         if c.answer == "workload.schedule":
             keys: tuple[str, ...] = (schedule,)
         elif c.answer == "workload.kind":
             keys = (kind,)
         else:
             keys = _value_keys(facts.get(c.answer))
+        table = c.table
         for key in keys:
-            for idx, pts in c.table.get(key, ()):
+            for idx, pts in table.get(key, ()):
                 scores[idx] += pts
     return scores
 
@@ -493,7 +575,7 @@ def _total(scores: Sequence[float], pair: tuple[str, str]) -> float:
     return scores[_INDEX[pair[0]]] + scores[_INDEX[pair[1]]]
 
 
-def _best(pairs: list[tuple[str, str]], total: Any) -> tuple[str, str]:
+def _best(pairs: Sequence[tuple[str, str]], total: Any) -> tuple[str, str]:
     # Ties go to the earlier pair: GPU before TPU (portable), modes in MODES order.
     best = pairs[0]
     best_v = total(best)
@@ -505,7 +587,7 @@ def _best(pairs: list[tuple[str, str]], total: Any) -> tuple[str, str]:
 
 
 def _margins(
-    pairs: list[tuple[str, str]], best: tuple[str, str], total: Any
+    pairs: Sequence[tuple[str, str]], best: tuple[str, str], total: Any
 ) -> tuple[float | None, float | None]:
     best_v = total(best)
     other_acc = [total(p) for p in pairs if p[0] != best[0]]
@@ -516,24 +598,62 @@ def _margins(
     )
 
 
+Feasibility = tuple[
+    tuple[tuple[tuple[Pair, ...], tuple[str, ...], tuple[str, ...]], ...], tuple[Pair, ...]
+]
+
+
+def feasibility_key(excluded: Sequence[Exclusion]) -> frozenset[tuple[str, str | None]]:
+    """What of the hard constraints the choice depends on: which option is out, for whom."""
+    return frozenset((e.option, e.kind) for e in excluded)
+
+
+def _feasible(kinds: Sequence[str], excluded: Sequence[Exclusion]) -> Feasibility:
+    return _feasible_for(tuple(kinds), feasibility_key(excluded))
+
+
+@lru_cache(maxsize=4096)
+def _feasible_for(kinds: tuple[str, ...], out_by: frozenset[tuple[str, str | None]]) -> Feasibility:
+    """Per workload (pairs, feasible accelerators, feasible modes), and the pairs all share."""
+    global_out = {o for o, k in out_by if k is None}
+    per = []
+    for kind in kinds:
+        out = global_out | {o for o, k in out_by if k == kind}
+        accs = tuple(a for a in ACCELERATORS if a not in out)
+        modes = tuple(m for m in A.MODES if m not in out)
+        pairs = _pairs(accs, modes)
+        if not pairs:  # cannot happen for valid answers (GPU is never excluded); stay total anyway
+            pairs = [("gpu", modes[0] if modes else "public_cloud")]
+        per.append((tuple(pairs), tuple(a for a in accs if any(p[0] == a for p in pairs)), modes))
+    common_accs = [a for a in ACCELERATORS if all(a in f[1] for f in per)]
+    common_modes = [m for m in A.MODES if all(m in f[2] for f in per)]
+    return tuple(per), tuple(_pairs(common_accs, common_modes))
+
+
+def pick(
+    kinds: Sequence[str], excluded: Sequence[Exclusion], per_workload: Sequence[Sequence[float]]
+) -> Pair:
+    """The overall (accelerator, mode) `decide` would pick for these exclusions and scores.
+
+    The fast path for re-scoring variants whose points are already known.
+    """
+    per, pairs = _feasible(kinds, excluded)
+    if not pairs:
+        first = per_workload[0]
+        return _best(per[0][0], lambda p: _total(first, p))
+    return best_pair(pairs, per_workload)
+
+
 def decide(
     facts: Mapping[str, Any], model: ScoringModel, ctx: Context, *, derived: bool = False
 ) -> Decision:
     """Hard constraints, then soft scores; pick per-workload and overall (accelerator, mode)."""
     full = facts if derived else {**facts, **derive(facts, model, ctx)}
     excluded = exclusions(full, ctx)
-    global_out = {e.option for e in excluded if e.kind is None}
+    per, common = _feasible([k for k, _ in full["workloads"]], excluded)
     decisions = []
-    for kind, schedule in full["workloads"]:
-        out = global_out | {e.option for e in excluded if e.kind == kind}
-        accs = tuple(a for a in ACCELERATORS if a not in out)
-        modes = tuple(m for m in A.MODES if m not in out)
+    for (kind, schedule), (pairs, feasible_accs, modes) in zip(full["workloads"], per, strict=True):
         scores = score_workload(model, full, kind, schedule)
-        pairs = _pairs(accs, modes)
-        phase = PHASE_OF[kind]
-        max_margin = sum(c.spread for c in model.criteria if phase in c.applies_to)
-        if not pairs:  # cannot happen for valid answers (GPU is never excluded); stay total anyway
-            pairs = [("gpu", modes[0] if modes else "public_cloud")]
         best = _best(pairs, lambda p, s=scores: _total(s, p))
         acc_m, mode_m = _margins(pairs, best, lambda p, s=scores: _total(s, p))
         decisions.append(
@@ -543,16 +663,14 @@ def decide(
                 accelerator=best[0],
                 mode=best[1],
                 scores=tuple(scores),
-                feasible_accelerators=tuple(a for a in accs if any(p[0] == a for p in pairs)),
+                feasible_accelerators=feasible_accs,
                 feasible_modes=modes,
                 accelerator_margin=acc_m,
                 mode_margin=mode_m,
-                max_margin=max_margin,
+                max_margin=model.max_margin(PHASE_OF[kind]),
             )
         )
-    common_accs = [a for a in ACCELERATORS if all(a in d.feasible_accelerators for d in decisions)]
-    common_modes = [m for m in A.MODES if all(m in d.feasible_modes for d in decisions)]
-    pairs = _pairs(common_accs, common_modes) or [(decisions[0].accelerator, decisions[0].mode)]
+    pairs = common or ((decisions[0].accelerator, decisions[0].mode),)
 
     def overall(p: tuple[str, str]) -> float:
         return sum(_total(d.scores, p) for d in decisions)

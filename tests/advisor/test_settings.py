@@ -19,6 +19,8 @@ PROBE = (
     "'secure_cookies': s.SESSION_COOKIE_SECURE, 'hsts': s.SECURE_HSTS_SECONDS}))"
 )
 SERVICE_VARS = (
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "EMAIL_BACKEND",
     "DATABASE_URL",
     "REDIS_URL",
     "DEBUG",

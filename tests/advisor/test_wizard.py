@@ -151,7 +151,7 @@ def test_valid_htmx_post_moves_to_the_next_step_with_hx_location(
         **HTMX,
     )
     assert response.status_code == 200
-    assert '"path": "/assessments/%d/steps/model/"' % obj.pk in response["HX-Location"]
+    assert f'"path": "/assessments/{obj.pk}/steps/model/"' in response["HX-Location"]
 
 
 def test_bad_input_keeps_everything_typed_and_shows_the_error_at_the_field(
@@ -175,9 +175,7 @@ def test_bad_input_keeps_everything_typed_and_shows_the_error_at_the_field(
     assert "sequence_length" not in obj.answers["training"]
 
 
-def test_errors_are_in_traditional_chinese_for_chinese_readers(
-    client: Client, member: Any
-) -> None:
+def test_errors_are_in_traditional_chinese_for_chinese_readers(client: Client, member: Any) -> None:
     obj = _new(member, {k: v for k, v in FULL.items() if k != "training"})
     _post(client, obj, "training", {**POSTS["training"], "sequence_length": "-5"})
     page = client.get(_url(obj, "training"), HTTP_ACCEPT_LANGUAGE="zh-TW")
@@ -232,9 +230,9 @@ def test_unknown_or_inapplicable_steps_redirect_to_the_first_incomplete_one(
     assert client.get(_url(obj, "nonsense"))["Location"] == _url(obj, "workloads")
     # No training workload yet, so the training step does not apply.
     assert client.get(_url(obj, "training"))["Location"] == _url(obj, "workloads")
-    assert client.get(reverse("advisor:assessment", kwargs={"pk": obj.pk}))[
-        "Location"
-    ] == _url(obj, "workloads")
+    assert client.get(reverse("advisor:assessment", kwargs={"pk": obj.pk}))["Location"] == _url(
+        obj, "workloads"
+    )
 
 
 def test_a_stale_save_from_a_second_tab_gets_a_conflict_and_keeps_its_input(
@@ -339,9 +337,9 @@ def test_starting_points_prefill_a_complete_assessment(client: Client, member: A
         client.post(reverse("advisor:assessment_new"), {"title": slug, "starter": slug})
         obj = Assessment.objects.get(title=slug)
         assert obj.answers == starter.answers
-        assert client.get(reverse("advisor:assessment", kwargs={"pk": obj.pk}))[
-            "Location"
-        ] == _url(obj, "review")
+        assert client.get(reverse("advisor:assessment", kwargs={"pk": obj.pk}))["Location"] == _url(
+            obj, "review"
+        )
 
 
 def test_new_assessment_form_rejects_bad_input(client: Client, member: Any) -> None:

@@ -144,7 +144,9 @@ def test_a_new_user_completes_the_wizard_with_htmx(
     errors: list[str] = []
     page.on(
         "console",
-        lambda m: errors.append(f"{page.url}: {m.text} {m.location}") if m.type == "error" else None,
+        lambda m: (
+            errors.append(f"{page.url}: {m.text} {m.location}") if m.type == "error" else None
+        ),
     )
     membership = MembershipFactory()
     _log_in(page, live_server, membership, lang)
@@ -214,7 +216,9 @@ def test_two_tabs_editing_one_assessment_get_a_conflict_not_a_silent_overwrite(
 ) -> None:
     membership = MembershipFactory()
     obj = Assessment.objects.create(
-        organization=membership.organization, created_by=membership.user, title="Tabs",
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Tabs",
         answers={"schema_version": 1},
     )
     context = browser.new_context()

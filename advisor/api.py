@@ -1,0 +1,470 @@
+"""The JSON API (`/api/v1/`): assessments from answers documents, read back with their result.
+
+Each person authenticates with their own key (`accounts.ApiToken`, `Authorization: Bearer`).
+The engine's JSON Schema is the only description of the answers document: the request and
+response models take `answers` as a plain object, the engine validates it, and the OpenAPI
+description references the engine's schema (`components.schemas.AnswersV1`) instead of copying
+its rules into pydantic models.
+
+Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", "message"}]}`,
+in the request's language; `path` is the engine's own path for problems in `answers`.
+"""
+
+# No `from __future__ import annotations` here: django-ninja reads the operations' annotations
+# at runtime, and @paginate's wrapper resolves string annotations in ninja's own module.
+import json
+import math
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from ninja import Field, NinjaAPI, Query, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.openapi.schema import OpenAPISchema
+from ninja.pagination import PageNumberPagination, paginate
+from ninja.parser import Parser
+from ninja.security import HttpBearer
+from ninja.types import DictStrAny
+from pydantic import ConfigDict, StrictBool, StringConstraints, WithJsonSchema
+
+from accounts.models import Organization, User
+from accounts.selectors import api_token_get_by_key, organizations_for_user
+from accounts.services import api_token_used
+from advisor import decisions, services
+from advisor.engine import AnswersError, answers_schema
+from advisor.engine.answers import join_path
+from advisor.models import Assessment
+from advisor.selectors import assessment_get_for_user
+
+ANSWERS_SCHEMA_NAME = "AnswersV1"
+# An answers document is a few kilobytes; a megabyte leaves room for long free text and stops
+# a client from making the server parse (and Postgres store) anything much bigger.
+MAX_BODY_BYTES = 1024 * 1024
+# The answers document nests four levels deep; this bounds the recursion of everything below.
+MAX_JSON_DEPTH = 32
+SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+
+
+# --- Request parsing -----------------------------------------------------------------------------
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyRefused(ValueError):
+    """Valid JSON that PostgreSQL or the engine cannot take (NUL, lone surrogates, NaN, depth)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise BodyRefused(_("%(value)s is not a number JSON allows.") % {"value": name})
+
+
+def _check_json(data: Any) -> None:
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise BodyRefused(_("The JSON is nested too deeply."))
+        if isinstance(node, dict):
+            for key, value in node.items():
+                _check_text(key)
+                stack.append((value, depth + 1))
+        elif isinstance(node, list):
+            stack.extend((value, depth + 1) for value in node)
+        elif isinstance(node, str):
+            _check_text(node)
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise BodyRefused(_("A number is too large."))
+
+
+def _check_text(text: str) -> None:
+    # PostgreSQL refuses NUL in text and jsonb, and UTF-8 cannot encode a lone surrogate.
+    if "\x00" in text:
+        raise BodyRefused(_("Text may not contain the NUL character."))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BodyRefused(_("Text must be valid Unicode.")) from exc
+
+
+class JSONParser(Parser):
+    def parse_body(self, request: HttpRequest) -> DictStrAny:
+        body = request.body  # Django raises RequestDataTooBig past DATA_UPLOAD_MAX_MEMORY_SIZE
+        if len(body) > MAX_BODY_BYTES:
+            raise BodyTooLarge
+        data = json.loads(body, parse_constant=_refuse_constant)
+        _check_json(data)
+        return data  # type: ignore[no-any-return]  # a non-object fails the body schema
+
+
+# --- Authentication ------------------------------------------------------------------------------
+
+
+class BearerToken(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> User | None:
+        api_token = api_token_get_by_key(key=token)
+        if api_token is None:
+            return None
+        api_token_used(token=api_token)
+        request.user = api_token.user
+        return api_token.user
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.auth  # type: ignore[attr-defined]
+    assert isinstance(user, User)  # noqa: S101 - every operation requires BearerToken
+    return user
+
+
+# --- Schemas -------------------------------------------------------------------------------------
+
+# The engine's schema, referenced rather than restated. Pydantic cannot emit a $ref to a schema
+# it does not know, so the field carries a marker that AdvisorAPI.get_openapi_schema replaces.
+ANSWERS_MARKER = "x-advisor-engine-schema"
+Answers = Annotated[
+    dict[str, Any],
+    WithJsonSchema({"type": "object", ANSWERS_MARKER: ANSWERS_SCHEMA_NAME}),
+]
+Slug = Annotated[str, StringConstraints(strict=True, max_length=140, pattern=SLUG_PATTERN)]
+
+
+class AssessmentIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    title: Annotated[
+        str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=200)
+    ]
+    organization: Slug | None = Field(
+        None,
+        description="The organisation's slug; by default the first of the caller's organisations.",
+    )
+    answers: Answers
+    draft: StrictBool = Field(
+        False,
+        description=(
+            "Store an incomplete draft (only values the wizard would keep). Otherwise the "
+            "document must be complete and valid; it is submitted and its result computed."
+        ),
+    )
+
+
+class AssessmentSummaryOut(Schema):
+    id: int
+    title: str
+    organization: str = Field(description="The organisation's slug.")
+    status: Literal["draft", "submitted"]
+    version: int = Field(description="Bumped by every save (optimistic locking in the wizard).")
+    created_at: datetime
+    updated_at: datetime
+    submitted_at: datetime | None
+
+    @staticmethod
+    def resolve_organization(obj: Assessment) -> str:
+        return obj.organization.slug
+
+
+class AssessmentOut(AssessmentSummaryOut):
+    answers: Answers
+    result: dict[str, Any] | None = Field(
+        description=(
+            "The engine's result document in the request's language (Accept-Language: en or "
+            "zh-Hant), as frozen at submission; null while the assessment is a draft."
+        )
+    )
+
+    @staticmethod
+    def resolve_result(obj: Assessment) -> dict[str, Any] | None:
+        if obj.status != Assessment.Status.SUBMITTED or not isinstance(obj.result, dict):
+            return None
+        result: dict[str, Any] | None = obj.result.get(decisions.engine_language())
+        return result
+
+
+class ErrorItem(Schema):
+    location: Literal["answers", "body", "query", "path"] = Field(
+        description="Where the path points: into `answers`, or at a body, query or path field."
+    )
+    path: str = Field(description="For `answers`, the engine's path, e.g. `workloads[0].kind`.")
+    code: str
+    message: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorOut(Schema):
+    detail: str
+    errors: list[ErrorItem] = Field(default_factory=list)
+
+
+class AssessmentFilters(Schema):
+    organization: Slug | None = Field(None, description="Only this organisation (its slug).")
+    status: Literal["draft", "submitted"] | None = None
+
+
+class Pages(PageNumberPagination):
+    class Input(Schema):
+        # Bounded so that page x size stays a sane SQL OFFSET.
+        page: int = Field(1, ge=1, le=100_000)
+        page_size: int | None = Field(None, ge=1, le=100)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(page_size=20, max_page_size=100, **kwargs)
+
+
+# --- The API -------------------------------------------------------------------------------------
+
+
+class AdvisorAPI(NinjaAPI):
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: DictStrAny | None = None
+    ) -> OpenAPISchema:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        _reference_engine_schema(schema)
+        components = schema.setdefault("components", {})
+        components.setdefault("schemas", {})[ANSWERS_SCHEMA_NAME] = answers_schema()
+        return schema
+
+
+def _reference_engine_schema(node: Any) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, dict) and ANSWERS_MARKER in value:
+                ref = {"$ref": f"#/components/schemas/{value[ANSWERS_MARKER]}"}
+                node[key] = {**ref, **{k: v for k, v in value.items() if k == "description"}}
+            else:
+                _reference_engine_schema(value)
+    elif isinstance(node, list):
+        for item in node:
+            _reference_engine_schema(item)
+
+
+api = AdvisorAPI(
+    title="Accelerator Advisor API",
+    version="1",
+    description=(
+        "Create assessments from answers documents, read them back with the engine's result, "
+        "and list your organisations' assessments. Authenticate with a personal API token "
+        "(Account → API tokens) as `Authorization: Bearer <key>`. Errors are JSON with the "
+        "engine's field paths, in the language of `Accept-Language` (en or zh-Hant)."
+    ),
+    # The Swagger page loads its assets from a CDN, which the CSP forbids; the JSON is enough.
+    docs_url=None,
+    openapi_url="/openapi.json",
+    urls_namespace="api-v1",
+    auth=BearerToken(),
+    parser=JSONParser(),
+)
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut}
+
+
+@api.post(
+    "/assessments",
+    response={201: AssessmentOut, 413: ErrorOut, **ERRORS},
+    summary="Create an assessment from an answers document",
+    tags=["assessments"],
+)
+def assessment_create(request: HttpRequest, payload: AssessmentIn) -> Status[Assessment]:
+    user = _user(request)
+    organization = _organization(user, payload.organization)
+    assessment = services.assessment_create_from_document(
+        organization=organization,
+        user=user,
+        title=payload.title,
+        answers=payload.answers,
+        draft=payload.draft,
+    )
+    return Status(201, assessment)
+
+
+@api.get(
+    "/assessments/{assessment_id}",
+    response={200: AssessmentOut, **ERRORS},
+    summary="Read an assessment with its result",
+    tags=["assessments"],
+)
+def assessment_read(request: HttpRequest, assessment_id: int) -> Assessment:
+    return assessment_get_for_user(user=_user(request), pk=assessment_id)
+
+
+@api.get(
+    "/assessments",
+    response=list[AssessmentSummaryOut],
+    summary="List your organisations' assessments, newest first",
+    tags=["assessments"],
+)
+@paginate(Pages)
+def assessment_list(
+    request: HttpRequest, filters: Query[AssessmentFilters]
+) -> QuerySet[Assessment]:
+    user = _user(request)
+    organizations = organizations_for_user(user=user)
+    if filters.organization is not None:
+        organizations = organizations.filter(pk=_organization(user, filters.organization).pk)
+    queryset = (
+        Assessment.objects.filter(organization__in=organizations)
+        .select_related("organization")
+        .defer("answers", "pending_input", "result")
+        .order_by("-created_at", "-pk")
+    )
+    if filters.status is not None:
+        queryset = queryset.filter(status=filters.status)
+    return queryset
+
+
+@api.get(
+    "/schema/answers",
+    response={200: dict[str, Any], 401: ErrorOut},
+    summary="The engine's JSON Schema of the answers document",
+    tags=["schema"],
+)
+def schema_answers(request: HttpRequest) -> dict[str, Any]:
+    return answers_schema()
+
+
+def _organization(user: User, slug: str | None) -> Organization:
+    organizations = organizations_for_user(user=user)
+    if slug is None:
+        organization = organizations.order_by("name", "pk").first()
+        if organization is None:
+            raise ApiError(
+                400,
+                _("You are not a member of any organisation."),
+                [_item("body", "organization", "no_organization", _("Join or create one first."))],
+            )
+        return organization
+    organization = organizations.filter(slug=slug).first()
+    if organization is None:
+        # Another organisation's slug answers like one that does not exist.
+        raise Http404
+    return organization
+
+
+# --- Errors --------------------------------------------------------------------------------------
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, detail: str, errors: list[dict[str, Any]] | None = None):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors or []
+
+
+def _item(
+    location: str, path: str, code: str, message: str, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "location": location,
+        "path": path,
+        "code": code,
+        "message": message,
+        "params": params or {},
+    }
+
+
+def _error(request: HttpRequest, status: int, detail: str, errors: Any = ()) -> HttpResponse:
+    return api.create_response(request, {"detail": detail, "errors": list(errors)}, status=status)
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return _error(request, exc.status, exc.detail, exc.errors)
+
+
+@api.exception_handler(AnswersError)
+def _answers_error(request: HttpRequest, exc: AnswersError) -> HttpResponse:
+    language = decisions.engine_language()
+    errors = [
+        _item("answers", p.path, p.code, p.message(language), _jsonable(p.params))
+        for p in exc.problems
+    ]
+    return _error(request, 400, _("The answers document is not valid."), errors)
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return _error(request, 404, _("Not found."))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if isinstance(exc, AuthenticationError):
+        response = _error(
+            request,
+            401,
+            _("Authentication required: send a valid API token as “Authorization: Bearer <key>”."),
+        )
+        response["WWW-Authenticate"] = 'Bearer realm="api"'
+        return response
+    cause = exc.__cause__
+    # ninja wraps every failure of the body parser in a generic 400; say what went wrong.
+    if isinstance(cause, BodyTooLarge | RequestDataTooBig):
+        return _error(request, 413, _("The request body is larger than 1 MB."))
+    if isinstance(cause, BodyRefused):
+        return _error(request, 400, str(cause))
+    if cause is not None:
+        return _error(request, 400, _("The request body is not valid JSON."))
+    return _error(request, exc.status_code, exc.message)
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return _error(request, 413, _("The request body is larger than 1 MB."))
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    errors = [_validation_item(error) for error in exc.errors]
+    return _error(request, 400, _("The request is not valid."), errors)
+
+
+# Pydantic's messages are English only; these cover what a client can get wrong here.
+PYDANTIC_MESSAGES: dict[str, Promise] = {
+    "missing": gettext_lazy("This field is required."),
+    "extra_forbidden": gettext_lazy("Unknown field."),
+    "string_type": gettext_lazy("Enter a string."),
+    "string_too_short": gettext_lazy("This field may not be empty."),
+    "string_too_long": gettext_lazy("Enter at most %(max_length)s characters."),
+    "string_pattern_mismatch": gettext_lazy(
+        "Enter a slug: letters, numbers, hyphens or underscores."
+    ),
+    "bool_type": gettext_lazy("Enter true or false."),
+    "dict_type": gettext_lazy("Enter a JSON object."),
+    "model_attributes_type": gettext_lazy("Send a JSON object."),
+    "model_type": gettext_lazy("Send a JSON object."),
+    "int_type": gettext_lazy("Enter a whole number."),
+    "int_parsing": gettext_lazy("Enter a whole number."),
+    "int_parsing_size": gettext_lazy("Enter a whole number."),
+    "greater_than_equal": gettext_lazy("Enter a number of at least %(ge)s."),
+    "less_than_equal": gettext_lazy("Enter a number of at most %(le)s."),
+    "literal_error": gettext_lazy("Choose one of: %(expected)s."),
+}
+
+
+def _validation_item(error: dict[str, Any]) -> dict[str, Any]:
+    loc = list(error.get("loc", ()))
+    source = str(loc.pop(0)) if loc else "body"
+    if source == "body" and loc and loc[0] == "payload":
+        loc.pop(0)  # the operation's parameter name, not part of the document
+    code = str(error.get("type", "invalid"))
+    params = _jsonable(error.get("ctx") or {})
+    template = PYDANTIC_MESSAGES.get(code)
+    try:
+        message = str(template) % params if template else str(error.get("msg", ""))
+    except (KeyError, TypeError, ValueError):
+        message = str(error.get("msg", ""))
+    location = source if source in ("body", "query", "path") else "body"
+    return _item(
+        location, join_path(p for p in loc if isinstance(p, str | int)), code, message, params
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    # Problem params and pydantic contexts can hold tuples, sets or exceptions.
+    return json.loads(json.dumps(value, default=str))

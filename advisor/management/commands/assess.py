@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from advisor.engine.cli import main
+
+
+class Command(BaseCommand):
+    help = (
+        "Evaluate an answers document: assess FILE|- [--format json|text] [--lang en|zh-hant]; "
+        "--schema prints the answers JSON Schema. Exit code 2 on invalid input."
+    )
+
+    def run_from_argv(self, argv: list[str]) -> None:
+        # The engine's CLI owns argument parsing and exit codes (2 for bad input, no
+        # traceback), so Django's parser is bypassed.
+        code = main(argv[2:], sys.stdin, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+        raise SystemExit(code)
+
+    def handle(self, *args: Any, **options: Any) -> None:  # pragma: no cover - see run_from_argv
+        raise SystemExit(main(list(args), sys.stdin, sys.stdout, sys.stderr))

@@ -1,0 +1,428 @@
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import Membership
+from accounts.services import api_token_revoke
+from advisor.engine import answers_schema, check_partial, parse_answers
+from advisor.models import Assessment
+from advisor.starters import STARTERS
+from tests.factories import MembershipFactory, OrganizationFactory, api_token_for
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/assessments"
+VALID = STARTERS[0].answers
+
+
+class Api:
+    """The test client speaking JSON with a bearer token, as an API client would."""
+
+    def __init__(self, client: Client, key: str | None, language: str = "en") -> None:
+        self.client = client
+        self.headers = {"Accept-Language": language}
+        if key is not None:
+            self.headers["Authorization"] = f"Bearer {key}"
+
+    def post(self, body: Any, path: str = URL) -> Any:
+        data = body if isinstance(body, str | bytes) else json.dumps(body)
+        return self.client.post(path, data, content_type="application/json", headers=self.headers)
+
+    def get(self, path: str, **params: Any) -> Any:
+        return self.client.get(path, params, headers=self.headers)
+
+
+@pytest.fixture
+def member() -> Membership:
+    return MembershipFactory()
+
+
+@pytest.fixture
+def api(client: Client, member: Membership) -> Api:
+    return Api(client, api_token_for(member.user))
+
+
+def _body(**overrides: Any) -> dict[str, Any]:
+    return {"title": "Fine-tune Llama", "answers": copy.deepcopy(VALID), **overrides}
+
+
+def _answers_with(path: list[str | int], value: Any) -> dict[str, Any]:
+    answers = copy.deepcopy(VALID)
+    node: Any = answers
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return answers
+
+
+def _paths(response: Any) -> set[tuple[str, str]]:
+    return {(e["location"], e["path"]) for e in response.json()["errors"]}
+
+
+# --- Create, read, list ------------------------------------------------------------------------
+
+
+def test_creates_a_submitted_assessment_with_its_result(api: Api, member: Membership) -> None:
+    response = api.post(_body())
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["status"] == "submitted"
+    assert data["organization"] == member.organization.slug
+    assert data["answers"] == VALID
+    assert data["result"]["recommendation"]
+    stored = Assessment.objects.get(pk=data["id"])
+    assert stored.created_by == member.user
+    assert stored.result is not None and set(stored.result) == {"en", "zh-hant"}
+
+
+def test_creates_a_draft_without_a_result(api: Api) -> None:
+    answers = {"schema_version": 1, "training": {"micro_batch_size": 8}}
+    response = api.post(_body(answers=answers, draft=True))
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "draft"
+    assert response.json()["result"] is None
+    assert Assessment.objects.get().answers == answers
+
+
+def test_reads_an_assessment_back_with_its_result(api: Api) -> None:
+    created = api.post(_body()).json()
+    response = api.get(f"{URL}/{created['id']}")
+    assert response.status_code == 200
+    assert response.json() == created
+
+
+def test_result_follows_the_request_language(client: Client, member: Membership) -> None:
+    key = api_token_for(member.user)
+    created = Api(client, key).post(_body()).json()
+    chinese = Api(client, key, "zh-TW").get(f"{URL}/{created['id']}").json()
+    stored = Assessment.objects.get(pk=created["id"]).result
+    assert stored is not None
+    assert chinese["result"] == stored["zh-hant"]
+    assert created["result"] == stored["en"]
+
+
+def test_lists_the_organisations_assessments_newest_first_without_bodies(
+    api: Api, member: Membership
+) -> None:
+    first = api.post(_body(title="First")).json()
+    second = api.post(_body(title="Second", answers={"schema_version": 1}, draft=True)).json()
+    other = MembershipFactory()
+    Assessment.objects.create(organization=other.organization, title="Not mine", answers={})
+
+    response = api.get(URL)
+    assert response.status_code == 200
+    data = response.json()
+    assert data["count"] == 2
+    assert [item["id"] for item in data["items"]] == [second["id"], first["id"]]
+    assert "answers" not in data["items"][0] and "result" not in data["items"][0]
+
+    drafts = api.get(URL, status="draft").json()
+    assert [item["title"] for item in drafts["items"]] == ["Second"]
+
+
+def test_list_is_paginated(api: Api, member: Membership) -> None:
+    Assessment.objects.bulk_create(
+        Assessment(organization=member.organization, title=f"A{i}", answers={}) for i in range(25)
+    )
+    page_one = api.get(URL).json()
+    assert page_one["count"] == 25 and len(page_one["items"]) == 20
+    assert len(api.get(URL, page=2).json()["items"]) == 5
+    assert len(api.get(URL, page_size=100).json()["items"]) == 25
+    assert api.get(URL, page_size=101).status_code == 400
+
+
+def test_list_filters_by_organisation(client: Client, member: Membership) -> None:
+    second = MembershipFactory(user=member.user).organization
+    Assessment.objects.create(organization=member.organization, title="Home", answers={})
+    Assessment.objects.create(organization=second, title="Customer", answers={})
+    api = Api(client, api_token_for(member.user))
+    assert api.get(URL).json()["count"] == 2
+    items = api.get(URL, organization=second.slug).json()["items"]
+    assert [item["title"] for item in items] == ["Customer"]
+
+
+def test_creates_in_a_named_organisation(client: Client, member: Membership) -> None:
+    second = MembershipFactory(user=member.user).organization
+    api = Api(client, api_token_for(member.user))
+    response = api.post(_body(organization=second.slug))
+    assert response.status_code == 201
+    assert Assessment.objects.get().organization == second
+
+
+def test_serves_the_engines_answers_schema(api: Api) -> None:
+    response = api.get("/api/v1/schema/answers")
+    assert response.status_code == 200
+    assert response.json() == answers_schema()
+
+
+def test_post_needs_no_csrf_token(member: Membership) -> None:
+    client = Client(enforce_csrf_checks=True)
+    response = Api(client, api_token_for(member.user)).post(_body())
+    assert response.status_code == 201
+
+
+# --- Authentication ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer", "Bearer not-a-key", "Basic dXNlcjpwYXNz", "Bearer " + "x" * 5000],
+)
+def test_refuses_requests_without_a_valid_token(client: Client, authorization: str | None) -> None:
+    headers = {"Authorization": authorization} if authorization else {}
+    for response in (
+        client.get(URL, headers=headers),
+        client.post(URL, "{}", content_type="application/json", headers=headers),
+        client.get(f"{URL}/1", headers=headers),
+        client.get("/api/v1/schema/answers", headers=headers),
+    ):
+        assert response.status_code == 401
+        assert response["Content-Type"].startswith("application/json")
+        assert "Bearer" in response.json()["detail"]
+        assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_a_revoked_token_stops_working(client: Client, member: Membership) -> None:
+    from accounts.models import ApiToken
+
+    key = api_token_for(member.user)
+    api = Api(client, key)
+    assert api.get(URL).status_code == 200
+    api_token_revoke(token=ApiToken.objects.get(user=member.user))
+    assert api.get(URL).status_code == 401
+
+
+def test_a_deactivated_users_token_stops_working(api: Api, member: Membership) -> None:
+    member.user.is_active = False
+    member.user.save()
+    assert api.get(URL).status_code == 401
+
+
+def test_records_when_a_token_was_last_used(api: Api, member: Membership) -> None:
+    token = member.user.api_tokens.get()
+    assert token.last_used_at is None
+    api.get(URL)
+    token.refresh_from_db()
+    assert token.last_used_at is not None
+
+
+def test_a_session_login_is_not_enough(client: Client, member: Membership) -> None:
+    client.force_login(member.user)
+    assert client.get(URL).status_code == 401
+
+
+# --- Organisation isolation --------------------------------------------------------------------
+
+
+def test_another_organisations_assessment_is_404(api: Api) -> None:
+    other = MembershipFactory()
+    theirs = Assessment.objects.create(organization=other.organization, title="X", answers={})
+    missing = api.get(f"{URL}/{theirs.pk}")
+    assert missing.status_code == 404
+    assert missing.json() == api.get(f"{URL}/{theirs.pk + 1000}").json()
+
+
+@pytest.mark.parametrize("assessment_id", ["0", "-1", "99999999999999999999", "abc", "1.5"])
+def test_odd_assessment_ids_are_404_or_400(api: Api, assessment_id: str) -> None:
+    response = api.get(f"{URL}/{assessment_id}")
+    assert response.status_code in (400, 404)
+    assert response.json()["detail"]
+
+
+def test_cannot_create_in_or_list_another_organisation(api: Api) -> None:
+    stranger = OrganizationFactory()
+    created = api.post(_body(organization=stranger.slug))
+    assert created.status_code == 404
+    assert api.post(_body(organization="no-such-org")).json() == created.json()
+    assert api.get(URL, organization=stranger.slug).status_code == 404
+    assert not Assessment.objects.exists()
+
+
+def test_a_user_without_an_organisation_gets_a_clear_400(client: Client) -> None:
+    from tests.factories import UserFactory
+
+    api = Api(client, api_token_for(UserFactory()))
+    response = api.post(_body())
+    assert response.status_code == 400
+    assert ("body", "organization") in _paths(response)
+
+
+# --- Bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "error_path"),
+    [
+        (["training", "micro_batch_size"], "four", "training.micro_batch_size"),
+        (["training", "micro_batch_size"], -3, "training.micro_batch_size"),
+        (["inference", "context_tokens"], 10**9, "inference.context_tokens"),
+        (["workloads", 0, "kind"], "mining", "workloads[0].kind"),
+        (
+            ["deployment", "data_residency"],
+            "<script>alert(1)</script>",
+            "deployment.data_residency",
+        ),
+        (["model"], {"architecture": {"parameters": 10**15}}, "model.architecture.parameters"),
+    ],
+)
+def test_invalid_answers_are_400_at_the_engines_path(
+    api: Api, path: list[str | int], value: Any, error_path: str
+) -> None:
+    response = api.post(_body(answers=_answers_with(path, value)))
+    assert response.status_code == 400, response.content
+    assert ("answers", error_path) in _paths(response)
+    assert not Assessment.objects.exists()
+
+
+def test_an_incomplete_document_is_400_unless_it_is_a_draft(api: Api) -> None:
+    answers = copy.deepcopy(VALID)
+    del answers["cost"]
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 400
+    assert ("answers", "cost") in _paths(response)
+    assert api.post(_body(answers=answers, draft=True)).status_code == 201
+
+
+def test_a_draft_may_not_hold_wrong_values(api: Api) -> None:
+    answers = {"schema_version": 1, "training": {"micro_batch_size": "many"}}
+    response = api.post(_body(answers=answers, draft=True))
+    assert response.status_code == 400
+    assert ("answers", "training.micro_batch_size") in _paths(response)
+
+
+def test_errors_are_in_the_request_language(client: Client, member: Membership) -> None:
+    api = Api(client, api_token_for(member.user), "zh-Hant")
+    response = api.post(_body(answers=_answers_with(["training", "micro_batch_size"], -3)))
+    assert response.status_code == 400
+    data = response.json()
+    assert data["detail"] == "答案文件無效。"
+    assert data["errors"][0]["message"].startswith("不得小於 1")
+    missing = api.post({"answers": {}})
+    assert missing.json()["errors"][0]["message"] == "此欄位為必填。"
+
+
+@pytest.mark.parametrize(
+    ("body", "error_path"),
+    [
+        ({"answers": VALID}, "title"),
+        (_body(title=""), "title"),
+        (_body(title="   "), "title"),
+        (_body(title="x" * 201), "title"),
+        (_body(title=42), "title"),
+        (_body(title=None), "title"),
+        (_body(draft="yes"), "draft"),
+        (_body(draft=1), "draft"),
+        (_body(answers="everything"), "answers"),
+        (_body(answers=[1, 2]), "answers"),
+        (_body(organization=7), "organization"),
+        (_body(organization="../admin"), "organization"),
+        (_body(unexpected=True), "unexpected"),
+        ({"title": "No answers"}, "answers"),
+    ],
+)
+def test_wrong_envelope_types_are_400_with_a_path(api: Api, body: Any, error_path: str) -> None:
+    response = api.post(body)
+    assert response.status_code == 400, response.content
+    assert ("body", error_path) in _paths(response)
+    assert all(e["message"] for e in response.json()["errors"])
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "not json",
+        "[1, 2, 3]",
+        '"a string"',
+        "null",
+        '{"title": "NaN", "answers": {"x": NaN}}',
+        '{"title": "big", "answers": {"x": 1e999}}',
+        '{"title": "nul\\u0000", "answers": {}}',
+        '{"title": "surrogate \\ud800", "answers": {}}',
+        '{"title": "deep", "answers": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"title": "digits", "answers": {"x": ' + "9" * 5000 + "}}",
+        b"\xff\xfe not utf-8",
+    ],
+)
+def test_malformed_bodies_are_400(api: Api, raw: str | bytes) -> None:
+    response = api.post(raw)
+    assert response.status_code == 400, response.content
+    assert response.json()["detail"]
+    assert not Assessment.objects.exists()
+
+
+def test_a_body_over_one_megabyte_is_413(api: Api) -> None:
+    body = _body(title="Big")
+    body["answers"]["padding"] = "x" * (1024 * 1024)
+    response = api.post(body)
+    assert response.status_code == 413
+    assert "1 MB" in response.json()["detail"]
+    huge = api.post(b"{" + b" " * (3 * 1024 * 1024) + b"}")
+    assert huge.status_code == 413
+
+
+def test_html_in_the_title_is_stored_as_text(api: Api) -> None:
+    title = "<script>alert('x')</script> & <b>co</b>"
+    response = api.post(_body(title=title))
+    assert response.status_code == 201
+    assert response.json()["title"] == title
+    assert response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"status": "archived"},
+        {"page": "0"},
+        {"page": "two"},
+        {"page": "9" * 30},
+        {"page_size": "-1"},
+        {"organization": "<b>"},
+    ],
+)
+def test_bad_list_parameters_are_400(api: Api, params: dict[str, str]) -> None:
+    response = api.get(URL, **params)
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"][0]["location"] == "query"
+
+
+# --- OpenAPI -----------------------------------------------------------------------------------
+
+
+def test_openapi_description_references_the_engines_schema(client: Client) -> None:
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    spec = response.json()
+    assert set(spec["paths"]) == {
+        "/api/v1/assessments",
+        "/api/v1/assessments/{assessment_id}",
+        "/api/v1/schema/answers",
+    }
+    assert set(spec["paths"]["/api/v1/assessments"]) == {"get", "post"}
+    schemas = spec["components"]["schemas"]
+    assert schemas["AnswersV1"] == answers_schema()
+    ref = {"$ref": "#/components/schemas/AnswersV1"}
+    assert schemas["AssessmentIn"]["properties"]["answers"] == ref
+    assert schemas["AssessmentOut"]["properties"]["answers"] == ref
+    assert spec["components"]["securitySchemes"]["BearerToken"]["scheme"] == "bearer"
+
+
+def test_there_is_no_swagger_page(client: Client) -> None:
+    assert client.get("/api/v1/docs").status_code == 404
+
+
+# --- Stored documents stay valid ---------------------------------------------------------------
+
+
+def assert_stored_documents_are_valid() -> None:
+    for assessment in Assessment.objects.all():
+        if assessment.is_draft:
+            assert check_partial(assessment.answers) == [], assessment.answers
+        else:
+            parse_answers(assessment.answers)
+            assert assessment.result is not None
