@@ -131,6 +131,8 @@ class Invitation(models.Model):
         blank=True,
         related_name="+",
     )
+    # Where the invited person lands after joining, e.g. the assessment they are asked to fill.
+    next_path = models.CharField(max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("invitation")

@@ -73,8 +73,14 @@ def invitation_create(
     role: str,
     invited_by: User,
     base_url: str,
+    next_path: str = "",
+    note: str = "",
 ) -> tuple[Invitation, str]:
-    """Store an invitation (hashed token) and email its link; returns it with the raw token."""
+    """Store an invitation (hashed token) and email its link; returns it with the raw token.
+
+    `next_path` is where the person lands once they have joined (a local path only);
+    `note` is a line of context for the email, e.g. which assessment they are asked to fill.
+    """
     token = secrets.token_urlsafe(32)
     invitation = Invitation.objects.create(
         organization=organization,
@@ -83,6 +89,7 @@ def invitation_create(
         token_hash=token_hash(token),
         invited_by=invited_by,
         expires_at=timezone.now() + settings.INVITATION_MAX_AGE,
+        next_path=next_path if next_path.startswith("/") and not next_path.startswith("//") else "",
     )
     url = base_url.rstrip("/") + reverse("accounts:invitation", kwargs={"token": token})
     context = {
@@ -90,6 +97,7 @@ def invitation_create(
         "url": url,
         "inviter": invited_by.get_full_name(),
         "days": settings.INVITATION_MAX_AGE.days,
+        "note": note,
     }
     transaction.on_commit(
         lambda: send_mail(

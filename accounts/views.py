@@ -128,7 +128,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(
                 request, _("You joined %(org)s.") % {"org": invitation.organization.name}
             )
-            return redirect("advisor:dashboard")
+            return redirect(invitation.next_path or "advisor:dashboard")
         return render(request, "accounts/invitation_accept.html", {"invitation": invitation})
     if User.objects.filter(email__iexact=invitation.email).exists():
         login_url = reverse("accounts:login") + "?next=" + request.path
@@ -147,7 +147,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         _login(request, new_user)
         request.session[SESSION_KEY] = invitation.organization_id
         messages.success(request, _("Welcome to %(org)s.") % {"org": invitation.organization.name})
-        return redirect("advisor:dashboard")
+        return redirect(invitation.next_path or "advisor:dashboard")
     return render(
         request, "accounts/invitation_signup.html", {"invitation": invitation, "form": form}
     )

@@ -657,3 +657,56 @@ class NewAssessmentForm(forms.Form):
         assert isinstance(starter, forms.ChoiceField)  # noqa: S101 - narrows the type
         starter.choices = [("", _("A blank assessment")), *starters]
         starter.widget.attrs["class"] = "form-select"
+
+
+class ReportRequestForm(forms.Form):
+    language = forms.ChoiceField(
+        label=_("Report language"),
+        choices=[("en", "English"), ("zh-hant", "繁體中文")],
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+    )
+
+
+class ShareLinkForm(forms.Form):
+    label = forms.CharField(
+        label=_("Label (who it is for)"),
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"class": "form-control form-control-sm"}),
+    )
+    expires_in_days = forms.IntegerField(
+        label=_("Expires after (days)"),
+        min_value=1,
+        max_value=365,
+        required=False,
+        help_text=_("Leave empty for a link that works until you revoke it."),
+        widget=forms.TextInput(
+            attrs={"class": "form-control form-control-sm", "inputmode": "numeric"}
+        ),
+    )
+
+
+class ProspectForm(forms.Form):
+    organization_name = forms.CharField(
+        label=_("Customer organisation"),
+        max_length=120,
+        widget=forms.TextInput(attrs={"class": "form-control"}),
+    )
+    title = forms.CharField(
+        label=_("Assessment title"),
+        max_length=Assessment._meta.get_field("title").max_length,
+        widget=forms.TextInput(attrs={"class": "form-control"}),
+    )
+    contact_email = forms.EmailField(
+        label=_("Customer contact's email (optional)"),
+        required=False,
+        help_text=_("They get a link that lets them join and fill in the steps themselves."),
+        widget=forms.EmailInput(attrs={"class": "form-control"}),
+    )
+
+
+class CustomerInviteForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Customer contact's email"),
+        widget=forms.EmailInput(attrs={"class": "form-control form-control-sm"}),
+    )

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
-from accounts.models import Organization, Role, User
+from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import object_get_for_user
 from advisor import decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.forms import StepForm
-from advisor.models import Assessment
+from advisor.models import Assessment, Report, ShareLink
 from advisor.services import step_problems
 from advisor.wizard import STEPS, Step, applicable_steps
 
@@ -68,6 +71,19 @@ def customer_organizations(*, user: User) -> QuerySet[Organization]:
             assessment_count=Count("assessments", distinct=True),
         )
         .order_by("name")
+    )
+
+
+def customer_assessments(*, user: User, limit: int = 50) -> QuerySet[Assessment]:
+    """Recent assessments of the organisations a sales engineer works with, with progress."""
+    return (
+        Assessment.objects.filter(
+            organization__memberships__user=user,
+            organization__memberships__role=Role.SALES_ENGINEER,
+        )
+        .select_related("organization")
+        .defer("answers", "pending_input", "result")
+        .order_by("-updated_at")[:limit]
     )
 
 
@@ -147,3 +163,100 @@ def problems_by_step(
         if messages:
             out.append({"step": step, "messages": messages})
     return out
+
+
+def latest_report(*, assessment: Assessment, language: str) -> Report | None:
+    reports = assessment.reports.order_by("-number")
+    return reports.filter(language=language).first() or reports.first()
+
+
+def reports_for(*, assessment: Assessment) -> QuerySet[Report]:
+    return assessment.reports.defer("html", "answers", "result").order_by("-number")
+
+
+def report_get(*, assessment: Assessment, number: int) -> Report:
+    """A report of an assessment the caller already got through its ownership check."""
+    try:
+        return assessment.reports.get(number=number)
+    except Report.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def share_links_for(*, report: Report) -> QuerySet[ShareLink]:
+    return report.share_links.select_related("created_by").order_by("-created_at")
+
+
+def share_link_get(*, assessment: Assessment, pk: int) -> ShareLink:
+    try:
+        return ShareLink.objects.select_related("report").get(pk=pk, report__assessment=assessment)
+    except ShareLink.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def share_link_by_token(*, token: str) -> ShareLink | None:
+    """The live link for a token: unknown, revoked and expired all give None."""
+    if not token or len(token) > 100:
+        return None
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    return (
+        ShareLink.objects.select_related("report__assessment__organization")
+        .filter(token_hash=digest, revoked_at__isnull=True, report__status=Report.Status.DONE)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+        .first()
+    )
+
+
+def membership_for(*, user: User | AnonymousUser, organization: Organization) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, organization=organization).first()
+
+
+def can_share(*, membership: Membership | None, assessment: Assessment) -> bool:
+    """The assessment's owner, sales engineers and admins may share its reports."""
+    if membership is None:
+        return False
+    return assessment.created_by_id == membership.user_id or membership.role in {
+        Role.SALES_ENGINEER,
+        Role.ADMIN,
+    }
+
+
+def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
+    """What differs between two reports of one assessment, and the reasons that moved."""
+    a, b = left.result or {}, right.result or {}
+    ra, rb = a.get("recommendation", {}), b.get("recommendation", {})
+    fields = ["accelerator", "deployment_mode", "billing", "confidence"]
+    recommendation = [
+        {"field": f, "left": ra.get(f), "right": rb.get(f), "changed": ra.get(f) != rb.get(f)}
+        for f in fields
+    ]
+    versions = [
+        {"what": "engine", "left": left.engine_version, "right": right.engine_version},
+        {"what": "scoring_model", "left": left.scoring_model, "right": right.scoring_model},
+        {"what": "catalog", "left": left.catalog_version, "right": right.catalog_version},
+    ]
+    reasons_a = {r.get("criterion"): r for r in ra.get("reasons", [])}
+    reasons_b = {r.get("criterion"): r for r in rb.get("reasons", [])}
+    moved = []
+    for criterion in sorted(set(reasons_a) | set(reasons_b), key=str):
+        before, after = reasons_a.get(criterion), reasons_b.get(criterion)
+        if (before or {}).get("contribution") != (after or {}).get("contribution"):
+            moved.append(
+                {
+                    "label": (after or before or {}).get("label", criterion),
+                    "left": (before or {}).get("explanation"),
+                    "right": (after or {}).get("explanation"),
+                }
+            )
+    answers_changed = sorted(
+        key
+        for key in set(left.answers) | set(right.answers)
+        if left.answers.get(key) != right.answers.get(key)
+    )
+    return {
+        "recommendation": recommendation,
+        "versions": versions,
+        "reasons": moved,
+        "answers_changed": answers_changed,
+    }

@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import copy
+import hashlib
+import logging
 import re
+import secrets
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.core.files.base import ContentFile
+from django.db import DatabaseError, transaction
+from django.db.models import F, Max, Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from accounts.models import Organization, User
+from accounts.models import Invitation, Organization, Role, User
+from accounts.services import invitation_create, organization_create
 from advisor import decisions
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
 from advisor.forms import StepForm
-from advisor.models import Assessment
+from advisor.models import Assessment, Report, ShareLink
 from advisor.starters import BY_SLUG as STARTERS
-from advisor.wizard import Step
+from advisor.wizard import Step, progress
 
 IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
 # Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.
@@ -59,8 +67,14 @@ def assessment_create(
     answers: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
     if starter:
         answers = STARTERS[starter].document()
+    done, total = progress(answers, validate(answers))
     return Assessment.objects.create(
-        organization=organization, created_by=user, title=title.strip(), answers=answers
+        organization=organization,
+        created_by=user,
+        title=title.strip(),
+        answers=answers,
+        completed_steps=done,
+        total_steps=total,
     )
 
 
@@ -86,7 +100,15 @@ def step_save(
     else:
         pending.pop(step.slug, None)
 
-    version = _write(assessment, expected_version, answers=answers, pending_input=pending)
+    done, total = progress(answers, validate(answers))
+    version = _write(
+        assessment,
+        expected_version,
+        answers=answers,
+        pending_input=pending,
+        completed_steps=done,
+        total_steps=total,
+    )
     return StepOutcome(problems=problems, version=version)
 
 
@@ -176,12 +198,23 @@ def _raw_input(form: StepForm) -> dict[str, list[str]]:
         if key in IGNORED_INPUT or key not in form.fields:
             continue
         values = data.getlist(key) if hasattr(data, "getlist") else [data[key]]
-        raw[key] = [str(v)[:MAX_PENDING_CHARS] for v in values[:MAX_PENDING_VALUES]]
+        # PostgreSQL's jsonb cannot hold NUL; it is never meaningful input anyway.
+        raw[key] = [
+            str(v)[:MAX_PENDING_CHARS].replace("\x00", "\ufffd")
+            for v in values[:MAX_PENDING_VALUES]
+        ]
     return raw
 
 
-def assessment_submit(*, assessment: Assessment, expected_version: int | None) -> Assessment:
-    """Submit a complete draft: the engine validates it and its result is stored with it.
+def assessment_submit(
+    *,
+    assessment: Assessment,
+    expected_version: int | None,
+    user: User | None = None,
+    language: str = "en",
+) -> Assessment:
+    """Submit a complete draft: the engine validates it, its result is stored with it and
+    the first report is requested in the submitter's language.
 
     Raises PendingInput when a step still holds refused input, AnswersError listing every
     problem when the answers are incomplete or invalid, and VersionConflict when the draft
@@ -192,13 +225,15 @@ def assessment_submit(*, assessment: Assessment, expected_version: int | None) -
     parsed = parse_answers(assessment.answers)
     # Frozen in both languages: what was recommended must not change when the page is re-read.
     result = decisions.evaluate_all_languages(parsed)
-    _write(
-        assessment,
-        expected_version,
-        status=Assessment.Status.SUBMITTED,
-        submitted_at=timezone.now(),
-        result=result,
-    )
+    with transaction.atomic():
+        _write(
+            assessment,
+            expected_version,
+            status=Assessment.Status.SUBMITTED,
+            submitted_at=timezone.now(),
+            result=result,
+        )
+        report_request(assessment=assessment, user=user, language=language)
     return assessment
 
 
@@ -235,4 +270,217 @@ def assessment_create_from_document(
         if not draft:
             assessment_submit(assessment=assessment, expected_version=assessment.version)
             assessment.refresh_from_db()  # the submit's timestamps were written by UPDATE
+    return assessment
+
+
+# --- Reports -------------------------------------------------------------------------------
+
+logger = logging.getLogger(__name__)
+
+
+class ReportNotReady(Exception):
+    """The report is not done yet (or failed), so it cannot be shared or exported."""
+
+
+def report_request(*, assessment: Assessment, user: User | None, language: str) -> Report:
+    """Create the next report version for a submitted assessment and enqueue its generation.
+
+    The task is sent only after the transaction commits, so a worker never looks for a row
+    that is not there; if the broker is down the report stays pending and the sweeper sends
+    it again later.
+    """
+    with transaction.atomic():
+        locked = Assessment.objects.select_for_update().get(pk=assessment.pk)
+        number = (locked.reports.aggregate(n=Max("number"))["n"] or 0) + 1
+        report = Report.objects.create(
+            assessment=locked,
+            number=number,
+            language=decisions.engine_language(language),
+            requested_by=user,
+            answers=copy.deepcopy(locked.answers),
+        )
+        transaction.on_commit(lambda: report_enqueue(report_id=report.pk))
+    return report
+
+
+def report_enqueue(*, report_id: int) -> bool:
+    """Send the generation task; False (and a log line) when the broker cannot be reached."""
+    from advisor.tasks import generate_report
+
+    try:
+        # One quick retry re-opens a pooled connection that died with an earlier broker;
+        # anything longer would keep the person's request waiting on a broker that is down.
+        generate_report.apply_async(
+            args=(report_id,),
+            retry=True,
+            retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+        )
+    except Exception:  # kombu/redis raise transport-specific errors; the sweeper retries
+        logger.warning("report %s: broker unreachable, left pending", report_id, exc_info=True)
+        return False
+    return True
+
+
+def report_generate(*, report_id: int) -> Report | None:
+    """Compute, render and store one report. Idempotent: a done report is left as it is.
+
+    Runs the engine on the answers frozen at request time, renders the HTML and the PDF, and
+    records the engine, scoring-model and catalog versions used. Errors in the answers or the
+    rendering mark the report failed with the reason; database errors propagate so the task
+    can retry.
+    """
+    from advisor import reporting
+
+    with transaction.atomic():
+        report = (
+            Report.objects.select_for_update()
+            .select_related("assessment__organization")
+            .filter(pk=report_id)
+            .first()
+        )
+        if report is None or report.status == Report.Status.DONE:
+            # Deleted with its assessment, or finished by an earlier delivery of the message.
+            return report
+        report.status = Report.Status.RUNNING
+        report.started_at = timezone.now()
+        report.attempts += 1
+        report.error = ""
+        report.save(update_fields=["status", "started_at", "attempts", "error"])
+    try:
+        result = decisions.evaluate(parse_answers(report.answers), language=report.language)
+        common = {
+            "result": result,
+            "title": report.assessment.title,
+            "organization": report.assessment.organization.name,
+            "language": report.language,
+            "generated_at": report.started_at,
+        }
+        document = reporting.render_report_html(**common, standalone=True)
+        body = reporting.render_report_html(**common, standalone=False)
+        pdf = reporting.render_report_pdf(document)
+    except (DatabaseError, OSError):
+        raise
+    except Exception as error:  # a bug or bad data: record it, don't retry forever
+        logger.exception("report %s failed", report_id)
+        Report.objects.filter(pk=report.pk).update(
+            status=Report.Status.FAILED,
+            finished_at=timezone.now(),
+            error=f"{type(error).__name__}: {error}"[:2000],
+        )
+        report.refresh_from_db()
+        return report
+    versions = result["versions"]
+    report.result = result
+    report.html = body
+    report.engine_version = str(versions["engine"])
+    report.scoring_model = (
+        f"{versions['scoring_model']['name']} v{versions['scoring_model']['version']}"
+    )
+    report.catalog_version = str(versions["catalog"])
+    report.pdf.save(
+        f"report-{report.assessment_id}-{report.number}.pdf", ContentFile(pdf), save=False
+    )
+    report.status = Report.Status.DONE
+    report.finished_at = timezone.now()
+    report.save()
+    return report
+
+
+def report_retry(*, report: Report) -> Report:
+    """Send a failed (or stuck) report to the workers again."""
+    Report.objects.filter(pk=report.pk).exclude(status=Report.Status.DONE).update(
+        status=Report.Status.PENDING, error="", requested_at=timezone.now()
+    )
+    transaction.on_commit(lambda: report_enqueue(report_id=report.pk))
+    report.refresh_from_db()
+    return report
+
+
+def report_sweep(*, older_than: timedelta, max_attempts: int = 5) -> int:
+    """Re-enqueue reports stuck pending or running (a lost message, a killed worker).
+
+    Reports that already used `max_attempts` are marked failed instead, with a reason.
+    Returns the number re-enqueued.
+    """
+    cutoff = timezone.now() - older_than
+    stuck = Report.objects.filter(
+        Q(status=Report.Status.PENDING, requested_at__lt=cutoff)
+        | Q(status=Report.Status.RUNNING, started_at__lt=cutoff)
+    )
+    Report.objects.filter(pk__in=stuck.filter(attempts__gte=max_attempts).values("pk")).update(
+        status=Report.Status.FAILED,
+        finished_at=timezone.now(),
+        error="Gave up after repeated attempts; press retry to try again.",
+    )
+    count = 0
+    for report_id in stuck.filter(attempts__lt=max_attempts).values_list("pk", flat=True):
+        # Touch the row first so the next sweep waits a full period again.
+        Report.objects.filter(pk=report_id).update(
+            status=Report.Status.PENDING, requested_at=timezone.now()
+        )
+        count += report_enqueue(report_id=report_id)
+    return count
+
+
+def share_link_create(
+    *, report: Report, user: User, label: str = "", expires_at: datetime | None = None
+) -> tuple[ShareLink, str]:
+    """A new share link to a done report; returns it with the raw token (shown once)."""
+    if report.status != Report.Status.DONE:
+        raise ReportNotReady
+    token = secrets.token_urlsafe(24)  # 192 bits
+    link = ShareLink.objects.create(
+        report=report,
+        token_hash=hashlib.sha256(token.encode()).hexdigest(),
+        label=label.strip(),
+        created_by=user,
+        expires_at=expires_at,
+    )
+    return link, token
+
+
+def share_link_revoke(*, link: ShareLink) -> None:
+    ShareLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def share_link_record_view(*, link: ShareLink) -> None:
+    ShareLink.objects.filter(pk=link.pk).update(
+        view_count=F("view_count") + 1, last_viewed_at=timezone.now()
+    )
+
+
+# --- Sales engineers -----------------------------------------------------------------------
+
+
+def customer_invite(
+    *, assessment: Assessment, email: str, invited_by: User, base_url: str
+) -> Invitation:
+    """Invite a customer's contact to join their organisation and fill in this assessment."""
+    invitation, _token = invitation_create(
+        organization=assessment.organization,
+        email=email,
+        role=Role.MEMBER,
+        invited_by=invited_by,
+        base_url=base_url,
+        next_path=reverse("advisor:assessment", kwargs={"pk": assessment.pk}),
+        note=gettext('You are asked to fill in the assessment "%(title)s".')
+        % {"title": assessment.title},
+    )
+    return invitation
+
+
+def prospect_start(
+    *, user: User, organization_name: str, title: str, contact_email: str, base_url: str
+) -> Assessment:
+    """A sales engineer opens a new prospect: its organisation (with the sales engineer in it),
+    a first draft assessment, and, given an address, an invitation for the customer's contact."""
+    with transaction.atomic():
+        organization = organization_create(
+            name=organization_name, owner=user, role=Role.SALES_ENGINEER
+        )
+        assessment = assessment_create(organization=organization, user=user, title=title)
+        if contact_email:
+            customer_invite(
+                assessment=assessment, email=contact_email, invited_by=user, base_url=base_url
+            )
     return assessment

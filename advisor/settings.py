@@ -203,6 +203,14 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
+# A report still pending or running after this long is sent to the workers again.
+REPORT_STUCK_AFTER_SECONDS = envint("REPORT_STUCK_AFTER_SECONDS", 120)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-reports": {
+        "task": "advisor.sweep_reports",
+        "schedule": envint("REPORT_SWEEP_EVERY_SECONDS", 60),
+    },
+}
 
 # --- Auth ----------------------------------------------------------------------------------
 

@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
-from django.db import connection
+from django.conf import settings
+from django.db import DatabaseError, connection
+
+from advisor import services
 
 
 @shared_task(name="advisor.health", acks_late=False)
@@ -11,3 +16,23 @@ def health() -> dict[str, bool]:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return {"worker": True, "database": True}
+
+
+@shared_task(
+    name="advisor.generate_report",
+    acks_late=True,
+    # A worker killed mid-task gives the message back, so another worker finishes the report.
+    reject_on_worker_lost=True,
+    autoretry_for=(DatabaseError, OSError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def generate_report(report_id: int) -> str | None:
+    report = services.report_generate(report_id=report_id)
+    return report.status if report is not None else None
+
+
+@shared_task(name="advisor.sweep_reports", acks_late=False)
+def sweep_reports() -> int:
+    return services.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))

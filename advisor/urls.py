@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import views
+from advisor import report_views, views
 from advisor.api import api
 
 advisor_patterns = (
@@ -11,11 +11,53 @@ advisor_patterns = (
         path("", views.landing, name="landing"),
         path("dashboard/", views.dashboard, name="dashboard"),
         path("assessments/new/", views.assessment_new, name="assessment_new"),
+        path("prospects/new/", views.prospect_new, name="prospect_new"),
+        path("assessments/<int:pk>/invite/", views.customer_invite, name="customer_invite"),
         path("assessments/<int:pk>/", views.assessment, name="assessment"),
         path("assessments/<int:pk>/steps/<slug:slug>/", views.step, name="step"),
         path("assessments/<int:pk>/submit/", views.submit, name="submit"),
         path("assessments/<int:pk>/result/", views.result, name="result"),
         path("assessments/<int:pk>/reopen/", views.reopen, name="reopen"),
+        path("assessments/<int:pk>/reports/", report_views.report_request, name="report_request"),
+        path("assessments/<int:pk>/reports/compare/", report_views.compare, name="compare"),
+        path("assessments/<int:pk>/reports/<int:number>/", report_views.report, name="report"),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/status/",
+            report_views.report_status,
+            name="report_status",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/retry/",
+            report_views.report_retry,
+            name="report_retry",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/pdf/",
+            report_views.report_pdf,
+            name="report_pdf",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/json/",
+            report_views.report_json,
+            name="report_json",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/csv/",
+            report_views.report_csv,
+            name="report_csv",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/share/",
+            report_views.share_create,
+            name="share_create",
+        ),
+        path(
+            "assessments/<int:pk>/share-links/<int:link_id>/revoke/",
+            report_views.share_revoke,
+            name="share_revoke",
+        ),
+        path("s/<str:token>/", report_views.shared, name="shared"),
+        path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
     ],
     "advisor",
 )

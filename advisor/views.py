@@ -4,7 +4,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,11 +14,11 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.forms import OrganizationForm
 from accounts.models import User
-from accounts.selectors import current_membership
+from accounts.selectors import SESSION_KEY, current_membership
 from advisor import decisions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.answers import validate
-from advisor.forms import NewAssessmentForm
+from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import render_page_or_partial
 from advisor.models import Assessment
 from advisor.starters import STARTERS
@@ -41,10 +41,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
+    customers = list(selectors.customer_organizations(user=membership.user))
     context = {
         "membership": membership,
         "assessments": selectors.assessments_for_organization(organization=membership.organization),
-        "customers": selectors.customer_organizations(user=membership.user),
+        "customers": customers,
+        "customer_assessments": (
+            selectors.customer_assessments(user=membership.user) if customers else []
+        ),
+        "prospect_form": ProspectForm() if customers or membership.role != "member" else None,
         "new_form": NewAssessmentForm(starters=_starter_choices()),
         "starters": STARTERS,
     }
@@ -71,6 +76,62 @@ def assessment_new(request: HttpRequest) -> HttpResponse:
         )
         return redirect("advisor:assessment", pk=assessment.pk)
     return render(request, "advisor/assessment_new.html", {"form": form, "starters": STARTERS})
+
+
+@login_required
+@require_POST
+def prospect_new(request: HttpRequest) -> HttpResponse:
+    """A sales engineer opens a new prospect: organisation, draft assessment, invitation."""
+    membership = current_membership(request)
+    if membership is None or membership.role == "member" or not isinstance(request.user, User):
+        raise Http404
+    form = ProspectForm(request.POST)
+    if not form.is_valid():
+        problems = " ".join(
+            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+        )
+        messages.error(
+            request, _("Check the new prospect's details: %(errors)s") % {"errors": problems}
+        )
+        return redirect("advisor:dashboard")
+    obj = services.prospect_start(
+        user=request.user,
+        organization_name=form.cleaned_data["organization_name"],
+        title=form.cleaned_data["title"],
+        contact_email=form.cleaned_data["contact_email"],
+        base_url=request.build_absolute_uri("/"),
+    )
+    request.session[SESSION_KEY] = obj.organization_id
+    if form.cleaned_data["contact_email"]:
+        messages.success(
+            request,
+            _("Prospect created and %(email)s invited to fill in the assessment.")
+            % {"email": form.cleaned_data["contact_email"]},
+        )
+    return redirect("advisor:assessment", pk=obj.pk)
+
+
+@login_required
+@require_POST
+def customer_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    membership = selectors.membership_for(user=request.user, organization=obj.organization)
+    if membership is None or membership.role == "member" or not isinstance(request.user, User):
+        raise Http404
+    form = CustomerInviteForm(request.POST)
+    if form.is_valid():
+        services.customer_invite(
+            assessment=obj,
+            email=form.cleaned_data["email"],
+            invited_by=request.user,
+            base_url=request.build_absolute_uri("/"),
+        )
+        messages.success(
+            request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]}
+        )
+    else:
+        messages.error(request, " ".join(form.errors["email"]))
+    return redirect("advisor:assessment", pk=obj.pk)
 
 
 @login_required
@@ -187,8 +248,18 @@ def _step_context(
         "previous": before,
         "next": after,
         "preview": decisions.preview(obj.answers),
+        "invite_form": CustomerInviteForm() if _can_invite(request, obj) else None,
         **extra,
     }
+
+
+def _can_invite(request: HttpRequest, obj: Assessment) -> bool:
+    membership = current_membership(request)
+    return (
+        membership is not None
+        and membership.organization_id == obj.organization_id
+        and membership.role != "member"
+    )
 
 
 def _render_step(
@@ -226,7 +297,12 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
     if not obj.is_draft:
         return _go(request, reverse("advisor:result", kwargs={"pk": obj.pk}))
     try:
-        services.assessment_submit(assessment=obj, expected_version=_version(request))
+        services.assessment_submit(
+            assessment=obj,
+            expected_version=_version(request),
+            user=request.user if isinstance(request.user, User) else None,
+            language=decisions.engine_language(),
+        )
     except (AnswersError, services.PendingInput):
         messages.error(request, _("Some answers are missing or need fixing; see the list below."))
         return _go(request, review_url)
@@ -248,12 +324,12 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def result(request: HttpRequest, pk: int) -> HttpResponse:
+    """The assessment's latest report (in the reader's language when there is one)."""
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    if obj.is_draft or not obj.result:
+    report = selectors.latest_report(assessment=obj, language=decisions.engine_language())
+    if report is None:
         return redirect("advisor:assessment", pk=obj.pk)
-    language = decisions.engine_language()
-    document = obj.result.get(language) or next(iter(obj.result.values()))
-    return render(request, "advisor/result.html", {"assessment": obj, "result": document})
+    return redirect("advisor:report", pk=obj.pk, number=report.number)
 
 
 @login_required

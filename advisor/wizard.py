@@ -142,6 +142,12 @@ def first_incomplete(answers: Answers, problems: Sequence[Problem]) -> Step:
     return BY_SLUG["review"]
 
 
+def progress(answers: Answers, problems: Sequence[Problem]) -> tuple[int, int]:
+    """(completed, total) form steps that apply to these answers."""
+    steps = [s for s in applicable_steps(answers) if s.form is not None]
+    return sum(s.is_complete(answers, problems) for s in steps), len(steps)
+
+
 def neighbours(step: Step, answers: Answers) -> tuple[Step | None, Step | None]:
     steps = applicable_steps(answers)
     if step not in steps:

@@ -101,24 +101,34 @@ def stop_worker(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(
-    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A worker on the test run's broker, using the test database (session-wide)."""
+@pytest.fixture
+def worker_env(transactional_db: None) -> dict[str, str]:
+    """The environment for a worker process that uses this test run's database and Redis."""
     from django.db import connection
 
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL (make test starts Redis)")
-    with django_db_blocker.unblock():
-        name = connection.settings_dict["NAME"]
     env = dict(os.environ)
-    url = os.environ.get("DATABASE_URL", "")
+    url = env.get("DATABASE_URL", "")
     if url.startswith("postgres"):
-        env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(name)
-    proc = start_worker(env, tmp_path_factory.mktemp("worker") / "worker.log")
-    yield proc
-    stop_worker(proc)
+        env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(connection.settings_dict["NAME"])
+    return env
+
+
+@pytest.fixture
+def worker(worker_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
+    """Starts real Celery workers on demand (each test its own, so none steals another's
+    tasks); all are stopped at the end of the test."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = start_worker(worker_env, tmp_path / f"worker-{len(started)}.log")
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        stop_worker(proc)
 
 
 @pytest.fixture

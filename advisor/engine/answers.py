@@ -385,7 +385,7 @@ class Problem:
 
     def message(self, lang: str = "en") -> str:
         """The problem as a sentence in `lang` ("en" or "zh-hant")."""
-        return i18n.message(f"problem.{self.code}", lang, **self.params)
+        return i18n.message(f"problem.{self.code}", lang, **i18n.labelled(self.params, lang))
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """JSON form: path, code, params and the message in `lang`."""

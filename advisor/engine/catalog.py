@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
 from advisor.engine.answers import Problem, join_path
+
+_T = TypeVar("_T")
 
 BILLING_KINDS = (
     "on_demand",
@@ -122,7 +124,20 @@ class Catalog:
 
     def figure(self, key: str) -> float:
         """The numeric value of a sourced figure (KeyError names the missing figure)."""
-        return float(self.figures[key]["value"])
+        try:
+            return self._figure_values[key]
+        except KeyError:
+            return float(self.figures[key]["value"])
+
+    @cached_property
+    def _figure_values(self) -> dict[str, float]:
+        out = {}
+        for key, fig in self.figures.items():
+            try:
+                out[key] = float(fig["value"])
+            except (KeyError, TypeError, ValueError):
+                continue  # figure() raises for it when asked
+        return out
 
     def rule(self, key: str) -> Any:
         """The value of a product rule (may be a mapping)."""
@@ -136,6 +151,26 @@ class Catalog:
     def to_dict(self) -> dict[str, Any]:
         """The catalog as plain data (the same shape load_catalog accepts)."""
         return copy.deepcopy(dict(self.raw))
+
+    @cached_property
+    def _memo(self) -> dict[Any, Any]:
+        return {}
+
+    def memo(self, key: Any, compute: Callable[[], _T]) -> _T:
+        """`compute()`, memoised on this catalog under `key` (which must determine the result).
+        For lookups derived from the catalog alone (price choice, usable memory, ...).
+        """
+        memo = self._memo
+        try:
+            return cast(_T, memo[key])
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable part of the key: compute without memoising
+            return compute()
+        if len(memo) > 100_000:
+            memo.clear()
+        out = memo[key] = compute()
+        return out
 
 
 _NUM_OR_NULL = {"type": ["number", "null"]}

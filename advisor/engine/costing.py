@@ -172,14 +172,24 @@ class CostInputs:
     billing: str
 
 
-def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> dict[str, PriceChoice | None]:
-    return {
-        slot: choose_price(ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency)
-        for slot in PRICE_SLOTS
-    }
+def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> Mapping[str, PriceChoice | None]:
+    def choose() -> dict[str, PriceChoice | None]:
+        return {
+            slot: choose_price(ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency)
+            for slot in PRICE_SLOTS
+        }
+
+    # The same few combinations recur across assessments: the catalog memoises them.
+    return ci.catalog.memo(("prices", acc.id, mode, ci.regions, ci.clouds, ci.residency), choose)
 
 
 def _staff(mode: str, count: int, ci: CostInputs) -> float:
+    return ci.catalog.memo(
+        ("staff", mode, count, ci.ops_capacity), lambda: _staff_cost(mode, count, ci)
+    )
+
+
+def _staff_cost(mode: str, count: int, ci: CostInputs) -> float:
     hours = ci.catalog.rule("ops_hours_per_month")[mode] + count * ci.catalog.rule(
         "ops_hours_per_device_month"
     )
@@ -206,6 +216,57 @@ def _egress_rate(cloud: str | None, mode: str, china: bool, catalog: Catalog) ->
     return catalog.figure(f"{cloud if cloud in ('aws', 'azure') else 'other'}_egress_usd_per_gb")
 
 
+@dataclass(frozen=True, slots=True)
+class _Offer:
+    """What the money of an (accelerator, mode) needs from the catalog, for one customer."""
+
+    prices: Mapping[str, PriceChoice | None]
+    docs: Mapping[str, dict[str, Any] | None]
+    missing: tuple[str, ...]
+    storage_rate: float
+    egress_rate: float
+    break_even: Mapping[str, float | None]
+
+
+def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
+    def build() -> _Offer:
+        prices = _prices(acc, mode, ci)
+        ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
+        cloud = ref.price.cloud if ref else None
+        od = prices["on_demand"]
+        break_even: dict[str, float | None] = {}
+        for s in ("monthly", "commit_1y", "commit_3y"):
+            choice = prices[s]
+            break_even[s] = (
+                round(choice.monthly / (od.hourly * 730.0), 3)
+                if choice and od and od.hourly
+                else None
+            )
+        return _Offer(
+            prices=prices,
+            docs={
+                s: (price_doc(c, ci.today, ci.stale_days) if c else None) for s, c in prices.items()
+            },
+            missing=tuple(s for s, c in prices.items() if c is None),
+            storage_rate=_storage_rate(cloud, mode, ci.catalog),
+            egress_rate=_egress_rate(cloud, mode, ci.china, ci.catalog),
+            break_even=break_even,
+        )
+
+    key = (
+        "offer",
+        acc.id,
+        mode,
+        ci.regions,
+        ci.clouds,
+        ci.residency,
+        ci.china,
+        ci.today,
+        ci.stale_days,
+    )
+    return ci.catalog.memo(key, build)
+
+
 def _money(
     acc: Accelerator,
     mode: str,
@@ -215,7 +276,8 @@ def _money(
     egress_gb: float,
     ci: CostInputs,
 ) -> dict[str, Any]:
-    prices = _prices(acc, mode, ci)
+    offer = _offer(acc, mode, ci)
+    prices = offer.prices
     fixed_hours = count * 730.0
     compute: dict[str, float | None] = {}
     for slot, choice in prices.items():
@@ -227,10 +289,8 @@ def _money(
             compute[slot] = (
                 fixed_hours * choice.hourly if slot != "monthly" else count * choice.monthly
             )
-    ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
-    cloud = ref.price.cloud if ref else None
-    storage = storage_gb * _storage_rate(cloud, mode, ci.catalog)
-    egress = egress_gb * _egress_rate(cloud, mode, ci.china, ci.catalog)
+    storage = storage_gb * offer.storage_rate
+    egress = egress_gb * offer.egress_rate
     staff = _staff(mode, count, ci)
     wanted = BILLING_TO_SLOT.get(ci.billing)
     chosen_slot = "on_demand"
@@ -241,19 +301,11 @@ def _money(
     idle = 0.0
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
         idle = chosen * (1.0 - utilisation)
-    od = prices["on_demand"]
-    break_even: dict[str, float | None] = {}
-    for s in ("monthly", "commit_1y", "commit_3y"):
-        choice = prices[s]
-        break_even[s] = (
-            round(choice.monthly / (od.hourly * 730.0), 3) if choice and od and od.hourly else None
-        )
     total = None if chosen is None else chosen + storage + egress + staff
     return {
-        "prices": {
-            s: (price_doc(c, ci.today, ci.stale_days) if c else None) for s, c in prices.items()
-        },
-        "missing_prices": [s for s, c in prices.items() if c is None],
+        # Copies: the offer is memoised on the catalog and the caller owns what it gets.
+        "prices": {s: (dict(d) if d else None) for s, d in offer.docs.items()},
+        "missing_prices": list(offer.missing),
         "compute_usd_per_month": {k: _r(v) for k, v in compute.items()},
         "billing_used": chosen_slot if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
@@ -261,7 +313,7 @@ def _money(
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
         "utilisation": round(utilisation, 3),
-        "break_even_utilisation": break_even,
+        "break_even_utilisation": dict(offer.break_even),
         "monthly_cost_usd": _r(total),
     }
 

@@ -5,7 +5,8 @@ plain-text summary the CLI prints.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
 
@@ -42,14 +43,6 @@ def _mode_effect(contrib: Mapping[str, float]) -> str | None:
     return f"favours_{best}" if modes[best] > 0 else f"against_{min(modes, key=lambda m: modes[m])}"
 
 
-def _value_text(value: Any, lang: str) -> str:
-    if isinstance(value, tuple | list):
-        return ", ".join(i18n.label(v, lang) for v in value) or "—"
-    if value is None:
-        return "—"
-    return i18n.label(value, lang)
-
-
 def workload_reasons(
     model: SC.ScoringModel,
     facts: Mapping[str, Any],
@@ -59,59 +52,92 @@ def workload_reasons(
     lang: str,
 ) -> list[dict[str, Any]]:
     """One reason per criterion that applies to the workload, with its attributed points."""
-    phase = SC.PHASE_OF[kind]
     out = []
-    for c in model.criteria:
-        if phase not in c.applies_to:
-            continue
+    for c in model.by_phase[SC.PHASE_OF[kind]]:
         value: Any
-        keys: tuple[str, ...]
         if c.answer == "workload.schedule":
-            path, value, keys = f"workloads[{index}].schedule", schedule, (schedule,)
+            path, value = f"workloads[{index}].schedule", schedule
         elif c.answer == "workload.kind":
-            path, value, keys = f"workloads[{index}].kind", kind, (kind,)
+            path, value = f"workloads[{index}].kind", kind
         else:
             path, value = c.answer, facts.get(c.answer)
-            keys = SC._value_keys(value)
-        contrib: dict[str, float] = {}
-        for key in keys:
-            for opt, raw in c.raw_contributions.get(key, {}).items():
-                contrib[opt] = contrib.get(opt, 0.0) + c.weight * float(raw)
-        contrib = {o: round(v, 3) for o, v in contrib.items() if abs(v) > 1e-12}
-        reason: dict[str, Any] = {
-            "criterion": c.id,
-            "label": c.label.get(lang, c.label["en"]),
-            "answer_path": path,
-            "answer_value": list(value) if isinstance(value, tuple) else value,
-            "weight": c.weight,
-            "contribution": contrib,
-            "effect": _effect(contrib),
-            "mode_effect": _mode_effect(contrib),
-            "explanation": "",
-        }
-        _explain(reason, _value_text(value, lang), c.rationale.get(lang, c.rationale["en"]), lang)
-        if path in _DERIVED_FROM:
-            reason["derived_from"] = _DERIVED_FROM[path]
-        out.append(reason)
+        # A reason depends only on the criterion, the answer and the language: memoised on the
+        # model, copied out so callers may change what they get.
+        reason = model.memo(
+            ("reason", c.id, path, value, lang),
+            partial(_reason, c, path, value, lang),
+        )
+        out.append(_copy_reason(reason))
     return out
 
 
+def _copy_reason(reason: Mapping[str, Any]) -> dict[str, Any]:
+    value = reason["answer_value"]
+    return {
+        **reason,
+        "contribution": dict(reason["contribution"]),
+        "answer_value": list(value) if isinstance(value, list) else value,
+    }
+
+
+def _reason(c: SC.Criterion, path: str, value: Any, lang: str) -> dict[str, Any]:
+    contrib: dict[str, float] = {}
+    for key in SC._value_keys(value):
+        for opt, raw in c.raw_contributions.get(key, {}).items():
+            contrib[opt] = contrib.get(opt, 0.0) + c.weight * float(raw)
+    contrib = {o: round(v, 3) for o, v in contrib.items() if abs(v) > 1e-12}
+    reason: dict[str, Any] = {
+        "criterion": c.id,
+        "label": c.label.get(lang, c.label["en"]),
+        "answer_path": path,
+        "answer_value": list(value) if isinstance(value, tuple) else value,
+        "weight": c.weight,
+        "contribution": contrib,
+        "effect": _effect(contrib),
+        "mode_effect": _mode_effect(contrib),
+        "explanation": "",
+    }
+    value_text = i18n.value_label(path, value, lang)
+    _explain(reason, value_text, c.rationale.get(lang, c.rationale["en"]), lang)
+    if path in _DERIVED_FROM:
+        reason["derived_from"] = _DERIVED_FROM[path]
+    return reason
+
+
 def _explain(reason: dict[str, Any], value_text: str, rationale: str, lang: str) -> None:
-    contrib = reason["contribution"]
+    reason["explanation"] = _explanation(
+        reason["label"],
+        value_text,
+        reason["weight"],
+        tuple(reason["contribution"].items()),
+        rationale,
+        lang,
+    )
+    reason["_text"] = (value_text, rationale)
+
+
+@lru_cache(maxsize=8192)
+def _explanation(
+    label: str,
+    value_text: str,
+    weight: float,
+    contribution: tuple[tuple[str, float], ...],
+    rationale: str,
+    lang: str,
+) -> str:
     effects = ", ".join(
         i18n.message("reason.points", lang, option=i18n.label(o, lang), points=_points(v))
-        for o, v in sorted(contrib.items(), key=lambda kv: -abs(kv[1]))
+        for o, v in sorted(contribution, key=lambda kv: -abs(kv[1]))
     ) or i18n.message("reason.no_effect", lang)
-    reason["explanation"] = i18n.message(
+    return i18n.message(
         "reason.line",
         lang,
-        label=reason["label"],
+        label=label,
         value=value_text,
-        weight=f"{reason['weight']:g}",
+        weight=f"{weight:g}",
         effects=effects,
         rationale=rationale,
     )
-    reason["_text"] = (value_text, rationale)
 
 
 def aggregate_reasons(
@@ -147,7 +173,9 @@ def aggregate_reasons(
 
 def strip_private(reason: Mapping[str, Any]) -> dict[str, Any]:
     """Drop the helper fields used while merging."""
-    return {k: v for k, v in reason.items() if not k.startswith("_")}
+    out = dict(reason)
+    out.pop("_text", None)
+    return out
 
 
 def exclusion_docs(excluded: Sequence[SC.Exclusion], lang: str) -> list[dict[str, Any]]:
@@ -155,7 +183,10 @@ def exclusion_docs(excluded: Sequence[SC.Exclusion], lang: str) -> list[dict[str
     out = []
     for e in excluded:
         params = {
-            k: i18n.label(v, lang) if k in ("mode", "serving") else v for k, v in e.params.items()
+            k: i18n.value_label(e.answer_path, v, lang)
+            if k in ("mode", "serving", "regions")
+            else v
+            for k, v in e.params.items()
         }
         out.append(
             {
@@ -203,42 +234,100 @@ _HOURS = (4.0, 12.0, 24.0)
 Change = tuple[str, Any, Any, float]  # (display path, from, to, distance)
 
 
-def _variants(facts: Mapping[str, Any]) -> Iterator[tuple[Change, dict[str, Any]]]:
+Variant = tuple[Change, dict[str, Any]]
+Vector = tuple[float, ...]
+
+
+def _variants(facts: Mapping[str, Any]) -> Iterator[Variant]:
     """Every single-answer change worth trying, with its facts."""
+    for _path, _key, make in _groups(facts):
+        yield from make()
+
+
+def _groups(
+    facts: Mapping[str, Any],
+) -> Iterator[tuple[str, Any, Callable[[], list[Variant]]]]:
+    """The single-answer changes by answer: (facts path, what the changes depend on besides
+    the path, a function making them), in a fixed order."""
     for path, values in _ENUM_PATHS.items():
-        current = facts[path]
-        for v in values:
-            if v != current:
-                order = _ORDERED.get(path)
-                dist = abs(order.index(v) - order.index(current)) if order else 1.0
-                yield (path, current, v, float(dist)), {path: v}
+        yield path, facts[path], partial(_enum_changes, path, facts[path], values)
     for path in ("frameworks.custom_kernels", "deployment.china_connectivity"):
-        yield (path, facts[path], not facts[path], 1.0), {path: not facts[path]}
+        yield (
+            path,
+            facts[path],
+            partial(_flip_changes, path, facts[path]),
+        )
     if facts.get("inference.traffic") is not None:
-        for v in A.TRAFFIC:
-            if v != facts["inference.traffic"]:
-                yield (
-                    ("inference.traffic", facts["inference.traffic"], v, 1.0),
-                    {"inference.traffic": v},
-                )
+        traffic = facts["inference.traffic"]
+        yield (
+            "inference.traffic",
+            traffic,
+            lambda: [
+                (("inference.traffic", traffic, v, 1.0), {"inference.traffic": v})
+                for v in A.TRAFFIC
+                if v != traffic
+            ],
+        )
     hours = float(facts["cost.hours_per_day"])
-    for h in _HOURS:
-        if abs(h - hours) > 1e-9:
-            yield ("cost.hours_per_day", hours, h, abs(h - hours) / 8.0), {"cost.hours_per_day": h}
+    yield (
+        "cost.hours_per_day",
+        hours,
+        lambda: [
+            (("cost.hours_per_day", hours, h, abs(h - hours) / 8.0), {"cost.hours_per_day": h})
+            for h in _HOURS
+            if abs(h - hours) > 1e-9
+        ],
+    )
     for path, (values, min_len) in _LIST_PATHS.items():
         current = tuple(facts[path])
-        for v in values:
-            new = tuple(x for x in current if x != v) if v in current else (*current, v)
-            if len(new) < min_len:
-                continue
-            yield (path, list(current), list(new), 1.0), {path: new}
+        yield (
+            path,
+            current,
+            partial(_list_changes, path, current, values, min_len),
+        )
     workloads = facts["workloads"]
-    for i, (_kind, schedule) in enumerate(workloads):
-        for s in A.SCHEDULES:
-            if s != schedule:
-                changed = tuple((k, s if j == i else sch) for j, (k, sch) in enumerate(workloads))
-                dist = abs(A.SCHEDULES.index(s) - A.SCHEDULES.index(schedule))
-                yield (f"workloads[{i}].schedule", schedule, s, float(dist)), {"workloads": changed}
+    for i in range(len(workloads)):
+        yield "workloads", (workloads, i), partial(_schedule_changes, workloads, i)
+
+
+def _flip_changes(path: str, current: bool) -> list[Variant]:
+    return [((path, current, not current, 1.0), {path: not current})]
+
+
+def _enum_changes(path: str, current: Any, values: Sequence[str]) -> list[Variant]:
+    order = _ORDERED.get(path)
+    return [
+        (
+            (path, current, v, float(abs(order.index(v) - order.index(current))) if order else 1.0),
+            {path: v},
+        )
+        for v in values
+        if v != current
+    ]
+
+
+def _list_changes(
+    path: str, current: tuple[str, ...], values: Sequence[str], min_len: int
+) -> list[Variant]:
+    out: list[Variant] = []
+    for v in values:
+        new = tuple(x for x in current if x != v) if v in current else (*current, v)
+        if len(new) >= min_len:
+            out.append(((path, list(current), list(new), 1.0), {path: new}))
+    return out
+
+
+def _schedule_changes(workloads: tuple[tuple[str, str], ...], i: int) -> list[Variant]:
+    schedule = workloads[i][1]
+    out: list[Variant] = []
+    for s in A.SCHEDULES:
+        if s != schedule:
+            changed = tuple((k, s if j == i else sch) for j, (k, sch) in enumerate(workloads))
+            dist = abs(A.SCHEDULES.index(s) - A.SCHEDULES.index(schedule))
+            out.append(
+                ((f"workloads[{i}].schedule", schedule, s, float(dist)), {"workloads": changed})
+            )
+    return out
 
 
 def _valid(facts: Mapping[str, Any]) -> bool:
@@ -267,8 +356,6 @@ _DERIVE_INPUTS = frozenset(
 _VALIDITY_PATHS = frozenset({"deployment.data_residency", "deployment.allowed_modes"})
 _EPS = 1e-6  # slack for the no-flip bound: far above float noise, far below any point step
 
-Vector = tuple[float, ...]
-
 
 def _add(*vectors: Vector | None) -> Vector | None:
     present = [v for v in vectors if v is not None]
@@ -281,10 +368,10 @@ class _Rescorer:
     """Re-scores answer changes from the base decision instead of scoring from scratch.
 
     Scores are additive per criterion, so a changed answer moves a workload's scores by the
-    points its criteria give the new value less those they give the old one. While the hard
-    constraints leave the same options feasible, the candidate pairs are the base decision's,
-    and each pair's overall total moves by that difference summed over the workloads. A change
-    whose best gain over the base pair stays below the base pair's lead cannot flip it.
+    points its criteria give the new value less those they give the old one, and each pair's
+    overall total by that difference summed over the workloads (its "gains"). The hard
+    constraints only decide which pairs compete. A change whose best gain over the base pair
+    stays below the base pair's lead, with the same pairs competing, cannot flip it.
     """
 
     def __init__(
@@ -295,116 +382,141 @@ class _Rescorer:
         ctx: SC.Context,
     ) -> None:
         self.facts, self.model, self.ctx = facts, model, ctx
-        self.kinds = [w.kind for w in decision.workloads]
+        self.kinds = tuple(w.kind for w in decision.workloads)
         self.phases = tuple(SC.PHASE_OF[k] for k in self.kinds)
         self.scores = [w.scores for w in decision.workloads]
-        self.excluded = list(decision.excluded)
         self.key = SC.feasibility_key(decision.excluded)
-        self.pairs = tuple(decision.pairs)
-        self.index = tuple((SC._INDEX[a], SC._INDEX[m]) for a, m in self.pairs)
+        self.index = tuple((SC._INDEX[a], SC._INDEX[m]) for a, m in SC.ALL_PAIRS)
+        self.totals = [sum(SC._total(s, p) for s in self.scores) for p in SC.ALL_PAIRS]
         self.base = (decision.accelerator, decision.mode)
-        self.totals = [sum(SC._total(s, p) for s in self.scores) for p in self.pairs]
+        self.live = tuple(SC.PAIR_INDEX[p] for p in decision.pairs)
+        self.at = SC.PAIR_INDEX[self.base]
         # No pair feasible for every workload (unreachable for valid answers: GPUs are never
-        # excluded): the base pairs are a fallback, so always pick from scratch.
-        self.forced = not SC._feasible(self.kinds, self.excluded)[1] or self.base not in self.pairs
-        self.at = self.pairs.index(self.base) if self.base in self.pairs else 0
-        lead = math.inf
-        for i, t in enumerate(self.totals):
-            if i != self.at:
-                lead = min(lead, self.totals[self.at] - t)
+        # excluded): the base pair is a fallback, so every change is picked from scratch.
+        self.forced = not SC._feasible_for(self.kinds, self.key)[1]
+        lead = min(
+            (self.totals[self.at] - self.totals[i] for i in self.live if i != self.at),
+            default=math.inf,
+        )
         self.lead = -math.inf if self.forced else lead
 
-    def changed(self, patch: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
-        """(answer, old, new) for every answer a criterion may read, derived ones included."""
+    def changed(self, patch: Mapping[str, Any]) -> list[tuple[Any, Any, Any]]:
+        """(answer, old, new) for every answer a criterion may read, derived ones included,
+        and (workload index, old schedule, new schedule) for each schedule change."""
         facts = self.facts
-        out = [(k, facts.get(k), v) for k, v in patch.items() if k != "workloads"]
+        out: list[tuple[Any, Any, Any]] = [
+            (k, facts.get(k), v) for k, v in patch.items() if k != "workloads"
+        ]
         if _DERIVE_INPUTS.intersection(patch):
             for k, v in SC.derive({**facts, **patch}, self.model, self.ctx).items():
                 if facts.get(k) != v:
                     out.append((k, facts.get(k), v))
+        if "workloads" in patch:
+            pairs = zip(facts["workloads"], patch["workloads"], strict=True)
+            out += [(i, old[1], new[1]) for i, (old, new) in enumerate(pairs) if old != new]
         return out
 
     def deltas(self, patch: Mapping[str, Any]) -> list[Vector | None]:
         """Per workload, how its scores move under `patch` (None = not at all)."""
-        model = self.model
+        model, phases = self.model, self.phases
         changed = self.changed(patch)
+        answers = [c for c in changed if isinstance(c[0], str)]
         by_phase = {
-            phase: _add(*(model.swap(a, phase, old, new) for a, old, new in changed))
-            for phase in set(self.phases)
+            phase: _add(*(model.swap(a, phase, old, new) for a, old, new in answers))
+            for phase in set(phases)
         }
-        if "workloads" not in patch:
-            return [by_phase[p] for p in self.phases]
-        out = []
-        for i, phase in enumerate(self.phases):
-            old, new = self.facts["workloads"][i][1], patch["workloads"][i][1]
-            d = by_phase[phase]
-            if old != new:
-                d = _add(d, model.swap("workload.schedule", phase, old, new))
-            out.append(d)
-        return out
+        moves = [by_phase[p] for p in phases]
+        for i, old, new in changed:
+            if isinstance(i, int):
+                moves[i] = _add(moves[i], model.swap("workload.schedule", phases[i], old, new))
+        return moves
 
-    def gains(self, patch: Mapping[str, Any]) -> tuple[Vector | None, float]:
-        """How each base pair's overall total moves under `patch` (None = none moves), and the
-        most any pair gains on the base pair. Memoised: it depends only on the changed answers,
-        the workloads' phases and the base pairs, which recur across assessments.
-        """
-        if "workloads" in patch:
-            changes: tuple[Any, ...] = tuple(
-                (i, old[1], new[1])
-                for i, (old, new) in enumerate(zip(self.facts["workloads"], patch["workloads"]))
-                if old != new
-            )
-        else:
-            changes = tuple(self.changed(patch))
-        key = ("gains", changes, self.phases, self.pairs, self.at)
+    def gains(self, patch: Mapping[str, Any]) -> Vector | None:
+        """How every pair's overall total (indexed like SC.ALL_PAIRS) moves under `patch`;
+        None = none moves. Memoised: it depends only on the changed answers and the phases."""
+        key = ("gains", tuple(self.changed(patch)), self.phases)
         return self.model.memo(key, lambda: self._gains(self.deltas(patch)))
 
-    def _gains(self, deltas: Sequence[Vector | None]) -> tuple[Vector | None, float]:
+    def _gains(self, deltas: Sequence[Vector | None]) -> Vector | None:
         total = _add(*deltas)
-        if total is None:
-            return None, 0.0
-        gains = tuple(total[a] + total[m] for a, m in self.index)
-        return gains, self.bound(gains)
+        return None if total is None else tuple(total[a] + total[m] for a, m in self.index)
 
     def bound(self, gains: Vector | None) -> float:
-        """The most any pair gains on the base pair."""
+        """The most a competing base pair gains on the base pair."""
         if gains is None:
             return 0.0
         base = gains[self.at]
-        return max((g - base for i, g in enumerate(gains) if i != self.at), default=-math.inf)
+        return max((gains[i] - base for i in self.live if i != self.at), default=-math.inf)
+
+    def feasibility(self, patched: Mapping[str, Any]) -> frozenset[Any] | None:
+        """The changed facts' feasibility key; None when the same pairs compete as in the base."""
+        key = SC.feasibility(patched, self.ctx)
+        return None if key == self.key else key
+
+    def score(self, variants: list[Variant], *, hard: bool, check_valid: bool) -> list[Scored]:
+        """Each (valid) change with its gains, bound and feasibility."""
+        out = []
+        for change, patch in variants:
+            patched = {**self.facts, **patch} if hard or check_valid else None
+            if patched is not None and check_valid and not _valid(patched):
+                continue
+            gains = self.gains(patch)
+            feasible = self.feasibility(patched) if patched is not None and hard else None
+            out.append((change, patch, gains, self.bound(gains), feasible, hard))
+        return out
 
     def result(
         self,
         gains: Vector | None,
         bound: float,
-        patched: Mapping[str, Any] | None,
-        deltas: Any,
+        feasible: frozenset[Any] | None,
+        deltas: Callable[[], list[Vector | None]],
     ) -> SC.Pair:
-        """The overall pair after a change. `patched` is the changed facts when the change may
-        move the hard constraints (else None); `deltas` is called for per-workload deltas when
-        it does."""
-        if patched is not None:
-            key = SC.feasibility(patched, self.ctx)
-            if key != self.key or self.forced:
+        """The overall pair after a change with these gains; `feasible` = its feasibility key
+        when other pairs compete than in the base (else None); `deltas` gives the per-workload
+        moves for the fallback when no pair is feasible for every workload."""
+        if feasible is None and not self.forced:
+            if gains is None or bound < self.lead - _EPS:
+                return self.base
+            pairs: Sequence[SC.Pair] = [SC.ALL_PAIRS[i] for i in self.live]
+        else:
+            pairs = SC._feasible_for(self.kinds, self.key if feasible is None else feasible)[1]
+            if not pairs:
                 per_workload = [
                     s if d is None else [a + b for a, b in zip(s, d, strict=True)]
                     for s, d in zip(self.scores, deltas(), strict=True)
                 ]
-                return SC.pick(self.kinds, SC.exclusions(patched, self.ctx), per_workload)
-        elif self.forced:
-            return SC.pick(
-                self.kinds,
-                self.excluded,
-                [
-                    s if d is None else [a + b for a, b in zip(s, d, strict=True)]
-                    for s, d in zip(self.scores, deltas(), strict=True)
-                ],
-            )
-        if gains is None or bound < self.lead - _EPS:
-            return self.base
+                return SC.pick(self.kinds, self.key if feasible is None else feasible, per_workload)
         totals = self.totals
-        i = SC._best(range(len(totals)), lambda j: totals[j] + gains[j])
-        return self.pairs[i]
+        if gains is None:
+            return SC._best(pairs, lambda p: totals[SC.PAIR_INDEX[p]])
+        return SC._best(pairs, lambda p: totals[SC.PAIR_INDEX[p]] + gains[SC.PAIR_INDEX[p]])
+
+
+# (change, patch, gains, bound, feasibility key or None, may move the hard constraints)
+Scored = tuple[Change, dict[str, Any], Vector | None, float, frozenset[Any] | None, bool]
+
+
+def _copy(value: Any) -> Any:
+    # Changes may come from the model's memo: never hand out its lists.
+    return list(value) if isinstance(value, list) else value
+
+
+def _sweep(
+    rs: _Rescorer, path: str, depends: Any, make: Callable[[], list[Variant]]
+) -> list[Scored]:
+    """The changes to one answer, scored; memoised on the model where the key determines them."""
+    hard = path in _EXCLUSION_PATHS
+    check_valid = path in _VALIDITY_PATHS
+    base_key: tuple[Any, ...] = (path, depends, rs.phases, rs.live, rs.at)
+    if path == "organization.regions":
+        # Region TPU coverage comes from the catalog, which the model's memo cannot key on.
+        return rs.score(make(), hard=hard, check_valid=check_valid)
+    if hard:
+        base_key += (SC.exclusion_inputs(rs.facts, rs.ctx), rs.key)
+    return rs.model.memo(
+        ("sweep", *base_key), lambda: rs.score(make(), hard=hard, check_valid=check_valid)
+    )
 
 
 def would_change_if(
@@ -420,30 +532,24 @@ def would_change_if(
 
     Every single-answer change is re-scored; pairs are tried only when no single change flips,
     among the changes to the answers that carry the most points. Re-scoring swaps the changed
-    criteria's points into the base scores (`_Rescorer`); tests/engine checks it against
+    criteria's points into the base totals (`_Rescorer`); tests/engine checks it against
     scoring every variant from scratch.
     """
     base = (decision.accelerator, decision.mode)
     rs = _Rescorer(facts, decision, model, ctx)
-    # (change, patch, gains, bound, may move the hard constraints)
-    singles: list[tuple[Change, dict[str, Any], Any, float, bool]] = []
+    singles: list[Scored] = []
     flips: list[tuple[tuple[Change, ...], tuple[str, str]]] = []
-    for change, patch in _variants(facts):
-        path = change[0] if change[0] in facts else "workloads"
-        if path in _VALIDITY_PATHS and not _valid({**facts, **patch}):
-            continue
-        gains, bound = rs.gains(patch)
-        hard = path in _EXCLUSION_PATHS
-        singles.append((change, patch, gains, bound, hard))
-        result = rs.result(
-            gains, bound, {**facts, **patch} if hard else None, lambda p=patch: rs.deltas(p)
-        )
-        if result != base:
-            flips.append(((change,), result))
+    for path, depends, make in _groups(facts):
+        for entry in _sweep(rs, path, depends, make):
+            singles.append(entry)
+            change, patch, gains, bound, feasible, _ = entry
+            result = rs.result(gains, bound, feasible, partial(rs.deltas, patch))
+            if result != base:
+                flips.append(((change,), result))
     if not flips:
         influential = _influential_paths(decision, model)
         pool = [s for s in singles if s[0][0] in influential][:24]
-        for (c1, p1, g1, b1, h1), (c2, p2, g2, b2, h2) in combinations(pool, 2):
+        for (c1, p1, g1, b1, _, h1), (c2, p2, g2, b2, _, h2) in combinations(pool, 2):
             if c1[0] == c2[0]:
                 continue
             if not (h1 or h2) and b1 + b2 < rs.lead - _EPS:
@@ -455,10 +561,8 @@ def would_change_if(
             result = rs.result(
                 gains,
                 rs.bound(gains),
-                patched if h1 or h2 else None,
-                lambda a=p1, b=p2: [
-                    _add(x, y) for x, y in zip(rs.deltas(a), rs.deltas(b), strict=True)
-                ],
+                rs.feasibility(patched) if h1 or h2 else None,
+                partial(rs.deltas, {**p1, **p2}),
             )
             if result != base:
                 flips.append(((c1, c2), result))
@@ -471,15 +575,17 @@ def would_change_if(
             i18n.message(
                 "would_change.change",
                 lang,
-                path=c[0],
-                value=_value_text(c[2], lang),
-                current=_value_text(c[1], lang),
+                path=i18n.field_label(c[0], lang),
+                value=i18n.value_label(c[0], c[2], lang),
+                current=i18n.value_label(c[0], c[1], lang),
             )
             for c in changes
         )
         out.append(
             {
-                "changes": [{"answer_path": c[0], "from": c[1], "to": c[2]} for c in changes],
+                "changes": [
+                    {"answer_path": c[0], "from": _copy(c[1]), "to": _copy(c[2])} for c in changes
+                ],
                 "accelerator": acc,
                 "deployment_mode": mode,
                 "explanation": i18n.message(
@@ -592,8 +698,13 @@ def text_summary(result: Mapping[str, Any], lang: str) -> str:
         if s is None:
             continue
         mem = s["memory_gib"]
-        extra = ", ".join(f"{k} {v}" for k, v in mem.items() if k not in ("weights", "total"))
-        lines.append(f"-- {t('summary.sizing', lang)}: {i18n.label(phase, lang)} --")
+        extra = ", ".join(
+            f"{i18n.label('other_memory' if k == 'other' else k, lang)} {v}"
+            for k, v in mem.items()
+            if k not in ("weights", "total")
+        )
+        colon = "：" if lang == "zh-hant" else ": "
+        lines.append(f"-- {t('summary.sizing', lang)}{colon}{i18n.label(phase, lang)} --")
         lines.append(
             "  "
             + t(
@@ -613,7 +724,7 @@ def text_summary(result: Mapping[str, Any], lang: str) -> str:
                 ids=", ".join(s["fits_single_device"]) or t("summary.none", lang),
             )
         )
-        lines.append(f"  {t('summary.assumptions', lang)}:")
+        lines.append(f"  {t('summary.assumptions', lang)}{colon.strip()}")
         lines.extend(f"    * {a}" for a in s["assumptions"])
     srv = result["server"]
     if srv is not None:

@@ -5,6 +5,7 @@ Chinese (written for Taiwan and Hong Kong readers). Templates use `{param}` form
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 LANGS = ("en", "zh-hant")
@@ -55,35 +56,36 @@ MESSAGES: dict[str, dict[str, str]] = {
     "problem.invalid": _m("invalid value ({detail})", "無效的值（{detail}）"),
     "problem.duplicate_workload": _m(
         "workload kind '{kind}' is already listed at {first}; kinds must be unique",
-        "工作負載類型「{kind}」已在 {first} 列出；類型不可重複",
+        "工作負載類型「{kind_label}」已在{first_label}列出；類型不可重複",
     ),
     "problem.section_required": _m(
         "the '{section}' section is required because workloads include: {kinds}",
-        "因為工作負載包含 {kinds}，必須提供「{section}」區段",
+        "因為工作負載包含{kinds_label}，必須提供「{section_label}」區段（{section}）",
     ),
     "problem.model_required": _m(
         "'model' is required when {sections} is given (sizing needs the model)",
-        "提供 {sections} 時必須提供「model」（規模估算需要模型資訊）",
+        "提供{sections_label}時必須提供「模型」（model；規模估算需要模型資訊）",
     ),
     "problem.lora_rank_required": _m(
-        "lora_rank is required when method is {method}", "method 為 {method} 時必須提供 lora_rank"
+        "lora_rank is required when method is {method}",
+        "訓練方法為{method_label}時必須提供 LoRA 秩（lora_rank）",
     ),
     "problem.output_exceeds_context": _m(
         "output_tokens ({output}) cannot exceed context_tokens ({context}), which includes the "
         "output",
-        "output_tokens（{output}）不得超過 context_tokens（{context}）；後者已包含輸出",
+        "輸出 token 數（{output}）不得超過上下文 token 數（{context}）；後者已包含輸出",
     ),
     "problem.kv_heads_divide": _m(
         "kv_heads ({kv_heads}) must divide attention_heads ({heads})",
-        "kv_heads（{kv_heads}）必須能整除 attention_heads（{heads}）",
+        "KV 頭數（{kv_heads}）必須能整除注意力頭數（{heads}）",
     ),
     "problem.heads_divide_hidden": _m(
         "hidden_size ({hidden}) must be a multiple of attention_heads ({heads}), or give head_dim",
-        "hidden_size（{hidden}）必須是 attention_heads（{heads}）的倍數，或另行提供 head_dim",
+        "隱藏維度（{hidden}）必須是注意力頭數（{heads}）的倍數，或另行提供頭維度（head_dim）",
     ),
     "problem.residency_needs_on_premises": _m(
         "on_premises_only needs on_premises or private_cloud among allowed_modes",
-        "選擇 on_premises_only 時，allowed_modes 必須包含 on_premises 或 private_cloud",
+        "資料落地為「僅限自有機房」時，允許的部署模式必須包含「自有機房」或「私有雲」",
     ),
     "problem.scoring_invalid": _m("invalid scoring model ({detail})", "評分模型無效（{detail}）"),
     "problem.scoring_duplicate_id": _m("criterion id '{id}' repeats", "評分準則 id「{id}」重複"),
@@ -162,8 +164,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "如果{changes}，建議將改為在{mode}上使用 {accelerator}。",
     ),
     "would_change.change": _m(
-        "{path} were {value} instead of {current}", "{path} 為 {value}（而非 {current}）"
+        "{path} were {value} instead of {current}", "{path}為「{value}」（而非「{current}」）"
     ),
+    "field.workload_n": _m("the {field} of workload {n}", "第 {n} 項工作負載的{field}"),
+    "list.separator": _m(", ", "、"),
+    "field.workload_index": _m("workload {n}", "第 {n} 項工作負載"),
     "would_change.and": _m(" and ", "，且"),
     "would_change.none": _m(
         "No single or paired answer change flips the recommendation.",
@@ -335,10 +340,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "token {per_token} KiB，× {context} 個 token × {concurrent} 個序列（16 位元快取）。",
     ),
     "assume.prefill": _m(
-        "Prefill workspace for up to {chunk} tokens at a time (chunked prefill), plus fp32 "
+        "Serving stack: {serving}, which prefills every sequence's prompt at once as Hugging "
+        "Face generate() does: workspace for {tokens} tokens (capped at {chunk}), plus fp32 "
         "logits for each sequence's last token.",
-        "預填工作區一次最多 {chunk} 個 token（分塊預填），另加每個序列最後一個 token 的 fp32 "
+        "推論服務框架：{serving}；與 Hugging Face generate() 相同，一次預填所有序列的提示："
+        "工作區容納 {tokens} 個 token（上限 {chunk}），另加每個序列最後一個 token 的 fp32 "
         "logits。",
+    ),
+    "assume.prefill_chunked": _m(
+        "Serving stack: {serving}, which prefills in chunks (chunked prefill): workspace for "
+        "{tokens} tokens per step, at most {chunk} (the largest of vLLM's default "
+        "max_num_batched_tokens), plus fp32 logits for each sequence's last token.",
+        "推論服務框架：{serving}；以分塊方式預填（chunked prefill）：每一步的工作區容納 "
+        "{tokens} 個 token，最多 {chunk} 個（vLLM 預設每步 token 上限中的最大值），另加每個"
+        "序列最後一個 token 的 fp32 logits。",
     ),
     "assume.serving": _m(
         "Decode speed = min(bandwidth bound × {mbu}, compute bound × {mfu}) (sizing.md B4, B8); "
@@ -433,6 +448,109 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 VALUE_LABELS: dict[str, dict[str, str]] = {
+    # organization.industry
+    "ecommerce": _m("e-commerce", "電子商務"),
+    "media": _m("media", "媒體"),
+    "finance": _m("finance", "金融"),
+    "insurance": _m("insurance", "保險"),
+    "healthcare": _m("healthcare", "醫療"),
+    "life_sciences": _m("life sciences", "生命科學"),
+    "research": _m("research", "研究"),
+    "public_sector": _m("public sector", "公部門"),
+    "other": _m("other", "其他"),
+    # organization.regions
+    "hong_kong": _m("Hong Kong", "香港"),
+    "tokyo": _m("Tokyo", "東京"),
+    "singapore": _m("Singapore", "新加坡"),
+    "taipei": _m("Taipei", "台北"),
+    "los_angeles": _m("Los Angeles", "洛杉磯"),
+    "us_east": _m("US East", "美國東部"),
+    "us_west": _m("US West", "美國西部"),
+    "europe": _m("Europe", "歐洲"),
+    "mainland_china": _m("mainland China", "中國大陸"),
+    # workloads[].schedule and maturity.stack_changes
+    "continuous": _m("continuous", "持續執行"),
+    "daily": _m("daily", "每日"),
+    "weekly": _m("weekly", "每週"),
+    "monthly": _m("monthly", "每月"),
+    "quarterly": _m("quarterly", "每季"),
+    "rarely": _m("rarely", "很少"),
+    "project_cycles": _m("in project cycles", "依專案週期"),
+    "ad_hoc": _m("ad hoc", "不定期"),
+    # maturity.pipeline and maturity.demand
+    "exploratory": _m("exploratory", "探索階段"),
+    "evolving": _m("evolving", "持續演進"),
+    "standardized": _m("standardised", "已標準化"),
+    "unpredictable": _m("unpredictable", "難以預測"),
+    "seasonal": _m("seasonal", "季節性"),
+    "predictable": _m("predictable", "可預測"),
+    # frameworks
+    "pytorch": _m("PyTorch", "PyTorch"),
+    "tensorflow": _m("TensorFlow", "TensorFlow"),
+    "jax": _m("JAX", "JAX"),
+    "onnx": _m("ONNX", "ONNX"),
+    "vllm": _m("vLLM", "vLLM"),
+    "tgi": _m("TGI", "TGI"),
+    "tensorrt_llm": _m("TensorRT-LLM", "TensorRT-LLM"),
+    "triton": _m("Triton Inference Server", "Triton Inference Server"),
+    "tf_serving": _m("TF Serving", "TF Serving"),
+    "torchserve": _m("TorchServe", "TorchServe"),
+    "custom": _m("custom", "自行開發"),
+    # deployment
+    "gcp": _m("Google Cloud", "Google Cloud"),
+    "aws": _m("AWS", "AWS"),
+    "azure": _m("Azure", "Azure"),
+    "required": _m("required", "必要"),
+    "preferred": _m("preferred", "偏好"),
+    "not_needed": _m("not needed", "不需要"),
+    "in_region": _m("in region", "留在區域內"),
+    "on_premises_only": _m("on premises only", "僅限自有機房"),
+    # cost
+    "pay_as_you_go": _m("pay-as-you-go", "隨用隨付"),
+    "committed": _m("committed use", "承諾用量"),
+    "no_preference": _m("no preference", "沒有偏好"),
+    "part_time": _m("part-time", "兼職人力"),
+    "dedicated_team": _m("a dedicated team", "專職團隊"),
+    # training and inference
+    "full": _m("full fine-tuning", "全參數訓練"),
+    "lora": _m("LoRA", "LoRA"),
+    "qlora": _m("QLoRA", "QLoRA"),
+    "fp32": _m("FP32", "FP32"),
+    "bf16_mixed": _m("BF16 mixed precision", "BF16 混合精度"),
+    "bf16": _m("BF16", "BF16"),
+    "fp8_mixed": _m("FP8 mixed precision", "FP8 混合精度"),
+    "fp16": _m("FP16", "FP16"),
+    "fp8": _m("FP8", "FP8"),
+    "int8": _m("INT8", "INT8"),
+    "int4": _m("INT4", "INT4"),
+    "adamw": _m("AdamW", "AdamW"),
+    "adamw_8bit": _m("8-bit AdamW", "8 位元 AdamW"),
+    "sgd": _m("SGD", "SGD"),
+    "adafactor": _m("Adafactor", "Adafactor"),
+    "steady": _m("steady", "平穩"),
+    "daily_cycle": _m("a daily cycle", "每日週期"),
+    "bursty": _m("bursty", "突發"),
+    "seasonal_peaks": _m("seasonal peaks", "季節性高峰"),
+    # derived answers
+    "small": _m("small", "小"),
+    "medium": _m("medium", "中"),
+    "large": _m("large", "大"),
+    "unknown": _m("unknown", "未知"),
+    "tight": _m("tight (under 1 s)", "嚴格（1 秒內）"),
+    "moderate": _m("moderate (1–10 s)", "中等（1–10 秒）"),
+    "relaxed": _m("relaxed (10 s or more)", "寬鬆（10 秒以上）"),
+    "all": _m("all regions", "全部區域"),
+    "some": _m("some regions", "部分區域"),
+    "low": _m("low", "低"),
+    "high": _m("high", "高"),
+    "none": _m("none", "無"),
+    # memory parts (sizing)
+    "weights": _m("weights", "權重"),
+    "gradients": _m("gradients", "梯度"),
+    "optimizer": _m("optimizer state", "優化器狀態"),
+    "activations": _m("activations", "啟動值"),
+    "kv_cache": _m("KV cache", "KV 快取"),
+    "other_memory": _m("other", "其他"),
     "gpu": _m("GPU", "GPU"),
     "tpu": _m("TPU", "TPU"),
     "public_cloud": _m("public cloud", "公有雲"),
@@ -460,6 +578,125 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
 }
 
 
+# Where one value means different things in different answers.
+FIELD_VALUE_LABELS: dict[tuple[str, str], dict[str, str]] = {
+    ("frameworks.serving", "none"): _m("no serving stack", "未使用推論服務框架"),
+    ("frameworks.serving", "other"): _m("another serving stack", "其他推論服務框架"),
+    ("deployment.data_residency", "none"): _m("no residency rule", "無資料落地限制"),
+    ("cost.ops_capacity", "none"): _m("no operations staff", "沒有維運人力"),
+    ("derived.tpu_region_coverage", "none"): _m("no region", "沒有任何區域"),
+    ("derived.latency_class", "none"): _m("no latency target", "沒有延遲目標"),
+    ("organization.industry", "other"): _m("another industry", "其他產業"),
+    ("frameworks.primary", "other"): _m("another framework", "其他框架"),
+    ("frameworks.others", "other"): _m("another framework", "其他框架"),
+    ("deployment.clouds", "other"): _m("another cloud", "其他雲端"),
+    ("training.method", "full"): _m("full training", "全參數訓練"),
+    ("training.precision", "bf16"): _m("pure BF16", "純 BF16"),
+}
+
+# Every answer path of answers v1 (and the derived answers the scoring model reads), as a person
+# reads it. `workloads[i].x` is looked up as `workloads[].x`.
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "schema_version": _m("schema version", "結構描述版本"),
+    "organization": _m("organization", "組織"),
+    "organization.industry": _m("industry", "產業"),
+    "organization.regions": _m("regions", "所在區域"),
+    "workloads": _m("workloads", "工作負載"),
+    "workloads[].kind": _m("kind", "類型"),
+    "workloads[].schedule": _m("schedule", "排程"),
+    "maturity": _m("maturity", "成熟度"),
+    "maturity.stack_changes": _m("stack changes", "技術堆疊變動頻率"),
+    "maturity.pipeline": _m("pipeline maturity", "流程成熟度"),
+    "maturity.demand": _m("demand", "需求型態"),
+    "frameworks": _m("frameworks", "框架"),
+    "frameworks.primary": _m("primary framework", "主要框架"),
+    "frameworks.others": _m("other frameworks", "其他框架"),
+    "frameworks.custom_kernels": _m("custom kernels", "自訂核心"),
+    "frameworks.serving": _m("serving stack", "推論服務框架"),
+    "deployment": _m("deployment", "部署"),
+    "deployment.allowed_modes": _m("allowed deployment modes", "允許的部署模式"),
+    "deployment.clouds": _m("clouds in use", "使用的雲端"),
+    "deployment.portability": _m("portability", "可攜性"),
+    "deployment.china_connectivity": _m("China connectivity", "中國大陸連線"),
+    "deployment.data_residency": _m("data residency", "資料落地"),
+    "cost": _m("cost", "成本"),
+    "cost.billing": _m("billing preference", "計費偏好"),
+    "cost.monthly_budget_usd": _m("monthly budget (USD)", "每月預算（美元）"),
+    "cost.hours_per_day": _m("hours of use per day", "每日使用時數"),
+    "cost.ops_capacity": _m("operations capacity", "維運人力"),
+    "model": _m("model", "模型"),
+    "model.preset": _m("model preset", "預設模型"),
+    "model.architecture": _m("model architecture", "模型架構"),
+    "model.architecture.parameters": _m("parameters", "參數量"),
+    "model.architecture.layers": _m("layers", "層數"),
+    "model.architecture.hidden_size": _m("hidden size", "隱藏維度"),
+    "model.architecture.intermediate_size": _m("intermediate size", "中間層維度"),
+    "model.architecture.attention_heads": _m("attention heads", "注意力頭數"),
+    "model.architecture.kv_heads": _m("KV heads", "KV 頭數"),
+    "model.architecture.head_dim": _m("head dimension", "頭維度"),
+    "model.architecture.vocab_size": _m("vocabulary size", "詞彙量"),
+    "model.architecture.tied_embeddings": _m("tied embeddings", "共用嵌入層"),
+    "training": _m("training", "訓練"),
+    "training.method": _m("training method", "訓練方法"),
+    "training.lora_rank": _m("LoRA rank", "LoRA 秩"),
+    "training.precision": _m("training precision", "訓練精度"),
+    "training.optimizer": _m("optimizer", "優化器"),
+    "training.micro_batch_size": _m("micro-batch size", "micro-batch 大小"),
+    "training.sequence_length": _m("sequence length", "序列長度"),
+    "training.gradient_checkpointing": _m("gradient checkpointing", "梯度檢查點"),
+    "training.dataset_tokens": _m("dataset tokens", "資料集 token 數"),
+    "training.epochs": _m("epochs", "訓練輪數"),
+    "training.deadline_hours": _m("deadline (hours)", "期限（小時）"),
+    "inference": _m("inference", "推論"),
+    "inference.precision": _m("inference precision", "推論精度"),
+    "inference.context_tokens": _m("context tokens", "上下文 token 數"),
+    "inference.output_tokens": _m("output tokens", "輸出 token 數"),
+    "inference.concurrent_sequences": _m("concurrent sequences", "並行序列數"),
+    "inference.p95_latency_ms": _m("p95 latency target (ms)", "p95 延遲目標（毫秒）"),
+    "inference.tokens_per_day": _m("tokens per day", "每日 token 數"),
+    "inference.traffic": _m("traffic shape", "流量型態"),
+    "derived.utilisation": _m("daily utilisation", "每日使用率"),
+    "derived.latency_class": _m("latency class", "延遲等級"),
+    "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
+    "derived.training_scale": _m("training compute scale", "訓練運算規模"),
+}
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def field_label(path: str, lang: str = "en") -> str:
+    """Display label for an answer path ("workloads[1].schedule" -> "workload 2 schedule");
+    the path itself when there is none."""
+    generic = _INDEX.sub("[]", path)
+    entry = FIELD_LABELS.get(generic)
+    if entry is None:
+        return path
+    text = entry.get(lang) or entry["en"]
+    match = _INDEX.search(path)
+    if match is not None and generic.startswith("workloads[]."):
+        n = int(match.group(1)) + 1
+        text = message("field.workload_n", lang, n=n, field=text)
+    return text
+
+
+def value_label(path: str, value: Any, lang: str = "en") -> str:
+    """Display label for an answer's value, read in the context of its field: enum values by
+    label, lists joined, booleans as yes/no, numbers trimmed."""
+    if isinstance(value, tuple | list):
+        return (
+            message("list.separator", lang).join(value_label(path, v, lang) for v in value) or "—"
+        )
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not isinstance(value, bool):
+        return f"{value:g}"
+    key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    entry = FIELD_VALUE_LABELS.get((_INDEX.sub("[]", path), key))
+    if entry is not None:
+        return entry.get(lang) or entry["en"]
+    return label(value, lang)
+
+
 class _SafeDict(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -481,6 +718,36 @@ def label(value: Any, lang: str = "en") -> str:
     if entry is None:
         return key
     return entry.get(lang) or entry["en"]
+
+
+_LABELLED_PARAMS = {
+    "method": "training.method",
+    "kind": "workloads[].kind",
+    "kinds": "workloads[].kind",
+    "serving": "frameworks.serving",
+    "mode": "deployment.allowed_modes",
+    "regions": "organization.regions",
+}
+
+
+def labelled(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """`params` plus `<name>_label` for the ones that hold answer values or field names
+    (comma-joined lists are labelled item by item), for templates that show labels."""
+    out = dict(params)
+    for name, value in params.items():
+        if name in _LABELLED_PARAMS and isinstance(value, str):
+            items = [v for v in value.split(", ") if v]
+            out[f"{name}_label"] = value_label(_LABELLED_PARAMS[name], items, lang)
+        elif name in ("section", "sections") and isinstance(value, str):
+            out[f"{name}_label"] = message("list.separator", lang).join(
+                field_label(v, lang) for v in value.split(", ") if v
+            )
+        elif name == "first" and isinstance(value, str):
+            match = _INDEX.search(value)
+            out[f"{name}_label"] = (
+                message("field.workload_index", lang, n=int(match.group(1)) + 1) if match else value
+            )
+    return out
 
 
 def fmt_number(value: float | int) -> str:

@@ -116,8 +116,8 @@ def _training_sizing(
             i18n.message(
                 "assume.train_states",
                 lang,
-                precision=t.precision,
-                optimizer=t.optimizer,
+                precision=i18n.value_label("training.precision", t.precision, lang),
+                optimizer=i18n.value_label("training.optimizer", t.optimizer, lang),
                 bytes=f"{per_param:g}",
             )
         )
@@ -127,7 +127,7 @@ def _training_sizing(
             i18n.message(
                 "assume.lora",
                 lang,
-                method=t.method,
+                method=i18n.value_label("training.method", t.method, lang),
                 rank=t.lora_rank,
                 trainable=i18n.fmt_number(mem.trainable_params),
                 base=base,
@@ -203,11 +203,15 @@ def _training_sizing(
 
 
 def _inference_sizing(
-    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str
+    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
 ) -> tuple[dict[str, Any], S.InferenceMemory]:
-    mem = S.inference_memory(shape, inf, catalog)
+    mem = S.inference_memory(shape, inf, catalog, serving)
     assumptions = _common_assumptions(catalog, shape, lang) + [
-        i18n.message("assume.inf_weights", lang, precision=inf.precision),
+        i18n.message(
+            "assume.inf_weights",
+            lang,
+            precision=i18n.value_label("inference.precision", inf.precision, lang),
+        ),
         i18n.message(
             "assume.kv",
             lang,
@@ -218,9 +222,7 @@ def _inference_sizing(
             context=f"{inf.context_tokens:,}",
             concurrent=inf.concurrent_sequences,
         ),
-        i18n.message(
-            "assume.prefill", lang, chunk=f"{catalog.figure('prefill_chunk_tokens'):,.0f}"
-        ),
+        _prefill_assumption(inf, catalog, lang, serving),
         i18n.message(
             "assume.serving",
             lang,
@@ -244,6 +246,25 @@ def _inference_sizing(
         "assumptions": assumptions,
     }
     return doc, mem
+
+
+def _prefill_assumption(inf: A.Inference, catalog: Catalog, lang: str, serving: str) -> str:
+    tokens = f"{S.prefill_tokens(inf, catalog, serving):,.0f}"
+    if serving in S.CHUNKED_PREFILL_SERVING:
+        return i18n.message(
+            "assume.prefill_chunked",
+            lang,
+            serving=i18n.value_label("frameworks.serving", serving, lang),
+            tokens=tokens,
+            chunk=f"{catalog.figure('serving_prefill_chunk_tokens'):,.0f}",
+        )
+    return i18n.message(
+        "assume.prefill",
+        lang,
+        serving=i18n.value_label("frameworks.serving", serving, lang),
+        tokens=tokens,
+        chunk=f"{catalog.figure('prefill_chunk_tokens'):,.0f}",
+    )
 
 
 # --------------------------------------------------------------------------- server
@@ -374,11 +395,13 @@ def evaluate(
             shape, answers.training, train_kind, catalog, lang
         )
     if shape is not None and answers.inference is not None:
-        inference_doc, imem = _inference_sizing(shape, answers.inference, catalog, lang)
+        inference_doc, imem = _inference_sizing(
+            shape, answers.inference, catalog, lang, answers.frameworks.serving
+        )
 
     notes: list[str] = []
     workloads_doc = []
-    prices_used: dict[str, dict[str, Any]] = {}
+    price_docs: dict[str, dict[str, Any]] = {}  # price id -> the last doc seen with it
     best_options: list[dict[str, Any]] = []
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
         w_billing, _ = C.billing_advice(wd.mode, full_facts, catalog)
@@ -399,19 +422,7 @@ def evaluate(
         for o in options + alternatives:
             for p in o["prices"].values():
                 if p is not None:
-                    prices_used[p["price_id"]] = {
-                        k: p[k]
-                        for k in (
-                            "price_id",
-                            "provider",
-                            "region",
-                            "source",
-                            "as_of",
-                            "stale",
-                            "estimated",
-                            "derived",
-                        )
-                    }
+                    price_docs[p["price_id"]] = p
         workloads_doc.append(
             {
                 "kind": wd.kind,
@@ -455,6 +466,7 @@ def evaluate(
         )
         split_note = i18n.message("split.note", lang, parts=parts)
 
+    prices_used = {pid: {k: p[k] for k in _PRICE_USED_KEYS} for pid, p in price_docs.items()}
     stale = [p for p in prices_used.values() if p["stale"]]
     if stale:
         notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
@@ -473,12 +485,7 @@ def evaluate(
         )
     server_option = max(best_options, key=lambda o: o["count"], default=None)
     figures_used = {
-        k: {
-            kk: v[kk]
-            for kk in ("value", "unit", "source", "as_of", "estimated", "derived")
-            if kk in v
-        }
-        for k, v in catalog.figures.items()
+        k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
     recommendation = {
         "accelerator": d.accelerator,
@@ -546,6 +553,29 @@ def evaluate(
             "gaps": list(catalog.gaps),
             "notes": notes,
         },
+    }
+
+
+_PRICE_USED_KEYS = (
+    "price_id",
+    "provider",
+    "region",
+    "source",
+    "as_of",
+    "stale",
+    "estimated",
+    "derived",
+)
+
+
+def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:
+    return {
+        k: {
+            kk: v[kk]
+            for kk in ("value", "unit", "source", "as_of", "estimated", "derived")
+            if kk in v
+        }
+        for k, v in catalog.figures.items()
     }
 
 
@@ -776,5 +806,6 @@ def _preview_memory(
             tokens_per_day=int(i.get("tokens_per_day", 0)),
             traffic=i.get("traffic", "steady"),
         )
-        out["inference"] = S.to_gib(S.inference_memory(shape, inference, catalog).total)
+        serving = _enum_or(_get(draft, "frameworks", "serving"), A.SERVING, None)
+        out["inference"] = S.to_gib(S.inference_memory(shape, inference, catalog, serving).total)
     return out

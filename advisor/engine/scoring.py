@@ -424,6 +424,21 @@ def feasibility(facts: Mapping[str, Any], ctx: Context) -> frozenset[tuple[str, 
 _Row = tuple[str, str | None, str, Mapping[str, Any], str]
 
 
+def exclusion_inputs(facts: Mapping[str, Any], ctx: Context) -> tuple[Any, ...]:
+    """Everything `feasibility` reads, as a hashable key (keep in step with _exclusion_rows)."""
+    regions = facts["organization.regions"]
+    return (
+        tuple(k for k, _ in facts["workloads"]),
+        tuple(facts["deployment.allowed_modes"]),
+        tuple(facts["deployment.clouds"]),
+        facts["deployment.data_residency"],
+        any(ctx.region_tpus.get(r) for r in regions),
+        bool(facts["frameworks.custom_kernels"]),
+        facts["frameworks.primary"],
+        facts["frameworks.serving"],
+    )
+
+
 def _exclusion_rows(facts: Mapping[str, Any], ctx: Context) -> list[_Row]:
     out: list[_Row] = []
     kinds = [k for k, _ in facts["workloads"]]
@@ -444,7 +459,7 @@ def _exclusion_rows(facts: Mapping[str, Any], ctx: Context) -> list[_Row]:
                     "tpu",
                     None,
                     "exclude.tpu_no_region",
-                    {"regions": ", ".join(regions)},
+                    {"regions": tuple(regions)},
                     "organization.regions",
                 )
             )
@@ -557,6 +572,11 @@ def criterion_points(c: Criterion, value: Any) -> list[float]:
     return out
 
 
+# Every (accelerator, mode) pair an assessment can end up with, in the order `decide` tries them.
+ALL_PAIRS: tuple[Pair, ...] = (*(("gpu", m) for m in A.MODES), ("tpu", "public_cloud"))
+PAIR_INDEX = {p: i for i, p in enumerate(ALL_PAIRS)}
+
+
 def best_pair(
     pairs: Sequence[tuple[str, str]], per_workload: Sequence[Sequence[float]]
 ) -> tuple[str, str]:
@@ -631,13 +651,15 @@ def _feasible_for(kinds: tuple[str, ...], out_by: frozenset[tuple[str, str | Non
 
 
 def pick(
-    kinds: Sequence[str], excluded: Sequence[Exclusion], per_workload: Sequence[Sequence[float]]
+    kinds: Sequence[str],
+    excluded: Sequence[Exclusion] | frozenset[tuple[str, str | None]],
+    per_workload: Sequence[Sequence[float]],
 ) -> Pair:
-    """The overall (accelerator, mode) `decide` would pick for these exclusions and scores.
-
-    The fast path for re-scoring variants whose points are already known.
+    """The overall (accelerator, mode) `decide` would pick for these exclusions (or their
+    `feasibility_key`) and per-workload scores: the fast path for re-scoring variants.
     """
-    per, pairs = _feasible(kinds, excluded)
+    key = excluded if isinstance(excluded, frozenset) else feasibility_key(excluded)
+    per, pairs = _feasible_for(tuple(kinds), key)
     if not pairs:
         first = per_workload[0]
         return _best(per[0][0], lambda p: _total(first, p))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from advisor.engine.answers import Architecture, Inference, Training
@@ -287,13 +288,32 @@ def kv_bytes_per_token(shape: ModelShape) -> float:
     return 2.0 * shape.layers * shape.kv_heads * shape.head_dim * 2.0
 
 
-def inference_memory(shape: ModelShape, inf: Inference, catalog: Catalog) -> InferenceMemory:
-    """Memory to serve `inf.concurrent_sequences` sequences of `inf.context_tokens` each."""
+# Serving stacks that prefill in chunks of a bounded token budget per step; the rest (and
+# serving="none": plain Hugging Face generate()) prefill every sequence's prompt at once.
+CHUNKED_PREFILL_SERVING = frozenset({"vllm", "tgi", "tensorrt_llm", "triton"})
+
+
+def prefill_tokens(inf: Inference, catalog: Catalog, serving: str | None = None) -> float:
+    """Tokens whose activations the prefill holds at once: the whole batch's prompts, bounded by
+    the serving stack's chunk (chunked prefill) or by the whole-batch cap."""
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    cap = catalog.figure(
+        "serving_prefill_chunk_tokens"
+        if serving in CHUNKED_PREFILL_SERVING
+        else "prefill_chunk_tokens"
+    )
+    return min(float(prompt * inf.concurrent_sequences), cap)
+
+
+def inference_memory(
+    shape: ModelShape, inf: Inference, catalog: Catalog, serving: str | None = None
+) -> InferenceMemory:
+    """Memory to serve `inf.concurrent_sequences` sequences of `inf.context_tokens` each with
+    the `serving` stack (None = like Hugging Face generate(): the whole batch prefilled at once)."""
     weights = inference_weight_bytes(shape, inf.precision)
     kvt = kv_bytes_per_token(shape)
     kv = kvt * inf.context_tokens * inf.concurrent_sequences
-    prompt = max(1, inf.context_tokens - inf.output_tokens)
-    chunk = min(float(prompt * inf.concurrent_sequences), catalog.figure("prefill_chunk_tokens"))
+    chunk = prefill_tokens(inf, catalog, serving)
     # Prefill workspace of one layer at a time (residual, norm, q/k/v, attention out, fused
     # gate/up and the activation), plus fp32 logits and probabilities of each sequence's last token.
     per_token = 2.0 * (4 * shape.hidden + 2 * shape.kv_dim + 3 * shape.intermediate)
@@ -320,14 +340,19 @@ def inference_bytes_per_device(mem: InferenceMemory, shape: ModelShape, n: int) 
 
 def valid_counts(acc: Accelerator) -> list[int]:
     """Device counts we propose: TPU slice sizes, or 1, 2, 4, 8 then whole nodes of 8 GPUs."""
-    if acc.slice_sizes:
-        return list(acc.slice_sizes)
+    return list(_valid_counts(acc.slice_sizes, acc.max_devices_per_group))
+
+
+@lru_cache(maxsize=256)
+def _valid_counts(slice_sizes: tuple[int, ...] | None, max_group: int) -> tuple[int, ...]:
+    if slice_sizes:
+        return slice_sizes
     counts = [1, 2, 4, 8]
     n = 16
-    while n <= acc.max_devices_per_group:
+    while n <= max_group:
         counts.append(n)
         n *= 2
-    return [c for c in counts if c <= acc.max_devices_per_group]
+    return tuple(c for c in counts if c <= max_group)
 
 
 def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog) -> int | None:
@@ -335,7 +360,7 @@ def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog
     usable = usable_gib(acc, catalog) * GIB
     if mem.unsharded_fb > usable or mem.unsharded_step > usable:
         return None
-    for n in valid_counts(acc):
+    for n in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
         if training_bytes_per_device(mem, n) <= usable:
             return n
     return None
@@ -346,7 +371,7 @@ def min_inference_devices(
 ) -> int | None:
     """Fewest devices that serve the model with tensor (then pipeline) parallelism."""
     usable = usable_gib(acc, catalog) * GIB
-    for n in valid_counts(acc):
+    for n in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
         if n > 64:
             break
         if inference_bytes_per_device(mem, shape, n) <= usable:

@@ -35,3 +35,44 @@ def percent(value: Any) -> str:
         return f"{float(value) * 100:.0f}%"
     except (TypeError, ValueError):
         return "—"
+
+
+@register.filter
+def usd(value: Any) -> str:
+    """US dollars for tables: whole dollars from $100, cents below; "—" when unknown."""
+    try:
+        amount = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"${amount:,.0f}" if abs(amount) >= 100 else f"${amount:,.2f}"
+
+
+@register.filter
+def billing_label(value: Any) -> Any:
+    """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
+    from advisor.charts import BILLING_LABELS
+
+    return BILLING_LABELS.get(value, value)
+
+
+@register.filter
+def number(value: Any, digits: int = 0) -> str:
+    try:
+        return f"{float(value):,.{int(digits)}f}"
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def billing_short_label(value: Any) -> Any:
+    from advisor.charts import BILLING_SHORT_LABELS
+
+    return BILLING_SHORT_LABELS.get(value, value)

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -35,7 +35,8 @@ def test_healthz_is_503_when_the_broker_is_down(client: Client, broker_down: Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.services
-def test_a_real_worker_answers_the_health_task(celery_worker_process: subprocess.Popen) -> None:  # type: ignore[type-arg]
+def test_a_real_worker_answers_the_health_task(worker: Any) -> None:
     from advisor.tasks import health
 
+    worker()
     assert health.delay().get(timeout=20) == {"worker": True, "database": True}

@@ -2,10 +2,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from accounts.models import Membership
 from accounts.services import api_token_revoke
@@ -426,3 +430,110 @@ def assert_stored_documents_are_valid() -> None:
         else:
             parse_answers(assessment.answers)
             assert assessment.result is not None
+
+
+# --- Hypothesis: random and hostile bodies -----------------------------------------------------
+
+settings.register_profile(
+    "api",
+    # ~50 in CI keeps the suite quick; API_FUZZ_EXAMPLES=2000 for a longer local hunt.
+    max_examples=int(os.environ.get("API_FUZZ_EXAMPLES", "50")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+FUZZ = settings.get_profile("api")
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+def _leaf_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(node, dict):
+        items: list[tuple[Any, Any]] = list(node.items())
+    elif isinstance(node, list):
+        items = list(enumerate(node))
+    else:
+        return [prefix]
+    paths = [prefix] if prefix else []
+    for key, value in items:
+        paths += _leaf_paths(value, (*prefix, key))
+    return paths
+
+
+@st.composite
+def mutated_answers(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid document with a few values replaced or removed: hostile, but near enough to valid
+    that the engine's deeper rules (and the result computation) get exercised."""
+    answers = copy.deepcopy(VALID)
+    for _ in range(draw(st.integers(0, 3))):
+        path = draw(st.sampled_from(_leaf_paths(answers)))
+        parent: Any = answers
+        for part in path[:-1]:
+            parent = parent[part]
+        if draw(st.booleans()):
+            parent[path[-1]] = draw(json_values)
+        elif isinstance(parent, dict):
+            del parent[path[-1]]
+    return answers
+
+
+well_formed = st.fixed_dictionaries(
+    {
+        "title": st.text(min_size=1, max_size=60).filter(str.strip),
+        "answers": mutated_answers(),
+        "draft": st.booleans(),
+    }
+)
+hostile = st.fixed_dictionaries(
+    {"title": st.text(max_size=210) | json_values, "answers": mutated_answers() | json_values},
+    optional={
+        "draft": st.booleans() | json_values,
+        "organization": st.text(max_size=20) | json_values,
+        "extra": json_values,
+    },
+)
+
+
+@FUZZ
+@given(body=well_formed | hostile | json_values)
+def test_random_bodies_never_500_nor_store_an_invalid_document(api: Api, body: Any) -> None:
+    response = api.post(body)
+    event(f"HTTP {response.status_code}")
+    assert response.status_code < 500, response.content
+    assert response["Content-Type"].startswith("application/json")
+    if response.status_code == 201:
+        assert response.json()["answers"] == body["answers"]
+    assert_stored_documents_are_valid()
+
+
+@FUZZ
+@given(raw=st.binary(max_size=200) | st.text(max_size=200))
+def test_random_bytes_never_500(api: Api, raw: bytes | str) -> None:
+    response = api.post(raw)
+    assert response.status_code < 500, response.content
+    assert not Assessment.objects.exists()
+
+
+@FUZZ
+@given(
+    params=st.dictionaries(
+        st.sampled_from(["organization", "status", "page", "page_size", "other"]),
+        st.text(max_size=40),
+        max_size=4,
+    ),
+    assessment_id=st.text(max_size=30),
+)
+def test_random_queries_and_ids_never_500(
+    api: Api, params: dict[str, str], assessment_id: str
+) -> None:
+    assert api.get(URL, **params).status_code < 500
+    assert api.get(f"{URL}/{quote(assessment_id, safe='')}").status_code < 500

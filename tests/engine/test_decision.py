@@ -244,9 +244,7 @@ def test_a_reweighted_scoring_model_changes_the_outcome(
     assert result["versions"]["scoring_model"] == {"name": "default", "version": 2}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(answers_docs())
-def test_the_would_change_shortcut_agrees_with_a_full_rescore(doc: dict[str, Any]) -> None:
+def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
     from advisor.engine import explain as X
     from advisor.engine import result as R
     from advisor.engine import scoring as SC
@@ -255,16 +253,54 @@ def test_the_would_change_shortcut_agrees_with_a_full_rescore(doc: dict[str, Any
     ctx = R._context(answers, CATALOG, R._shape(answers, CATALOG))
     decision = SC.decide(SC.answers_facts(answers), SCORING, ctx)
     facts = decision.facts
-    base_excluded = SC.exclusions(facts, ctx)
-    for _change, patch in X._variants(facts):
-        variant = {**facts, **patch}
-        if not X._valid(variant):
-            continue
-        variant.update(SC.derive(variant, SCORING, ctx))
-        if SC.exclusions(variant, ctx) != base_excluded:
-            continue
-        shortcut = SC.best_pair(
-            decision.pairs, X._shifted_scores(facts, variant, decision, SCORING)
+    rs = X._Rescorer(facts, decision, SCORING, ctx)
+
+    def fast(patch: dict[str, Any]) -> tuple[str, str]:
+        gains = rs.gains(patch)
+        return rs.result(
+            gains, rs.bound(gains), rs.feasibility({**facts, **patch}), lambda: rs.deltas(patch)
         )
-        full = SC.decide(variant, SCORING, ctx, derived=True)
-        assert shortcut == (full.accelerator, full.mode)
+
+    def full(patch: dict[str, Any]) -> tuple[str, str]:
+        d = SC.decide({**facts, **patch}, SCORING, ctx)
+        return (d.accelerator, d.mode)
+
+    return facts, fast, full, X
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers_docs())
+def test_rescoring_a_changed_answer_agrees_with_scoring_it_from_scratch(
+    doc: dict[str, Any],
+) -> None:
+    facts, fast, full, X = _full_and_fast(doc)
+    for _change, patch in X._variants(facts):
+        if X._valid({**facts, **patch}):
+            assert fast(patch) == full(patch), patch
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers_docs())
+def test_rescoring_two_changed_answers_agrees_with_scoring_them_from_scratch(
+    doc: dict[str, Any],
+) -> None:
+    facts, fast, full, X = _full_and_fast(doc)
+    variants = list(X._variants(facts))
+    for (c1, p1), (c2, p2) in zip(variants, variants[7:] + variants[:7], strict=True):
+        if c1[0] == c2[0] or ("workloads" in p1 and "workloads" in p2):
+            continue
+        patch = {**p1, **p2}
+        if X._valid({**facts, **patch}):
+            assert fast(patch) == full(patch), patch
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers_docs())
+def test_would_change_if_is_the_same_with_a_warm_memo(doc: dict[str, Any]) -> None:
+    # The memo on the model is shared across assessments: a fresh model must say the same.
+    fresh = load_scoring_model(SCORING.to_dict())
+    for lang in ("en", "zh-hant"):
+        warm = evaluate(doc, CATALOG, SCORING, lang=lang)["recommendation"]
+        cold = evaluate(doc, CATALOG, fresh, lang=lang)["recommendation"]
+        assert warm["would_change_if"] == cold["would_change_if"]
+        assert warm["reasons"] == cold["reasons"]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from advisor.engine import sizing as S
 from advisor.engine.answers import Architecture, Inference, Training
 from advisor.engine.catalog import Catalog
+from tests.engine.conftest import sample
 
 GIB = 2**30
 
@@ -327,3 +328,40 @@ def test_more_dataset_tokens_never_lowers_hours(
     )
     assert h2 >= h1
     assert math.isfinite(h1)
+
+
+@pytest.mark.parametrize("serving", ["vllm", "tgi", "tensorrt_llm", "triton"])
+def test_chunked_prefill_stacks_bound_the_prefill_workspace_by_a_chunk(
+    catalog: Catalog, serving: str
+) -> None:
+    s = shape(catalog, "llama-3-8b")
+    big = Inference("bf16", 8192, 512, 64, 0, "steady")
+    whole = S.inference_memory(s, big, catalog, "none")
+    chunked = S.inference_memory(s, big, catalog, serving)
+    assert chunked.parts["activations"] < whole.parts["activations"] / 10
+    assert S.prefill_tokens(big, catalog, serving) == catalog.figure("serving_prefill_chunk_tokens")
+    small = Inference("bf16", 1024, 64, 2, 0, "steady")
+    assert S.inference_memory(s, small, catalog, serving).total == pytest.approx(
+        S.inference_memory(s, small, catalog, "none").total
+    )
+
+
+@pytest.mark.parametrize("serving", ["none", "custom", "torchserve", "tf_serving", None])
+def test_other_stacks_prefill_the_whole_batch_like_generate(
+    catalog: Catalog, serving: str | None
+) -> None:
+    big = Inference("bf16", 8192, 512, 64, 0, "steady")
+    assert S.prefill_tokens(big, catalog, serving) == (8192 - 512) * 64
+
+
+def test_the_chunked_prefill_assumption_is_stated_with_its_source(
+    catalog: Catalog,
+) -> None:
+    from advisor.engine import evaluate
+
+    result = evaluate(sample(), catalog, SCORING)
+    assert any("chunked prefill" in a for a in result["sizing"]["inference"]["assumptions"])
+    figure = result["cost"]["figures_used"]["serving_prefill_chunk_tokens"]
+    assert "max_num_batched_tokens" in figure["source"] and figure["as_of"]
+    plain = evaluate(sample(**{"frameworks.serving": "none"}), catalog, SCORING)
+    assert any("generate()" in a for a in plain["sizing"]["inference"]["assumptions"])

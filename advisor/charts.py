@@ -1,0 +1,505 @@
+"""Report charts: a result document in, SVG text out (pygal).
+
+Pages embed the SVG as `<img src="data:...">` rather than inline: pygal puts a `<style>` element in
+its SVG, which the site's `style-src 'self'` CSP forbids inline but allows inside an isolated image.
+WeasyPrint renders the same data URIs, so the web page and the PDF show the same pictures.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import pygal
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, override
+from pygal.style import Style
+
+from advisor import decisions
+from advisor.engine.sizing import usable_gib
+from advisor.forms import label_for
+
+# The same family the PDF body uses; Noto Sans CJK covers Latin too, so one stack serves both
+# languages. Stated on the chart's own style because an SVG image does not inherit page fonts.
+FONT_FAMILY = '"Noto Sans CJK TC", "Noto Sans TC", "Noto Sans", sans-serif'
+
+# Viewbox in px; the page scales the image to the A4 text width (about 170 mm).
+WIDTH = 760
+HEIGHT = 380
+
+HOURS_PER_MONTH = 730.0  # overridden by the result's own figure when present
+
+TRAINING_KINDS = ("pretraining", "fine_tuning")
+INFERENCE_KINDS = ("realtime_inference", "batch_inference")
+MEMORY_PARTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "other")
+HOURLY_SLOTS = ("on_demand", "spot", "capacity_block")
+FIXED_SLOTS = ("commit_1y", "commit_3y", "monthly")
+
+BILLING_LABELS: dict[str, Promise] = {
+    "on_demand": gettext_lazy("On-demand (hourly)"),
+    "spot": gettext_lazy("Spot"),
+    "capacity_block": gettext_lazy("Capacity block"),
+    "commit_1y": gettext_lazy("1-year commitment"),
+    "commit_3y": gettext_lazy("3-year commitment"),
+    "monthly": gettext_lazy("Monthly dedicated"),
+    "monthly_fixed": gettext_lazy("Fixed monthly"),
+    "purchase": gettext_lazy("Purchase or lease"),
+}
+
+MEMORY_COLORS = {
+    "weights": "#1f5f8b",
+    "gradients": "#e07b39",
+    "optimizer": "#3a9d5d",
+    "activations": "#8e5ea2",
+    "kv_cache": "#c8423b",
+    "other": "#d4a72c",
+}
+CAPACITY_COLOR = "#b9c3cc"
+
+# Short names for table headers, where eleven columns share the page width.
+BILLING_SHORT_LABELS: dict[str, Promise] = {
+    "on_demand": gettext_lazy("On-demand"),
+    "spot": gettext_lazy("Spot"),
+    "capacity_block": gettext_lazy("Cap. block"),
+    "commit_1y": gettext_lazy("1-yr commit"),
+    "commit_3y": gettext_lazy("3-yr commit"),
+    "monthly": gettext_lazy("Monthly"),
+}
+
+PALETTE = (
+    "#1f5f8b",  # deep blue
+    "#e07b39",  # orange
+    "#3a9d5d",  # green
+    "#8e5ea2",  # purple
+    "#c8423b",  # red
+    "#7a8793",  # grey
+    "#d4a72c",  # ochre
+    "#2aa1b3",  # teal
+    "#5b4a3f",
+    "#b5548c",
+    "#6f9a2e",
+    "#35495e",
+)
+
+
+def _style(colors: Iterable[str] = PALETTE) -> Style:
+    return Style(
+        font_family=FONT_FAMILY,
+        label_font_family=FONT_FAMILY,
+        major_label_font_family=FONT_FAMILY,
+        legend_font_family=FONT_FAMILY,
+        title_font_family=FONT_FAMILY,
+        value_font_family=FONT_FAMILY,
+        value_label_font_family=FONT_FAMILY,
+        tooltip_font_family=FONT_FAMILY,
+        no_data_font_family=FONT_FAMILY,
+        background="#ffffff",
+        plot_background="#ffffff",
+        foreground="#222222",
+        foreground_strong="#111111",
+        foreground_subtle="#666666",
+        guide_stroke_color="#dddddd",
+        major_guide_stroke_color="#cccccc",
+        colors=tuple(colors),
+        opacity=".9",
+        opacity_hover=".9",
+        transition="0ms",
+        title_font_size=15,
+        label_font_size=12,
+        major_label_font_size=12,
+        legend_font_size=12,
+        value_font_size=11,
+        value_label_font_size=11,
+        stroke_width=2.5,
+    )
+
+
+def _config(**overrides: Any) -> dict[str, Any]:
+    """Options every chart shares: static SVG (no JavaScript, no XML prologue), A4-friendly size."""
+    options: dict[str, Any] = {
+        "js": [],
+        "disable_xml_declaration": True,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "explicit_size": False,
+        "legend_at_bottom": True,
+        # Leave the column count to pygal: with it set, pygal 3.1 reserves too few legend rows and
+        # the legend falls outside the picture.
+        "legend_at_bottom_columns": None,
+        "truncate_legend": -1,
+        "truncate_label": -1,
+        "margin": 12,
+        "spacing": 10,
+        "style": _style(),
+        "tooltip_border_radius": 0,
+    }
+    options.update(overrides)
+    return options
+
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
+
+
+def _render(chart: Any) -> str:
+    # pygal writes its config as a <script> even with js=[]; an <img> never runs it, but the
+    # SVG is also a download and must stay static.
+    return _SCRIPT.sub("", str(chart.render(is_unicode=True)))
+
+
+def as_data_uri(svg: str) -> str:
+    """`data:image/svg+xml;base64,...` for an `<img src>` (see the module docstring for why)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def nice_ticks(top: float, count: int = 5) -> list[float]:
+    """0 and round steps (1, 2, 2.5 or 5 × 10^n) up to at least `top`, about `count` of them."""
+    if top <= 0:
+        return [0.0, 1.0]
+    raw = top / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    return [i * step for i in range(math.ceil(top / step - 1e-9) + 1)]
+
+
+def _usd(value: float) -> str:
+    return f"${value:,.0f}" if abs(value) >= 10 else f"${value:,.2f}"
+
+
+def _hours_per_month(result: dict[str, Any]) -> float:
+    figure = (result.get("cost") or {}).get("figures_used", {}).get("hours_per_month") or {}
+    try:
+        return float(figure.get("value") or HOURS_PER_MONTH)
+    except (TypeError, ValueError):
+        return HOURS_PER_MONTH
+
+
+def workloads_of(result: dict[str, Any], kinds: Iterable[str]) -> list[dict[str, Any]]:
+    wanted = set(kinds)
+    return [w for w in result.get("workloads") or [] if w.get("kind") in wanted]
+
+
+def chosen_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any] | None:
+    """The option the cost summary used for this workload (else the first, the cheapest)."""
+    options = workload.get("options") or []
+    if not options:
+        return None
+    for entry in (result.get("cost") or {}).get("by_workload") or []:
+        if entry.get("workload") == workload.get("kind"):
+            for option in options:
+                if option.get("accelerator_id") == entry.get("accelerator_id"):
+                    return dict(option)
+    return dict(options[0])
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+
+def _memory_candidates(
+    result: dict[str, Any], phase: str, sizing: dict[str, Any]
+) -> list[tuple[str, str, int]]:
+    """(accelerator id, name, min devices) for the accelerators the workloads' options list;
+    when no workload lists options, every accelerator the sizing found a device count for."""
+    kinds = TRAINING_KINDS if phase == "training" else INFERENCE_KINDS
+    names: dict[str, str] = {}
+    for w in workloads_of(result, kinds):
+        for o in w.get("options") or []:
+            names.setdefault(o["accelerator_id"], o.get("name") or o["accelerator_id"])
+    min_devices = sizing.get("min_devices") or {}
+    if not names:
+        catalog = decisions.active_catalog()
+        names = {
+            acc_id: (catalog.by_id[acc_id].name if acc_id in catalog.by_id else acc_id)
+            for acc_id, n in min_devices.items()
+            if n
+        }
+    return [
+        (acc_id, name, int(min_devices[acc_id]))
+        for acc_id, name in names.items()
+        if min_devices.get(acc_id)
+    ]
+
+
+def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = None) -> str | None:
+    """Memory needed (stacked by component) against each candidate's usable memory × the fewest
+    devices it takes. `phase` is "training" or "inference"; None picks the first with sizing."""
+    sizing_all = result.get("sizing") or {}
+    if phase is None:
+        phase = next((p for p in ("training", "inference") if sizing_all.get(p)), None)
+    sizing = sizing_all.get(phase or "") if phase else None
+    if not sizing or not sizing.get("memory_gib"):
+        return None
+    memory = sizing["memory_gib"]
+    catalog = decisions.active_catalog()
+    # Usable memory comes from the catalog's device figures (the result stores only the counts).
+    candidates = [
+        (name, n, usable_gib(catalog.by_id[acc_id], catalog) * n)
+        for acc_id, name, n in _memory_candidates(result, phase or "", sizing)
+        if acc_id in catalog.by_id
+    ]
+    candidates.sort(key=lambda c: c[2])
+    candidates = candidates[:10]
+    parts = [p for p in MEMORY_PARTS if p in memory]
+    top = max([float(memory.get("total") or 0.0), *[cap for _n, _c, cap in candidates]])
+    ticks = nice_ticks(top)
+    with override(language):
+        needed = _("Memory needed")
+        rows = [needed] + [f"{name} × {n}" for name, n, _cap in candidates]
+        chart = pygal.HorizontalStackedBar(
+            **_config(
+                height=max(260, 150 + 30 * len(rows)),
+                x_title=_("GiB"),
+                value_formatter=lambda v: f"{v:,.0f}",
+                y_labels=ticks,
+                range=(0, ticks[-1]),
+                # One colour per memory component, grey for the capacity bars.
+                style=_style([MEMORY_COLORS[p] for p in parts] + [CAPACITY_COLOR]),
+            )
+        )
+        chart.title = (
+            _("Training memory: need vs usable memory")
+            if phase == "training"
+            else _("Serving memory: need vs usable memory")
+        )
+        # pygal draws the first label at the bottom; reverse so the need bar sits on top.
+        chart.x_labels = list(reversed(rows))
+        padding = [None] * len(candidates)
+        for part in parts:
+            value = float(memory.get(part) or 0.0)
+            chart.add(str(label_for("memory", part)), list(reversed([value, *padding])))
+        chart.add(
+            _("Usable memory × devices"),
+            list(reversed([None, *[round(cap, 1) for _n, _c, cap in candidates]])),
+        )
+        return _render(chart)
+
+
+# --- cost against utilisation -----------------------------------------------------------------
+
+
+def _price_lines(option: dict[str, Any], hours_per_month: float) -> dict[str, tuple[str, float]]:
+    """slot -> ("hourly" | "fixed", USD per month at 100% use (hourly) or flat (fixed))."""
+    count = float(option.get("count") or 1)
+    lines: dict[str, tuple[str, float]] = {}
+    for slot, price in (option.get("prices") or {}).items():
+        if not price:
+            continue
+        per_hour = price.get("usd_per_device_hour")
+        per_month = price.get("usd_per_device_month")
+        if slot in HOURLY_SLOTS and per_hour is not None:
+            lines[slot] = ("hourly", float(per_hour) * count * hours_per_month)
+        elif slot in FIXED_SLOTS:
+            # Committed and monthly capacity is paid whether it is used or not.
+            if per_month is not None:
+                lines[slot] = ("fixed", float(per_month) * count)
+            elif per_hour is not None:
+                lines[slot] = ("fixed", float(per_hour) * count * hours_per_month)
+    return lines
+
+
+def cost_chart(result: dict[str, Any], language: str, *, workload: str | None = None) -> str | None:
+    """Monthly compute cost of the recommended option against utilisation (0–100%) for every
+    billing it has a price for, with each break-even point against on-demand marked and the
+    workload's own utilisation drawn as a dashed line. `workload` is a kind; None picks the
+    first workload whose chosen option has a price."""
+    hours_per_month = _hours_per_month(result)
+    for w in result.get("workloads") or []:
+        if workload is not None and w.get("kind") != workload:
+            continue
+        option = chosen_option(result, w)
+        if option is None:
+            continue
+        lines = _price_lines(option, hours_per_month)
+        if lines:
+            return _cost_svg(result, w, option, lines, language)
+    return None
+
+
+def _cost_svg(
+    result: dict[str, Any],
+    w: dict[str, Any],
+    option: dict[str, Any],
+    lines: dict[str, tuple[str, float]],
+    language: str,
+) -> str:
+    ticks = nice_ticks(max(v for _k, v in lines.values()))
+    with override(language):
+        chart = pygal.XY(
+            **_config(
+                x_title=_("Utilisation (share of the month in use)"),
+                y_title=_("USD per month"),
+                range=(0, ticks[-1]),
+                y_labels=ticks,
+                xrange=(0, 100),
+                x_labels=[0, 20, 40, 60, 80, 100],
+                x_value_formatter=lambda x: f"{x:.0f}%",
+                value_formatter=_usd,
+                show_dots=False,
+                dots_size=5,
+            )
+        )
+        chart.title = _("%(option)s × %(count)s: monthly cost against utilisation") % {
+            "option": option.get("name"),
+            "count": option.get("count"),
+        }
+        for slot, (shape, value) in lines.items():
+            points = [(0, 0.0), (100, value)] if shape == "hourly" else [(0, value), (100, value)]
+            chart.add(str(BILLING_LABELS[slot]), points)
+        marks: list[dict[str, Any]] = []
+        od = lines.get("on_demand")
+        for slot, share in (option.get("break_even_utilisation") or {}).items():
+            if share is None or slot not in lines or od is None:
+                continue
+            x = float(share) * 100
+            if 0 <= x <= 100:
+                marks.append(
+                    {
+                        "value": (x, od[1] * float(share)),
+                        "label": _("break-even vs %(billing)s: %(share).0f%%")
+                        % {"billing": BILLING_LABELS[slot], "share": x},
+                    }
+                )
+        if marks:
+            chart.add(
+                _("Break-even"), marks, stroke=False, show_dots=True, dots_size=6, print_labels=True
+            )
+        utilisation = option.get("utilisation")
+        if utilisation is not None:
+            x = min(100.0, float(utilisation) * 100)
+            top = max(v for _k, v in lines.values())
+            chart.add(
+                _("Your utilisation (%(share).0f%%)") % {"share": x},
+                [(x, 0.0), (x, top)],
+                stroke_style={"dasharray": "6, 4", "width": 1.5},
+            )
+        return _render(chart)
+
+
+# --- time to result vs cost (training) ---------------------------------------------------------
+
+
+def _run_cost(option: dict[str, Any]) -> tuple[float | None, str | None]:
+    costs = option.get("cost_per_run_usd") or {}
+    used = option.get("billing_used")
+    if used in costs and costs[used] is not None:
+        return float(costs[used]), used
+    for slot in HOURLY_SLOTS:
+        if costs.get(slot) is not None:
+            return float(costs[slot]), slot
+    return None, None
+
+
+def short_name(name: str) -> str:
+    """'NVIDIA H100 SXM 80GB × 2' -> 'H100 SXM 80GB × 2': point labels need to be short."""
+    for prefix in ("NVIDIA ", "AMD Instinct ", "AMD ", "Google Cloud TPU ", "Google Cloud "):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+            break
+    return name.replace(" (HGX)", "").replace(" (Trillium)", "").replace(" (Ironwood)", "")
+
+
+def time_cost_chart(result: dict[str, Any], language: str) -> str | None:
+    """Training: hours per run against cost per run, one labelled point per option, so a dearer
+    card that finishes sooner shows up to the left."""
+    points: list[tuple[str, float, float, bool]] = []
+    for w in workloads_of(result, TRAINING_KINDS):
+        for o in w.get("options") or []:
+            cost, _slot = _run_cost(o)
+            if cost is None or o.get("hours") is None:
+                continue
+            name = f"{o.get('name')} × {o.get('count')}"
+            if len(workloads_of(result, TRAINING_KINDS)) > 1:
+                name = f"{name} ({label_for('kind', w.get('kind'))})"
+            points.append((name, float(o["hours"]), cost, o.get("meets_deadline") is not False))
+    if not points:
+        return None
+    y_ticks = nice_ticks(max(p[2] for p in points) * 1.1)
+    x_ticks = nice_ticks(max(p[1] for p in points) * 1.1)
+    with override(language):
+        chart = pygal.XY(
+            **_config(
+                height=420,
+                x_title=_("Hours per run (time to result)"),
+                y_title=_("USD per run"),
+                stroke=False,
+                dots_size=7,
+                print_labels=True,
+                value_formatter=_usd,
+                x_value_formatter=lambda x: f"{x:,.0f} h" if x >= 10 else f"{x:,.1f} h",
+                range=(0, y_ticks[-1]),
+                xrange=(0, x_ticks[-1]),
+                y_labels=y_ticks,
+                x_labels=x_ticks,
+            )
+        )
+        chart.title = _("Training: time to result against cost per run")
+        late = _("misses the deadline")
+        for name, hours, cost, meets in points:
+            title = name if meets else f"{name} — {late}"
+            chart.add(title, [{"value": (hours, cost), "label": short_name(name)}])
+        return _render(chart)
+
+
+# --- serving cost (inference) ------------------------------------------------------------------
+
+
+def _token_cost(option: dict[str, Any]) -> tuple[float | None, str | None]:
+    costs = option.get("cost_per_million_output_tokens_usd") or {}
+    used = option.get("billing_used")
+    if used in costs and costs[used] is not None:
+        return float(costs[used]), used
+    for slot in (*HOURLY_SLOTS, *FIXED_SLOTS):
+        if costs.get(slot) is not None:
+            return float(costs[slot]), slot
+    return None, None
+
+
+def serving_chart(result: dict[str, Any], language: str) -> str | None:
+    """Inference: USD per million output tokens per option (at the billing each option uses)."""
+    rows: list[tuple[str, float, bool]] = []
+    workloads = workloads_of(result, INFERENCE_KINDS)
+    for w in workloads:
+        chosen = chosen_option(result, w)
+        for o in w.get("options") or []:
+            cost, slot = _token_cost(o)
+            if cost is None:
+                continue
+            name = f"{o.get('name')} × {o.get('count')}"
+            if slot:
+                name = f"{name}, {BILLING_LABELS[slot]}" if slot in BILLING_LABELS else name
+            if len(workloads) > 1:
+                name = f"{label_for('kind', w.get('kind'))}: {name}"
+            is_chosen = chosen is not None and o.get("accelerator_id") == chosen.get(
+                "accelerator_id"
+            )
+            rows.append((name, cost, is_chosen))
+    if not rows:
+        return None
+    rows.sort(key=lambda r: r[1])
+    rows = rows[:12]
+    ticks = nice_ticks(max(r[1] for r in rows) * 1.15)
+    with override(language):
+        chart = pygal.HorizontalBar(
+            **_config(
+                height=max(240, 110 + 30 * len(rows)),
+                x_title=_("USD per million output tokens"),
+                show_legend=False,
+                value_formatter=lambda v: f"${v:,.2f}",
+                y_labels=ticks,
+                range=(0, ticks[-1]),
+            )
+        )
+        chart.title = _("Serving: cost per million output tokens")
+        ordered = list(reversed(rows))
+        chart.x_labels = [name for name, _cost, _chosen in ordered]
+        chart.add(
+            _("USD per million output tokens"),
+            [
+                {"value": cost, "color": PALETTE[1] if chosen else PALETTE[0]}
+                for _name, cost, chosen in ordered
+            ],
+        )
+        return _render(chart)

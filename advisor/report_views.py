@@ -1,0 +1,271 @@
+"""Report pages: status polling, versions, comparison, exports and share links."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
+
+from accounts.models import User
+from advisor import decisions, selectors, services
+from advisor.forms import ReportRequestForm, ShareLinkForm
+from advisor.models import Assessment, Report
+
+POLL_SECONDS = 1
+
+
+def _report(request: HttpRequest, pk: int, number: int) -> tuple[Assessment, Report]:
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    return assessment, selectors.report_get(assessment=assessment, number=number)
+
+
+@login_required
+@require_GET
+def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    assessment, obj = _report(request, pk, number)
+    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
+    context = {
+        "assessment": assessment,
+        "report": obj,
+        "reports": selectors.reports_for(assessment=assessment),
+        "links": selectors.share_links_for(report=obj),
+        "can_share": selectors.can_share(membership=membership, assessment=assessment),
+        "request_form": ReportRequestForm(initial={"language": decisions.engine_language()}),
+        "share_form": ShareLinkForm(),
+        "poll_seconds": POLL_SECONDS,
+        "new_share_url": request.session.pop("new_share_url", None),
+    }
+    return render(request, "advisor/report.html", context)
+
+
+@login_required
+@require_GET
+def report_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The polling partial: keeps polling while a worker is busy, then reloads the page."""
+    assessment, obj = _report(request, pk, number)
+    if obj.is_finished and request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseClientRefresh()
+    response = render(
+        request,
+        "advisor/report.html#report-status",
+        {"assessment": assessment, "report": obj, "poll_seconds": POLL_SECONDS},
+    )
+    if obj.is_finished:
+        return HttpResponseStopPolling(response.content)
+    return response
+
+
+@login_required
+@require_POST
+def report_request(request: HttpRequest, pk: int) -> HttpResponse:
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    form = ReportRequestForm(request.POST)
+    if assessment.is_draft or not form.is_valid():
+        messages.error(request, _("Submit the assessment before generating a report."))
+        return redirect("advisor:assessment", pk=assessment.pk)
+    obj = services.report_request(
+        assessment=assessment,
+        user=request.user if isinstance(request.user, User) else None,
+        language=form.cleaned_data["language"],
+    )
+    return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+@login_required
+@require_POST
+def report_retry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    assessment, obj = _report(request, pk, number)
+    if obj.status != Report.Status.DONE:
+        services.report_retry(report=obj)
+    return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+def _done(obj: Report) -> Report:
+    if obj.status != Report.Status.DONE:
+        raise Http404
+    return obj
+
+
+def _filename(obj: Report, extension: str) -> str:
+    return f"advisor-report-{obj.assessment_id}-v{obj.number}-{obj.language}.{extension}"
+
+
+def pdf_response(obj: Report) -> HttpResponse:
+    _done(obj)
+    # Report PDFs are a few hundred kB: read them whole rather than stream an open file.
+    with obj.pdf.open("rb") as handle:
+        body = handle.read()
+    response = HttpResponse(body, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "pdf")}"'
+    return response
+
+
+@login_required
+@require_GET
+def report_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
+    _, obj = _report(request, pk, number)
+    return pdf_response(obj)
+
+
+@login_required
+@require_GET
+def report_json(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    _, obj = _report(request, pk, number)
+    _done(obj)
+    response = HttpResponse(
+        json.dumps(obj.result, ensure_ascii=False, indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "json")}"'
+    return response
+
+
+@login_required
+@require_GET
+def report_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    from advisor import reporting  # WeasyPrint loads only where reports are rendered
+
+    _, obj = _report(request, pk, number)
+    _done(obj)
+    assert obj.result is not None  # noqa: S101 - done reports have a result
+    # A BOM lets spreadsheet programs open the Chinese headers as UTF-8.
+    body = "\ufeff" + reporting.cost_table_csv(obj.result, obj.language)
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "csv")}"'
+    return response
+
+
+@login_required
+@require_POST
+def share_create(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    assessment, obj = _report(request, pk, number)
+    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
+    if not selectors.can_share(membership=membership, assessment=assessment):
+        raise Http404
+    form = ShareLinkForm(request.POST)
+    if not form.is_valid() or obj.status != Report.Status.DONE:
+        problems = " ".join(str(e) for e in form.errors.values()) or _("the report is not ready")
+        messages.error(
+            request, _("The link could not be created: %(errors)s") % {"errors": problems}
+        )
+        return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+    days = form.cleaned_data["expires_in_days"]
+    assert isinstance(request.user, User)  # noqa: S101 - login_required
+    _link, token = services.share_link_create(
+        report=obj,
+        user=request.user,
+        label=form.cleaned_data["label"],
+        expires_at=timezone.now() + timedelta(days=days) if days else None,
+    )
+    # Shown once on the next page; only its hash is stored.
+    request.session["new_share_url"] = request.build_absolute_uri(
+        reverse("advisor:shared", kwargs={"token": token})
+    )
+    return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+@login_required
+@require_POST
+def share_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
+    link = selectors.share_link_get(assessment=assessment, pk=link_id)
+    if not selectors.can_share(membership=membership, assessment=assessment):
+        raise Http404
+    services.share_link_revoke(link=link)
+    messages.success(request, _("The link was revoked; it no longer opens the report."))
+    return redirect("advisor:report", pk=assessment.pk, number=link.report.number)
+
+
+@login_required
+@require_GET
+def compare(request: HttpRequest, pk: int) -> HttpResponse:
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    reports = list(selectors.reports_for(assessment=assessment))
+    try:
+        a = int(request.GET.get("a", ""))
+        b = int(request.GET.get("b", ""))
+    except ValueError:
+        done = [r for r in reports if r.status == Report.Status.DONE]
+        if len(done) < 2:
+            messages.info(request, _("Generate a second report to compare versions."))
+            return redirect("advisor:result", pk=assessment.pk)
+        return redirect(
+            reverse("advisor:compare", kwargs={"pk": assessment.pk})
+            + f"?a={done[1].number}&b={done[0].number}"
+        )
+    left = _done(selectors.report_get(assessment=assessment, number=a))
+    right = _done(selectors.report_get(assessment=assessment, number=b))
+    context = {
+        "assessment": assessment,
+        "left": left,
+        "right": right,
+        "reports": [r for r in reports if r.status == Report.Status.DONE],
+        "changes": selectors.report_changes(left=left, right=right),
+    }
+    return render(request, "advisor/compare.html", context)
+
+
+SHARE_GUESS_LIMIT = 20
+SHARE_GUESS_WINDOW = 600
+
+
+def _guess_key(request: HttpRequest) -> str:
+    from axes.helpers import get_client_ip_address
+
+    return f"share-misses:{get_client_ip_address(request)}"
+
+
+def _shared_link(request: HttpRequest, token: str) -> tuple[object, HttpResponse | None]:
+    """The live link for a token, or the response to send instead (404, or 429 for guessing)."""
+    from django.core.cache import cache
+
+    key = _guess_key(request)
+    misses = cache.get(key, 0)
+    if misses >= SHARE_GUESS_LIMIT:
+        return None, _shared_not_found(request, status=429)
+    link = selectors.share_link_by_token(token=token)
+    if link is None:
+        # Unknown, revoked and expired tokens are one and the same to a visitor.
+        cache.set(key, misses + 1, SHARE_GUESS_WINDOW)
+        return None, _shared_not_found(request)
+    return link, None
+
+
+def _shared_not_found(request: HttpRequest, *, status: int = 404) -> HttpResponse:
+    response = render(request, "advisor/shared_missing.html", status=status)
+    return _private(response)
+
+
+def _private[R: HttpResponseBase](response: R) -> R:
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    link, refusal = _shared_link(request, token)
+    if refusal is not None:
+        return refusal
+    assert link is not None  # noqa: S101 - narrowed above
+    services.share_link_record_view(link=link)  # type: ignore[arg-type]
+    context = {"report": link.report, "token": token}  # type: ignore[attr-defined]
+    return _private(render(request, "advisor/shared.html", context))
+
+
+@require_GET
+def shared_pdf(request: HttpRequest, token: str) -> HttpResponseBase:
+    link, refusal = _shared_link(request, token)
+    if refusal is not None:
+        return refusal
+    return _private(pdf_response(link.report))  # type: ignore[attr-defined]

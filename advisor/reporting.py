@@ -1,0 +1,530 @@
+"""The report: a frozen result document rendered as HTML (web and PDF), a PDF and a cost CSV.
+
+Rendering only reads the result document; nothing here calls the engine, so an old report
+renders from its own numbers. Charts are SVG images from `advisor.charts`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+from urllib import request
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
+
+from advisor import charts, decisions
+from advisor.engine import i18n
+from advisor.forms import label_for
+
+STYLESHEET = "advisor/report.css"
+# WeasyPrint resolves the page's relative and root-relative URLs against this made-up origin;
+# the fetcher below answers only for it (static files) and for data: URIs.
+PDF_BASE_URL = "https://report.invalid/"
+LOW_CONFIDENCE = 0.7
+BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y", "monthly")
+
+
+# --- HTML ---------------------------------------------------------------------------------------
+
+
+def render_report_html(
+    *,
+    result: dict[str, Any],
+    title: str,
+    organization: str,
+    language: str,
+    generated_at: datetime,
+    standalone: bool,
+) -> str:
+    """The report in `language`: a whole HTML document (for the PDF and a standalone page) or,
+    with `standalone=False`, just the body for the site's own layout (which links report.css)."""
+    language = decisions.engine_language(language)
+    with override(language):
+        context = report_context(result, language=language)
+        context.update(
+            title=title,
+            organization=organization,
+            language=language,
+            generated_at=generated_at,
+            stylesheet_url=_stylesheet_url(),
+        )
+        template = "advisor/report/document.html" if standalone else "advisor/report/_body.html"
+        return render_to_string(template, context)
+
+
+def _stylesheet_url() -> str:
+    try:
+        return str(staticfiles_storage.url(STYLESHEET))
+    except ValueError:
+        # No manifest entry yet (collectstatic not run): the unhashed name, which finders and
+        # WhiteNoise both serve.
+        return f"/{settings.STATIC_URL.strip('/')}/{STYLESHEET}"
+
+
+def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
+    """Everything the report templates show, derived from the result document. Call inside
+    `override(language)`: the derived sentences are translated here."""
+    rec = result.get("recommendation") or {}
+    cost = result.get("cost") or {}
+    names = _accelerator_names(result)
+    workloads = [_workload_context(result, w, names) for w in result.get("workloads") or []]
+    memory = [
+        _memory_context(result, phase, sizing, names, language)
+        for phase, sizing in (result.get("sizing") or {}).items()
+        if sizing
+    ]
+    training = [w for w in workloads if w["kind"] in charts.TRAINING_KINDS and w["options"]]
+    serving = [w for w in workloads if w["kind"] in charts.INFERENCE_KINDS and w["options"]]
+    cost_blocks = []
+    for w in workloads:
+        svg = charts.cost_chart(result, language, workload=w["kind"])
+        cost_blocks.append({**w, "chart": charts.as_data_uri(svg) if svg else None})
+    time_svg = charts.time_cost_chart(result, language)
+    serving_svg = charts.serving_chart(result, language)
+    return {
+        "result": result,
+        "rec": rec,
+        "versions": result.get("versions") or {},
+        "split": bool(rec.get("split")),
+        "workloads": workloads,
+        "memory": memory,
+        "cost_blocks": cost_blocks,
+        "training": training,
+        "time_chart": charts.as_data_uri(time_svg) if time_svg else None,
+        "serving": serving,
+        "serving_chart": charts.as_data_uri(serving_svg) if serving_svg else None,
+        "server": result.get("server"),
+        "server_name": names.get((result.get("server") or {}).get("accelerator_id", ""), ""),
+        "cost": cost,
+        "risks": _risks(result, workloads, memory),
+        "next_steps": _next_steps(result, workloads),
+        "prices": _prices(cost),
+        "figures": _figures(cost),
+        "excluded": [_excluded(e) for e in rec.get("excluded") or []],
+        "reasons": [_reason(r) for r in rec.get("reasons") or []],
+    }
+
+
+# Which label group of advisor.forms.LABELS names the values of an answer path.
+ANSWER_GROUPS = {
+    "organization.industry": "industry",
+    "organization.regions": "region",
+    "frameworks.primary": "framework",
+    "frameworks.serving": "serving",
+    "maturity.stack_changes": "stack_changes",
+    "maturity.pipeline": "pipeline",
+    "maturity.demand": "demand",
+    "deployment.portability": "portability",
+    "deployment.allowed_modes": "mode",
+    "deployment.residency": "residency",
+    "inference.traffic": "traffic",
+    "cost.billing": "billing",
+    "cost.ops_capacity": "ops",
+    "kind": "kind",
+    "schedule": "schedule",
+}
+
+
+def _answer_label(path: str | None, value: Any) -> str:
+    key = (path or "").split("].")[-1] if "]." in (path or "") else (path or "")
+    group = ANSWER_GROUPS.get(key)
+    if isinstance(value, list):
+        return ", ".join(_answer_label(path, v) for v in value)
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if group:
+        return str(label_for(group, value))
+    return "—" if value is None else str(value)
+
+
+def _reason(reason: dict[str, Any]) -> dict[str, Any]:
+    contributions = sorted(
+        (reason.get("contribution") or {}).items(), key=lambda kv: (-abs(kv[1]), kv[0])
+    )
+    return {
+        **reason,
+        "answer_label": _answer_label(reason.get("answer_path"), reason.get("answer_value")),
+        "contributions": [
+            {
+                "label": {"gpu": _("GPU"), "tpu": _("TPU")}.get(key) or label_for("mode", key),
+                "value": value,
+                "text": f"{value:+.2f}".replace("-", "−"),
+            }
+            for key, value in contributions
+            if value
+        ],
+    }
+
+
+def _accelerator_names(result: dict[str, Any]) -> dict[str, str]:
+    names = {acc.id: acc.name for acc in decisions.active_catalog().accelerators}
+    for w in result.get("workloads") or []:
+        for o in w.get("options") or []:
+            names[o["accelerator_id"]] = o.get("name") or o["accelerator_id"]
+    return names
+
+
+def _workload_context(
+    result: dict[str, Any], w: dict[str, Any], names: dict[str, str]
+) -> dict[str, Any]:
+    chosen = charts.chosen_option(result, w)
+    lang = result.get("lang") or "en"
+    options = []
+    for o in w.get("options") or []:
+        compute = o.get("compute_usd_per_month") or {}
+        run_cost, run_slot = charts._run_cost(o)
+        token_cost, token_slot = charts._token_cost(o)
+        options.append(
+            {
+                **o,
+                "chosen": chosen is not None and o["accelerator_id"] == chosen["accelerator_id"],
+                "compute": [compute.get(slot) for slot in BILLING_SLOTS],
+                "run_cost": run_cost,
+                "run_billing": run_slot,
+                "token_cost": token_cost,
+                "token_billing": token_slot,
+                "interconnect_text": i18n.message(o.get("interconnect") or "", lang)
+                if o.get("interconnect")
+                else "",
+                "capacity_tps": (o.get("tokens_per_second_per_replica") or 0)
+                * (o.get("replicas") or 1),
+                "price": _option_price(o),
+            }
+        )
+    return {
+        "kind": w.get("kind"),
+        "accelerator": w.get("accelerator"),
+        "deployment_mode": w.get("deployment_mode"),
+        "billing": w.get("billing"),
+        "confidence": w.get("confidence"),
+        "chosen": chosen,
+        "break_even": [
+            (slot, share)
+            for slot, share in ((chosen or {}).get("break_even_utilisation") or {}).items()
+            if share is not None
+        ],
+        "options": options,
+        "billing_slots": [
+            s
+            for s in BILLING_SLOTS
+            if any(o["compute"][BILLING_SLOTS.index(s)] is not None for o in options)
+        ],
+    }
+
+
+def _option_price(option: dict[str, Any]) -> dict[str, Any] | None:
+    prices = option.get("prices") or {}
+    used = option.get("billing_used")
+    if used and prices.get(used):
+        return dict(prices[used])
+    return next((dict(p) for p in prices.values() if p), None)
+
+
+def _memory_context(
+    result: dict[str, Any],
+    phase: str,
+    sizing: dict[str, Any],
+    names: dict[str, str],
+    language: str,
+) -> dict[str, Any]:
+    svg = charts.memory_chart(result, language, phase=phase)
+    # The chart shows the fewest devices per candidate; the text adds which cards cannot hold
+    # the model at all and, for cards that need several devices, how they talk to each other.
+    min_devices = sizing.get("min_devices") or {}
+    interconnect = sizing.get("interconnect") or {}
+    no_fit = [names.get(a, a) for a, n in min_devices.items() if not n]
+    grouped: dict[str, list[str]] = {}
+    for acc_id, n in min_devices.items():
+        if n and n > 1 and interconnect.get(acc_id):
+            grouped.setdefault(interconnect[acc_id], []).append(
+                f"{names.get(acc_id, acc_id)} × {n}"
+            )
+    return {
+        "phase": phase,
+        "sizing": sizing,
+        "parts": [(k, v) for k, v in (sizing.get("memory_gib") or {}).items() if k != "total"],
+        "total": (sizing.get("memory_gib") or {}).get("total"),
+        "fits": [names.get(a, a) for a in sizing.get("fits_single_device") or []],
+        "no_fit": no_fit,
+        "interconnects": list(grouped.items()),
+        "chart": charts.as_data_uri(svg) if svg else None,
+    }
+
+
+def _excluded(entry: dict[str, Any]) -> dict[str, Any]:
+    option = entry.get("option")
+    label = {"gpu": _("GPU"), "tpu": _("TPU")}.get(str(option)) or label_for("mode", option)
+    return {**entry, "label": label}
+
+
+def _risks(
+    result: dict[str, Any], workloads: list[dict[str, Any]], memory: list[dict[str, Any]]
+) -> list[str]:
+    """Risks the result itself shows: prices, confidence, splits, sharding, known gaps."""
+    rec = result.get("recommendation") or {}
+    cost = result.get("cost") or {}
+    risks: list[str] = []
+    stale = [p for p in cost.get("prices_used") or [] if p.get("stale")]
+    if stale:
+        risks.append(
+            _(
+                "%(count)s of the %(total)s prices used are older than %(days)s days or undated: "
+                "confirm them with the provider before quoting."
+            )
+            % {
+                "count": len(stale),
+                "total": len(cost.get("prices_used") or []),
+                "days": f"{float(cost.get('stale_after_days') or 0):.0f}",
+            }
+        )
+    for w in workloads:
+        unpriced = [o for o in w["options"] if o.get("monthly_cost_usd") is None]
+        kind = label_for("kind", w["kind"])
+        if w["options"] and len(unpriced) == len(w["options"]):
+            risks.append(
+                _(
+                    "%(kind)s: no price in the catalog for this deployment mode, so the cost "
+                    "comparison is missing; ask vendors for quotes."
+                )
+                % {"kind": kind}
+            )
+        elif unpriced:
+            risks.append(
+                _("%(kind)s: %(count)s of %(total)s options have no price and are not compared.")
+                % {"kind": kind, "count": len(unpriced), "total": len(w["options"])}
+            )
+        if w["confidence"] is not None and float(w["confidence"]) < LOW_CONFIDENCE:
+            risks.append(
+                _(
+                    "%(kind)s: confidence is %(confidence)s, the alternatives score close; "
+                    "a pilot on both should settle it."
+                )
+                % {"kind": kind, "confidence": f"{float(w['confidence']) * 100:.0f}%"}
+            )
+        late = [o for o in w["options"] if o.get("meets_deadline") is False]
+        slow = [o for o in w["options"] if o.get("meets_latency") is False]
+        if late:
+            risks.append(
+                _("%(kind)s: %(count)s option(s) miss the deadline you set.")
+                % {"kind": kind, "count": len(late)}
+            )
+        if slow:
+            risks.append(
+                _("%(kind)s: %(count)s option(s) miss the latency target.")
+                % {"kind": kind, "count": len(slow)}
+            )
+    confidence = rec.get("confidence")
+    if confidence is not None and float(confidence) < LOW_CONFIDENCE:
+        risks.append(
+            _("Overall confidence is %(confidence)s: the runner-up is close.")
+            % {"confidence": f"{float(confidence) * 100:.0f}%"}
+        )
+    if rec.get("split"):
+        risks.append(
+            _(
+                "Training and inference run on different infrastructure: plan to move "
+                "checkpoints and models between them and to run two platforms."
+            )
+        )
+    for m in memory:
+        if not m["sizing"].get("fits_single_device"):
+            risks.append(
+                _(
+                    "%(phase)s does not fit on any single device: it needs sharding or "
+                    "parallelism and a fast interconnect."
+                )
+                % {"phase": _("Training") if m["phase"] == "training" else _("Serving")}
+            )
+    total, budget = cost.get("monthly_total_usd"), cost.get("monthly_budget_usd")
+    if total and budget and float(total) > float(budget):
+        risks.append(
+            _("The estimated monthly total (%(total)s) is above the budget (%(budget)s).")
+            % {"total": f"${float(total):,.0f}", "budget": f"${float(budget):,.0f}"}
+        )
+    for gap in cost.get("gaps") or []:
+        risks.append(_("Not in the price catalog yet: %(gap)s.") % {"gap": gap})
+    return risks
+
+
+def _next_steps(result: dict[str, Any], workloads: list[dict[str, Any]]) -> list[str]:
+    steps = [
+        _(
+            "Run a pilot on the recommended accelerator with your own model and data; compare "
+            "measured throughput and memory with the figures here."
+        ),
+        _("Get written quotes for the recommended option and its runner-up, with dates."),
+    ]
+    if any(w["kind"] in charts.INFERENCE_KINDS for w in workloads):
+        steps.append(
+            _(
+                "Load-test the serving stack at your peak traffic and check time to first token "
+                "and time per output token against your target."
+            )
+        )
+    if any(w["kind"] in charts.TRAINING_KINDS for w in workloads):
+        steps.append(
+            _(
+                "Time one full training run and checkpoint restore; use spot capacity only if "
+                "the job resumes from checkpoints."
+            )
+        )
+    if any(w.get("billing") in ("monthly_fixed", "purchase") for w in workloads):
+        steps.append(
+            _("Check utilisation after a month before committing to fixed or owned capacity.")
+        )
+    steps.append(_("Regenerate this report when prices or your answers change."))
+    return steps
+
+
+def _prices(cost: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(
+        (dict(p) for p in cost.get("prices_used") or []),
+        key=lambda p: (p.get("provider") or "", p.get("price_id") or ""),
+    )
+
+
+def _figures(cost: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures used, each with a stale flag against the result's own date and threshold."""
+    today = _parse_date(cost.get("today"))
+    limit = float(cost.get("stale_after_days") or 0)
+    rows = []
+    for key, fig in (cost.get("figures_used") or {}).items():
+        as_of = _parse_date(fig.get("as_of"))
+        stale = bool(as_of and today and limit and (today - as_of).days > limit)
+        rows.append({"key": key, **fig, "stale": stale})
+    return rows
+
+
+def _parse_date(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+# --- PDF ----------------------------------------------------------------------------------------
+
+
+class _ReportFetcher(URLFetcher):  # type: ignore[misc]
+    """Serves the report's own stylesheet from the static files and data: URIs (the charts);
+    refuses everything else, so a rendered report never reaches the network."""
+
+    def __init__(self) -> None:
+        # URLFetcher's own set-up builds an SSL context (about 40 ms) that is never used here.
+        request.OpenerDirector.__init__(self)
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        if url.startswith("data:"):
+            # Only data: URLs reach this handler; it decodes in memory and never opens anything.
+            response = request.DataHandler().data_open(request.Request(url))  # noqa: S310
+            return URLFetcherResponse(url, response.read(), dict(response.headers.items()))
+        parts = urlsplit(url)
+        static_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+        if url.startswith(PDF_BASE_URL.rstrip("/")) and parts.path.startswith(static_prefix):
+            path = _static_path(parts.path.removeprefix(static_prefix))
+            if path is not None:
+                return URLFetcherResponse(
+                    url, path.read_bytes(), {"Content-Type": "text/css; charset=utf-8"}
+                )
+        raise URLFetchingError(f"the report may not load {url}")
+
+
+_HASHED = re.compile(r"\.[0-9a-f]{12}(\.\w+)$")
+
+
+def _static_path(name: str) -> Path | None:
+    # Prefer the source file (a hashed manifest name maps back to it), so the PDF always uses
+    # the stylesheet in the code, not an older collected copy.
+    found = finders.find(_HASHED.sub(r"\1", name))
+    if isinstance(found, str):
+        return Path(found)
+    try:
+        # A hashed name from the manifest storage lives only in STATIC_ROOT.
+        path = Path(staticfiles_storage.path(name))
+    except NotImplementedError:
+        return None
+    return path if path.is_file() else None
+
+
+def render_report_pdf(html: str) -> bytes:
+    """A4 PDF of a standalone report document (fonts from the system, CSS from static files)."""
+    document = HTML(string=html, base_url=PDF_BASE_URL, url_fetcher=_ReportFetcher())
+    return bytes(document.write_pdf())
+
+
+# --- CSV ----------------------------------------------------------------------------------------
+
+
+def cost_table_csv(result: dict[str, Any], language: str) -> str:
+    """One row per workload × option with every monthly cost component, in `language`."""
+    language = decisions.engine_language(language)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    with override(language):
+        writer.writerow(
+            [
+                _("Workload"),
+                _("Accelerator"),
+                _("Devices"),
+                _("Hours"),
+                *[
+                    _("%(billing)s compute (USD/month)") % {"billing": charts.BILLING_LABELS[s]}
+                    for s in BILLING_SLOTS
+                ],
+                _("Storage (USD/month)"),
+                _("Egress (USD/month)"),
+                _("Idle (USD/month)"),
+                _("Staff (USD/month)"),
+                _("Total (USD/month)"),
+                _("Billing used"),
+                _("Cost per run (USD)"),
+                _("Cost per million output tokens (USD)"),
+                _("Price source"),
+                _("Price as of"),
+                _("Stale price"),
+            ]
+        )
+        for w in result.get("workloads") or []:
+            for o in w.get("options") or []:
+                compute = o.get("compute_usd_per_month") or {}
+                price = _option_price(o) or {}
+                run_cost, _slot = charts._run_cost(o)
+                token_cost, _slot = charts._token_cost(o)
+                used = o.get("billing_used")
+                writer.writerow(
+                    [
+                        label_for("kind", w.get("kind")),
+                        o.get("name"),
+                        o.get("count"),
+                        _blank(o.get("hours")),
+                        *[_blank(compute.get(s)) for s in BILLING_SLOTS],
+                        _blank(o.get("storage_usd_per_month")),
+                        _blank(o.get("egress_usd_per_month")),
+                        _blank(o.get("idle_usd_per_month")),
+                        _blank(o.get("staff_usd_per_month")),
+                        _blank(o.get("monthly_cost_usd")),
+                        charts.BILLING_LABELS.get(used, ""),
+                        _blank(run_cost),
+                        _blank(token_cost),
+                        price.get("source") or "",
+                        price.get("as_of") or "",
+                        (_("yes") if price.get("stale") else _("no")) if price else "",
+                    ]
+                )
+    return buffer.getvalue()
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value

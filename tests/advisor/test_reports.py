@@ -1,0 +1,251 @@
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.files.base import ContentFile
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Role
+from advisor import decisions
+from advisor.models import Assessment, Report, ShareLink
+from advisor.starters import BY_SLUG as STARTERS
+from tests.factories import MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _assessment(membership: Any, starter: str = "llm-fine-tuning-startup") -> Assessment:
+    return Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Report tests",
+        status=Assessment.Status.SUBMITTED,
+        answers=STARTERS[starter].document(),
+    )
+
+
+def _report(
+    obj: Assessment, number: int = 1, *, status: str = Report.Status.DONE, **extra: Any
+) -> Report:
+    result = decisions.evaluate(obj.answers, language="en")
+    report = Report(
+        assessment=obj,
+        number=number,
+        language="en",
+        status=status,
+        answers=obj.answers,
+        result=result if status == Report.Status.DONE else None,
+        html="<section><h2>Executive summary</h2><p>GPU on public cloud</p></section>",
+        finished_at=timezone.now() if status == Report.Status.DONE else None,
+        **{
+            "engine_version": result["versions"]["engine"],
+            "scoring_model": "default v1",
+            "catalog_version": str(result["versions"]["catalog"]),
+            **extra,
+        },
+    )
+    if status == Report.Status.DONE:
+        report.pdf.save(f"t-{obj.pk}-{number}.pdf", ContentFile(b"%PDF-1.4 test"), save=False)
+    report.save()
+    return report
+
+
+@pytest.fixture
+def owner(client: Client) -> Any:
+    membership = MembershipFactory()
+    client.force_login(membership.user)
+    return membership
+
+
+def _share(client: Client, report: Report, **data: Any) -> str:
+    url = reverse(
+        "advisor:share_create", kwargs={"pk": report.assessment_id, "number": report.number}
+    )
+    page = client.post(url, data, follow=True)
+    match = re.search(
+        r'id="new-share-url" class="form-control" readonly value="([^"]+)"', page.text
+    )
+    assert match, page.text[:3000]
+    return match.group(1).split("testserver", 1)[1]
+
+
+def test_owner_shares_a_report_and_a_stranger_reads_it_without_logging_in(
+    client: Client, owner: Any
+) -> None:
+    report = _report(_assessment(owner))
+    path = _share(client, report, label="ACME CTO", expires_in_days="7")
+    # The token is not stored, only its hash.
+    token = path.strip("/").split("/")[-1]
+    assert not ShareLink.objects.filter(token_hash=token).exists()
+    stranger = Client()
+    page = stranger.get(path)
+    assert page.status_code == 200
+    assert "GPU on public cloud" in page.text
+    assert '<meta name="robots" content="noindex, nofollow">' in page.text
+    assert page["X-Robots-Tag"] == "noindex, nofollow"
+    assert page["Referrer-Policy"] == "no-referrer"
+    assert "Edit answers" not in page.text and "Revoke" not in page.text
+    pdf = stranger.get(path + "pdf/")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF")
+    link = ShareLink.objects.get()
+    assert link.view_count == 1 and link.last_viewed_at is not None
+    assert link.label == "ACME CTO"
+    assert link.expires_at is not None and link.expires_at > timezone.now() + timedelta(days=6)
+
+
+def test_revoked_expired_and_unknown_tokens_all_look_the_same(client: Client, owner: Any) -> None:
+    report = _report(_assessment(owner))
+    revoked = _share(client, report)
+    expired = _share(client, report)
+    links = list(ShareLink.objects.order_by("created_at"))
+    client.post(
+        reverse("advisor:share_revoke", kwargs={"pk": report.assessment_id, "link_id": links[0].pk})
+    )
+    links[1].expires_at = timezone.now() - timedelta(seconds=1)
+    links[1].save()
+    answers = [Client().get(p) for p in (revoked, expired, "/s/" + "A" * 32 + "/")]
+    assert {r.status_code for r in answers} == {404}
+    # Identical pages once the per-request nonce and CSRF token are set aside.
+    volatile = re.compile(r'(nonce|value|X-CSRFToken)(=|": )"[^"]*"')
+    assert len({volatile.sub("", r.text) for r in answers}) == 1
+    assert "This link does not open a report" in answers[0].text
+
+
+def test_guessing_share_tokens_is_rate_limited(client: Client, owner: Any) -> None:
+    report = _report(_assessment(owner))
+    good = _share(client, report)
+    guesser = Client()
+    for i in range(20):
+        assert guesser.get(f"/s/guess-{i}/").status_code == 404
+    assert guesser.get(f"/s/guess-{99}/").status_code == 429
+    # Even a real token is refused to that address until the window passes.
+    assert guesser.get(good).status_code == 429
+
+
+def test_a_share_token_opens_nothing_but_its_report(client: Client, owner: Any) -> None:
+    obj = _assessment(owner)
+    report = _report(obj)
+    path = _share(client, report)
+    stranger = Client()
+    stranger.get(path)
+    for url in (
+        reverse("advisor:report", kwargs={"pk": obj.pk, "number": 1}),
+        reverse("advisor:report_json", kwargs={"pk": obj.pk, "number": 1}),
+        reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "organization"}),
+        reverse("advisor:dashboard"),
+    ):
+        response = stranger.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+
+
+def test_plain_members_cannot_share_but_sales_engineers_can(client: Client, owner: Any) -> None:
+    report = _report(_assessment(owner))
+    url = reverse("advisor:share_create", kwargs={"pk": report.assessment_id, "number": 1})
+    colleague = MembershipFactory(organization=owner.organization, role=Role.MEMBER)
+    other = Client()
+    other.force_login(colleague.user)
+    assert other.post(url).status_code == 404
+    sales = MembershipFactory(organization=owner.organization, role=Role.SALES_ENGINEER)
+    other.force_login(sales.user)
+    assert other.post(url).status_code == 302
+    assert ShareLink.objects.count() == 1
+
+
+def test_reports_of_other_organisations_are_404(client: Client, owner: Any) -> None:
+    theirs = _report(_assessment(MembershipFactory()))
+    kwargs = {"pk": theirs.assessment_id, "number": 1}
+    for name in ("report", "report_status", "report_pdf", "report_json", "report_csv"):
+        assert client.get(reverse(f"advisor:{name}", kwargs=kwargs)).status_code == 404, name
+    for name in ("report_retry", "share_create"):
+        assert client.post(reverse(f"advisor:{name}", kwargs=kwargs)).status_code == 404, name
+    assert (
+        client.get(reverse("advisor:compare", kwargs={"pk": theirs.assessment_id})).status_code
+        == 404
+    )
+    assert (
+        client.post(
+            reverse("advisor:report_request", kwargs={"pk": theirs.assessment_id}),
+            {"language": "en"},
+        ).status_code
+        == 404
+    )
+
+
+def test_status_partial_polls_while_pending_and_refreshes_the_page_when_done(
+    client: Client, owner: Any
+) -> None:
+    obj = _assessment(owner)
+    report = _report(obj, status=Report.Status.PENDING)
+    url = reverse("advisor:report_status", kwargs={"pk": obj.pk, "number": 1})
+    page = client.get(reverse("advisor:report", kwargs={"pk": obj.pk, "number": 1}))
+    assert "Waiting for a worker" in page.text
+    assert 'http-equiv="refresh"' in page.text  # without JavaScript, the page reloads itself
+    partial = client.get(url, HTTP_HX_REQUEST="true")
+    assert partial.status_code == 200
+    assert "<html" not in partial.text and 'hx-trigger="every 1s"' in partial.text
+    report.status = Report.Status.DONE
+    report.save()
+    done = client.get(url, HTTP_HX_REQUEST="true")
+    assert done["HX-Refresh"] == "true"
+
+
+def test_a_failed_report_shows_the_error_and_can_be_retried(
+    client: Client, owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    obj = _assessment(owner)
+    _report(obj, status=Report.Status.FAILED, error="ValueError: broken chart")
+    page = client.get(reverse("advisor:report", kwargs={"pk": obj.pk, "number": 1}))
+    assert "could not be generated" in page.text and "broken chart" in page.text
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        client.post(reverse("advisor:report_retry", kwargs={"pk": obj.pk, "number": 1}))
+    assert len(callbacks) == 1
+    assert Report.objects.get().status == Report.Status.PENDING
+
+
+def test_exports_give_the_pdf_the_result_json_and_the_cost_csv(client: Client, owner: Any) -> None:
+    obj = _assessment(owner)
+    _report(obj)
+    kwargs = {"pk": obj.pk, "number": 1}
+    pdf = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+    assert pdf.content.startswith(b"%PDF")
+    assert "attachment" in pdf["Content-Disposition"]
+    data = client.get(reverse("advisor:report_json", kwargs=kwargs)).json()
+    assert data["recommendation"]["accelerator"] == "gpu"
+
+
+def test_regenerating_creates_a_new_version_and_versions_can_be_compared(
+    client: Client, owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    obj = _assessment(owner)
+    _report(obj, 1)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(
+            reverse("advisor:report_request", kwargs={"pk": obj.pk}), {"language": "zh-hant"}
+        )
+    assert response["Location"] == reverse("advisor:report", kwargs={"pk": obj.pk, "number": 2})
+    second = Report.objects.get(number=2)
+    assert second.language == "zh-hant" and second.status == Report.Status.PENDING
+    second.delete()
+    changed = _report(obj, 2, engine_version="9.9.9")
+    changed.answers = {**obj.answers, "cost": {**obj.answers["cost"], "hours_per_day": 24}}
+    changed.save()
+    page = client.get(reverse("advisor:compare", kwargs={"pk": obj.pk}) + "?a=1&b=2", follow=True)
+    assert page.status_code == 200
+    assert "9.9.9" in page.text
+    assert "Answers changed in:" in page.text and "cost" in page.text
+
+
+def test_bad_share_form_input_gets_a_message_not_a_500(client: Client, owner: Any) -> None:
+    report = _report(_assessment(owner))
+    url = reverse("advisor:share_create", kwargs={"pk": report.assessment_id, "number": 1})
+    for data in ({"expires_in_days": "soon"}, {"expires_in_days": "-3"}, {"label": "x" * 101}):
+        page = client.post(url, data, follow=True)
+        assert page.status_code == 200
+        assert "The link could not be created" in page.text
+    assert not ShareLink.objects.exists()

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from advisor.engine import Catalog, ScoringModel, evaluate, i18n, load_catalog, load_scoring_model
+from advisor.engine import answers as A
+from advisor.engine.bench import variants
+from advisor.engine.explain import text_summary
+from tests.engine.conftest import JAX_PRETRAIN, SAMPLE, sample
+from tests.engine.strategies import answers_docs
+
+CATALOG = load_catalog()
+SCORING = load_scoring_model()
+
+# Raw answer values (snake_case) and answer paths (dotted); source files such as
+# "deployment_costs.md" or "sizing.md" are citations, not answers.
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+DOTTED = re.compile(r"\b[a-z_]+(?:\[\d+\])?\.[a-z_]+\b")
+CITATIONS = {"deployment_costs"}
+
+
+def _raw_snake(text: str) -> list[str]:
+    return [m for m in SNAKE.findall(text) if m not in CITATIONS]
+
+
+def _raw_paths(text: str) -> list[str]:
+    return [m for m in DOTTED.findall(text) if not m.endswith(".md")]
+
+
+def explanations(result: dict[str, Any]) -> list[str]:
+    rec = result["recommendation"]
+    out = [r["explanation"] for r in rec["reasons"]]
+    out += [w["explanation"] for w in rec["would_change_if"]]
+    out += [e["reason"] for e in rec["excluded"]]
+    out += [rec["billing_reason"], rec["split_note"] or ""]
+    for w in result["workloads"]:
+        out += [r["explanation"] for r in w["reasons"]]
+    return out
+
+
+STARTER_LIKE = [
+    SAMPLE,
+    JAX_PRETRAIN,
+    sample(**{"deployment.allowed_modes": ["bare_metal"], "frameworks.serving": "tensorrt_llm"}),
+    sample(
+        **{
+            "deployment.data_residency": "in_region",
+            "organization.regions": ["hong_kong", "mainland_china"],
+            "cost.billing": "pay_as_you_go",
+            "cost.ops_capacity": "none",
+        }
+    ),
+    *(a.to_dict() for a in variants(30, seed=3)),
+]
+
+
+@pytest.mark.parametrize("doc", STARTER_LIKE)
+def test_chinese_explanations_show_no_raw_answer_values_or_paths(doc: dict[str, Any]) -> None:
+    result = evaluate(doc, CATALOG, SCORING, lang="zh-hant")
+    for text in [*explanations(result), text_summary(result, "zh-hant")]:
+        assert not _raw_snake(text), text
+        assert not _raw_paths(text), text
+
+
+@pytest.mark.parametrize("doc", STARTER_LIKE)
+def test_english_explanations_show_no_answer_paths(doc: dict[str, Any]) -> None:
+    result = evaluate(doc, CATALOG, SCORING)
+    for text in explanations(result):
+        assert not _raw_paths(text), text
+        assert not _raw_snake(text), text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers_docs())
+def test_no_document_leaks_raw_values_into_chinese_explanations(doc: dict[str, Any]) -> None:
+    result = evaluate(doc, CATALOG, SCORING, lang="zh-hant")
+    for text in explanations(result):
+        assert not _raw_snake(text) and not _raw_paths(text), text
+
+
+def test_machine_fields_keep_paths_and_values(catalog: Catalog, scoring: ScoringModel) -> None:
+    rec = evaluate(sample(), catalog, scoring, lang="zh-hant")["recommendation"]
+    assert {r["answer_path"] for r in rec["reasons"]} >= {"frameworks.primary"}
+    [change] = rec["would_change_if"][0]["changes"]
+    assert "." in change["answer_path"] and change["from"] is not None
+
+
+ENUMS = {
+    "organization.industry": A.INDUSTRIES,
+    "organization.regions": A.REGIONS,
+    "workloads[].kind": A.WORKLOAD_KINDS,
+    "workloads[].schedule": A.SCHEDULES,
+    "maturity.stack_changes": A.STACK_CHANGES,
+    "maturity.pipeline": A.PIPELINES,
+    "maturity.demand": A.DEMANDS,
+    "frameworks.primary": A.FRAMEWORKS,
+    "frameworks.others": A.FRAMEWORKS,
+    "frameworks.serving": A.SERVING,
+    "deployment.allowed_modes": A.MODES,
+    "deployment.clouds": A.CLOUDS,
+    "deployment.portability": A.PORTABILITY,
+    "deployment.data_residency": A.RESIDENCY,
+    "cost.billing": A.BILLING,
+    "cost.ops_capacity": A.OPS_CAPACITY,
+    "training.method": A.TRAINING_METHODS,
+    "training.precision": A.TRAINING_PRECISIONS,
+    "training.optimizer": A.OPTIMIZERS,
+    "inference.precision": A.INFERENCE_PRECISIONS,
+    "inference.traffic": A.TRAFFIC,
+}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize(("path", "values"), ENUMS.items())
+def test_every_enum_value_of_answers_v1_has_a_label(
+    path: str, values: tuple[str, ...], lang: str
+) -> None:
+    for value in values:
+        text = i18n.value_label(path, value, lang)
+        assert text and not _raw_snake(text), (path, value)
+    assert i18n.field_label(path, lang) != path
+
+
+def test_every_answer_path_has_a_field_label() -> None:
+    schema = A.answers_schema()
+
+    def paths(node: dict[str, Any], prefix: str) -> list[str]:
+        out = []
+        if node.get("type") == "array" and isinstance(node.get("items"), dict):
+            return paths(node["items"], prefix + "[]")
+        for name, sub in node.get("properties", {}).items():
+            path = f"{prefix}.{name}" if prefix else name
+            out.append(path)
+            out += paths(sub, path)
+        for alt in node.get("oneOf", []) + node.get("anyOf", []):
+            out += paths(alt, prefix)
+        return out
+
+    found = set(paths(schema, ""))
+    assert {"cost.billing", "workloads[].schedule", "model.architecture.kv_heads"} <= found
+    assert not {p for p in found if p not in i18n.FIELD_LABELS}
