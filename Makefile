@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test lint fmt services services-down messages shell clean
+.PHONY: help run test lint fmt services services-down messages shell clean bench-engine bench-reports fuzz
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -18,6 +18,15 @@ lint:  ## ruff, mypy, import-linter and the migrations check only
 
 fmt:  ## Format and autofix with ruff
 	@source .ci/lib.sh && ensure_venv && ruff format . && ruff check --fix .
+
+bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10,000
+	@source .ci/lib.sh && ensure_venv && python -m advisor.engine.bench
+
+bench-reports:  ## Reports through a real worker: p50/p95 generation and submit-to-done (COUNT=20)
+	@bash .ci/bench-reports.sh
+
+fuzz:  ## Hypothesis against every wizard step and the API with 10,000 examples each
+	@FUZZ_EXAMPLES=10000 bash .ci/test.sh tests/advisor/test_wizard_fuzz.py tests/api -k "fuzz or hypothesis or random"
 
 services:  ## Start PostgreSQL and Redis on private ports and print their URLs
 	@source .ci/lib.sh && services_up && echo "DATABASE_URL=$$DATABASE_URL" && echo "REDIS_URL=$$REDIS_URL"

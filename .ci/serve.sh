@@ -11,8 +11,9 @@ python manage.py migrate -v0
 python manage.py seed ${DEMO_PASSWORD:+--password "$DEMO_PASSWORD"}
 
 mkdir -p var/log
-celery -A advisor worker --pool=solo --without-gossip --without-mingle --without-heartbeat \
-  -l info >var/log/worker.log 2>&1 &
+# -B runs Celery beat inside this one worker: it sweeps stuck reports every minute.
+celery -A advisor worker -B --schedule var/celerybeat-schedule --pool=solo --without-gossip \
+  --without-mingle --without-heartbeat -l info >var/log/worker.log 2>&1 &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null || true' EXIT INT TERM
 python manage.py healthcheck --worker --timeout 30 | sed 's/^/    /'

@@ -348,7 +348,7 @@ def report_generate(*, report_id: int) -> Report | None:
         report.save(update_fields=["status", "started_at", "attempts", "error"])
     try:
         result = decisions.evaluate(parse_answers(report.answers), language=report.language)
-        common = {
+        common: dict[str, Any] = {
             "result": result,
             "title": report.assessment.title,
             "organization": report.assessment.organization.name,

@@ -339,6 +339,9 @@ LOGGING = {
     "loggers": {
         # A healthy product logs little; axes logs every login attempt at INFO.
         "axes": {"level": "WARNING"},
+        # WeasyPrint logs a line per laid-out page at INFO.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
 }
 

@@ -88,7 +88,8 @@ def prospect_new(request: HttpRequest) -> HttpResponse:
     form = ProspectForm(request.POST)
     if not form.is_valid():
         problems = " ".join(
-            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+            f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}"
+            for name, errors in form.errors.items()
         )
         messages.error(
             request, _("Check the new prospect's details: %(errors)s") % {"errors": problems}
@@ -130,7 +131,7 @@ def customer_invite(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]}
         )
     else:
-        messages.error(request, " ".join(form.errors["email"]))
+        messages.error(request, " ".join(str(e) for e in form.errors["email"]))
     return redirect("advisor:assessment", pk=obj.pk)
 
 

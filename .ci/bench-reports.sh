@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make bench-reports`: N reports through a real worker on PostgreSQL + Redis; prints p50/p95.
+source "$(dirname "$0")/lib.sh"
+
+ensure_venv
+apt_install fonts-noto-cjk libharfbuzz-subset0
+[ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ] || services_up
+export DEBUG=false SECRET_KEY="${SECRET_KEY:-bench-$(python3 -c 'import secrets; print(secrets.token_urlsafe(30))')}"
+export VAR_DIR="$ROOT/var/bench"
+python manage.py migrate -v0
+mkdir -p "$VAR_DIR"
+celery -A advisor worker --pool=solo --without-gossip --without-mingle --without-heartbeat \
+  -l warning >"$VAR_DIR/worker.log" 2>&1 &
+WORKER=$!
+trap 'kill $WORKER 2>/dev/null || true' EXIT
+python manage.py healthcheck --worker --timeout 30 >/dev/null
+python manage.py bench_reports --count "${COUNT:-20}"

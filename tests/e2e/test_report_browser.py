@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from advisor.models import Assessment, Report
+from advisor.starters import BY_SLUG as STARTERS
+from tests.e2e.test_wizard_browser import _log_in
+from tests.factories import MembershipFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_submit_watch_the_status_read_the_report_share_it_and_open_the_link(
+    page: Page, browser: Browser, live_server: Any, worker: Any, screenshot_dir: Path, lang: str
+) -> None:
+    worker()
+    membership = MembershipFactory()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title=f"Report run {lang}",
+        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    )
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    _log_in(page, live_server, membership, lang)
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/review/")
+    page.locator("form[action$='/submit/'] button[type=submit]").click()
+    page.wait_for_url("**/reports/1/")
+    # The status partial polls until the worker is done, then the page shows the report.
+    expect(page.locator(".report-body")).to_be_visible(timeout=60_000)
+    assert Report.objects.get().status == Report.Status.DONE
+    page.screenshot(path=str(screenshot_dir / f"report-page-{lang}.png"), full_page=True)
+
+    page.locator("form[action$='/share/'] button[type=submit]").click()
+    url = page.locator("#new-share-url").input_value()
+    assert re.search(r"/s/[A-Za-z0-9_-]{32}/$", url)
+
+    stranger = browser.new_context()
+    shared = stranger.new_page()
+    shared.goto(url)
+    expect(shared.locator(".report-body")).to_be_visible()
+    assert shared.locator("meta[name=robots]").get_attribute("content") == "noindex, nofollow"
+    shared.set_viewport_size({"width": 390, "height": 844})
+    shared.screenshot(path=str(screenshot_dir / f"shared-phone-{lang}.png"), full_page=True)
+    stranger.close()
+    assert not [e for e in errors if "Content Security Policy" in e], errors
