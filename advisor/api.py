@@ -249,8 +249,9 @@ api = AdvisorAPI(
     description=(
         "Create assessments from answers documents, read them back with the engine's result, "
         "and list your organisations' assessments. Authenticate with a personal API token "
-        "(Account → API tokens) as `Authorization: Bearer <key>`. Errors are JSON with the "
-        "engine's field paths, in the language of `Accept-Language` (en or zh-Hant)."
+        "(the API tokens page, /accounts/tokens/) as `Authorization: Bearer <key>`. Errors are "
+        "JSON with the engine's field paths, in the language of `Accept-Language` (en or "
+        "zh-Hant)."
     ),
     # The Swagger page loads its assets from a CDN, which the CSP forbids; the JSON is enough.
     docs_url=None,

@@ -142,12 +142,56 @@ def _config(**overrides: Any) -> dict[str, Any]:
 
 
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
+# What pygal writes only for its JavaScript tooltips and hover effects: per-value <desc> data,
+# <title> tooltips on the axis guides, the (invisible) tooltip layer, comments, and style rules
+# for hover, tooltip, active and transition states. A static picture draws none of it, and every
+# node and rule costs WeasyPrint time (the PDF parses, styles and walks each chart's whole tree).
+_DESC = re.compile(r"<desc\b[^>]*>[^<]*</desc>")
+_TITLE = re.compile(r"<title>[^<]*</title>")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_TOOLTIP_LAYER = re.compile(
+    r'<g [^>]*class="plot tooltip-overlay"><g [^>]*class="tooltip">'
+    r'<rect [^>]*/><g class="text" /></g></g>'
+)
+# A bar without a width or a height draws nothing (pygal writes the stacked chart's empty cells).
+_BAR = re.compile(r'<g class="bar"><rect ([^>]*)/></g>')
+_STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.DOTALL)
+_UNUSED_RULE = re.compile(
+    r":hover|\.tooltip|\.active|\.map-element|\.gauge-background|\.bg-lines|\.no_data"
+    r"|\.bound|\.max-value|\.ci\b|\.xlink|\.subtle-fill"
+)
+
+
+def _static_css(css: str) -> str:
+    rules = []
+    for rule in css.split("}"):
+        selector, _brace, body = rule.partition("{")
+        if not body.strip() or _UNUSED_RULE.search(selector):
+            continue
+        declarations = [d for d in body.split(";") if d.strip() and "transition" not in d]
+        if declarations:
+            rules.append(f"{selector.strip()}{{{';'.join(declarations)}}}")
+    return "".join(rules)
+
+
+def _drop_empty_bar(match: re.Match[str]) -> str:
+    attributes = match.group(1)
+    return (
+        match.group(0) if " width=" in f" {attributes}" and " height=" in f" {attributes}" else ""
+    )
 
 
 def _render(chart: Any) -> str:
     # pygal writes its config as a <script> even with js=[]; an <img> never runs it, but the
     # SVG is also a download and must stay static.
-    return _SCRIPT.sub("", str(chart.render(is_unicode=True)))
+    svg = _SCRIPT.sub("", str(chart.render(is_unicode=True)))
+    svg = _COMMENT.sub("", _DESC.sub("", _TOOLTIP_LAYER.sub("", svg)))
+    svg = _BAR.sub(_drop_empty_bar, svg)
+    # The first <title> names the chart (kept for a downloaded SVG); the rest are tooltips.
+    head, found, tail = svg.partition("</title>")
+    if found:
+        svg = head + found + _TITLE.sub("", tail)
+    return _STYLE.sub(lambda m: m.group(1) + _static_css(m.group(2)) + m.group(3), svg, count=1)
 
 
 def as_data_uri(svg: str) -> str:

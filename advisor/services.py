@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import logging
+import math
 import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -21,10 +26,29 @@ from django.utils.translation import gettext
 from accounts.models import Invitation, Organization, Role, User
 from accounts.services import invitation_create, organization_create
 from advisor import decisions
-from advisor.engine import AnswersError, parse_answers
+from advisor.engine import (
+    AnswersError,
+    ScoringModelError,
+    load_scoring_model,
+    parse_answers,
+    rescore,
+)
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
 from advisor.forms import StepForm
-from advisor.models import Assessment, Report, ShareLink
+from advisor.models import (
+    ANSWER_VALUES,
+    MAX_POINTS,
+    MAX_WEIGHT,
+    OPTION_CHOICES,
+    PHASE_CHOICES,
+    Assessment,
+    Contribution,
+    Criterion,
+    ImpactPreview,
+    Report,
+    ScoringModel,
+    ShareLink,
+)
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import Step, progress
 
@@ -484,3 +508,558 @@ def prospect_start(
                 assessment=assessment, email=contact_email, invited_by=user, base_url=base_url
             )
     return assessment
+
+
+# --- Scoring models --------------------------------------------------------------------------
+
+# Below this many submitted assessments a preview runs in the request (about 0.1 s per 1,000);
+# above, a worker runs it and the page polls its progress.
+INLINE_PREVIEW_LIMIT = 2_000
+# The preview keeps this many flipped assessments to list; the counts cover all of them.
+FLIPS_KEPT = 1_000
+_TOP_LEVEL = ("name", "version", "description", "criteria")
+
+
+class ScoringModelLocked(Exception):
+    """A published or retired scoring model never changes; editing means cloning it."""
+
+    def __init__(self, model: ScoringModel) -> None:
+        self.model = model
+        super().__init__(
+            gettext(
+                "%(model)s is %(status)s: published and retired scoring models never change. "
+                "Clone it into a new draft to edit it."
+            )
+            % {"model": model, "status": model.get_status_display().lower()}
+        )
+
+
+class ScoringModelInvalid(Exception):
+    """What stops an import or a publish, each problem a sentence in the user's language."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _decimals_ok(value: float, places: int) -> bool:
+    return Decimal(str(value)) == Decimal(str(value)).quantize(Decimal(1).scaleb(-places))
+
+
+def _criterion_problems(i: int, c: Any) -> list[str]:
+    if not isinstance(c, dict):
+        return [gettext("Criterion %(n)s is not an object.") % {"n": i + 1}]
+    key = c.get("id") or str(i + 1)
+    say = {"criterion": key}
+    out: list[str] = []
+    if not isinstance(c.get("id"), str) or not re.fullmatch(r"[a-z][a-z0-9_]*", c["id"]):
+        out.append(
+            gettext(
+                "Criterion %(criterion)s: its id must be lower-case letters, digits and "
+                "underscores, starting with a letter."
+            )
+            % say
+        )
+    answer = c.get("answer")
+    if answer not in ANSWER_VALUES:
+        out.append(
+            gettext("Criterion %(criterion)s: %(answer)s is not an answer the engine reads.")
+            % {**say, "answer": answer}
+        )
+    weight = c.get("weight")
+    if not _is_number(weight):
+        out.append(gettext("Criterion %(criterion)s: the weight must be a number.") % say)
+    elif weight <= 0:
+        out.append(
+            gettext("Criterion %(criterion)s: the weight %(weight)s must be more than 0.")
+            % {**say, "weight": weight}
+        )
+    elif weight > MAX_WEIGHT:
+        out.append(
+            gettext(
+                "Criterion %(criterion)s: the weight %(weight)s is too large "
+                "(weights go up to %(max)s)."
+            )
+            % {**say, "weight": weight, "max": MAX_WEIGHT}
+        )
+    elif not _decimals_ok(weight, 2):
+        out.append(gettext("Criterion %(criterion)s: weights have at most two decimals.") % say)
+    applies = c.get("applies_to")
+    if (
+        not isinstance(applies, list)
+        or not applies
+        or any(p not in dict(PHASE_CHOICES) for p in applies)
+    ):
+        out.append(
+            gettext(
+                "Criterion %(criterion)s: it must apply to one or more of training, "
+                "inference and preprocessing."
+            )
+            % say
+        )
+    for field_name in ("label", "rationale"):
+        text = c.get(field_name)
+        if field_name == "rationale" and text is None:
+            continue
+        if not isinstance(text, dict) or not all(
+            isinstance(text.get(lang), str) and text[lang].strip() for lang in ("en", "zh-hant")
+        ):
+            out.append(
+                gettext(
+                    "Criterion %(criterion)s: the %(field)s needs an English and a "
+                    "Traditional Chinese text."
+                )
+                % {**say, "field": field_name}
+            )
+    out.extend(_contribution_problems(c.get("contributions"), answer, say))
+    return out
+
+
+def _contribution_problems(contributions: Any, answer: Any, say: dict[str, Any]) -> list[str]:
+    if not isinstance(contributions, dict) or not contributions:
+        return [gettext("Criterion %(criterion)s: it has no contributions.") % say]
+    out: list[str] = []
+    allowed = ANSWER_VALUES.get(answer) if isinstance(answer, str) else None
+    options = dict(OPTION_CHOICES)
+    moves = False
+    for value, points in contributions.items():
+        if allowed is not None and value not in allowed:
+            out.append(
+                gettext(
+                    "Criterion %(criterion)s: %(value)s is not a value of %(answer)s "
+                    "(it can be %(allowed)s)."
+                )
+                % {**say, "value": value, "answer": answer, "allowed": ", ".join(allowed)}
+            )
+        if not isinstance(points, dict):
+            out.append(
+                gettext("Criterion %(criterion)s: the points for %(value)s must be an object.")
+                % {**say, "value": value}
+            )
+            continue
+        for option, p in points.items():
+            if option not in options:
+                out.append(
+                    gettext(
+                        "Criterion %(criterion)s: %(option)s is not an option "
+                        "(the options are %(options)s)."
+                    )
+                    % {**say, "option": option, "options": ", ".join(options)}
+                )
+            elif not _is_number(p) or abs(p) > MAX_POINTS or not _decimals_ok(p, 3):
+                out.append(
+                    gettext(
+                        "Criterion %(criterion)s: %(value)s → %(option)s gives %(points)s "
+                        "points; points are numbers from -%(max)s to %(max)s with at most "
+                        "three decimals."
+                    )
+                    % {**say, "value": value, "option": option, "points": p, "max": MAX_POINTS}
+                )
+            elif p:
+                moves = True
+    if not moves and not out:
+        out.append(gettext("Criterion %(criterion)s: it gives no points to any option.") % say)
+    return out
+
+
+def scoring_document_problems(document: Any) -> list[str]:
+    """Every problem that keeps `document` from being a scoring model, as sentences in the
+    user's language: the admin's bounds first, then anything else the engine refuses."""
+    if not isinstance(document, dict):
+        return [gettext("The file must hold one JSON object: a scoring model.")]
+    out: list[str] = []
+    name = document.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        out.append(gettext("The model needs a name of 1 to 100 characters."))
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        out.append(gettext("The version must be a whole number from 1 up."))
+    criteria = document.get("criteria")
+    if not isinstance(criteria, list) or not criteria:
+        out.append(gettext("A scoring model needs at least one criterion."))
+        criteria = []
+    seen: set[str] = set()
+    for i, c in enumerate(criteria):
+        out.extend(_criterion_problems(i, c))
+        key = c.get("id") if isinstance(c, dict) else None
+        if isinstance(key, str) and key in seen:
+            out.append(gettext("Criterion %(criterion)s appears twice.") % {"criterion": key})
+        seen.add(str(key))
+    if out:
+        return out
+    try:
+        load_scoring_model(document)
+    except ScoringModelError as error:
+        lang = decisions.engine_language()
+        return [f"{p.path}: {p.message(lang)}" for p in error.problems]
+    return []
+
+
+def _set_history_user(obj: Any, user: User | None) -> None:
+    # simple_history takes the user from the request; services also run outside one.
+    if user is not None:
+        obj._history_user = user
+
+
+def scoring_model_from_document(
+    *, document: dict[str, Any], user: User | None, status: str = ScoringModel.Status.DRAFT
+) -> ScoringModel:
+    """Rows for a validated engine document (see `scoring_document_problems`)."""
+    with transaction.atomic():
+        model = ScoringModel(
+            name=document["name"],
+            version=document["version"],
+            status=status,
+            description=document.get("description", ""),
+            data={k: v for k, v in document.items() if k not in _TOP_LEVEL},
+            created_by=user,
+        )
+        _set_history_user(model, user)
+        model.save()
+        for order, c in enumerate(document["criteria"]):
+            criterion = Criterion(
+                scoring_model=model,
+                key=c["id"],
+                answer=c["answer"],
+                weight=Decimal(str(c["weight"])),
+                applies_to=list(c["applies_to"]),
+                combine=c.get("combine", ""),
+                label_en=c["label"]["en"],
+                label_zh=c["label"]["zh-hant"],
+                rationale_en=c.get("rationale", {}).get("en", ""),
+                rationale_zh=c.get("rationale", {}).get("zh-hant", ""),
+                order=order,
+            )
+            _set_history_user(criterion, user)
+            criterion.save()
+            for value, points in c["contributions"].items():
+                rows = [(o, Decimal(str(p))) for o, p in points.items()] or [("", Decimal(0))]
+                for option, p in rows:
+                    row = Contribution(criterion=criterion, value=value, option=option, points=p)
+                    _set_history_user(row, user)
+                    row.save()
+    return model
+
+
+def scoring_model_ensure_editable(*, model: ScoringModel) -> None:
+    """Raises ScoringModelLocked unless `model` is a draft (as stored, not as in memory)."""
+    status = ScoringModel.objects.filter(pk=model.pk).values_list("status", flat=True).first()
+    if status is not None and status != ScoringModel.Status.DRAFT:
+        raise ScoringModelLocked(model)
+
+
+def scoring_model_next_version(*, name: str) -> int:
+    latest = ScoringModel.objects.filter(name=name).aggregate(v=Max("version"))["v"]
+    return (latest or 0) + 1
+
+
+def scoring_model_clone(*, model: ScoringModel, user: User | None) -> ScoringModel:
+    """A new draft with the same criteria, numbered after the newest version of that name."""
+    document = model.to_document()
+    document["version"] = scoring_model_next_version(name=model.name)
+    return scoring_model_from_document(document=document, user=user)
+
+
+def scoring_model_publish(*, model: ScoringModel, user: User | None) -> ScoringModel:
+    """Make a draft the active model and retire the one before; refused with every problem
+    the engine finds. New reports use it at once; finished ones keep the version they name."""
+    with transaction.atomic():
+        locked = ScoringModel.objects.select_for_update().get(pk=model.pk)
+        if locked.status != ScoringModel.Status.DRAFT:
+            raise ScoringModelLocked(locked)
+        problems = scoring_document_problems(locked.to_document())
+        if problems:
+            raise ScoringModelInvalid(problems)
+        now = timezone.now()
+        for previous in ScoringModel.objects.select_for_update().filter(
+            status=ScoringModel.Status.PUBLISHED
+        ):
+            previous.status = ScoringModel.Status.RETIRED
+            previous.retired_at = now
+            _set_history_user(previous, user)
+            previous.save(update_fields=["status", "retired_at"])
+        locked.status = ScoringModel.Status.PUBLISHED
+        locked.published_at = now
+        locked.published_by = user
+        _set_history_user(locked, user)
+        locked.save(update_fields=["status", "published_at", "published_by"])
+    return locked
+
+
+def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
+    """A new draft from an exported JSON document; ScoringModelInvalid lists every problem."""
+    try:
+        document = json.loads(json_text)
+    except json.JSONDecodeError as error:
+        raise ScoringModelInvalid(
+            [
+                gettext(
+                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
+                )
+                % {"error": error.msg, "line": error.lineno, "column": error.colno}
+            ]
+        ) from error
+    problems = scoring_document_problems(document)
+    if problems:
+        raise ScoringModelInvalid(problems)
+    name, version = document["name"], document["version"]
+    if ScoringModel.objects.filter(name=name, version=version).exists():
+        raise ScoringModelInvalid(
+            [
+                gettext(
+                    "Version %(version)s of %(name)s already exists; give the file another "
+                    "version number (the next free one is %(next)s)."
+                )
+                % {
+                    "version": version,
+                    "name": name,
+                    "next": scoring_model_next_version(name=name),
+                }
+            ]
+        )
+    return scoring_model_from_document(document=document, user=user)
+
+
+def scoring_model_export(*, model: ScoringModel) -> str:
+    """The model as the engine's JSON document (what import reads back)."""
+    return json.dumps(model.to_document(), ensure_ascii=False, indent=2) + "\n"
+
+
+def _contribution_map(c: dict[str, Any]) -> dict[tuple[str, str], float]:
+    return {
+        (value, option): float(p)
+        for value, points in c["contributions"].items()
+        for option, p in points.items()
+    }
+
+
+def scoring_model_diff(*, old: ScoringModel, new: ScoringModel) -> dict[str, Any]:
+    """What changed from `old` to `new`: criteria, weights, contributions and texts, as rows
+    of {change: added|removed|changed, criterion, field, item, before, after}."""
+    a = {c["id"]: c for c in old.to_document()["criteria"]}
+    b = {c["id"]: c for c in new.to_document()["criteria"]}
+    rows: list[dict[str, Any]] = []
+
+    def row(change: str, criterion: str, attr: str, item: str, before: Any, after: Any) -> None:
+        rows.append(
+            {
+                "change": change,
+                "criterion": criterion,
+                "field": attr,
+                "item": item,
+                "before": before,
+                "after": after,
+            }
+        )
+
+    for key in a.keys() - b.keys():
+        row("removed", key, "criterion", a[key]["label"]["en"], a[key]["weight"], None)
+    for key in b.keys() - a.keys():
+        row("added", key, "criterion", b[key]["label"]["en"], None, b[key]["weight"])
+    for key in [k for k in b if k in a]:
+        ca, cb = a[key], b[key]
+        for attr in ("weight", "answer", "applies_to", "combine", "label", "rationale"):
+            if ca.get(attr) != cb.get(attr):
+                row("changed", key, attr, "", ca.get(attr), cb.get(attr))
+        pa, pb = _contribution_map(ca), _contribution_map(cb)
+        for value, option in sorted(pa.keys() | pb.keys()):
+            item = f"{value} → {option}"
+            before, after = pa.get((value, option)), pb.get((value, option))
+            if before is None:
+                row("added", key, "contribution", item, None, after)
+            elif after is None:
+                row("removed", key, "contribution", item, before, None)
+            elif before != after:
+                row("changed", key, "contribution", item, before, after)
+    rows.sort(key=lambda r: (r["criterion"], r["field"] != "criterion", r["field"], r["item"]))
+    settings_changed = sorted(
+        k for k in (old.data.keys() | new.data.keys()) if old.data.get(k) != new.data.get(k)
+    )
+    counts = {c: sum(1 for r in rows if r["change"] == c) for c in ("added", "removed", "changed")}
+    return {"rows": rows, "counts": counts, "settings_changed": settings_changed}
+
+
+def _shift_histogram(shifts: list[float]) -> list[dict[str, float]]:
+    if not shifts:
+        return []
+    low, high = min(shifts), max(shifts)
+    if high - low < 1e-9:
+        return [{"start": round(low, 3), "end": round(high, 3), "count": len(shifts)}]
+    # A "nice" bin width giving at most about 20 bars.
+    width = next(
+        step * 10**exp
+        for exp in range(-2, 6)
+        for step in (1, 2, 2.5, 5)
+        if step * 10**exp >= (high - low) / 20
+    )
+    first = math.floor(low / width)
+    counts = [0] * (math.floor(high / width) - first + 1)
+    for s in shifts:
+        counts[math.floor(s / width) - first] += 1
+    return [
+        {
+            "start": round((first + i) * width, 3),
+            "end": round((first + i + 1) * width, 3),
+            "count": n,
+        }
+        for i, n in enumerate(counts)
+    ]
+
+
+def impact_preview(
+    *,
+    draft: ScoringModel,
+    limit: int | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
+    """Re-score every submitted assessment with `draft` and with the active model.
+
+    Counts the flips (GPU↔TPU, deployment mode, billing), lists the flipped assessments and
+    bins the shift of the GPU−TPU score difference (positive: towards GPU). Assessments
+    whose stored answers no longer validate are counted as skipped.
+    """
+    try:
+        candidate = load_scoring_model(draft.to_document())
+    except ScoringModelError as error:
+        lang = decisions.engine_language()
+        raise ScoringModelInvalid(
+            [f"{p.path}: {p.message(lang)}" for p in error.problems]
+        ) from error
+    baseline = decisions.active_scoring_model()
+    catalog = decisions.active_catalog()
+    started = time.perf_counter()
+    rows = (
+        Assessment.objects.filter(status=Assessment.Status.SUBMITTED)
+        .order_by("pk")
+        .values_list("pk", "title", "organization__name", "answers")
+    )
+    if limit is not None:
+        rows = rows[:limit]
+    total = rows.count()
+    flips = {"accelerator": 0, "gpu_to_tpu": 0, "tpu_to_gpu": 0, "deployment_mode": 0, "billing": 0}
+    flipped: list[dict[str, Any]] = []
+    flipped_total = scored = skipped = 0
+    shifts: list[float] = []
+    for i, (pk, title, organization, answers) in enumerate(rows.iterator(chunk_size=1_000)):
+        if progress is not None and i and i % 1_000 == 0:
+            progress(i / total)
+        try:
+            parsed = parse_answers(answers)
+        except AnswersError:
+            skipped += 1
+            continue
+        before = rescore(parsed, catalog, baseline)
+        after = rescore(parsed, catalog, candidate)
+        scored += 1
+        changes = [
+            k for k in ("accelerator", "deployment_mode", "billing") if before[k] != after[k]
+        ]
+        for k in changes:
+            flips[k] += 1
+        if "accelerator" in changes:
+            flips["gpu_to_tpu" if after["accelerator"] == "tpu" else "tpu_to_gpu"] += 1
+        if changes:
+            flipped_total += 1
+            if len(flipped) < FLIPS_KEPT:
+                flipped.append(
+                    {
+                        "id": pk,
+                        "title": title,
+                        "organization": organization,
+                        "changes": changes,
+                        "before": {
+                            k: before[k] for k in ("accelerator", "deployment_mode", "billing")
+                        },
+                        "after": {
+                            k: after[k] for k in ("accelerator", "deployment_mode", "billing")
+                        },
+                    }
+                )
+        b, a = before["scores"], after["scores"]
+        if None not in (b["gpu"], b["tpu"], a["gpu"], a["tpu"]):
+            shifts.append(round((a["gpu"] - a["tpu"]) - (b["gpu"] - b["tpu"]), 6))
+    return {
+        "baseline": {"name": baseline.name, "version": baseline.version},
+        "candidate": {"name": draft.name, "version": draft.version},
+        "total": total,
+        "scored": scored,
+        "skipped": skipped,
+        "flips": flips,
+        "flipped_total": flipped_total,
+        "flipped": flipped,
+        "shift": {
+            "histogram": _shift_histogram(shifts),
+            "count": len(shifts),
+            "unchanged": sum(1 for s in shifts if abs(s) < 1e-9),
+            "mean": round(sum(shifts) / len(shifts), 3) if shifts else 0.0,
+            "min": round(min(shifts), 3) if shifts else 0.0,
+            "max": round(max(shifts), 3) if shifts else 0.0,
+        },
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def impact_preview_request(*, draft: ScoringModel, user: User | None) -> ImpactPreview:
+    """Start a preview: inline for a few assessments, else on a worker after commit."""
+    total = Assessment.objects.filter(status=Assessment.Status.SUBMITTED).count()
+    preview = ImpactPreview.objects.create(scoring_model=draft, requested_by=user, total=total)
+    if total < INLINE_PREVIEW_LIMIT:
+        return impact_preview_run(preview_id=preview.pk)
+    transaction.on_commit(lambda: impact_preview_enqueue(preview_id=preview.pk))
+    return preview
+
+
+def impact_preview_enqueue(*, preview_id: int) -> bool:
+    from advisor.tasks import run_impact_preview
+
+    try:
+        run_impact_preview.apply_async(
+            args=(preview_id,),
+            retry=True,
+            retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+        )
+    except Exception:  # kombu/redis raise transport-specific errors
+        logger.warning("impact preview %s: broker unreachable", preview_id, exc_info=True)
+        ImpactPreview.objects.filter(pk=preview_id).update(
+            status=ImpactPreview.Status.FAILED,
+            error=gettext("No worker could be reached; try again in a minute."),
+            finished_at=timezone.now(),
+        )
+        return False
+    return True
+
+
+def impact_preview_run(*, preview_id: int) -> ImpactPreview:
+    """Compute one preview and store it; a finished one is left as it is."""
+    preview = ImpactPreview.objects.select_related("scoring_model").get(pk=preview_id)
+    if preview.is_finished:
+        return preview
+    ImpactPreview.objects.filter(pk=preview_id).update(
+        status=ImpactPreview.Status.RUNNING, started_at=timezone.now()
+    )
+
+    def progress(fraction: float) -> None:
+        ImpactPreview.objects.filter(pk=preview_id).update(progress=round(fraction, 3))
+
+    try:
+        result = impact_preview(draft=preview.scoring_model, progress=progress)
+    except ScoringModelInvalid as error:
+        ImpactPreview.objects.filter(pk=preview_id).update(
+            status=ImpactPreview.Status.FAILED,
+            error="\n".join(error.problems),
+            finished_at=timezone.now(),
+        )
+    else:
+        ImpactPreview.objects.filter(pk=preview_id).update(
+            status=ImpactPreview.Status.DONE,
+            progress=1.0,
+            total=result["total"],
+            result=result,
+            finished_at=timezone.now(),
+        )
+    preview.refresh_from_db()
+    return preview

@@ -36,3 +36,16 @@ def generate_report(report_id: int) -> str | None:
 @shared_task(name="advisor.sweep_reports", acks_late=False)
 def sweep_reports() -> int:
     return services.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))
+
+
+@shared_task(
+    name="advisor.impact_preview",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=3,
+)
+def run_impact_preview(preview_id: int) -> str:
+    return services.impact_preview_run(preview_id=preview_id).status

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import report_views, views
+from advisor import report_views, scoring_views, views
 from advisor.api import api
 
 advisor_patterns = (
@@ -58,6 +58,13 @@ advisor_patterns = (
         ),
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
+        path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),
+        path("scoring-models/<int:pk>/", scoring_views.scoring_model, name="scoring_model"),
+        path(
+            "scoring-models/<int:pk>/preview/",
+            scoring_views.scoring_preview,
+            name="scoring_preview",
+        ),
     ],
     "advisor",
 )

@@ -1,0 +1,151 @@
+"""Scoring models for sales engineers: read-only list, detail and impact previews.
+
+Admins edit in the Django admin (advisor/admin.py); both read who may do what from here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygal
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from accounts.models import Membership, Role, User
+from advisor import charts, services
+from advisor.models import OPTION_CHOICES, Contribution, ImpactPreview, ScoringModel
+
+PREVIEW_ROWS_SHOWN = 200
+
+
+def can_edit_scoring_models(user: User | AnonymousUser) -> bool:
+    """Only the admin role edits: a staff user with an admin membership, or a superuser."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return bool(user.is_staff) and Membership.objects.filter(user=user, role=Role.ADMIN).exists()
+
+
+def can_view_scoring_models(user: User | AnonymousUser) -> bool:
+    """Sales engineers and admins see models and previews; members see neither."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return can_edit_scoring_models(user) or (
+        Membership.objects.filter(user=user, role__in=[Role.SALES_ENGINEER, Role.ADMIN]).exists()
+    )
+
+
+def latest_preview(model: ScoringModel, *, finished: bool = False) -> ImpactPreview | None:
+    previews = model.previews.all()
+    if finished:
+        previews = previews.filter(status=ImpactPreview.Status.DONE)
+    return previews.order_by("-requested_at").first()
+
+
+def shift_chart(result: dict[str, Any]) -> str | None:
+    """The histogram of the GPU−TPU score shift as an SVG data URI (None without data)."""
+    bins = result.get("shift", {}).get("histogram") or []
+    if not bins:
+        return None
+    chart = pygal.Bar(
+        **charts._config(
+            height=300,
+            show_legend=False,
+            x_title=_("Shift of the GPU − TPU score (points; positive: towards GPU)"),
+            y_title=_("Assessments"),
+            x_label_rotation=30 if len(bins) > 8 else 0,
+        )
+    )
+    chart.title = _("How the draft moves the GPU − TPU score")
+    chart.x_labels = [
+        f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
+        for b in bins
+    ]
+    chart.add(_("Assessments"), [b["count"] for b in bins])
+    return charts.as_data_uri(charts._render(chart))
+
+
+def criteria_table(model: ScoringModel) -> list[dict[str, Any]]:
+    """Criteria with their contributions as one row per answer value, points per option."""
+    options = [o for o, _label in OPTION_CHOICES]
+    rows = []
+    for c in model.criteria.prefetch_related(
+        Prefetch("contributions", queryset=Contribution.objects.order_by("pk"))
+    ):
+        values: dict[str, dict[str, Any]] = {}
+        for row in c.contributions.all():
+            cells = values.setdefault(row.value, dict.fromkeys(options))
+            if row.option:
+                cells[row.option] = row.points
+        rows.append(
+            {
+                "criterion": c,
+                "values": [
+                    {"value": v, "cells": [cells[o] for o in options]}
+                    for v, cells in values.items()
+                ],
+            }
+        )
+    return rows
+
+
+def preview_context(preview: ImpactPreview | None) -> dict[str, Any]:
+    result = preview.result if preview is not None and preview.result else None
+    return {
+        "preview": preview,
+        "result": result,
+        "chart": shift_chart(result) if result else None,
+        "flipped": (result or {}).get("flipped", [])[:PREVIEW_ROWS_SHOWN],
+        "rows_shown": PREVIEW_ROWS_SHOWN,
+    }
+
+
+def _model_for_viewer(request: HttpRequest, pk: int) -> ScoringModel:
+    if not can_view_scoring_models(request.user):
+        raise Http404
+    return get_object_or_404(ScoringModel, pk=pk)
+
+
+@login_required
+@require_GET
+def scoring_models(request: HttpRequest) -> HttpResponse:
+    if not can_view_scoring_models(request.user):
+        raise Http404
+    models = ScoringModel.objects.annotate(criteria_count=Count("criteria")).select_related(
+        "published_by"
+    )
+    context = {"models": models, "can_edit": can_edit_scoring_models(request.user)}
+    return render(request, "advisor/scoring_models.html", context)
+
+
+@login_required
+@require_GET
+def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
+    model = _model_for_viewer(request, pk)
+    active = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
+    context = {
+        "model": model,
+        "options": OPTION_CHOICES,
+        "criteria": criteria_table(model),
+        "active": active,
+        "diff": services.scoring_model_diff(old=active, new=model)
+        if active is not None and active.pk != model.pk
+        else None,
+        "preview": latest_preview(model, finished=True),
+        "can_edit": can_edit_scoring_models(request.user),
+    }
+    return render(request, "advisor/scoring_model.html", context)
+
+
+@login_required
+@require_GET
+def scoring_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    model = _model_for_viewer(request, pk)
+    context = {"model": model, **preview_context(latest_preview(model))}
+    return render(request, "advisor/scoring_preview.html", context)
