@@ -26,7 +26,7 @@ bench-reports:  ## Reports through a real worker: p50/p95 generation and submit-
 	@bash .ci/bench-reports.sh
 
 fuzz:  ## Hypothesis against every wizard step and the API with 10,000 examples each
-	@FUZZ_EXAMPLES=10000 bash .ci/test.sh tests/advisor/test_wizard_fuzz.py tests/api -k "fuzz or hypothesis or random"
+	@FUZZ_EXAMPLES=10000 API_FUZZ_EXAMPLES=10000 bash .ci/test.sh tests/advisor/test_wizard_fuzz.py tests/api/test_api.py -k random
 
 services:  ## Start PostgreSQL and Redis on private ports and print their URLs
 	@source .ci/lib.sh && services_up && echo "DATABASE_URL=$$DATABASE_URL" && echo "REDIS_URL=$$REDIS_URL"

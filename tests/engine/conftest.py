@@ -17,6 +17,12 @@ def _clear_cache() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing() -> None:
+    # Likewise: no Django settings in engine tests.
+    return None
+
+
 SAMPLE: dict[str, Any] = {
     "schema_version": 1,
     "organization": {"industry": "ecommerce", "regions": ["hong_kong", "singapore"]},
