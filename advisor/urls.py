@@ -69,6 +69,8 @@ advisor_patterns = (
     "advisor",
 )
 
+handler500 = "advisor.errors.server_error"
+
 urlpatterns = [
     path("", include(advisor_patterns)),
     path("accounts/", include("accounts.urls")),
