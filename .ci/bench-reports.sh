@@ -4,7 +4,11 @@ source "$(dirname "$0")/lib.sh"
 
 ensure_venv
 apt_install fonts-noto-cjk libharfbuzz-subset0
-[ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ] || services_up
+if [ -z "${DATABASE_URL:-}" ] || [ -z "${REDIS_URL:-}" ]; then
+  services_up
+  # A Redis database of its own, so no other worker on this machine takes the bench's tasks.
+  export REDIS_URL="${REDIS_URL%/*}/3"
+fi
 export DEBUG=false SECRET_KEY="${SECRET_KEY:-bench-$(python3 -c 'import secrets; print(secrets.token_urlsafe(30))')}"
 export VAR_DIR="$ROOT/var/bench"
 python manage.py migrate -v0

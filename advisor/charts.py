@@ -186,7 +186,7 @@ def _render(chart: Any) -> str:
     # SVG is also a download and must stay static.
     svg = _SCRIPT.sub("", str(chart.render(is_unicode=True)))
     svg = _COMMENT.sub("", _DESC.sub("", _TOOLTIP_LAYER.sub("", svg)))
-    svg = _BAR.sub(_drop_empty_bar, svg)
+    svg = _BAR.sub(_drop_empty_bar, svg).replace(" tooltip-trigger", "")
     # The first <title> names the chart (kept for a downloaded SVG); the rest are tooltips.
     head, found, tail = svg.partition("</title>")
     if found:

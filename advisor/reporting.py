@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import threading
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -19,9 +21,11 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import override
-from weasyprint import HTML
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
@@ -39,6 +43,33 @@ BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y"
 # --- HTML ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RenderedReport:
+    """One report rendered once: the body for the site's layout, the standalone document
+    (the body wrapped in its own page) and the PDF of that document."""
+
+    body_html: str
+    document_html: str
+    pdf: bytes
+
+
+def render_report(
+    *,
+    result: dict[str, Any],
+    title: str,
+    organization: str,
+    language: str,
+    generated_at: datetime,
+) -> RenderedReport:
+    """Everything a finished report stores, with the charts and the body rendered only once."""
+    language = decisions.engine_language(language)
+    with override(language):
+        context = _template_context(result, title, organization, language, generated_at)
+        body = render_to_string("advisor/report/_body.html", context)
+        document = _wrap_document(body, context)
+    return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
+
+
 def render_report_html(
     *,
     result: dict[str, Any],
@@ -52,16 +83,35 @@ def render_report_html(
     with `standalone=False`, just the body for the site's own layout (which links report.css)."""
     language = decisions.engine_language(language)
     with override(language):
-        context = report_context(result, language=language)
-        context.update(
-            title=title,
-            organization=organization,
-            language=language,
-            generated_at=generated_at,
-            stylesheet_url=_stylesheet_url(),
-        )
-        template = "advisor/report/document.html" if standalone else "advisor/report/_body.html"
-        return render_to_string(template, context)
+        context = _template_context(result, title, organization, language, generated_at)
+        body = render_to_string("advisor/report/_body.html", context)
+        return _wrap_document(body, context) if standalone else body
+
+
+def _template_context(
+    result: dict[str, Any],
+    title: str,
+    organization: str,
+    language: str,
+    generated_at: datetime,
+) -> dict[str, Any]:
+    context = report_context(result, language=language)
+    context.update(
+        title=title,
+        organization=organization,
+        language=language,
+        generated_at=generated_at,
+        stylesheet_url=_stylesheet_url(),
+    )
+    return context
+
+
+def _wrap_document(body: str, context: dict[str, Any]) -> str:
+    # The body is our own template's output, already escaped.
+    return render_to_string(
+        "advisor/report/document.html",
+        {**context, "body": mark_safe(body)},  # noqa: S308
+    )
 
 
 def _stylesheet_url() -> str:
@@ -110,7 +160,7 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
         "cost": cost,
         "risks": _risks(result, workloads, memory),
         "next_steps": _next_steps(result, workloads),
-        "prices": _prices(cost),
+        "price_sources": _price_sources(cost),
         "figures": _figures(cost),
         "excluded": [_excluded(e) for e in rec.get("excluded") or []],
         "reasons": [_reason(r) for r in rec.get("reasons") or []],
@@ -395,6 +445,38 @@ def _prices(cost: dict[str, Any]) -> list[dict[str, Any]]:
     )
 
 
+def _price_sources(cost: dict[str, Any]) -> list[dict[str, Any]]:
+    """The prices used, one row per source (with its date and flags): many prices come from
+    the same catalog or page, and repeating a long source on every price made the table pages
+    long. Each row names every price it covers, by provider and region."""
+    groups: dict[tuple[str, str, bool, bool, bool], dict[str, Any]] = {}
+    for p in _prices(cost):
+        key = (
+            str(p.get("source") or ""),
+            str(p.get("as_of") or ""),
+            bool(p.get("stale")),
+            bool(p.get("estimated")),
+            bool(p.get("derived")),
+        )
+        group = groups.setdefault(
+            key,
+            {
+                "source": key[0],
+                "as_of": p.get("as_of"),
+                "stale": key[2],
+                "estimated": key[3],
+                "derived": key[4],
+                "where": {},
+            },
+        )
+        where = " ".join(str(v) for v in (p.get("provider"), p.get("region")) if v) or "—"
+        group["where"].setdefault(where, []).append(str(p.get("price_id") or ""))
+    return [
+        {**g, "where": [(where, ", ".join(ids)) for where, ids in g["where"].items()]}
+        for g in groups.values()
+    ]
+
+
 def _figures(cost: dict[str, Any]) -> list[dict[str, Any]]:
     """The figures used, each with a stale flag against the result's own date and threshold."""
     today = _parse_date(cost.get("today"))
@@ -458,10 +540,50 @@ def _static_path(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+# Parsing report.css takes WeasyPrint about 60 ms and a fresh font configuration loads the
+# system fonts again, so a worker keeps both: the stylesheet until the file changes, the font
+# configuration for the life of the thread (the report declares no @font-face, so nothing
+# document-specific is ever added to it).
+_pdf_cache = threading.local()
+
+
+def _font_config() -> FontConfiguration:
+    config = getattr(_pdf_cache, "font_config", None)
+    if config is None:
+        config = _pdf_cache.font_config = FontConfiguration()
+    return config
+
+
+def _stylesheet() -> CSS | None:
+    path = _static_path(STYLESHEET)
+    if path is None:
+        return None
+    key = (path, path.stat().st_mtime_ns)
+    cached = getattr(_pdf_cache, "stylesheet", None)
+    if cached is None or cached[0] != key:
+        css = CSS(
+            string=path.read_text(encoding="utf-8"),
+            base_url=PDF_BASE_URL,
+            url_fetcher=_ReportFetcher(),
+            font_config=_font_config(),
+        )
+        cached = _pdf_cache.stylesheet = (key, css)
+    return cached[1]
+
+
 def render_report_pdf(html: str) -> bytes:
     """A4 PDF of a standalone report document (fonts from the system, CSS from static files)."""
+    stylesheets = []
+    link = f'<link rel="stylesheet" href="{_stylesheet_url()}">'
+    css = _stylesheet() if link in html else None
+    if css is not None:
+        # The document links report.css; hand WeasyPrint the parsed copy instead. It applies
+        # as a user stylesheet, which differs from an author one only against other author
+        # styles, and the report has none (no inline styles, no other stylesheet).
+        html = html.replace(link, "", 1)
+        stylesheets.append(css)
     document = HTML(string=html, base_url=PDF_BASE_URL, url_fetcher=_ReportFetcher())
-    return bytes(document.write_pdf())
+    return bytes(document.write_pdf(stylesheets=stylesheets, font_config=_font_config()))
 
 
 # --- CSV ----------------------------------------------------------------------------------------
@@ -528,3 +650,9 @@ def cost_table_csv(result: dict[str, Any], language: str) -> str:
 
 def _blank(value: Any) -> Any:
     return "" if value is None else value
+
+
+def warm_up() -> None:
+    """Load WeasyPrint, the stylesheet and the Latin and CJK fonts once (a worker calls this
+    at start-up), so the first real report pays none of it."""
+    render_report_pdf('<html lang="zh-Hant"><body><p>Advisor 加速器</p></body></html>')

@@ -379,9 +379,7 @@ def report_generate(*, report_id: int) -> Report | None:
             "language": report.language,
             "generated_at": report.started_at,
         }
-        document = reporting.render_report_html(**common, standalone=True)
-        body = reporting.render_report_html(**common, standalone=False)
-        pdf = reporting.render_report_pdf(document)
+        rendered = reporting.render_report(**common)
     except (DatabaseError, OSError):
         raise
     except Exception as error:  # a bug or bad data: record it, don't retry forever
@@ -395,14 +393,14 @@ def report_generate(*, report_id: int) -> Report | None:
         return report
     versions = result["versions"]
     report.result = result
-    report.html = body
+    report.html = rendered.body_html
     report.engine_version = str(versions["engine"])
     report.scoring_model = (
         f"{versions['scoring_model']['name']} v{versions['scoring_model']['version']}"
     )
     report.catalog_version = str(versions["catalog"])
     report.pdf.save(
-        f"report-{report.assessment_id}-{report.number}.pdf", ContentFile(pdf), save=False
+        f"report-{report.assessment_id}-{report.number}.pdf", ContentFile(rendered.pdf), save=False
     )
     report.status = Report.Status.DONE
     report.finished_at = timezone.now()
@@ -570,7 +568,7 @@ def _criterion_problems(i: int, c: Any) -> list[str]:
             gettext("Criterion %(criterion)s: %(answer)s is not an answer the engine reads.")
             % {**say, "answer": answer}
         )
-    weight = c.get("weight")
+    weight: Any = c.get("weight")
     if not _is_number(weight):
         out.append(gettext("Criterion %(criterion)s: the weight must be a number.") % say)
     elif weight <= 0:

@@ -14,6 +14,9 @@ from weasyprint.urls import URLFetchingError
 from advisor import charts, decisions, reporting
 from advisor.starters import STARTERS
 
+# The engine reads the published scoring model from the database.
+pytestmark = pytest.mark.django_db
+
 LANGUAGES = ("en", "zh-hant")
 CASES = [(s.slug, lang) for s in STARTERS for lang in LANGUAGES]
 GENERATED_AT = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
@@ -149,7 +152,14 @@ def test_stale_prices_are_flagged_in_sources_and_risks() -> None:
     assert stale
     html = html_for("llm-fine-tuning-startup", "en")
     sources = html.split('id="report-sources"', 1)[1]
-    assert sources.count('<span class="flag">stale</span>') >= len(stale)
+    prices = sources.split("</table>", 1)[0]
+    rows = prices.split("<tr>")[2:]  # past the header row
+    # One row per source: every stale price is named in a row flagged stale, and no fresh
+    # price is named in one.
+    flagged = " ".join(r for r in rows if '<span class="flag">stale</span>' in r)
+    for price in result["cost"]["prices_used"]:
+        assert (re.search(rf"\b{price['price_id']}\b", flagged) is not None) == price["stale"]
+    assert sum(len(re.findall(r"\bp\d+\b", r)) for r in rows) == len(result["cost"]["prices_used"])
     assert f"{len(stale)} of the {len(result['cost']['prices_used'])} prices used" in html
 
 
@@ -161,6 +171,39 @@ def test_charts_are_static_svg_with_an_explicit_cjk_font() -> None:
     assert "<script" not in svg
     assert '"Noto Sans CJK TC"' in svg
     assert "使用率" in svg
+
+
+def test_charts_carry_no_tooltip_markup() -> None:
+    result = result_for("llm-fine-tuning-startup", "en")
+    svgs = [charts.memory_chart(result, "en", phase="training"), charts.cost_chart(result, "en")]
+    for svg in svgs:
+        assert svg is not None
+        assert "<desc" not in svg
+        assert ":hover" not in svg
+        assert "tooltip" not in svg
+        assert svg.count("<title>") == 1
+        assert "<!--" not in svg
+
+
+def test_render_report_renders_body_document_and_pdf_once() -> None:
+    slug, language = "llm-fine-tuning-startup", "zh-hant"
+    rendered = reporting.render_report(
+        result=result_for(slug, language),
+        title=f"Report for {slug}",
+        organization="Acme AI Ltd.",
+        language=language,
+        generated_at=GENERATED_AT,
+    )
+    # The same markup as the two separate renders (chart ids are random per render).
+    chart_id = re.compile(r"data:image/svg\+xml;base64,[^\"]+")
+    assert chart_id.sub("", rendered.body_html) == chart_id.sub(
+        "", html_for(slug, language, standalone=False)
+    )
+    assert chart_id.sub("", rendered.document_html) == chart_id.sub("", html_for(slug, language))
+    assert rendered.body_html in rendered.document_html
+    assert rendered.pdf.startswith(b"%PDF")
+    with pytest.raises(AttributeError):
+        rendered.pdf = b""  # type: ignore[misc]
 
 
 def test_charts_are_none_without_data() -> None:
