@@ -59,6 +59,21 @@ class EditorsOnly:
         return can_edit_scoring_models(request.user)
 
 
+class NoBulkDelete:
+    def get_actions(
+        self,
+        request: HttpRequest,
+        action_location: admin.ActionLocation = admin.ActionLocation.CHANGE_LIST,
+    ) -> dict[str, Any]:
+        # The bulk delete checks no object, so it would delete published models too; drafts
+        # are deleted one at a time from their own page.
+        actions: dict[str, Any] = super().get_actions(  # type: ignore[misc]
+            request, action_location
+        )
+        actions.pop("delete_selected", None)
+        return actions
+
+
 # --- Scoring model --------------------------------------------------------------------------
 
 
@@ -66,12 +81,13 @@ class ScoringModelForm(forms.ModelForm[ScoringModel]):
     class Meta:
         model = ScoringModel
         fields = ("name", "version", "description")
+        widgets: ClassVar = {"description": forms.Textarea(attrs={"rows": 3, "cols": 80})}
 
     def clean(self) -> dict[str, Any]:
         status = _stored_status(self.instance)
         if status is not None and status != ScoringModel.Status.DRAFT:
             raise ValidationError(_locked_message(self.instance), code="locked")
-        return super().clean()
+        return super().clean() or {}
 
 
 class CriterionFormSet(BaseInlineFormSet[Criterion, ScoringModel, forms.ModelForm[Criterion]]):
@@ -88,28 +104,17 @@ class CriterionFormSet(BaseInlineFormSet[Criterion, ScoringModel, forms.ModelFor
             )
 
 
-class CriterionForm(forms.ModelForm[Criterion]):
-    applies_to = forms.MultipleChoiceField(
-        label=gettext_lazy("applies to"),
-        choices=PHASE_CHOICES,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages={"required": gettext_lazy("Pick at least one phase.")},
-    )
-
+class CriterionInlineForm(forms.ModelForm[Criterion]):
     class Meta:
         model = Criterion
-        fields = (
-            "order",
-            "key",
-            "answer",
-            "weight",
-            "applies_to",
-            "combine",
-            "label_en",
-            "label_zh",
-            "rationale_en",
-            "rationale_zh",
-        )
+        fields = ("order", "key", "answer", "weight", "label_en")
+        # Narrow inputs keep the weights table within a laptop screen.
+        widgets: ClassVar = {
+            "order": forms.NumberInput(attrs={"size": 3, "class": "vIntegerField"}),
+            "key": forms.TextInput(attrs={"size": 18}),
+            "weight": forms.TextInput(attrs={"size": 5, "inputmode": "decimal"}),
+            "label_en": forms.TextInput(attrs={"size": 22}),
+        }
 
     def clean_answer(self) -> str:
         answer: str = self.cleaned_data["answer"]
@@ -134,23 +139,53 @@ class CriterionForm(forms.ModelForm[Criterion]):
         return answer
 
 
+class CriterionForm(CriterionInlineForm):
+    applies_to = forms.MultipleChoiceField(
+        label=gettext_lazy("Applies to"),
+        choices=PHASE_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": gettext_lazy("Pick at least one phase.")},
+    )
+
+    class Meta:
+        model = Criterion
+        fields = (
+            "order",
+            "key",
+            "answer",
+            "weight",
+            "applies_to",
+            "combine",
+            "label_en",
+            "label_zh",
+            "rationale_en",
+            "rationale_zh",
+        )
+
+
 class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
     model = Criterion
-    form = CriterionForm
+    form = CriterionInlineForm
     formset = CriterionFormSet
+    # Phases and texts are edited on the criterion's own page, so that the weights stay one
+    # compact table; a new criterion applies to every phase until changed there.
     fields = (
         "order",
         "key",
         "answer",
         "weight",
-        "applies_to",
         "label_en",
-        "label_zh",
+        "phases",
         "contributions_link",
     )
-    readonly_fields = ("contributions_link",)
+    readonly_fields = ("phases", "contributions_link")
     extra = 0
     show_change_link = False
+
+    @admin.display(description=gettext_lazy("applies to"))
+    def phases(self, obj: Criterion) -> str:
+        labels = dict(PHASE_CHOICES)
+        return ", ".join(str(labels.get(p, p)) for p in obj.applies_to)
 
     @admin.display(description=gettext_lazy("contributions"))
     def contributions_link(self, obj: Criterion) -> str:
@@ -187,7 +222,7 @@ class ImportForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         upload = data.get("file")
         if upload is not None:
             if upload.size > 1_000_000:
@@ -210,7 +245,7 @@ class DiffForm(forms.Form):
 
 
 @admin.register(ScoringModel)
-class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     form = ScoringModelForm
     inlines = (CriterionInline,)
     list_display = (
@@ -232,6 +267,7 @@ class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
             gettext_lazy("Confidence and derived answers"),
             {
                 "fields": ("settings_display",),
+                "classes": ("collapse",),
                 "description": gettext_lazy(
                     "Thresholds the engine derives answers from; change them through a JSON import."
                 ),
@@ -239,7 +275,7 @@ class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
         ),
         (
             gettext_lazy("Record"),
-            {"fields": ("created_by", "published_by", "published_at")},
+            {"fields": ("created_by", "published_by", "published_at"), "classes": ("collapse",)},
         ),
     )
     actions = ("clone_action", "publish_action")
@@ -263,7 +299,8 @@ class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     def get_queryset(self, request: HttpRequest) -> QuerySet[ScoringModel]:
         from django.db.models import Count
 
-        return super().get_queryset(request).annotate(criteria_total=Count("criteria"))
+        queryset: QuerySet[ScoringModel] = super().get_queryset(request)
+        return queryset.annotate(criteria_total=Count("criteria"))
 
     @admin.display(description=gettext_lazy("criteria"), ordering="criteria_total")
     def criteria_count(self, obj: ScoringModel) -> int:
@@ -309,7 +346,8 @@ class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
             extra["scoring_model"] = obj
             if obj.is_editable:
                 extra["problems"] = services.scoring_document_problems(obj.to_document())
-        return super().change_view(request, object_id, form_url, extra)
+        response: HttpResponse = super().change_view(request, object_id, form_url, extra)
+        return response
 
     # Actions on the list.
 
@@ -333,7 +371,7 @@ class ScoringModelAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
 
     # Pages of their own.
 
-    def get_urls(self) -> list[URLPattern]:  # type: ignore[override]
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         info = "advisor_scoringmodel"
         return [
@@ -597,8 +635,10 @@ class ContributionInline(admin.TabularInline[Contribution, Criterion]):
         formset = super().get_formset(request, obj, **kw)
         values = ANSWER_VALUES.get(obj.answer, ()) if obj is not None else ()
         if values:
+            # A blank first choice, so that an untouched extra row stays empty (and unsaved).
             formset.form.base_fields["value"] = forms.ChoiceField(
-                label=gettext_lazy("answer value"), choices=[(v, v) for v in values]
+                label=gettext_lazy("answer value"),
+                choices=[("", "---------"), *((v, v) for v in values)],
             )
         return formset
 
@@ -622,7 +662,7 @@ def _criterion_editable(request: HttpRequest, criterion: Criterion | None) -> bo
 
 
 @admin.register(Criterion)
-class CriterionAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CriterionAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     form = CriterionForm
     inlines = (ContributionInline,)
     list_display = ("key", "scoring_model", "answer", "weight")
@@ -675,7 +715,7 @@ class CriterionAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
         )
 
     def response_change(self, request: HttpRequest, obj: Criterion) -> HttpResponse:
-        response = super().response_change(request, obj)
+        response: HttpResponse = super().response_change(request, obj)
         if "_continue" in request.POST or "_addanother" in request.POST:
             return response
         return self._back(obj)
@@ -683,7 +723,8 @@ class CriterionAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
         scoring_model_id = getattr(request, "_scoring_model_id", None)
         if scoring_model_id is None:
-            return super().response_delete(request, obj_display, obj_id)
+            response: HttpResponse = super().response_delete(request, obj_display, obj_id)
+            return response
         self.message_user(request, _("The criterion %(key)s was deleted.") % {"key": obj_display})
         return HttpResponseRedirect(
             reverse("admin:advisor_scoringmodel_change", args=[scoring_model_id])
@@ -696,7 +737,8 @@ class CriterionAdmin(EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
         if obj is None:
             raise Http404
         request._scoring_model_id = obj.scoring_model_id  # type: ignore[attr-defined]
-        return super().delete_view(request, object_id, extra_context)
+        response: HttpResponse = super().delete_view(request, object_id, extra_context)
+        return response
 
 
 @admin.register(ImpactPreview)

@@ -207,6 +207,10 @@ def validate_points(value: Decimal) -> None:
         )
 
 
+def all_phases() -> list[str]:
+    return [phase for phase, _label in PHASE_CHOICES]
+
+
 def _number(value: Decimal) -> float:
     return float(value)
 
@@ -317,7 +321,7 @@ class Criterion(models.Model):
     weight = models.DecimalField(
         _("weight"), max_digits=5, decimal_places=2, validators=[validate_weight]
     )
-    applies_to = models.JSONField(_("applies to"), default=list)
+    applies_to = models.JSONField(_("applies to"), default=all_phases)
     # "sum": a list answer adds the points of every value it holds (the engine does so anyway).
     combine = models.CharField(
         _("combine"), max_length=10, blank=True, choices=[("sum", _("Sum over values"))]
