@@ -154,7 +154,7 @@ def step_problems(
         p for p in (validate(answers) if strict else check_partial(answers)) if form.owns(p.path)
     ]
     problems += _problems_for_invalid_input(form)
-    return _drop_refused(answers, section), problems
+    return _drop_refused(answers, section, assessment.answers), problems
 
 
 def _write(assessment: Assessment, expected_version: int | None, **values: Any) -> int:
@@ -187,9 +187,13 @@ def _split(path: str) -> list[str | int]:
     return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
 
 
-def _drop_refused(answers: dict[str, Any], section: str) -> dict[str, Any]:
+def _drop_refused(answers: dict[str, Any], section: str, stored: dict[str, Any]) -> dict[str, Any]:
     """Remove from `section` every value the engine refuses for a draft (a few passes at most:
-    removing one value can clear a cross-field problem that named another)."""
+    removing one value can clear a cross-field problem that named another).
+
+    If the engine still refuses something it cannot place, the section keeps its stored
+    (valid) value: a draft in the database is never invalid.
+    """
     for _ in range(5):
         refused = [
             p.path for p in check_partial(answers) if p.path.split(".")[0].split("[")[0] == section
@@ -198,6 +202,11 @@ def _drop_refused(answers: dict[str, Any], section: str) -> dict[str, Any]:
             break
         for path in sorted(set(refused), key=len, reverse=True):
             _delete(answers, _split(path))
+    if check_partial(answers):
+        if section in stored:
+            answers[section] = copy.deepcopy(stored[section])
+        else:
+            answers.pop(section, None)
     return answers
 
 

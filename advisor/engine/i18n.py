@@ -757,6 +757,10 @@ def fmt_number(value: float | int) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.4g}"
     n = int(value)
+    if abs(n) >= 10**30:
+        # Far beyond any bound in answers v1; float formatting would overflow past 1e308.
+        digits = str(abs(n))
+        return f"{'-' if n < 0 else ''}{digits[0]}e{len(digits) - 1}"
     text = f"{n:,}"
     if abs(n) >= 10**7:
         text += f" ({n:.0e})".replace("e+", "e")

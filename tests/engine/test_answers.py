@@ -199,3 +199,11 @@ def test_every_message_exists_in_both_languages() -> None:
     for code, entry in {**MESSAGES, **VALUE_LABELS}.items():
         assert set(entry) == set(LANGS), code
         assert all(entry[lang].strip() for lang in LANGS), code
+
+
+def test_astronomically_large_numbers_get_a_bound_message_not_an_overflow() -> None:
+    from advisor.engine.answers import check_partial
+
+    problems = check_partial({"training": {"micro_batch_size": 10**400}})
+    assert [(p.path, p.code) for p in problems] == [("training.micro_batch_size", "maximum")]
+    assert "1e400" in problems[0].message("en")
