@@ -29,7 +29,9 @@ say "import-linter";   lint-imports --no-cache
 say "migrations";      python manage.py makemigrations --check --dry-run
 say "messages";        compile_messages
 say "static files";    python manage.py collectstatic --noinput -v0
-say "check --deploy";  python manage.py check --deploy --fail-level WARNING \
+# The production settings themselves: without the plain-HTTP relaxations above.
+say "check --deploy";  env -u SECURE_SSL_REDIRECT -u SESSION_COOKIE_SECURE -u CSRF_COOKIE_SECURE \
+                         -u SECURE_HSTS_SECONDS python manage.py check --deploy --fail-level WARNING \
                          || die "production settings fail check --deploy"
 say "pytest (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
 # Exit code 5 (no tests collected) fails like any other non-zero code.
