@@ -40,6 +40,8 @@ class Assessment(models.Model):
     pending_input = models.JSONField(default=dict, blank=True, editable=False)
     # Optimistic locking: every save bumps it; a save that names an older one is refused.
     version = models.PositiveIntegerField(default=1, editable=False)
+    # The browser tab that saved last (a random id per page load), see services._write.
+    last_editor = models.CharField(max_length=40, blank=True, editable=False)
     # Kept with every save so dashboards show progress without loading the answers.
     completed_steps = models.PositiveSmallIntegerField(default=0, editable=False)
     total_steps = models.PositiveSmallIntegerField(default=0, editable=False)

@@ -109,6 +109,7 @@ def step_save(
     form: StepForm,
     expected_version: int | None,
     strict: bool,
+    editor: str = "",
 ) -> StepOutcome:
     """Save what a step's form holds, then report the engine's problems for that step.
 
@@ -128,6 +129,7 @@ def step_save(
     version = _write(
         assessment,
         expected_version,
+        editor=editor,
         answers=answers,
         pending_input=pending,
         completed_steps=done,
@@ -157,17 +159,34 @@ def step_problems(
     return _drop_refused(answers, section, assessment.answers), problems
 
 
-def _write(assessment: Assessment, expected_version: int | None, **values: Any) -> int:
+def _write(
+    assessment: Assessment, expected_version: int | None, *, editor: str = "", **values: Any
+) -> int:
+    """Save `values` if nobody else saved since `expected_version`; returns the new version.
+
+    `editor` names the browser tab that saves. A tab whose own autosave moved the version on
+    while its page still showed the old one is not in conflict with itself: if it was the
+    last writer, nobody else can have written in between.
+    """
+    rows = Assessment.objects.filter(pk=assessment.pk)
+    stamp = {"updated_at": timezone.now(), "last_editor": editor, **values}
     with transaction.atomic():
-        updated = Assessment.objects.filter(
-            pk=assessment.pk, version=expected_version if expected_version is not None else -1
-        ).update(version=F("version") + 1, updated_at=timezone.now(), **values)
-        if not updated:
-            raise VersionConflict(Assessment.objects.get(pk=assessment.pk))
+        updated = rows.filter(
+            version=expected_version if expected_version is not None else -1
+        ).update(version=F("version") + 1, **stamp)
+        if updated:
+            version = (expected_version or 0) + 1
+        else:
+            current = rows.select_for_update().get()
+            if not editor or current.last_editor != editor:
+                raise VersionConflict(current)
+            version = current.version + 1
+            rows.update(version=version, **stamp)
     for name, value in values.items():
         setattr(assessment, name, value)
-    assessment.version = (expected_version or 0) + 1
-    return assessment.version
+    assessment.version = version
+    assessment.last_editor = editor
+    return version
 
 
 def _problems_for_invalid_input(form: StepForm) -> list[Problem]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -189,6 +190,7 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             form=form,
             expected_version=_version(request),
             strict=action == "next",
+            editor=request.POST.get("tab", "")[:40],
         )
     except services.VersionConflict as conflict:
         if action == "autosave":
@@ -249,6 +251,7 @@ def _step_context(
         "previous": before,
         "next": after,
         "preview": decisions.preview(obj.answers),
+        "tab_id": request.POST.get("tab") or secrets.token_urlsafe(12),
         "invite_form": CustomerInviteForm() if _can_invite(request, obj) else None,
         **extra,
     }

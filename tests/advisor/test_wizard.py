@@ -389,3 +389,29 @@ def test_dashboard_query_count_is_constant_with_200_assessments(
     )
     many = _count(client, "get", reverse("advisor:dashboard"))
     assert few == many <= 8
+
+
+def test_a_tabs_own_autosave_never_conflicts_with_its_next_save(
+    client: Client, member: Any
+) -> None:
+    obj = _new(member)
+    loaded = obj.version
+    autosave = client.post(
+        _url(obj, "organization"),
+        {"industry": "finance", "version": loaded, "action": "autosave", "tab": "tab-a"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert autosave.status_code == 200
+    # The explicit save races the autosave's answer and still carries the old version.
+    same_tab = client.post(
+        _url(obj, "organization"),
+        {"industry": "finance", "regions": ["tokyo"], "version": loaded, "tab": "tab-a"},
+    )
+    assert same_tab.status_code == 302
+    other_tab = client.post(
+        _url(obj, "organization"),
+        {"industry": "media", "regions": ["taipei"], "version": loaded, "tab": "tab-b"},
+    )
+    assert other_tab.status_code == 409
+    obj.refresh_from_db()
+    assert obj.answers["organization"] == {"industry": "finance", "regions": ["tokyo"]}
