@@ -663,7 +663,7 @@ class ReportRequestForm(forms.Form):
     language = forms.ChoiceField(
         label=_("Report language"),
         choices=[("en", "English"), ("zh-hant", "繁體中文")],
-        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+        widget=forms.Select(attrs={"class": "form-select form-select-sm w-auto"}),
     )
 
 
