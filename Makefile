@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test lint fmt services services-down messages shell clean bench-engine bench-reports fuzz
+.PHONY: help run test lint fmt services services-down messages shell clean bench bench-engine bench-reports fuzz
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -14,10 +14,13 @@ test:  ## Lint, type-check and run every test against real PostgreSQL, Redis, wo
 	@bash .ci/test.sh
 
 lint:  ## ruff, mypy, import-linter and the migrations check only
-	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run
+	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && DEBUG=true mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run
 
 fmt:  ## Format and autofix with ruff
 	@source .ci/lib.sh && ensure_venv && ruff format . && ruff check --fix .
+
+bench:  ## Load benchmark: gunicorn + PostgreSQL + Redis + worker under wrk, vs a bare view; writes docs/benchmarks.md
+	@bash .ci/bench.sh
 
 bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10,000
 	@source .ci/lib.sh && ensure_venv && python -m advisor.engine.bench

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import report_views, scoring_views, views
+from advisor import bench_views, report_views, scoring_views, views
 from advisor.api import api
 
 advisor_patterns = (
@@ -77,5 +77,6 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
+    path("bench/baseline", bench_views.baseline, name="bench_baseline"),
     path("admin/", admin.site.urls),
 ]

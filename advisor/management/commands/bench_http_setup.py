@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import json
+import time
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.middleware.csrf import _get_new_csrf_string
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts import services as account_services
+from accounts.models import Organization, Role, User
+from advisor import services
+from advisor.engine.answers import validate
+from advisor.models import Assessment, Report
+from advisor.starters import STARTERS
+from advisor.wizard import progress
+
+EMAIL = "bench-http@bench.example"
+ORG = "Benchmark HTTP"
+STEP = "organization"
+# A valid answer to the measured step (the same as tests/advisor/test_wizard.py's POSTS).
+STEP_POST = {"industry": "research", "regions": ["hong_kong", "singapore"], "action": "next"}
+
+
+class Command(BaseCommand):
+    help = (
+        "Prepare `make bench`'s HTTP load: a member with a logged-in session and a CSRF "
+        "token, one draft assessment per load connection, a done report with a share link; "
+        "count the SQL queries of each measured page; write it all as JSON."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--connections", type=int, default=16)
+        parser.add_argument("--out", required=True, help="JSON file to write.")
+        parser.add_argument("--timeout", type=float, default=60, help="Seconds for the report.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        user = User.objects.filter(email=EMAIL).first() or User.objects.create_user(
+            email=EMAIL, password=None, full_name="Bench HTTP"
+        )
+        organization = Organization.objects.filter(name=ORG).first()
+        if organization is None:
+            organization = account_services.organization_create(name=ORG)
+        account_services.membership_create(user=user, organization=organization, role=Role.MEMBER)
+        # Repeatable: each run starts from the same data (reports and links go with them).
+        Assessment.objects.filter(organization=organization).delete()
+
+        starter = STARTERS[0]
+
+        def draft(title: str) -> Assessment:
+            answers = starter.document()
+            done, total = progress(answers, validate(answers))
+            return Assessment.objects.create(
+                organization=organization,
+                created_by=user,
+                title=title,
+                answers=answers,
+                completed_steps=done,
+                total_steps=total,
+            )
+
+        # The dashboard lists the organisation's assessments: give it a realistic page.
+        load = [draft(f"load {i}") for i in range(options["connections"])]
+        probe = draft("query count probe")
+
+        submitted = Assessment.objects.create(
+            organization=organization,
+            created_by=user,
+            title="shared report",
+            status=Assessment.Status.SUBMITTED,
+            answers=starter.document(),
+        )
+        report = services.report_request(assessment=submitted, user=user, language="en")
+        deadline = time.monotonic() + options["timeout"]
+        while time.monotonic() < deadline:
+            report.refresh_from_db(fields=["status", "error"])
+            if report.is_finished:
+                break
+            time.sleep(0.05)
+        if report.status != Report.Status.DONE:
+            raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
+        _link, token = services.share_link_create(report=report, user=user, label="bench")
+
+        # A logged-in session, as django.contrib.auth.login() would store it.
+        store = import_module(settings.SESSION_ENGINE).SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        csrf = _get_new_csrf_string()
+
+        def step_url(obj: Assessment) -> str:
+            return reverse("advisor:step", kwargs={"pk": obj.pk, "slug": STEP})
+
+        urls = {
+            "baseline": reverse("bench_baseline"),
+            "step_get": step_url(load[0]),
+            "dashboard": reverse("advisor:dashboard"),
+            "shared": reverse("advisor:shared", kwargs={"token": token}),
+        }
+
+        # SQL queries per page, through the same middleware, with the same cookies.
+        client = Client(SERVER_NAME="127.0.0.1", enforce_csrf_checks=True)
+        client.cookies[settings.SESSION_COOKIE_NAME] = store.session_key
+        client.cookies[settings.CSRF_COOKIE_NAME] = csrf
+        queries: dict[str, int] = {}
+        anonymous = Client(SERVER_NAME="127.0.0.1")
+        for name, url in urls.items():
+            # A share link's visitor has no account: the load sends it no cookies either.
+            with CaptureQueriesContext(connection) as ctx:
+                response = (anonymous if name == "shared" else client).get(url)
+            if response.status_code != 200:
+                raise CommandError(f"{name}: GET {url} answered {response.status_code}")
+            queries[name] = len(ctx.captured_queries)
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.post(
+                step_url(probe),
+                {**STEP_POST, "version": probe.version},
+                headers={"X-CSRFToken": csrf},
+            )
+        queries["step_post"] = len(ctx.captured_queries)
+        # A valid POST moves on to the next step; an invalid one redirects back to this one.
+        if response.status_code != 302 or response["Location"] == step_url(probe):
+            raise CommandError(f"the step POST is not accepted: {response.status_code}")
+
+        data = {
+            "session_cookie": f"{settings.SESSION_COOKIE_NAME}={store.session_key}",
+            "csrf_cookie": f"{settings.CSRF_COOKIE_NAME}={csrf}",
+            "csrf_token": csrf,
+            "urls": urls,
+            "post": {
+                "paths": [step_url(a) for a in load],
+                "versions": [a.version for a in load],
+                "body": "industry=research&regions=hong_kong&regions=singapore&action=next",
+            },
+            "queries": queries,
+        }
+        with open(options["out"], "w") as fh:
+            json.dump(data, fh, indent=2)
+        self.stdout.write(json.dumps(queries))
