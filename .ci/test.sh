@@ -33,6 +33,9 @@ say "static files";    python manage.py collectstatic --noinput -v0
 say "check --deploy";  env -u SECURE_SSL_REDIRECT -u SESSION_COOKIE_SECURE -u CSRF_COOKIE_SECURE \
                          -u SECURE_HSTS_SECONDS python manage.py check --deploy --fail-level WARNING \
                          || die "production settings fail check --deploy"
+# axe-core for the accessibility audit (tests/e2e/test_accessibility.py), into the ignored var/.
+say "axe-core";        [ -f var/axe/node_modules/axe-core/axe.min.js ] \
+                         || npm install --silent --no-audit --no-fund --prefix var/axe axe-core@4
 say "pytest (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
 # Exit code 5 (no tests collected) fails like any other non-zero code.
 pytest "$@"
