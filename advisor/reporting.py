@@ -196,7 +196,8 @@ def _answer_label(path: str | None, value: Any) -> str:
         return str(_("yes") if value else _("no"))
     if group:
         return str(label_for(group, value))
-    return "—" if value is None else str(value)
+    # Derived answers (training scale, region coverage…) are labelled by the engine.
+    return i18n.value_label(path or "", value, decisions.engine_language())
 
 
 def _reason(reason: dict[str, Any]) -> dict[str, Any]:
