@@ -18,7 +18,7 @@ from accounts.models import User
 from accounts.selectors import SESSION_KEY, current_membership
 from advisor import decisions, selectors, services
 from advisor.engine import AnswersError
-from advisor.engine.answers import validate
+from advisor.engine.answers import Problem, validate
 from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import render_page_or_partial
 from advisor.models import Assessment
@@ -233,10 +233,16 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 
 
 def _step_context(
-    request: HttpRequest, obj: Assessment, current: Step, form: Any, **extra: Any
+    request: HttpRequest,
+    obj: Assessment,
+    current: Step,
+    form: Any,
+    *,
+    answer_problems: list[Problem] | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
     steps = applicable_steps(obj.answers)
-    problems = validate(obj.answers)
+    problems = validate(obj.answers) if answer_problems is None else answer_problems
     before, after = neighbours(current, obj.answers)
     return {
         "assessment": obj,
@@ -286,6 +292,7 @@ def _review(request: HttpRequest, obj: Assessment, current: Step) -> HttpRespons
         obj,
         current,
         None,
+        answer_problems=problems,
         sections=selectors.review_sections(assessment=obj),
         problems=selectors.problems_by_step(assessment=obj, problems=problems),
         can_submit=not problems and not obj.pending_input,
