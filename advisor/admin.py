@@ -6,6 +6,7 @@ models open read-only; every change is recorded by django-simple-history (the au
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any, ClassVar
 
 from django import forms
@@ -17,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,9 +26,15 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.models import User
 from advisor import services
+from advisor.engine.answers import preset_ids
 from advisor.models import (
     ANSWER_VALUES,
+    MODE_CHOICES,
     PHASE_CHOICES,
+    Catalog,
+    CatalogAccelerator,
+    CatalogPreset,
+    CatalogPrice,
     Contribution,
     Criterion,
     ImpactPreview,
@@ -215,6 +223,11 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("JSON file"), required=False)
+
+    def __init__(self, *args: Any, max_bytes: int = 1_000_000, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_bytes = max_bytes
+
     text = forms.CharField(
         label=gettext_lazy("or paste the JSON"),
         required=False,
@@ -225,8 +238,11 @@ class ImportForm(forms.Form):
         data = super().clean() or {}
         upload = data.get("file")
         if upload is not None:
-            if upload.size > 1_000_000:
-                raise ValidationError(_("The file is larger than 1 MB; a scoring model is not."))
+            if upload.size > self.max_bytes:
+                raise ValidationError(
+                    _("The file is larger than %(size)s MB, more than this import takes.")
+                    % {"size": self.max_bytes // 1_000_000}
+                )
             try:
                 data["json_text"] = upload.read().decode("utf-8")
             except UnicodeDecodeError as error:
@@ -560,11 +576,19 @@ def audit_entries(model: ScoringModel, limit: int = 500) -> list[dict[str, Any]]
     """Who changed which criterion or contribution of `model`, when, from what to what."""
     criterion_history = Criterion.history.filter(scoring_model_id=model.pk)
     criterion_ids = set(criterion_history.values_list("id", flat=True))
-    records: list[Any] = [
-        *criterion_history.select_related("history_user"),
-        *Contribution.history.filter(criterion_id__in=criterion_ids).select_related("history_user"),
-        *model.history.select_related("history_user"),
-    ]
+    return history_entries(
+        [
+            criterion_history,
+            Contribution.history.filter(criterion_id__in=criterion_ids),
+            model.history.all(),
+        ],
+        limit=limit,
+    )
+
+
+def history_entries(histories: list[Any], limit: int = 500) -> list[dict[str, Any]]:
+    """django-simple-history records, newest first, each with its changed fields."""
+    records: list[Any] = [r for h in histories for r in h.select_related("history_user")]
     records.sort(key=lambda r: (r.history_date, r.history_id), reverse=True)
     entries = []
     for record in records[:limit]:
@@ -766,3 +790,745 @@ class ImpactPreviewAdmin(EditorsOnly, admin.ModelAdmin[ImpactPreview]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return can_edit_scoring_models(request.user)
+
+
+# --- Catalog: accelerators, prices, model presets --------------------------------------------
+
+
+def _catalog_status(catalog_id: int | None) -> str | None:
+    if catalog_id is None:
+        return None
+    return Catalog.objects.filter(pk=catalog_id).values_list("status", flat=True).first()
+
+
+def _catalog_editable(request: HttpRequest, catalog_id: int | None) -> bool:
+    """Admins edit drafts; a row of a published or retired catalog is only viewed."""
+    status = _catalog_status(catalog_id)
+    return can_edit_scoring_models(request.user) and status in (None, Catalog.Status.DRAFT)
+
+
+def stale_cutoff(catalog: Catalog) -> date:
+    return timezone.localdate() - timedelta(days=catalog.stale_after_days)
+
+
+def freshness(row: Any, days: int) -> str:
+    """'undated', 'stale' (older than `days`) or 'current', for a price or any sourced row."""
+    if row.as_of is None:
+        return "undated"
+    return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
+
+
+def _freshness_html(row: Any, days: int) -> str:
+    state = freshness(row, days)
+    if state == "current":
+        return format_html("{}", row.as_of)
+    label = _("undated") if state == "undated" else _("stale")
+    return format_html(
+        '<strong class="stale-flag" title="{}">⚠ {}</strong>{}',
+        _("Older than %(days)s days, or undated: check it at its source.") % {"days": days},
+        label,
+        f" {row.as_of}" if row.as_of else "",
+    )
+
+
+class CatalogForm(forms.ModelForm[Catalog]):
+    class Meta:
+        model = Catalog
+        fields = ("description",)
+        widgets: ClassVar = {"description": forms.Textarea(attrs={"rows": 3, "cols": 80})}
+
+    def clean(self) -> dict[str, Any]:
+        if self.instance.pk and _catalog_status(self.instance.pk) != Catalog.Status.DRAFT:
+            raise ValidationError(str(services.CatalogLocked(self.instance)), code="locked")
+        return super().clean() or {}
+
+
+class SourcedForm(forms.ModelForm[Any]):
+    """Every new or changed figure needs its source, and a date that is not in the future."""
+
+    dated_fields: tuple[str, ...] = ()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        as_of = data.get("as_of")
+        if as_of and as_of > timezone.localdate():
+            self.add_error("as_of", _("This date is in the future."))
+        touched = not self.instance.pk or any(f in self.changed_data for f in self.dated_fields)
+        if self.dated_fields and touched and not as_of and "as_of" not in self.errors:
+            self.add_error(
+                "as_of",
+                _("Give the date these figures were read at their source (YYYY-MM-DD)."),
+            )
+        return data
+
+
+class PriceForm(SourcedForm):
+    dated_fields = ("usd_per_device_hour", "usd_per_device_month", "source")
+    modes = forms.MultipleChoiceField(
+        label=gettext_lazy("Deployment modes"),
+        choices=MODE_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": gettext_lazy("Pick at least one deployment mode.")},
+    )
+
+    class Meta:
+        model = CatalogPrice
+        fields: tuple[str, ...] = (
+            "catalog",
+            "accelerator",
+            "key",
+            "provider",
+            "cloud",
+            "modes",
+            "billing",
+            "usd_per_device_hour",
+            "usd_per_device_month",
+            "setup_fee_usd",
+            "min_term_months",
+            "region",
+            "region_key",
+            "source",
+            "as_of",
+            "estimated",
+            "derived",
+            "note",
+        )
+        widgets: ClassVar[dict[str, Any]] = {
+            "source": forms.Textarea(attrs={"rows": 2, "cols": 80}),
+            "note": forms.Textarea(attrs={"rows": 2, "cols": 80}),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        fields = ("usd_per_device_hour", "usd_per_device_month")
+        if all(f in self.fields for f in fields) and all(data.get(f) is None for f in fields):
+            self.add_error(
+                "usd_per_device_hour",
+                _("Give a price per device-hour or per device-month (or both)."),
+            )
+        catalog, accelerator = data.get("catalog"), data.get("accelerator")
+        if catalog and accelerator and accelerator.catalog_id != catalog.pk:
+            self.add_error(
+                "accelerator",
+                _("%(accelerator)s belongs to %(other)s, not to %(catalog)s.")
+                % {"accelerator": accelerator, "other": accelerator.catalog, "catalog": catalog},
+            )
+        return data
+
+
+class PriceListForm(PriceForm):
+    """A row of the prices table (the admin leaves rows of published catalogs read-only)."""
+
+    class Meta(PriceForm.Meta):
+        fields = ("usd_per_device_hour", "usd_per_device_month", "as_of")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["modes"]
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("size", 9)
+
+
+class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+    """Shared by accelerators, prices and presets: drafts only, the catalog fixed once set."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return can_edit_scoring_models(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _catalog_editable(request, obj.catalog_id if obj is not None else None)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_change_permission(request, obj)
+
+    def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None or _catalog_status(obj.catalog_id) != Catalog.Status.DRAFT
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return (*fields, "catalog") if obj is not None else fields
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kw: Any) -> Any:
+        if db_field.name == "catalog":
+            kw["queryset"] = Catalog.objects.filter(status=Catalog.Status.DRAFT)
+        return super().formfield_for_foreignkey(db_field, request, **kw)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial: dict[str, Any] = super().get_changeform_initial_data(request)
+        if "catalog" not in initial:
+            draft = Catalog.objects.filter(status=Catalog.Status.DRAFT).first()
+            if draft is not None:
+                initial["catalog"] = draft.pk
+        return initial
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        services.catalog_ensure_editable(catalog=obj.catalog)
+        super().save_model(request, obj, form, change)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        services.catalog_ensure_editable(catalog=obj.catalog)
+        super().delete_model(request, obj)
+
+    @admin.display(description=gettext_lazy("other data"))
+    def extra_display(self, obj: Any) -> str:
+        import json
+
+        return format_html(
+            "<pre>{}</pre>", json.dumps(obj.extra or {}, indent=2, ensure_ascii=False)
+        )
+
+
+class CatalogFreshnessFilter(admin.SimpleListFilter):
+    title = gettext_lazy("freshness")
+    parameter_name = "freshness"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("stale", gettext_lazy("Older than the catalog's limit (180 days)")),
+            ("undated", gettext_lazy("Undated")),
+            ("current", gettext_lazy("Current")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        # The limit is the catalog's stale_after_days rule; 180 days in every catalog so far.
+        cutoff = timezone.localdate() - timedelta(days=180)
+        if self.value() == "stale":
+            return queryset.filter(as_of__lt=cutoff)
+        if self.value() == "undated":
+            return queryset.filter(as_of__isnull=True)
+        if self.value() == "current":
+            return queryset.filter(as_of__gte=cutoff)
+        return queryset
+
+
+@admin.register(CatalogPrice)
+class CatalogPriceAdmin(CatalogRowAdmin):
+    form = PriceForm
+    list_display = (
+        "key",
+        "catalog",
+        "accelerator",
+        "provider",
+        "billing",
+        "usd_per_device_hour",
+        "usd_per_device_month",
+        "region",
+        "as_of",
+        "freshness_flag",
+    )
+    list_display_links = ("key",)
+    list_editable = ("usd_per_device_hour", "usd_per_device_month", "as_of")
+    list_filter = (
+        "catalog",
+        CatalogFreshnessFilter,
+        "cloud",
+        "billing",
+        "provider",
+        "accelerator__key",
+    )
+    list_select_related = ("catalog", "accelerator")
+    search_fields = ("key", "provider", "region", "source", "accelerator__name")
+    readonly_fields = ("extra_display",)
+    list_per_page = 50
+
+    def get_changelist_form(self, request: HttpRequest, **kwargs: Any) -> Any:
+        return PriceListForm
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kw)
+        if obj is not None and "accelerator" in form.base_fields:
+            form.base_fields["accelerator"].queryset = CatalogAccelerator.objects.filter(
+                catalog_id=obj.catalog_id
+            )
+        return form
+
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        obj = super().save_form(request, form, change)
+        if obj.catalog_id is None and obj.pk:
+            obj.catalog = CatalogPrice.objects.get(pk=obj.pk).catalog
+        return obj
+
+    @admin.display(description=gettext_lazy("freshness"))
+    def freshness_flag(self, obj: CatalogPrice) -> str:
+        return _freshness_html(obj, obj.catalog.stale_after_days)
+
+
+class AcceleratorForm(SourcedForm):
+    class Meta:
+        model = CatalogAccelerator
+        fields: tuple[str, ...] = (
+            "catalog",
+            "key",
+            "name",
+            "vendor",
+            "kind",
+            "memory_gb",
+            "memory_gib",
+            "memory_bw_tbps",
+            "bf16_dense_tflops",
+            "fp16_dense_tflops",
+            "fp8_dense_tflops",
+            "int8_dense_tops",
+            "interconnect",
+            "fast_interconnect",
+            "max_devices_per_node",
+            "max_devices_per_group",
+            "slice_sizes",
+            "source",
+            "as_of",
+        )
+        widgets: ClassVar[dict[str, Any]] = {
+            "source": forms.Textarea(attrs={"rows": 2, "cols": 80})
+        }
+
+    def clean_slice_sizes(self) -> Any:
+        sizes = self.cleaned_data.get("slice_sizes")
+        if sizes in (None, "", []):
+            return None
+        if not isinstance(sizes, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes
+        ):
+            raise ValidationError(_("Enter a list of whole device counts, e.g. [1, 4, 8, 16]."))
+        return sorted(set(sizes))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("kind") == "tpu" and not data.get("slice_sizes") and "kind" in self.fields:
+            self.add_error("slice_sizes", _("A TPU needs the slice sizes it is sold in."))
+        peak = [data.get(f) for f in ("bf16_dense_tflops", "fp16_dense_tflops")]
+        if "kind" in self.fields and all(v is None for v in peak):
+            self.add_error(
+                "bf16_dense_tflops",
+                _("Give the BF16 or the FP16 dense TFLOPS: the engine sizes compute from it."),
+            )
+        return data
+
+
+class AcceleratorInlineForm(AcceleratorForm):
+    class Meta(AcceleratorForm.Meta):
+        fields = (
+            "key",
+            "name",
+            "kind",
+            "memory_gib",
+            "memory_bw_tbps",
+            "bf16_dense_tflops",
+            "fp8_dense_tflops",
+        )
+        widgets: ClassVar = {
+            name: forms.TextInput(attrs={"size": 8})
+            for name in ("memory_gib", "memory_bw_tbps", "bf16_dense_tflops", "fp8_dense_tflops")
+        }
+
+
+@admin.register(CatalogAccelerator)
+class CatalogAcceleratorAdmin(CatalogRowAdmin):
+    form = AcceleratorForm
+    list_display = ("name", "key", "catalog", "kind", "memory_gib", "memory_bw_tbps", "as_of")
+    list_filter = ("catalog", "kind", "vendor")
+    search_fields = ("key", "name", "vendor")
+    readonly_fields = ("extra_display",)
+
+
+class PresetForm(SourcedForm):
+    class Meta:
+        model = CatalogPreset
+        fields = (
+            "catalog",
+            "key",
+            "name",
+            "parameters",
+            "layers",
+            "hidden_size",
+            "intermediate_size",
+            "attention_heads",
+            "kv_heads",
+            "head_dim",
+            "vocab_size",
+            "tied_embeddings",
+            "max_position_embeddings",
+            "source",
+            "as_of",
+        )
+        widgets: ClassVar = {"source": forms.Textarea(attrs={"rows": 2, "cols": 80})}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        heads, kv = data.get("attention_heads"), data.get("kv_heads")
+        if heads and kv and heads % kv:
+            self.add_error(
+                "kv_heads",
+                _("The attention heads (%(heads)s) must be a multiple of the KV heads.")
+                % {"heads": heads},
+            )
+        key = data.get("key")
+        if key and key not in preset_ids():
+            self.add_error(
+                "key",
+                _(
+                    "The wizard offers only these presets: %(ids)s. Edit their figures here; "
+                    "people can describe any other model by its architecture."
+                )
+                % {"ids": ", ".join(preset_ids())},
+            )
+        return data
+
+
+@admin.register(CatalogPreset)
+class CatalogPresetAdmin(CatalogRowAdmin):
+    form = PresetForm
+    list_display = ("name", "key", "catalog", "parameters", "layers", "hidden_size", "as_of")
+    list_filter = ("catalog",)
+    search_fields = ("key", "name")
+    readonly_fields = ("extra_display",)
+
+
+class AcceleratorInline(admin.TabularInline[CatalogAccelerator, Catalog]):
+    model = CatalogAccelerator
+    form = AcceleratorInlineForm
+    fields = (
+        "key",
+        "name",
+        "kind",
+        "memory_gib",
+        "memory_bw_tbps",
+        "bf16_dense_tflops",
+        "fp8_dense_tflops",
+    )
+    extra = 0
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A new accelerator needs its source and date: it is added on its own page.
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _catalog_editable(request, obj.pk if obj is not None else None)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_change_permission(request, obj)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return can_edit_scoring_models(request.user)
+
+
+class CatalogDiffForm(forms.Form):
+    against = forms.ModelChoiceField(
+        label=gettext_lazy("Compare with"), queryset=Catalog.objects.all()
+    )
+
+
+@admin.register(Catalog)
+class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+    form = CatalogForm
+    inlines = (AcceleratorInline,)
+    list_display = (
+        "__str__",
+        "status",
+        "price_count",
+        "stale_count",
+        "created_by",
+        "created_at",
+        "published_at",
+    )
+    list_filter = ("status",)
+    readonly_fields = (
+        "version",
+        "status",
+        "rows_summary",
+        "data_display",
+        "created_by",
+        "published_by",
+        "published_at",
+    )
+    fieldsets = (
+        (None, {"fields": ("version", "status", "description", "rows_summary")}),
+        (
+            gettext_lazy("Figures, rules and regions"),
+            {
+                "fields": ("data_display",),
+                "classes": ("collapse",),
+                "description": gettext_lazy(
+                    "Efficiency figures and product rules, each with its source; change them "
+                    "through a JSON import."
+                ),
+            },
+        ),
+        (
+            gettext_lazy("Record"),
+            {"fields": ("created_by", "published_by", "published_at"), "classes": ("collapse",)},
+        ),
+    )
+    actions = ("clone_action",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a catalog starts as a clone or an import: it needs accelerators and prices
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _catalog_editable(request, obj.pk if obj is not None else None)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_change_permission(request, obj)
+
+    def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None or _catalog_status(obj.pk) != Catalog.Status.DRAFT
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Catalog]:
+        from django.db.models import Count, Q
+
+        queryset: QuerySet[Catalog] = super().get_queryset(request)
+        cutoff = timezone.localdate() - timedelta(days=180)
+        return queryset.annotate(
+            prices_total=Count("prices", distinct=True),
+            stale_total=Count(
+                "prices",
+                filter=Q(prices__as_of__lt=cutoff) | Q(prices__as_of__isnull=True),
+                distinct=True,
+            ),
+        )
+
+    @admin.display(description=gettext_lazy("prices"), ordering="prices_total")
+    def price_count(self, obj: Catalog) -> int:
+        return int(getattr(obj, "prices_total", 0))
+
+    @admin.display(description=gettext_lazy("stale or undated prices"), ordering="stale_total")
+    def stale_count(self, obj: Catalog) -> str:
+        count = int(getattr(obj, "stale_total", 0))
+        return format_html("<strong>⚠ {}</strong>", count) if count else "0"
+
+    @admin.display(description=gettext_lazy("contents"))
+    def rows_summary(self, obj: Catalog) -> str:
+        if obj.pk is None:
+            return "—"
+        prices = reverse("admin:advisor_catalogprice_changelist")
+        presets = reverse("admin:advisor_catalogpreset_changelist")
+        cutoff = stale_cutoff(obj)
+        stale = obj.prices.filter(as_of__lt=cutoff).count()
+        undated = obj.prices.filter(as_of__isnull=True).count()
+        return format_html(
+            '<a href="{}?catalog__id__exact={}">{}</a> · <a href="{}?catalog__id__exact={}'
+            '&amp;freshness=stale">{}</a> · <a href="{}?catalog__id__exact={}&amp;freshness='
+            'undated">{}</a> · <a href="{}?catalog__id__exact={}">{}</a>',
+            prices,
+            obj.pk,
+            _("%(count)s prices") % {"count": obj.prices.count()},
+            prices,
+            obj.pk,
+            _("%(count)s older than %(days)s days")
+            % {"count": stale, "days": obj.stale_after_days},
+            prices,
+            obj.pk,
+            _("%(count)s undated") % {"count": undated},
+            presets,
+            obj.pk,
+            _("%(count)s model presets") % {"count": obj.presets.count()},
+        )
+
+    @admin.display(description=gettext_lazy("figures, rules and regions"))
+    def data_display(self, obj: Catalog) -> str:
+        import json
+
+        return format_html("<pre>{}</pre>", json.dumps(obj.data, indent=2, ensure_ascii=False))
+
+    def save_model(self, request: HttpRequest, obj: Catalog, form: Any, change: bool) -> None:
+        services.catalog_ensure_editable(catalog=obj)
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        services.catalog_ensure_editable(catalog=form.instance)
+        super().save_formset(request, form, formset, change)
+
+    def delete_model(self, request: HttpRequest, obj: Catalog) -> None:
+        services.catalog_ensure_editable(catalog=obj)
+        super().delete_model(request, obj)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        obj = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if obj is not None and obj.is_editable:
+            extra["problems"] = services.catalog_document_problems(obj.to_document())
+        response: HttpResponse = super().change_view(request, object_id, form_url, extra)
+        return response
+
+    @admin.action(description=gettext_lazy("Clone into a new draft"))
+    def clone_action(self, request: HttpRequest, queryset: QuerySet[Catalog]) -> None:
+        for catalog in queryset:
+            draft = services.catalog_clone(catalog=catalog, user=self._user(request))
+            self.message_user(
+                request,
+                _("%(draft)s is a new draft cloned from %(catalog)s.")
+                % {"draft": draft, "catalog": catalog},
+                messages.SUCCESS,
+            )
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        info = "advisor_catalog"
+        return [
+            path("import/", view(self.import_view), name=f"{info}_import"),
+            path("<int:pk>/clone/", view(self.clone_view), name=f"{info}_clone"),
+            path("<int:pk>/publish/", view(self.publish_view), name=f"{info}_publish"),
+            path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
+            path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
+            path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
+            *super().get_urls(),
+        ]
+
+    def _user(self, request: HttpRequest) -> User:
+        assert isinstance(request.user, User)  # noqa: S101 - admin views need a login
+        return request.user
+
+    def _catalog(self, request: HttpRequest, pk: int) -> Catalog:
+        if not can_edit_scoring_models(request.user):
+            raise PermissionDenied
+        return get_object_or_404(Catalog, pk=pk)
+
+    def _context(self, request: HttpRequest, catalog: Catalog | None, **extra: Any) -> Any:
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": catalog,
+            **extra,
+        }
+
+    def _change_url(self, catalog: Catalog) -> str:
+        return reverse("admin:advisor_catalog_change", args=[catalog.pk])
+
+    def clone_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        if request.method == "POST":
+            draft = services.catalog_clone(catalog=catalog, user=self._user(request))
+            self.message_user(
+                request,
+                _("%(draft)s is a new draft cloned from %(catalog)s.")
+                % {"draft": draft, "catalog": catalog},
+                messages.SUCCESS,
+            )
+            return redirect(self._change_url(draft))
+        context = self._context(
+            request,
+            catalog,
+            title=_("Clone %(catalog)s") % {"catalog": catalog},
+            action="clone",
+            next_version=services.catalog_next_version(),
+        )
+        return TemplateResponse(request, "admin/advisor/catalog/confirm.html", context)
+
+    def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        if request.method == "POST":
+            try:
+                services.catalog_publish(catalog=catalog, user=self._user(request))
+            except services.CatalogLocked as error:
+                self.message_user(request, str(error), messages.ERROR)
+            except services.CatalogInvalid as error:
+                self.message_user(
+                    request,
+                    _("%(catalog)s was not published; fix these first:") % {"catalog": catalog},
+                    messages.ERROR,
+                )
+                for problem in error.problems:
+                    self.message_user(request, problem, messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("%(catalog)s is published: new reports are priced with it from now on.")
+                    % {"catalog": catalog},
+                    messages.SUCCESS,
+                )
+            return redirect(self._change_url(catalog))
+        cutoff = stale_cutoff(catalog)
+        context = self._context(
+            request,
+            catalog,
+            title=_("Publish %(catalog)s") % {"catalog": catalog},
+            action="publish",
+            problems=services.catalog_document_problems(catalog.to_document())
+            if catalog.is_editable
+            else [],
+            active=Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first(),
+            stale=catalog.prices.filter(as_of__lt=cutoff).count(),
+            undated=catalog.prices.filter(as_of__isnull=True).count(),
+        )
+        return TemplateResponse(request, "admin/advisor/catalog/confirm.html", context)
+
+    def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        response = HttpResponse(
+            services.catalog_export(catalog=catalog), content_type="application/json"
+        )
+        response["Content-Disposition"] = f'attachment; filename="catalog-v{catalog.version}.json"'
+        return response
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not can_edit_scoring_models(request.user):
+            raise PermissionDenied
+        form = ImportForm(request.POST or None, request.FILES or None, max_bytes=5_000_000)
+        problems: list[str] = []
+        if request.method == "POST" and form.is_valid():
+            try:
+                catalog = services.catalog_import(
+                    json_text=form.cleaned_data["json_text"], user=self._user(request)
+                )
+            except services.CatalogInvalid as error:
+                problems = error.problems
+            else:
+                self.message_user(
+                    request,
+                    _("%(catalog)s was imported as a draft.") % {"catalog": catalog},
+                    messages.SUCCESS,
+                )
+                return redirect(self._change_url(catalog))
+        context = self._context(
+            request, None, title=_("Import a catalog"), form=form, problems=problems
+        )
+        return TemplateResponse(request, "admin/advisor/catalog/import.html", context)
+
+    def diff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        others = Catalog.objects.exclude(pk=catalog.pk)
+        form = CatalogDiffForm(request.GET or None)
+        against = None
+        if form.is_bound and form.is_valid():
+            against = form.cleaned_data["against"]
+        elif not form.is_bound:
+            against = (
+                others.filter(status=Catalog.Status.PUBLISHED).first()
+                or others.filter(version__lt=catalog.version).first()
+            )
+            form = CatalogDiffForm(initial={"against": against})
+        form.fields["against"].queryset = others  # type: ignore[attr-defined]
+        context = self._context(
+            request,
+            catalog,
+            title=_("Changes in %(catalog)s") % {"catalog": catalog},
+            form=form,
+            against=against,
+            diff=services.catalog_diff(old=against, new=catalog) if against else None,
+        )
+        return TemplateResponse(request, "admin/advisor/catalog/diff.html", context)
+
+    def audit_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        context = self._context(
+            request,
+            catalog,
+            title=_("Changes to %(catalog)s, by whom") % {"catalog": catalog},
+            entries=history_entries(
+                [
+                    catalog.history.all(),
+                    CatalogAccelerator.history.filter(catalog_id=catalog.pk),
+                    CatalogPrice.history.filter(catalog_id=catalog.pk),
+                    CatalogPreset.history.filter(catalog_id=catalog.pk),
+                ]
+            ),
+        )
+        return TemplateResponse(request, "admin/advisor/scoringmodel/audit.html", context)

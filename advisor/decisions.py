@@ -1,53 +1,89 @@
 """The engine as the product runs it: the active catalog and scoring model, in the user's language.
 
-The bundled catalog is the seed. The scoring model is the one admins published in the database
-(the bundled version 1 while none is, e.g. on a fresh database).
+Both are the versions admins published in the database (the bundled documents while none is,
+e.g. before the migrations ran). Prices are judged stale against today's date.
 """
 
 from __future__ import annotations
 
 import threading
-from functools import cache
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 
 from advisor import engine
 from advisor.engine import Answers, Catalog, ScoringModel
+from advisor.models import Catalog as CatalogRow
 from advisor.models import ScoringModel as ScoringModelRow
 
 LANGUAGES = ("en", "zh-hant")
 
 
-@cache
-def active_catalog() -> Catalog:
-    return engine.load_catalog()
-
-
-# The compiled published model, keyed by (row id, version). Published rows never change, so
-# one indexed query per call is enough for a publish to reach every web and worker process.
-_compiled: dict[tuple[int, int], ScoringModel] = {}
+# The compiled published catalog and model, keyed by (row id, version). Published rows never
+# change, so one indexed query per call is enough for a publish to reach every web and worker
+# process.
+_compiled: dict[tuple[str, int, int], Any] = {}
 _compiled_lock = threading.Lock()
 
 
-def active_scoring_model() -> ScoringModel:
-    published = (
-        ScoringModelRow.objects.filter(status=ScoringModelRow.Status.PUBLISHED)
-        .values_list("pk", "version")
-        .first()
+def _published(rows: Any) -> tuple[int, int] | None:
+    found: tuple[int, int] | None = (
+        rows.objects.filter(status=rows.Status.PUBLISHED).values_list("pk", "version").first()
     )
+    return found
+
+
+def _compile(kind: str, published: tuple[int, int], build: Any) -> Any:
+    key = (kind, *published)
+    compiled = _compiled.get(key)
+    if compiled is None:
+        compiled = build(published[0])
+        with _compiled_lock:
+            for old in [k for k in _compiled if k[0] == kind]:
+                del _compiled[old]
+            _compiled[key] = compiled
+    return compiled
+
+
+def active_catalog() -> Catalog:
+    published = _published(CatalogRow)
+    if published is None:
+        return engine.load_catalog()
+    catalog: Catalog = _compile(
+        "catalog",
+        published,
+        lambda pk: engine.load_catalog(
+            CatalogRow.objects.prefetch_related("accelerators", "presets").get(pk=pk).to_document()
+        ),
+    )
+    return catalog
+
+
+def active_scoring_model() -> ScoringModel:
+    published = _published(ScoringModelRow)
     if published is None:
         return engine.load_scoring_model()
-    model = _compiled.get(published)
-    if model is None:
-        row = ScoringModelRow.objects.prefetch_related("criteria__contributions").get(
-            pk=published[0]
-        )
-        model = engine.load_scoring_model(row.to_document())
-        with _compiled_lock:
-            _compiled.clear()
-            _compiled[published] = model
+    model: ScoringModel = _compile(
+        "scoring",
+        published,
+        lambda pk: engine.load_scoring_model(
+            ScoringModelRow.objects.prefetch_related("criteria__contributions")
+            .get(pk=pk)
+            .to_document()
+        ),
+    )
     return model
+
+
+def engine_token() -> str:
+    """Names the active catalog and scoring model: part of the cache key of anything computed
+    from them (a publish changes it, so nothing cached outlives the data it came from)."""
+    names = []
+    for rows in (ScoringModelRow, CatalogRow):
+        published = _published(rows)
+        names.append("bundled" if published is None else f"{published[0]}.{published[1]}")
+    # Stale-price flags depend on the date too.
+    return f"s{names[0]}-c{names[1]}-{timezone.localdate().isoformat()}"
 
 
 def engine_language(language: str | None = None) -> str:
@@ -57,7 +93,11 @@ def engine_language(language: str | None = None) -> str:
 
 def evaluate(answers: Answers, *, language: str | None = None) -> dict[str, Any]:
     return engine.evaluate(
-        answers, active_catalog(), active_scoring_model(), lang=engine_language(language)
+        answers,
+        active_catalog(),
+        active_scoring_model(),
+        lang=engine_language(language),
+        today=timezone.localdate(),
     )
 
 

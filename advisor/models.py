@@ -5,7 +5,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -112,6 +112,10 @@ class Report(models.Model):
     engine_version = models.CharField(max_length=20, blank=True)
     scoring_model = models.CharField(max_length=100, blank=True)
     catalog_version = models.CharField(max_length=40, blank=True)
+    # The catalog row the prices came from (null for reports from the bundled catalog).
+    catalog = models.ForeignKey(
+        "Catalog", on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+    )
     html = models.TextField(blank=True)
     pdf = models.FileField(upload_to="reports/%Y/%m/", blank=True)
 
@@ -446,3 +450,320 @@ class ImpactPreview(models.Model):
     @property
     def progress_percent(self) -> int:
         return round(100 * self.progress)
+
+
+# --- Catalog: accelerators, prices and model presets --------------------------------------------
+# Versioned like the scoring models (draft → published → retired; one published), so that a
+# report's catalog version always means the same prices. Rows mirror the engine's catalog
+# document (advisor/catalog_rows.py converts both ways).
+
+ACCELERATOR_KIND_CHOICES = [("gpu", _("GPU")), ("tpu", _("TPU"))]
+CLOUD_CHOICES = [
+    ("gcp", "Google Cloud"),
+    ("aws", "AWS"),
+    ("azure", "Azure"),
+    ("other", _("Other provider")),
+]
+BILLING_CHOICES = [
+    ("on_demand", _("On demand (hourly)")),
+    ("spot", _("Spot / preemptible")),
+    ("flex_start", _("Flex start")),
+    ("reserved_block", _("Reserved block")),
+    ("commit_1y", _("1-year commitment")),
+    ("commit_3y", _("3-year commitment")),
+    ("monthly", _("Monthly")),
+]
+MODE_CHOICES = OPTION_CHOICES[2:]
+# Beyond these a figure is a typo (an H200 has 141 GB and 4.8 TB/s; a B200 about 2,250 dense
+# BF16 TFLOPS; the dearest catalog price is under $15 per device-hour).
+MAX_MEMORY_GIB = 4096
+MAX_BANDWIDTH_TBPS = 100
+MAX_TFLOPS = 100_000
+MAX_USD_PER_HOUR = Decimal(500)
+MAX_USD_PER_MONTH = Decimal(250_000)
+KEY_VALIDATOR = RegexValidator(
+    r"^[a-z0-9][a-z0-9._-]*$",
+    _("Use lower-case letters, digits, dots, dashes and underscores."),
+)
+
+
+def _positive_at_most(limit: float | Decimal) -> list[Any]:
+    return [MinValueValidator(0), MaxValueValidator(limit)]
+
+
+class Catalog(models.Model):
+    """A numbered version of the accelerator and price list: draft → published → retired."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        RETIRED = "retired", _("Retired")
+
+    version = models.PositiveIntegerField(
+        _("version"), unique=True, validators=[MinValueValidator(1)]
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    description = models.TextField(_("description"), blank=True)
+    # The rest of the engine document: sourced figures, product rules, regions, known gaps.
+    data = models.JSONField(_("figures, rules and regions"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
+    )
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("catalog")
+        verbose_name_plural = _("catalogs")
+        ordering: ClassVar = ["-version"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=models.Q(status="published"),
+                name="one_published_catalog",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"catalog v{self.version}"
+
+    @property
+    def is_editable(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    @property
+    def stale_after_days(self) -> int:
+        rule = (self.data.get("rules") or {}).get("stale_after_days") or {}
+        return int(rule.get("value") or 180)
+
+    def to_document(self) -> dict[str, Any]:
+        """The engine's catalog document (see engine/data/catalog.json and presets.json)."""
+        from advisor.catalog_rows import (
+            ACCELERATOR_COLUMNS,
+            PRESET_COLUMNS,
+            PRICE_COLUMNS,
+            row_document,
+        )
+
+        doc: dict[str, Any] = {"version": str(self.version), "description": self.description}
+        doc.update({k: v for k, v in self.data.items() if k not in doc})
+        doc["accelerators"] = [
+            row_document(a, ACCELERATOR_COLUMNS) for a in self.accelerators.all()
+        ]
+        doc["prices"] = [
+            {"accelerator_id": p.accelerator.key, **row_document(p, PRICE_COLUMNS)}
+            for p in self.prices.select_related("accelerator")
+        ]
+        doc["model_presets"] = [row_document(p, PRESET_COLUMNS) for p in self.presets.all()]
+        return doc
+
+
+class Sourced(models.Model):
+    """Where a figure comes from and when it was read there."""
+
+    source = models.TextField(
+        _("source"), help_text=_("Where the figures come from: a URL, a document, a file.")
+    )
+    as_of = models.DateField(
+        _("as of"),
+        null=True,
+        blank=True,
+        help_text=_("The date the figures were read from their source."),
+    )
+    # Document keys the admin has no column for (notes, frameworks, ...), kept for the engine.
+    extra = models.JSONField(_("other data"), default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class CatalogAccelerator(Sourced):
+    catalog = models.ForeignKey(
+        Catalog, on_delete=models.CASCADE, related_name="accelerators", verbose_name=_("catalog")
+    )
+    key = models.CharField(_("id"), max_length=50, validators=[KEY_VALIDATOR])
+    name = models.CharField(_("name"), max_length=100)
+    vendor = models.CharField(_("vendor"), max_length=50, blank=True)
+    kind = models.CharField(_("type"), max_length=3, choices=ACCELERATOR_KIND_CHOICES)
+    memory_gb = models.FloatField(
+        _("memory (GB, as marketed)"),
+        null=True,
+        blank=True,
+        validators=_positive_at_most(MAX_MEMORY_GIB * 1.08),
+    )
+    memory_gib = models.FloatField(
+        _("usable memory (GiB)"),
+        validators=[MinValueValidator(0.5), *_positive_at_most(MAX_MEMORY_GIB)[1:]],
+    )
+    memory_bw_tbps = models.FloatField(
+        _("memory bandwidth (TB/s)"),
+        validators=[MinValueValidator(0.01), *_positive_at_most(MAX_BANDWIDTH_TBPS)[1:]],
+    )
+    bf16_dense_tflops = models.FloatField(
+        _("BF16 dense TFLOPS"), null=True, blank=True, validators=_positive_at_most(MAX_TFLOPS)
+    )
+    fp16_dense_tflops = models.FloatField(
+        _("FP16 dense TFLOPS"), null=True, blank=True, validators=_positive_at_most(MAX_TFLOPS)
+    )
+    fp8_dense_tflops = models.FloatField(
+        _("FP8 dense TFLOPS"), null=True, blank=True, validators=_positive_at_most(MAX_TFLOPS)
+    )
+    int8_dense_tops = models.FloatField(
+        _("INT8 dense TOPS"), null=True, blank=True, validators=_positive_at_most(MAX_TFLOPS)
+    )
+    interconnect = models.CharField(_("interconnect"), max_length=200, blank=True)
+    fast_interconnect = models.BooleanField(_("fast interconnect (NVLink, ICI)"), default=False)
+    max_devices_per_node = models.PositiveSmallIntegerField(
+        _("devices per server"), default=8, validators=[MinValueValidator(1)]
+    )
+    max_devices_per_group = models.PositiveIntegerField(
+        _("devices per group (pod, cluster)"), default=4096, validators=[MinValueValidator(1)]
+    )
+    slice_sizes = models.JSONField(
+        _("slice sizes (TPU)"),
+        null=True,
+        blank=True,
+        help_text=_("The device counts a TPU slice comes in, e.g. [1, 4, 8, 16]; empty for GPUs."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("accelerator")
+        verbose_name_plural = _("accelerators")
+        ordering: ClassVar = ["pk"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["catalog", "key"],
+                name="one_accelerator_key",
+                violation_error_message=_("This catalog already has an accelerator with this id."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CatalogPrice(Sourced):
+    catalog = models.ForeignKey(
+        Catalog, on_delete=models.CASCADE, related_name="prices", verbose_name=_("catalog")
+    )
+    accelerator = models.ForeignKey(
+        CatalogAccelerator,
+        on_delete=models.CASCADE,
+        related_name="prices",
+        verbose_name=_("accelerator"),
+    )
+    key = models.CharField(_("id"), max_length=40, validators=[KEY_VALIDATOR])
+    provider = models.CharField(_("provider"), max_length=100)
+    cloud = models.CharField(_("cloud"), max_length=10, choices=CLOUD_CHOICES)
+    modes = models.JSONField(_("deployment modes"), default=list)
+    billing = models.CharField(_("billing"), max_length=20, choices=BILLING_CHOICES)
+    usd_per_device_hour = models.DecimalField(
+        _("USD per device-hour"),
+        max_digits=12,
+        decimal_places=6,
+        null=True,
+        blank=True,
+        validators=_positive_at_most(MAX_USD_PER_HOUR),
+    )
+    usd_per_device_month = models.DecimalField(
+        _("USD per device-month"),
+        max_digits=14,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=_positive_at_most(MAX_USD_PER_MONTH),
+    )
+    region = models.CharField(_("region"), max_length=200, blank=True)
+    region_key = models.CharField(_("region group"), max_length=40, blank=True)
+    estimated = models.BooleanField(_("estimated"), default=False)
+    derived = models.BooleanField(
+        _("derived"), default=False, help_text=_("Converted or computed from a sourced figure.")
+    )
+    note = models.TextField(_("note"), blank=True)
+    setup_fee_usd = models.DecimalField(
+        _("setup fee (USD)"),
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=_positive_at_most(MAX_USD_PER_MONTH),
+    )
+    min_term_months = models.PositiveSmallIntegerField(
+        _("minimum term (months)"), null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("price")
+        verbose_name_plural = _("prices")
+        ordering: ClassVar = ["key"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["catalog", "key"],
+                name="one_price_key",
+                violation_error_message=_("This catalog already has a price with this id."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.provider} {self.accelerator} {self.get_billing_display()}"
+
+
+class CatalogPreset(Sourced):
+    catalog = models.ForeignKey(
+        Catalog, on_delete=models.CASCADE, related_name="presets", verbose_name=_("catalog")
+    )
+    key = models.CharField(_("id"), max_length=50, validators=[KEY_VALIDATOR])
+    name = models.CharField(_("name"), max_length=100)
+    parameters = models.PositiveBigIntegerField(_("parameters"), validators=[MinValueValidator(1)])
+    layers = models.PositiveIntegerField(_("layers"), validators=[MinValueValidator(1)])
+    hidden_size = models.PositiveIntegerField(_("hidden size"), validators=[MinValueValidator(1)])
+    intermediate_size = models.PositiveIntegerField(
+        _("intermediate size"), validators=[MinValueValidator(1)]
+    )
+    attention_heads = models.PositiveIntegerField(
+        _("attention heads"), validators=[MinValueValidator(1)]
+    )
+    kv_heads = models.PositiveIntegerField(_("KV heads"), validators=[MinValueValidator(1)])
+    head_dim = models.PositiveIntegerField(_("head dimension"), validators=[MinValueValidator(1)])
+    vocab_size = models.PositiveIntegerField(
+        _("vocabulary size"), validators=[MinValueValidator(1)]
+    )
+    tied_embeddings = models.BooleanField(_("tied embeddings"), default=False)
+    max_position_embeddings = models.PositiveIntegerField(
+        _("context length"), null=True, blank=True
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("model preset")
+        verbose_name_plural = _("model presets")
+        ordering: ClassVar = ["pk"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["catalog", "key"],
+                name="one_preset_key",
+                violation_error_message=_("This catalog already has a preset with this id."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import logging
@@ -26,14 +27,22 @@ from django.utils.translation import gettext
 from accounts.models import Invitation, Organization, Role, User
 from accounts.services import invitation_create, organization_create
 from advisor import decisions
+from advisor.catalog_rows import (
+    CATALOG_ROW_KEYS,
+    accelerator_fields,
+    preset_fields,
+    price_fields,
+)
 from advisor.engine import (
     AnswersError,
     ScoringModelError,
+    load_catalog,
     load_scoring_model,
     parse_answers,
     rescore,
 )
-from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
+from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
+from advisor.engine.catalog import CatalogError
 from advisor.forms import StepForm
 from advisor.models import (
     ANSWER_VALUES,
@@ -42,6 +51,10 @@ from advisor.models import (
     OPTION_CHOICES,
     PHASE_CHOICES,
     Assessment,
+    Catalog,
+    CatalogAccelerator,
+    CatalogPreset,
+    CatalogPrice,
     Contribution,
     Criterion,
     ImpactPreview,
@@ -427,6 +440,8 @@ def report_generate(*, report_id: int) -> Report | None:
         f"{versions['scoring_model']['name']} v{versions['scoring_model']['version']}"
     )
     report.catalog_version = str(versions["catalog"])
+    if report.catalog_version.isdigit():
+        report.catalog = Catalog.objects.filter(version=int(report.catalog_version)).first()
     report.pdf.save(
         f"report-{report.assessment_id}-{report.number}.pdf", ContentFile(rendered.pdf), save=False
     )
@@ -1089,3 +1104,246 @@ def impact_preview_run(*, preview_id: int) -> ImpactPreview:
         )
     preview.refresh_from_db()
     return preview
+
+
+# --- Catalog ----------------------------------------------------------------------------------
+
+
+class CatalogLocked(Exception):
+    """A published or retired catalog never changes; editing means cloning it."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        super().__init__(
+            gettext(
+                "%(catalog)s is %(status)s: published and retired catalogs never change, so "
+                "that every report keeps meaning the prices it was made with. Clone it into a "
+                "new draft to edit it."
+            )
+            % {"catalog": catalog, "status": catalog.get_status_display().lower()}
+        )
+
+
+class CatalogInvalid(Exception):
+    """What stops a catalog import or publish, each problem a sentence in the user's language."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def catalog_document_problems(document: Any) -> list[str]:
+    """Every problem that keeps `document` from being a catalog the product can publish: the
+    engine's checks, plus the wizard's fixed list of model presets and sane price dates."""
+    if not isinstance(document, dict):
+        return [gettext("The file must hold one JSON object: a catalog.")]
+    try:
+        catalog = load_catalog(document)
+    except CatalogError as error:
+        lang = decisions.engine_language()
+        return [f"{p.path}: {p.message(lang)}" for p in error.problems]
+    out: list[str] = []
+    # The answers schema names the presets a wizard offers; a catalog must size every one.
+    offered, present = set(preset_ids()), set(catalog.presets)
+    if offered - present:
+        out.append(
+            gettext(
+                "The model presets %(missing)s are missing: the wizard offers them, so every "
+                "catalog must size them."
+            )
+            % {"missing": ", ".join(sorted(offered - present))}
+        )
+    if present - offered:
+        out.append(
+            gettext(
+                "The model presets %(unknown)s are not offered by the wizard; a new preset "
+                "needs a new version of the answers schema (people can enter any model by its "
+                "architecture meanwhile)."
+            )
+            % {"unknown": ", ".join(sorted(present - offered))}
+        )
+    today = timezone.localdate().isoformat()
+    for price in catalog.prices:
+        if price.as_of and price.as_of > today:
+            out.append(
+                gettext("Price %(price)s is dated %(date)s, which is in the future.")
+                % {"price": price.id, "date": price.as_of}
+            )
+    return out
+
+
+def catalog_from_document(
+    *, document: dict[str, Any], user: User | None, version: int, status: str = "draft"
+) -> Catalog:
+    """Rows for a validated engine catalog document (see `catalog_document_problems`)."""
+    with transaction.atomic():
+        catalog = Catalog(
+            version=version,
+            status=status,
+            description=document.get("description", ""),
+            data={k: v for k, v in document.items() if k not in CATALOG_ROW_KEYS},
+            created_by=user,
+        )
+        _set_history_user(catalog, user)
+        catalog.save()
+        accelerators: dict[str, CatalogAccelerator] = {}
+        for a in document["accelerators"]:
+            accelerators[a["id"]] = CatalogAccelerator(catalog=catalog, **accelerator_fields(a))
+        rows: list[Any] = list(accelerators.values())
+        CatalogAccelerator.objects.bulk_create(rows)
+        prices = [
+            CatalogPrice(
+                catalog=catalog, accelerator=accelerators[p["accelerator_id"]], **price_fields(p)
+            )
+            for p in document["prices"]
+        ]
+        CatalogPrice.objects.bulk_create(prices)
+        presets = [
+            CatalogPreset(catalog=catalog, **preset_fields(p))
+            for p in document.get("model_presets") or []
+        ]
+        CatalogPreset.objects.bulk_create(presets)
+        # bulk_create skips the history; write it, so the audit shows who created each row.
+        for model, created in (
+            (CatalogAccelerator, rows),
+            (CatalogPrice, prices),
+            (CatalogPreset, presets),
+        ):
+            history: Any = model.history
+            history.bulk_history_create(created, default_user=user)
+    return catalog
+
+
+def catalog_ensure_editable(*, catalog: Catalog) -> None:
+    """Raises CatalogLocked unless `catalog` is a draft (as stored, not as in memory)."""
+    status = Catalog.objects.filter(pk=catalog.pk).values_list("status", flat=True).first()
+    if status is not None and status != Catalog.Status.DRAFT:
+        raise CatalogLocked(catalog)
+
+
+def catalog_next_version() -> int:
+    return (Catalog.objects.aggregate(v=Max("version"))["v"] or 0) + 1
+
+
+def catalog_clone(*, catalog: Catalog, user: User | None) -> Catalog:
+    """A new draft with the same accelerators, prices and presets, numbered after the newest."""
+    return catalog_from_document(
+        document=catalog.to_document(), user=user, version=catalog_next_version()
+    )
+
+
+def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
+    """Make a draft the active catalog and retire the one before; refused with every problem
+    found. New reports price with it at once; finished ones keep the catalog they name."""
+    with transaction.atomic():
+        locked = Catalog.objects.select_for_update().get(pk=catalog.pk)
+        if locked.status != Catalog.Status.DRAFT:
+            raise CatalogLocked(locked)
+        problems = catalog_document_problems(locked.to_document())
+        if problems:
+            raise CatalogInvalid(problems)
+        now = timezone.now()
+        for previous in Catalog.objects.select_for_update().filter(status=Catalog.Status.PUBLISHED):
+            previous.status = Catalog.Status.RETIRED
+            previous.retired_at = now
+            _set_history_user(previous, user)
+            previous.save(update_fields=["status", "retired_at"])
+        locked.status = Catalog.Status.PUBLISHED
+        locked.published_at = now
+        locked.published_by = user
+        _set_history_user(locked, user)
+        locked.save(update_fields=["status", "published_at", "published_by"])
+    return locked
+
+
+def catalog_import(*, json_text: str, user: User | None) -> Catalog:
+    """A new draft (the next version number) from a catalog JSON document; CatalogInvalid
+    lists every problem. The file's own version is kept only as a note."""
+    try:
+        document = json.loads(json_text)
+    except json.JSONDecodeError as error:
+        raise CatalogInvalid(
+            [
+                gettext(
+                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
+                )
+                % {"error": error.msg, "line": error.lineno, "column": error.colno}
+            ]
+        ) from error
+    if isinstance(document, dict) and "model_presets" not in document:
+        # An exported price list without presets keeps the active catalog's.
+        document["model_presets"] = [
+            dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
+        ]
+    problems = catalog_document_problems(document)
+    if problems:
+        raise CatalogInvalid(problems)
+    document["imported_version"] = str(document["version"])
+    return catalog_from_document(document=document, user=user, version=catalog_next_version())
+
+
+def catalog_export(*, catalog: Catalog) -> str:
+    """The catalog as the engine's JSON document (what import reads back)."""
+    return json.dumps(catalog.to_document(), ensure_ascii=False, indent=2) + "\n"
+
+
+_CATALOG_SECTIONS = (
+    ("accelerators", "accelerator"),
+    ("prices", "price"),
+    ("model_presets", "model preset"),
+)
+
+
+def catalog_diff(*, old: Catalog, new: Catalog) -> dict[str, Any]:
+    """What changed from `old` to `new`, as rows of {change, section, item, field, before,
+    after}: added and removed rows, and each changed value of the rows both have."""
+    a, b = old.to_document(), new.to_document()
+    rows: list[dict[str, Any]] = []
+    for section, label in _CATALOG_SECTIONS:
+        before = {str(r["id"]): r for r in a.get(section) or []}
+        after = {str(r["id"]): r for r in b.get(section) or []}
+        for key in sorted(before.keys() - after.keys()):
+            rows.append({"change": "removed", "section": label, "item": key, "field": ""})
+        for key in sorted(after.keys() - before.keys()):
+            rows.append({"change": "added", "section": label, "item": key, "field": ""})
+        for key in sorted(before.keys() & after.keys()):
+            x, y = before[key], after[key]
+            for attr in sorted(x.keys() | y.keys()):
+                if x.get(attr) != y.get(attr):
+                    rows.append(
+                        {
+                            "change": "changed",
+                            "section": label,
+                            "item": key,
+                            "field": attr,
+                            "before": x.get(attr),
+                            "after": y.get(attr),
+                        }
+                    )
+    # Figures, rules and regions: one row per entry that differs.
+    ignored = {*CATALOG_ROW_KEYS, "imported_version"}
+    for key in sorted(k for k in a.keys() | b.keys() if k not in ignored):
+        old_value, new_value = a.get(key), b.get(key)
+        if old_value == new_value:
+            continue
+        pairs: list[tuple[str, Any, Any]] = [(key, old_value, new_value)]
+        if isinstance(old_value, dict) and isinstance(new_value, dict):
+            pairs = [
+                (f"{key}.{k}", old_value.get(k), new_value.get(k))
+                for k in sorted(old_value.keys() | new_value.keys())
+            ]
+        for item, before, after in pairs:
+            if before != after:
+                change = "added" if before is None else "removed" if after is None else "changed"
+                rows.append(
+                    {
+                        "change": change,
+                        "section": "catalog",
+                        "item": item,
+                        "field": "",
+                        "before": before,
+                        "after": after,
+                    }
+                )
+    counts = {c: sum(1 for r in rows if r["change"] == c) for c in ("added", "removed", "changed")}
+    return {"rows": rows, "counts": counts}
