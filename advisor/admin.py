@@ -821,13 +821,12 @@ def freshness(row: Any, days: int) -> str:
 def _freshness_html(row: Any, days: int) -> str:
     state = freshness(row, days)
     if state == "current":
-        return format_html("{}", row.as_of)
+        return _("current")
     label = _("undated") if state == "undated" else _("stale")
     return format_html(
-        '<strong class="stale-flag" title="{}">⚠ {}</strong>{}',
+        '<strong class="stale-flag" title="{}">⚠ {}</strong>',
         _("Older than %(days)s days, or undated: check it at its source.") % {"days": days},
         label,
-        f" {row.as_of}" if row.as_of else "",
     )
 
 
@@ -921,16 +920,23 @@ class PriceListForm(PriceForm):
 
     class Meta(PriceForm.Meta):
         fields = ("usd_per_device_hour", "usd_per_device_month", "as_of")
+        # Narrow inputs keep the price table within a laptop screen.
+        widgets: ClassVar[dict[str, Any]] = {
+            "usd_per_device_hour": forms.TextInput(attrs={"size": 8, "inputmode": "decimal"}),
+            "usd_per_device_month": forms.TextInput(attrs={"size": 8, "inputmode": "decimal"}),
+            "as_of": forms.DateInput(attrs={"size": 10}),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["modes"]
-        for field in self.fields.values():
-            field.widget.attrs.setdefault("size", 9)
 
 
 class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     """Shared by accelerators, prices and presets: drafts only, the catalog fixed once set."""
+
+    class Media:
+        css: ClassVar = {"all": ["advisor/admin.css"]}
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return can_edit_scoring_models(request.user)
@@ -1004,17 +1010,17 @@ class CatalogFreshnessFilter(admin.SimpleListFilter):
 @admin.register(CatalogPrice)
 class CatalogPriceAdmin(CatalogRowAdmin):
     form = PriceForm
+    # One catalog at a time (see changelist_view), so no catalog column.
     list_display = (
         "key",
-        "catalog",
-        "accelerator",
+        "accelerator__key",
         "provider",
         "billing",
         "usd_per_device_hour",
         "usd_per_device_month",
-        "region",
         "as_of",
         "freshness_flag",
+        "region",
     )
     list_display_links = ("key",)
     list_editable = ("usd_per_device_hour", "usd_per_device_month", "as_of")
@@ -1033,6 +1039,23 @@ class CatalogPriceAdmin(CatalogRowAdmin):
 
     def get_changelist_form(self, request: HttpRequest, **kwargs: Any) -> Any:
         return PriceListForm
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # Every catalog has the same price ids; without a choice, show the newest draft (the
+        # one being edited), else the published catalog.
+        if "catalog__id__exact" not in request.GET and request.method == "GET":
+            catalog = (
+                Catalog.objects.filter(status=Catalog.Status.DRAFT).order_by("-version").first()
+                or Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+            )
+            if catalog is not None:
+                query = request.GET.copy()
+                query["catalog__id__exact"] = str(catalog.pk)
+                return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
+        response: HttpResponse = super().changelist_view(request, extra_context)
+        return response
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any
@@ -1117,9 +1140,18 @@ class AcceleratorInlineForm(AcceleratorForm):
             "bf16_dense_tflops",
             "fp8_dense_tflops",
         )
-        widgets: ClassVar = {
-            name: forms.TextInput(attrs={"size": 8})
-            for name in ("memory_gib", "memory_bw_tbps", "bf16_dense_tflops", "fp8_dense_tflops")
+        widgets: ClassVar[dict[str, Any]] = {
+            "key": forms.TextInput(attrs={"size": 16}),
+            "name": forms.TextInput(attrs={"size": 24}),
+            **{
+                name: forms.TextInput(attrs={"size": 6, "inputmode": "decimal"})
+                for name in (
+                    "memory_gib",
+                    "memory_bw_tbps",
+                    "bf16_dense_tflops",
+                    "fp8_dense_tflops",
+                )
+            },
         }
 
 
@@ -1224,6 +1256,10 @@ class CatalogDiffForm(forms.Form):
 class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
     form = CatalogForm
     inlines = (AcceleratorInline,)
+
+    class Media:
+        css: ClassVar = {"all": ["advisor/admin.css"]}
+
     list_display = (
         "__str__",
         "status",

@@ -212,7 +212,7 @@ def test_permission_matrix(client: Client, active: Catalog, role: str | None, st
         reverse("admin:advisor_catalog_import"),
         reverse("admin:advisor_catalog_diff", args=[active.pk]),
         reverse("admin:advisor_catalog_audit", args=[active.pk]),
-        reverse("admin:advisor_catalogprice_changelist"),
+        reverse("admin:advisor_catalogprice_changelist") + f"?catalog__id__exact={active.pk}",
         reverse("admin:advisor_catalogprice_change", args=[price.pk]),
         reverse("admin:advisor_catalogaccelerator_changelist"),
         reverse("admin:advisor_catalogpreset_changelist"),
@@ -356,6 +356,17 @@ def test_the_price_list_flags_stale_prices_and_edits_drafts_in_place(
     assert response.status_code == 302, response.content.decode()[-3000:]
     rows[0].refresh_from_db()
     assert (rows[0].usd_per_device_hour, rows[0].as_of.isoformat()) == (Decimal("7.5"), today)
+
+
+def test_the_price_list_opens_on_the_draft_being_edited(
+    editor: Client, active: Catalog, draft: Catalog
+) -> None:
+    listing = reverse("admin:advisor_catalogprice_changelist")
+    response = editor.get(f"{listing}?freshness=undated")
+    assert response.status_code == 302
+    assert response["Location"] == f"{listing}?freshness=undated&catalog__id__exact={draft.pk}"
+    services.catalog_publish(catalog=draft, user=None)
+    assert editor.get(listing)["Location"].endswith(f"?catalog__id__exact={draft.pk}")
 
 
 def test_catalog_pages_show_counts_problems_and_diff(editor: Client, draft: Catalog) -> None:

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from accounts.models import Role
+from advisor import engine, services
+from advisor.models import Catalog
+from tests.factories import PASSWORD
+from tests.scoring.conftest import member_with_role
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _draft() -> Catalog:
+    """Version 1 published (transactional tests flush the migration's seed) and a clone."""
+    active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    if active is None:
+        bundled = engine.load_catalog()
+        document = {
+            **bundled.to_dict(),
+            "model_presets": [dataclasses.asdict(p) for p in bundled.presets.values()],
+        }
+        active = services.catalog_from_document(
+            document=document, user=None, version=1, status=Catalog.Status.PUBLISHED
+        )
+    return services.catalog_clone(catalog=active, user=None)
+
+
+def _csp_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_an_admin_corrects_a_price_and_sees_stale_flags(
+    page: Page, live_server: Any, screenshot_dir: Path, lang: str
+) -> None:
+    draft = _draft()
+    admin = member_with_role(Role.ADMIN)
+    errors = _csp_errors(page)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page.goto(live_server.url + "/admin/login/")
+    page.locator("#id_username").fill(admin.email)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+
+    page.goto(live_server.url + "/admin/advisor/catalog/")
+    expect(page.locator("#result_list")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-list-{lang}.png"), full_page=True)
+
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/change/")
+    expect(page.locator("#accelerators-group")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-change-{lang}.png"), full_page=True)
+
+    page.goto(
+        f"{live_server.url}/admin/advisor/catalogprice/?catalog__id__exact={draft.pk}"
+        "&freshness=stale"
+    )
+    expect(page.locator(".stale-flag").first).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-prices-{lang}.png"), full_page=True)
+
+    price = draft.prices.get(key="p001")
+    page.goto(f"{live_server.url}/admin/advisor/catalogprice/{price.pk}/change/")
+    page.locator("#id_usd_per_device_hour").fill("-3")
+    page.locator("#id_as_of").fill("")
+    page.locator("input[name=_save]").click()
+    expect(page.locator(".errornote")).to_be_visible()
+    expect(page.locator("#id_usd_per_device_hour")).to_have_value("-3")
+    page.screenshot(
+        path=str(screenshot_dir / f"catalog-admin-price-errors-{lang}.png"), full_page=True
+    )
+    page.locator("#id_usd_per_device_hour").fill("0.33")
+    page.locator("#id_as_of").fill(timezone.localdate().isoformat())
+    page.locator("input[name=_save]").click()
+    expect(page.locator(".messagelist .success")).to_be_visible()
+    price.refresh_from_db()
+    assert str(price.usd_per_device_hour) == "0.330000"
+
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/diff/")
+    expect(page.locator("#diff")).to_contain_text("p001")
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-diff-{lang}.png"), full_page=True)
+
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/audit/")
+    expect(page.locator("#audit")).to_contain_text(admin.email)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/publish/")
+    page.screenshot(
+        path=str(screenshot_dir / f"catalog-admin-publish-phone-{lang}.png"), full_page=True
+    )
+    page.locator("#content-main input[type=submit]").click()
+    expect(page.locator(".messagelist .success")).to_be_visible()
+    draft.refresh_from_db()
+    assert draft.status == "published"
+    assert not [e for e in errors if "Content Security Policy" in e], errors
