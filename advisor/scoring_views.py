@@ -1,4 +1,4 @@
-"""Scoring models for sales engineers: read-only list, detail and impact previews.
+"""Scoring models and the price catalog for sales engineers: read-only pages.
 
 Admins edit in the Django admin (advisor/admin.py); both read who may do what from here.
 """
@@ -13,12 +13,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import Membership, Role, User
 from advisor import charts, services
-from advisor.models import OPTION_CHOICES, Contribution, ImpactPreview, ScoringModel
+from advisor.models import OPTION_CHOICES, Catalog, Contribution, ImpactPreview, ScoringModel
 
 PREVIEW_ROWS_SHOWN = 200
 
@@ -149,3 +150,31 @@ def scoring_preview(request: HttpRequest, pk: int) -> HttpResponse:
     model = _model_for_viewer(request, pk)
     context = {"model": model, **preview_context(latest_preview(model))}
     return render(request, "advisor/scoring_preview.html", context)
+
+
+@login_required
+@require_GET
+def catalog(request: HttpRequest) -> HttpResponse:
+    """The published catalog: every price with its source, date and a stale flag."""
+    if not can_view_scoring_models(request.user):
+        raise Http404
+    active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    prices: list[Any] = []
+    accelerators: list[Any] = []
+    if active is not None:
+        today = timezone.localdate()
+        accelerators = list(active.accelerators.all())
+        for price in active.prices.select_related("accelerator").order_by(
+            "accelerator_id", "provider", "billing", "key"
+        ):
+            price.age_days = (today - price.as_of).days if price.as_of else None
+            price.is_stale = price.age_days is None or price.age_days > active.stale_after_days
+            prices.append(price)
+    context = {
+        "catalog": active,
+        "accelerators": accelerators,
+        "prices": prices,
+        "stale_count": sum(1 for p in prices if p.is_stale),
+        "can_edit": can_edit_scoring_models(request.user),
+    }
+    return render(request, "advisor/catalog.html", context)

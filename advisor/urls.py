@@ -59,6 +59,7 @@ advisor_patterns = (
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
         path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),
+        path("catalog/", scoring_views.catalog, name="catalog"),
         path("scoring-models/<int:pk>/", scoring_views.scoring_model, name="scoring_model"),
         path(
             "scoring-models/<int:pk>/preview/",

@@ -423,3 +423,37 @@ def test_the_creator_of_a_clone_is_recorded(active: Catalog) -> None:
     assert clone.created_by == user
     record = clone.prices.first().history.first()  # type: ignore[union-attr]
     assert record.history_user == user
+
+
+# --- the read-only page for sales engineers -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [(None, 302), (Role.MEMBER, 404), (Role.SALES_ENGINEER, 200), (Role.ADMIN, 200)],
+)
+def test_who_sees_the_catalog_page(
+    client: Client, active: Catalog, role: str | None, status: int
+) -> None:
+    if role is not None:
+        client.force_login(member_with_role(role))
+    response = client.get(reverse("advisor:catalog"))
+    assert response.status_code == status
+    if status == 302:
+        assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_sales_engineers_see_sources_dates_and_stale_flags(client: Client, draft: Catalog) -> None:
+    fresh, old = draft.prices.order_by("key")[:2]
+    CatalogPrice.objects.filter(pk=fresh.pk).update(as_of=timezone.localdate())
+    CatalogPrice.objects.filter(pk=old.pk).update(as_of=timezone.localdate() - timedelta(days=400))
+    services.catalog_publish(catalog=draft, user=None)
+    client.force_login(member_with_role(Role.SALES_ENGINEER))
+    page = client.get(reverse("advisor:catalog")).content.decode()
+    rows = {
+        key: page.split(f'id="price-{key}"', 1)[1].split("</tr>", 1)[0]
+        for key in (fresh.key, old.key)
+    }
+    assert "stale" not in rows[fresh.key] and fresh.source[:40] in rows[fresh.key]
+    assert "stale" in rows[old.key]
+    assert "/admin/" not in page.split("<main", 1)[1]

@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
 from advisor import engine, services
 from advisor.models import Catalog
-from tests.factories import PASSWORD
+from tests.e2e.test_wizard_browser import _log_in
+from tests.factories import PASSWORD, MembershipFactory
 from tests.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -101,3 +102,23 @@ def test_an_admin_corrects_a_price_and_sees_stale_flags(
     draft.refresh_from_db()
     assert draft.status == "published"
     assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_a_sales_engineer_reads_the_catalog(
+    browser: Browser, live_server: Any, screenshot_dir: Path, lang: str
+) -> None:
+    draft = _draft()
+    services.catalog_publish(catalog=draft, user=None)
+    engineer = MembershipFactory(role=Role.SALES_ENGINEER)
+    for name, viewport in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        page = context.new_page()
+        errors = _csp_errors(page)
+        _log_in(page, live_server, engineer, lang)
+        page.goto(f"{live_server.url}/catalog/")
+        expect(page.locator("#catalog-prices")).to_be_visible()
+        expect(page.locator("#catalog-prices .badge").first).to_be_visible()
+        page.screenshot(path=str(screenshot_dir / f"catalog-se-{name}-{lang}.png"), full_page=False)
+        context.close()
+        assert not [e for e in errors if "Content Security Policy" in e], errors
