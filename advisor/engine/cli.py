@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from advisor.engine import i18n
 from advisor.engine.answers import AnswersError, Problem, answers_schema, parse_answers
-from advisor.engine.catalog import load_catalog
+from advisor.engine.catalog import Catalog, load_catalog
 from advisor.engine.explain import text_summary
 from advisor.engine.result import evaluate
-from advisor.engine.scoring import load_scoring_model
+from advisor.engine.scoring import ScoringModel, load_scoring_model
 
 MAX_BYTES = 1_000_000  # 1 MB: an answers document is a few KB; anything larger is a mistake
 
@@ -96,8 +97,20 @@ def _print_problems(problems: Sequence[Problem], lang: str, stderr: TextIO) -> N
         stderr.write(f"{p.path or '(document)'}: {p.message(lang)}\n")
 
 
-def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Run the assess command; returns the exit code (0 ok, 2 bad input or usage)."""
+def main(
+    argv: Sequence[str],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    *,
+    models: Callable[[], tuple[Catalog, ScoringModel]] | None = None,
+    today: date | None = None,
+) -> int:
+    """Run the assess command; returns the exit code (0 ok, 2 bad input or usage).
+
+    `models` supplies the catalog and scoring model (default: the bundled ones), `today` the
+    date prices are judged stale against when --today is not given (default: the catalog's
+    newest price date, so that the output is reproducible)."""
     parser = _parser()
     lang = "zh-hant" if "zh-hant" in argv else "en"
     try:
@@ -133,9 +146,8 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         _print_problems(exc.problems, lang, stderr)
         return 2
     try:
-        result = evaluate(
-            answers, load_catalog(), load_scoring_model(), lang=lang, today=args.today
-        )
+        catalog, scoring = models() if models else (load_catalog(), load_scoring_model())
+        result = evaluate(answers, catalog, scoring, lang=lang, today=args.today or today)
     except ValueError as exc:  # only a malformed --today reaches here
         stderr.write(f"--today: {exc}\n")
         return 2

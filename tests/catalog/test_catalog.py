@@ -457,3 +457,19 @@ def test_sales_engineers_see_sources_dates_and_stale_flags(client: Client, draft
     assert "stale" not in rows[fresh.key] and fresh.source[:40] in rows[fresh.key]
     assert "stale" in rows[old.key]
     assert "/admin/" not in page.split("<main", 1)[1]
+
+
+def test_manage_py_assess_uses_the_published_catalog(
+    draft: Catalog, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from advisor.management.commands.assess import Command
+
+    services.catalog_publish(catalog=draft, user=None)
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(STARTERS[STARTER].document()))
+    with pytest.raises(SystemExit) as exit_code:
+        Command().run_from_argv(["manage.py", "assess", str(answers)])
+    assert exit_code.value.code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["versions"]["catalog"] == "2"
+    assert result["cost"]["today"] == timezone.localdate().isoformat()
