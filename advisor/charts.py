@@ -547,3 +547,30 @@ def serving_chart(result: dict[str, Any], language: str) -> str | None:
             ],
         )
         return _render(chart)
+
+
+# --- impact preview -----------------------------------------------------------------------
+
+
+def score_shift_chart(result: dict[str, Any]) -> str | None:
+    """An impact preview's histogram of the GPU−TPU score shift, as an SVG data URI (None
+    without data)."""
+    bins = result.get("shift", {}).get("histogram") or []
+    if not bins:
+        return None
+    chart = pygal.Bar(
+        **_config(
+            height=300,
+            show_legend=False,
+            x_title=_("Shift of the GPU − TPU score (points; positive: towards GPU)"),
+            y_title=_("Assessments"),
+            x_label_rotation=30 if len(bins) > 8 else 0,
+        )
+    )
+    chart.title = _("How the draft moves the GPU − TPU score")
+    chart.x_labels = [
+        f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
+        for b in bins
+    ]
+    chart.add(_("Assessments"), [b["count"] for b in bins])
+    return as_data_uri(_render(chart))

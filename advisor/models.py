@@ -164,8 +164,8 @@ class ShareLink(models.Model):
 # The engine reads a scoring model as one JSON document; here it is kept as rows so that admins
 # edit weights and contributions as tables, and every change lands in the history (the audit).
 
-# The engine's own table of answer paths and their values (read-only; it has no public name).
-ANSWER_VALUES: dict[str, tuple[str, ...]] = dict(scoring._ANSWER_VALUES)
+# The engine's table of answer paths a criterion may read, with their values.
+ANSWER_VALUES: dict[str, tuple[str, ...]] = scoring.answer_values()
 ANSWER_PATH_CHOICES = [(path, path) for path in sorted(ANSWER_VALUES)]
 PHASE_CHOICES = [
     ("training", _("Training")),

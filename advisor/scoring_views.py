@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pygal
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import Membership, Role, User
@@ -49,29 +47,6 @@ def latest_preview(model: ScoringModel, *, finished: bool = False) -> ImpactPrev
     return previews.order_by("-requested_at").first()
 
 
-def shift_chart(result: dict[str, Any]) -> str | None:
-    """The histogram of the GPU−TPU score shift as an SVG data URI (None without data)."""
-    bins = result.get("shift", {}).get("histogram") or []
-    if not bins:
-        return None
-    chart = pygal.Bar(
-        **charts._config(
-            height=300,
-            show_legend=False,
-            x_title=_("Shift of the GPU − TPU score (points; positive: towards GPU)"),
-            y_title=_("Assessments"),
-            x_label_rotation=30 if len(bins) > 8 else 0,
-        )
-    )
-    chart.title = _("How the draft moves the GPU − TPU score")
-    chart.x_labels = [
-        f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
-        for b in bins
-    ]
-    chart.add(_("Assessments"), [b["count"] for b in bins])
-    return charts.as_data_uri(charts._render(chart))
-
-
 def criteria_table(model: ScoringModel) -> list[dict[str, Any]]:
     """Criteria with their contributions as one row per answer value, points per option."""
     options = [o for o, _label in OPTION_CHOICES]
@@ -101,7 +76,7 @@ def preview_context(preview: ImpactPreview | None) -> dict[str, Any]:
     return {
         "preview": preview,
         "result": result,
-        "chart": shift_chart(result) if result else None,
+        "chart": charts.score_shift_chart(result) if result else None,
         "flipped": (result or {}).get("flipped", [])[:PREVIEW_ROWS_SHOWN],
         "rows_shown": PREVIEW_ROWS_SHOWN,
     }
@@ -159,7 +134,7 @@ def catalog(request: HttpRequest) -> HttpResponse:
     if not can_view_scoring_models(request.user):
         raise Http404
     active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
-    prices: list[Any] = []
+    prices: list[dict[str, Any]] = []
     accelerators: list[Any] = []
     if active is not None:
         today = timezone.localdate()
@@ -167,14 +142,13 @@ def catalog(request: HttpRequest) -> HttpResponse:
         for price in active.prices.select_related("accelerator").order_by(
             "accelerator_id", "provider", "billing", "key"
         ):
-            price.age_days = (today - price.as_of).days if price.as_of else None
-            price.is_stale = price.age_days is None or price.age_days > active.stale_after_days
-            prices.append(price)
+            age = (today - price.as_of).days if price.as_of else None
+            prices.append({"price": price, "stale": age is None or age > active.stale_after_days})
     context = {
         "catalog": active,
         "accelerators": accelerators,
         "prices": prices,
-        "stale_count": sum(1 for p in prices if p.is_stale),
+        "stale_count": sum(1 for p in prices if p["stale"]),
         "can_edit": can_edit_scoring_models(request.user),
     }
     return render(request, "advisor/catalog.html", context)

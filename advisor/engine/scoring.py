@@ -319,6 +319,11 @@ def _bundled_model() -> ScoringModel:
     return _compile(json.loads(raw))
 
 
+def answer_values() -> dict[str, tuple[str, ...]]:
+    """The answers a criterion may read, each with the values it can take (a copy)."""
+    return dict(_ANSWER_VALUES)
+
+
 def load_scoring_model(data: Mapping[str, Any] | None = None) -> ScoringModel:
     """Load and validate a scoring model (None = bundled v1); raises ScoringModelError."""
     if data is None:
