@@ -19,9 +19,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
 from advisor import decisions, services
-from advisor.models import Assessment, Report, ScoringModel
+from advisor.models import Assessment, Catalog, Report, ScoringModel
 from advisor.reporting import render_report_html
 from advisor.starters import BY_SLUG as STARTERS
+from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
 from tests.factories import MembershipFactory
 
@@ -247,6 +248,9 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     audit.visit(page, base + "/scoring-models/", "scoring models")
     audit.visit(page, f"{base}/scoring-models/{model.pk}/", "scoring model")
     audit.visit(page, f"{base}/scoring-models/{model.pk}/preview/", "scoring preview")
+    if not Catalog.objects.filter(status=Catalog.Status.PUBLISHED).exists():
+        services.catalog_publish(catalog=published_catalog_draft(), user=None)
+    audit.visit(page, base + "/catalog/", "price catalog")
     context.close()
 
     audit.report()
