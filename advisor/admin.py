@@ -767,10 +767,18 @@ class CriterionAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ig
 
 @admin.register(ImpactPreview)
 class ImpactPreviewAdmin(EditorsOnly, admin.ModelAdmin[ImpactPreview]):
-    list_display = ("scoring_model", "status", "progress", "total", "requested_by", "requested_at")
+    list_display = (
+        "__str__",
+        "status",
+        "progress",
+        "total",
+        "requested_by",
+        "requested_at",
+    )
     list_filter = ("status",)
     readonly_fields = (
         "scoring_model",
+        "catalog",
         "status",
         "progress",
         "total",
@@ -1415,12 +1423,37 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
             path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
             path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
             path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
+            path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview"),
             *super().get_urls(),
         ]
 
     def _user(self, request: HttpRequest) -> User:
         assert isinstance(request.user, User)  # noqa: S101 - admin views need a login
         return request.user
+
+    def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        catalog = self._catalog(request, pk)
+        if request.method == "POST":
+            try:
+                services.impact_preview_request(catalog=catalog, user=self._user(request))
+            except services.ScoringModelInvalid as error:
+                for problem in error.problems:
+                    self.message_user(request, problem, messages.ERROR)
+            return redirect(reverse("admin:advisor_catalog_preview", args=[catalog.pk]))
+        preview = latest_preview(catalog)
+        context = self._context(
+            request,
+            catalog,
+            title=_("Impact preview of %(catalog)s") % {"catalog": catalog},
+            intro=_(
+                "Re-scores every submitted assessment with this catalog and with the active one "
+                "(same scoring model) and shows which recommendations would change: specs decide "
+                "what fits, prices decide how to pay. Nothing is published."
+            ),
+            poll=preview is not None and not preview.is_finished,
+            **preview_context(preview),
+        )
+        return TemplateResponse(request, "admin/advisor/scoringmodel/preview.html", context)
 
     def _catalog(self, request: HttpRequest, pk: int) -> Catalog:
         if not can_edit_scoring_models(request.user):
@@ -1493,6 +1526,7 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
             active=Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first(),
             stale=catalog.prices.filter(as_of__lt=cutoff).count(),
             undated=catalog.prices.filter(as_of__isnull=True).count(),
+            preview=latest_preview(catalog, finished=True),
         )
         return TemplateResponse(request, "admin/advisor/catalog/confirm.html", context)
 

@@ -553,21 +553,28 @@ def serving_chart(result: dict[str, Any], language: str) -> str | None:
 
 
 def score_shift_chart(result: dict[str, Any]) -> str | None:
-    """An impact preview's histogram of the GPU−TPU score shift, as an SVG data URI (None
-    without data)."""
+    """An impact preview's histogram, as an SVG data URI (None without data): the shift of the
+    GPU−TPU score for a scoring model, the change of the monthly cost for a catalog."""
     bins = result.get("shift", {}).get("histogram") or []
     if not bins:
         return None
+    pricing = result.get("kind") == "catalog"
     chart = pygal.Bar(
         **_config(
             height=300,
             show_legend=False,
-            x_title=_("Shift of the GPU − TPU score (points; positive: towards GPU)"),
+            x_title=_("Change of the recommended monthly cost (%)")
+            if pricing
+            else _("Shift of the GPU − TPU score (points; positive: towards GPU)"),
             y_title=_("Assessments"),
             x_label_rotation=30 if len(bins) > 8 else 0,
         )
     )
-    chart.title = _("How the draft moves the GPU − TPU score")
+    chart.title = (
+        _("How the draft catalog changes the monthly cost")
+        if pricing
+        else _("How the draft moves the GPU − TPU score")
+    )
     chart.x_labels = [
         f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
         for b in bins

@@ -410,7 +410,8 @@ class Contribution(models.Model):
 
 
 class ImpactPreview(models.Model):
-    """Re-scoring the submitted assessments with a draft: status row for the polling page."""
+    """Re-scoring the submitted assessments with a draft scoring model or a draft catalog
+    (exactly one of the two): status row for the polling page."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for a worker")
@@ -419,7 +420,10 @@ class ImpactPreview(models.Model):
         FAILED = "failed", _("Failed")
 
     scoring_model = models.ForeignKey(
-        ScoringModel, on_delete=models.CASCADE, related_name="previews"
+        ScoringModel, on_delete=models.CASCADE, related_name="previews", null=True, blank=True
+    )
+    catalog = models.ForeignKey(
+        "Catalog", on_delete=models.CASCADE, related_name="previews", null=True, blank=True
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
@@ -439,9 +443,15 @@ class ImpactPreview(models.Model):
         verbose_name = _("impact preview")
         verbose_name_plural = _("impact previews")
         ordering: ClassVar = ["-requested_at"]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=models.Q(scoring_model__isnull=True) ^ models.Q(catalog__isnull=True),
+                name="preview_of_a_model_or_a_catalog",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.scoring_model} preview {self.requested_at:%Y-%m-%d %H:%M}"
+        return f"{self.scoring_model or self.catalog} preview {self.requested_at:%Y-%m-%d %H:%M}"
 
     @property
     def is_finished(self) -> bool:

@@ -40,7 +40,9 @@ def can_view_scoring_models(user: User | AnonymousUser) -> bool:
     )
 
 
-def latest_preview(model: ScoringModel, *, finished: bool = False) -> ImpactPreview | None:
+def latest_preview(
+    model: ScoringModel | Catalog, *, finished: bool = False
+) -> ImpactPreview | None:
     previews = model.previews.all()
     if finished:
         previews = previews.filter(status=ImpactPreview.Status.DONE)

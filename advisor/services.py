@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -34,13 +34,17 @@ from advisor.catalog_rows import (
     price_fields,
 )
 from advisor.engine import (
+    Answers,
     AnswersError,
     ScoringModelError,
+    evaluate,
     load_catalog,
     load_scoring_model,
     parse_answers,
     rescore,
 )
+from advisor.engine import Catalog as EngineCatalog
+from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
 from advisor.engine.catalog import CatalogError
 from advisor.forms import StepForm
@@ -953,25 +957,46 @@ def _shift_histogram(shifts: list[float]) -> list[dict[str, float]]:
 
 def impact_preview(
     *,
-    draft: ScoringModel,
+    draft: ScoringModel | None = None,
+    catalog_draft: Catalog | None = None,
     limit: int | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> dict[str, Any]:
-    """Re-score every submitted assessment with `draft` and with the active model.
+    """Re-score every submitted assessment with a draft scoring model, or a draft catalog, and
+    with the active ones.
 
     Counts the flips (GPU↔TPU, deployment mode, billing), lists the flipped assessments and
     bins the shift of the GPU−TPU score difference (positive: towards GPU). Assessments
     whose stored answers no longer validate are counted as skipped.
     """
-    try:
-        candidate = load_scoring_model(draft.to_document())
-    except ScoringModelError as error:
-        lang = decisions.engine_language()
-        raise ScoringModelInvalid(
-            [f"{p.path}: {p.message(lang)}" for p in error.problems]
-        ) from error
+    lang = decisions.engine_language()
     baseline = decisions.active_scoring_model()
-    catalog = decisions.active_catalog()
+    catalog = candidate_catalog = decisions.active_catalog()
+    candidate = baseline
+    if draft is not None:
+        try:
+            candidate = load_scoring_model(draft.to_document())
+        except ScoringModelError as error:
+            raise ScoringModelInvalid(
+                [f"{p.path}: {p.message(lang)}" for p in error.problems]
+            ) from error
+        names = {
+            "baseline": {"name": baseline.name, "version": baseline.version},
+            "candidate": {"name": draft.name, "version": draft.version},
+        }
+    elif catalog_draft is not None:
+        try:
+            candidate_catalog = load_catalog(catalog_draft.to_document())
+        except CatalogError as error:
+            raise ScoringModelInvalid(
+                [f"{p.path}: {p.message(lang)}" for p in error.problems]
+            ) from error
+        names = {
+            "baseline": {"name": "catalog", "version": catalog.version},
+            "candidate": {"name": "catalog", "version": catalog_draft.version},
+        }
+    else:
+        raise ValueError("a preview needs a draft scoring model or a draft catalog")
     started = time.perf_counter()
     rows = (
         Assessment.objects.filter(status=Assessment.Status.SUBMITTED)
@@ -982,6 +1007,14 @@ def impact_preview(
         rows = rows[:limit]
     total = rows.count()
     flips = {"accelerator": 0, "gpu_to_tpu": 0, "tpu_to_gpu": 0, "deployment_mode": 0, "billing": 0}
+    # A catalog changes which card is cheapest and what it costs, which the fast path leaves
+    # out: catalog previews also compare the full results (cards and monthly cost), and their
+    # shift is the change of the monthly cost in percent.
+    pricing = catalog_draft is not None
+    if pricing:
+        flips["card"] = 0
+    keys = ("accelerator", "deployment_mode", "billing", *(("card",) if pricing else ()))
+    today = timezone.localdate()
     flipped: list[dict[str, Any]] = []
     flipped_total = scored = skipped = 0
     shifts: list[float] = []
@@ -994,11 +1027,12 @@ def impact_preview(
             skipped += 1
             continue
         before = rescore(parsed, catalog, baseline)
-        after = rescore(parsed, catalog, candidate)
+        after = rescore(parsed, candidate_catalog, candidate)
+        if pricing:
+            before.update(_priced(parsed, catalog, baseline, today))
+            after.update(_priced(parsed, candidate_catalog, candidate, today))
         scored += 1
-        changes = [
-            k for k in ("accelerator", "deployment_mode", "billing") if before[k] != after[k]
-        ]
+        changes = [k for k in keys if before[k] != after[k]]
         for k in changes:
             flips[k] += 1
         if "accelerator" in changes:
@@ -1012,20 +1046,20 @@ def impact_preview(
                         "title": title,
                         "organization": organization,
                         "changes": changes,
-                        "before": {
-                            k: before[k] for k in ("accelerator", "deployment_mode", "billing")
-                        },
-                        "after": {
-                            k: after[k] for k in ("accelerator", "deployment_mode", "billing")
-                        },
+                        "before": {k: before[k] for k in (*keys, "monthly_usd") if k in before},
+                        "after": {k: after[k] for k in (*keys, "monthly_usd") if k in after},
                     }
                 )
+        if pricing:
+            if before["monthly_usd"] and after["monthly_usd"] is not None:
+                shifts.append(round(100 * (after["monthly_usd"] / before["monthly_usd"] - 1), 6))
+            continue
         b, a = before["scores"], after["scores"]
         if None not in (b["gpu"], b["tpu"], a["gpu"], a["tpu"]):
             shifts.append(round((a["gpu"] - a["tpu"]) - (b["gpu"] - b["tpu"]), 6))
     return {
-        "baseline": {"name": baseline.name, "version": baseline.version},
-        "candidate": {"name": draft.name, "version": draft.version},
+        **names,
+        "kind": "catalog" if pricing else "scoring",
         "total": total,
         "scored": scored,
         "skipped": skipped,
@@ -1044,10 +1078,25 @@ def impact_preview(
     }
 
 
-def impact_preview_request(*, draft: ScoringModel, user: User | None) -> ImpactPreview:
-    """Start a preview: inline for a few assessments, else on a worker after commit."""
+def _priced(
+    answers: Answers, catalog: EngineCatalog, scoring: EngineScoringModel, today: date
+) -> dict[str, Any]:
+    """The cards recommended per workload ("h100 × 8, ...") and the monthly cost."""
+    result = evaluate(answers, catalog, scoring, lang="en", today=today)
+    cost = result["cost"]
+    card = ", ".join(f"{w['accelerator_id']} × {w['count']}" for w in cost["by_workload"])
+    return {"card": card or None, "monthly_usd": cost["monthly_total_usd"]}
+
+
+def impact_preview_request(
+    *, draft: ScoringModel | None = None, catalog: Catalog | None = None, user: User | None
+) -> ImpactPreview:
+    """Start a preview of a draft scoring model or catalog: inline for a few assessments, else
+    on a worker after commit."""
     total = Assessment.objects.filter(status=Assessment.Status.SUBMITTED).count()
-    preview = ImpactPreview.objects.create(scoring_model=draft, requested_by=user, total=total)
+    preview = ImpactPreview.objects.create(
+        scoring_model=draft, catalog=catalog, requested_by=user, total=total
+    )
     if total < INLINE_PREVIEW_LIMIT:
         return impact_preview_run(preview_id=preview.pk)
     transaction.on_commit(lambda: impact_preview_enqueue(preview_id=preview.pk))
@@ -1076,7 +1125,7 @@ def impact_preview_enqueue(*, preview_id: int) -> bool:
 
 def impact_preview_run(*, preview_id: int) -> ImpactPreview:
     """Compute one preview and store it; a finished one is left as it is."""
-    preview = ImpactPreview.objects.select_related("scoring_model").get(pk=preview_id)
+    preview = ImpactPreview.objects.select_related("scoring_model", "catalog").get(pk=preview_id)
     if preview.is_finished:
         return preview
     ImpactPreview.objects.filter(pk=preview_id).update(
@@ -1087,7 +1136,9 @@ def impact_preview_run(*, preview_id: int) -> ImpactPreview:
         ImpactPreview.objects.filter(pk=preview_id).update(progress=round(fraction, 3))
 
     try:
-        result = impact_preview(draft=preview.scoring_model, progress=progress)
+        result = impact_preview(
+            draft=preview.scoring_model, catalog_draft=preview.catalog, progress=progress
+        )
     except ScoringModelInvalid as error:
         ImpactPreview.objects.filter(pk=preview_id).update(
             status=ImpactPreview.Status.FAILED,

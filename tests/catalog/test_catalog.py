@@ -16,7 +16,10 @@ from advisor import decisions, engine, services
 from advisor.models import Assessment, Catalog, CatalogPrice, Report
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, UserFactory
-from tests.scoring.conftest import member_with_role
+from tests.scoring.conftest import (
+    member_with_role,
+    submitted,  # noqa: F401 - a fixture
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -473,3 +476,52 @@ def test_manage_py_assess_uses_the_published_catalog(
     result = json.loads(capsys.readouterr().out)
     assert result["versions"]["catalog"] == "2"
     assert result["cost"]["today"] == timezone.localdate().isoformat()
+
+
+# --- impact preview of a draft catalog -----------------------------------------------------------
+
+
+def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
+    submitted: list[Assessment],  # noqa: F811 - the fixture
+    draft: Catalog,
+    editor: Client,
+) -> None:
+    # The MI300X at a tenth of its price, and with an eighth of its memory: cheaper per card, but more cards.
+    for price in draft.prices.filter(accelerator__key="amd-mi300x"):
+        price.usd_per_device_hour = (price.usd_per_device_hour or Decimal(0)) / 10
+        price.as_of = timezone.localdate()
+        price.save()
+    draft.accelerators.filter(key="amd-mi300x").update(memory_gib=24)
+    active_catalog = decisions.active_catalog()
+    candidate = engine.load_catalog(draft.to_document())
+    scoring = decisions.active_scoring_model()
+    today = timezone.localdate()
+    card_flips = accelerator_flips = cheaper = 0
+    for assessment in submitted:
+        answers = engine.parse_answers(assessment.answers)
+        before = engine.evaluate(answers, active_catalog, scoring, today=today)["cost"]
+        after = engine.evaluate(answers, candidate, scoring, today=today)["cost"]
+        cards = [
+            [(w["accelerator_id"], w["count"]) for w in c["by_workload"]] for c in (before, after)
+        ]
+        card_flips += cards[0] != cards[1]
+        cheaper += after["monthly_total_usd"] < before["monthly_total_usd"]
+        accelerator_flips += (
+            engine.rescore(answers, active_catalog, scoring)["accelerator"]
+            != engine.rescore(answers, candidate, scoring)["accelerator"]
+        )
+
+    url = reverse("admin:advisor_catalog_preview", args=[draft.pk])
+    assert editor.post(url).status_code == 302
+    page = editor.get(url).content.decode()
+    preview = draft.previews.get()
+    assert preview.status == "done"
+    result = preview.result
+    assert result["kind"] == "catalog"
+    assert result["flips"]["card"] == card_flips > 0
+    assert result["flips"]["accelerator"] == accelerator_flips
+    assert result["shift"]["min"] < 0 and cheaper > 0
+    assert "catalog v2 against the active catalog v1" in page
+    assert 'id="flipped"' in page and "amd-mi300x" in page
+    confirm = editor.get(reverse("admin:advisor_catalog_publish", args=[draft.pk]))
+    assert "The latest impact preview" in confirm.content.decode()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,16 +11,18 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
 from advisor import engine, services
-from advisor.models import Catalog
+from advisor.management.commands.bench_rescore import varied_answers
+from advisor.models import Assessment, Catalog
 from tests.e2e.test_wizard_browser import _log_in
-from tests.factories import PASSWORD, MembershipFactory
+from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory
 from tests.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _draft() -> Catalog:
-    """Version 1 published (transactional tests flush the migration's seed) and a clone."""
+    """Version 1 published (transactional tests flush the migration's seed) and a clone, with
+    a few submitted assessments for impact previews."""
     active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
     if active is None:
         bundled = engine.load_catalog()
@@ -30,6 +33,17 @@ def _draft() -> Catalog:
         active = services.catalog_from_document(
             document=document, user=None, version=1, status=Catalog.Status.PUBLISHED
         )
+    rng = random.Random(3)
+    organization = OrganizationFactory(name="Harbour AI")
+    Assessment.objects.bulk_create(
+        Assessment(
+            organization=organization,
+            title=f"Harbour workload {i}",
+            status=Assessment.Status.SUBMITTED,
+            answers=varied_answers(rng),
+        )
+        for i in range(20)
+    )
     return services.catalog_clone(catalog=active, user=None)
 
 
@@ -88,6 +102,11 @@ def test_an_admin_corrects_a_price_and_sees_stale_flags(
     page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/diff/")
     expect(page.locator("#diff")).to_contain_text("p001")
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-diff-{lang}.png"), full_page=True)
+
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/preview/")
+    page.locator("#content-main form input[type=submit]").click()
+    expect(page.locator("#flip-counts")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-preview-{lang}.png"), full_page=True)
 
     page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/audit/")
     expect(page.locator("#audit")).to_contain_text(admin.email)
