@@ -3,6 +3,8 @@
 Fills the database it runs against up to --count submitted assessments (bulk_create, answers
 from the starters with random valid variations), then times `impact_preview` of a draft that
 is a clone of the active model with a few weights changed. Target: under 30 s.
+With --catalog, also times the impact preview of a draft catalog (a clone of the published one
+with the MI300X prices cut), which compares full results (cards and monthly cost) as well.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from accounts.models import Organization
 from advisor import decisions, services
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine import answers as A
-from advisor.models import Assessment, Criterion, ScoringModel
+from advisor.models import Assessment, Catalog, Criterion, ScoringModel
 from advisor.starters import STARTERS
 
 # (section, key, values) that a variation may change; the engine's own value lists.
@@ -65,6 +67,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--count", type=int, default=10_000)
         parser.add_argument("--seed", type=int, default=6)
+        parser.add_argument(
+            "--catalog", action="store_true", help="also time a draft catalog's preview"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         count = options["count"]
@@ -85,6 +90,34 @@ class Command(BaseCommand):
             f"in {seconds:.2f} s (target < 30 s); flips: accelerator {flips['accelerator']}, "
             f"deployment mode {flips['deployment_mode']}, billing {flips['billing']}"
         )
+        if options["catalog"]:
+            catalog = self._catalog_draft()
+            started = time.perf_counter()
+            result = services.impact_preview(catalog_draft=catalog)
+            seconds = time.perf_counter() - started
+            self.stdout.write(
+                f"catalog impact preview: {result['scored']} assessments re-scored and re-priced "
+                f"with catalog v{catalog.version} in {seconds:.2f} s; cards changed "
+                f"{result['flips']['card']}, monthly cost change mean {result['shift']['mean']}%"
+            )
+
+    def _catalog_draft(self) -> Catalog:
+        draft = Catalog.objects.filter(
+            status=Catalog.Status.DRAFT, description__startswith="bench"
+        ).first()
+        if draft is not None:
+            return draft
+        active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+        if active is None:
+            raise CommandError("no published catalog: run the migrations first")
+        draft = services.catalog_clone(catalog=active, user=None)
+        draft.description = "bench: MI300X prices at half"
+        draft.save(update_fields=["description"])
+        for price in draft.prices.filter(accelerator__key="amd-mi300x"):
+            if price.usd_per_device_hour is not None:
+                price.usd_per_device_hour /= 2
+                price.save(update_fields=["usd_per_device_hour"])
+        return draft
 
     def _fill(self, missing: int, rng: random.Random) -> None:
         organization = Organization.objects.filter(name="Benchmark").first()
