@@ -965,7 +965,14 @@ class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: i
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kw: Any) -> Any:
         if db_field.name == "catalog":
             kw["queryset"] = Catalog.objects.filter(status=Catalog.Status.DRAFT)
-        return super().formfield_for_foreignkey(db_field, request, **kw)
+        if db_field.name == "accelerator":
+            kw["queryset"] = CatalogAccelerator.objects.filter(
+                catalog__status=Catalog.Status.DRAFT
+            ).select_related("catalog")
+        field = super().formfield_for_foreignkey(db_field, request, **kw)
+        if db_field.name == "accelerator":
+            field.label_from_instance = lambda a: f"{a.name} ({a.catalog})"
+        return field
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial: dict[str, Any] = super().get_changeform_initial_data(request)
