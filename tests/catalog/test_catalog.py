@@ -308,19 +308,24 @@ def test_a_price_cannot_name_another_catalogs_accelerator(
     editor: Client, active: Catalog, draft: Catalog
 ) -> None:
     price = _used_price(draft)
-    foreign = active.accelerators.get(key=price.accelerator.key)
-    response = editor.post(
-        reverse("admin:advisor_catalogprice_add"),
-        _price_post(
-            price,
-            catalog=draft.pk,
-            key="p999",
-            accelerator=foreign.pk,
-            as_of=timezone.localdate().isoformat(),
-        ),
-    )
-    assert response.status_code == 200
-    assert "belongs to catalog v1, not to catalog v2" in response.content.decode()
+    other_draft = services.catalog_clone(catalog=active, user=None)
+    url = reverse("admin:advisor_catalogprice_add")
+    for foreign, message in (
+        (other_draft.accelerators.get(key=price.accelerator.key), "not to catalog v2"),
+        (active.accelerators.get(key=price.accelerator.key), "Select a valid choice"),
+    ):
+        response = editor.post(
+            url,
+            _price_post(
+                price,
+                catalog=draft.pk,
+                key="p999",
+                accelerator=foreign.pk,
+                as_of=timezone.localdate().isoformat(),
+            ),
+        )
+        assert response.status_code == 200
+        assert message in response.content.decode()
     assert not draft.prices.filter(key="p999").exists()
 
 
