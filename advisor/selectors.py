@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
@@ -63,6 +63,23 @@ def assessments_for_organization(*, organization: Organization) -> QuerySet[Asse
     )
 
 
+def rows_digest(rows: Iterable[Model]) -> str:
+    """A digest of every loaded field of these rows and of the rows selected with them: the
+    key of a rendering of them that stays right whatever column a template comes to show."""
+    digest = hashlib.sha256()
+    for row in rows:
+        _digest_row(digest, row)
+    return digest.hexdigest()[:32]
+
+
+def _digest_row(digest: Any, row: Model) -> None:
+    fields = sorted((k, v) for k, v in vars(row).items() if not k.startswith("_"))
+    digest.update(f"{type(row).__name__}{fields!r}".encode())
+    for related in row._state.fields_cache.values():
+        if isinstance(related, Model):
+            _digest_row(digest, related)
+
+
 def customer_organizations(*, user: User) -> QuerySet[Organization]:
     """Organisations where the user works as a sales engineer, with their assessment counts."""
     return (
@@ -113,8 +130,10 @@ def step_form(*, assessment: Assessment, step: Step) -> StepForm:
         )
         attach_problems(form, problems)
         return form
-    form = step.form(initial={**step.form().initial_from(assessment.answers)})
-    form.initial["version"] = assessment.version
+    form = step.form()
+    # One form, not a second one only to read the initial values: each costs a deep copy
+    # of every field.
+    form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
     return form
 
 
@@ -124,7 +143,8 @@ def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
     for step in applicable_steps(assessment.answers):
         if step.form is None:
             continue
-        form = step.form(initial=step.form().initial_from(assessment.answers))
+        form = step.form()
+        form.initial = form.initial_from(assessment.answers)
         rows = []
         for bound in form.visible_fields():
             value = form.initial.get(bound.name)
@@ -200,6 +220,16 @@ def share_link_by_token(*, token: str) -> ShareLink | None:
     digest = hashlib.sha256(token.encode()).hexdigest()
     return (
         ShareLink.objects.select_related("report__assessment__organization")
+        # The stored document is loaded only when the page is not kept (shared.html's
+        # {% fragment %}); the result and answers documents are never shown.
+        .defer(
+            "report__html",
+            "report__result",
+            "report__answers",
+            "report__assessment__answers",
+            "report__assessment__pending_input",
+            "report__assessment__result",
+        )
         .filter(token_hash=digest, revoked_at__isnull=True, report__status=Report.Status.DONE)
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
         .first()

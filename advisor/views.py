@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import functools
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -8,14 +10,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.forms import OrganizationForm
-from accounts.models import User
-from accounts.selectors import SESSION_KEY, current_membership
+from accounts.models import Role, User
+from accounts.selectors import SESSION_KEY, current_membership, memberships_for_user
 from advisor import decisions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.answers import Problem, validate
@@ -39,19 +42,28 @@ def _starter_choices() -> list[tuple[str, Any]]:
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     membership = current_membership(request)
-    if membership is None:
+    user = request.user
+    if membership is None or not isinstance(user, User):
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
-    customers = list(selectors.customer_organizations(user=membership.user))
+    assessments = list(selectors.assessments_for_organization(organization=membership.organization))
+    # The navbar lists the user's memberships anyway; read once, they also say whether the
+    # user is a sales engineer anywhere, i.e. whether there can be customers to list.
+    memberships = list(memberships_for_user(user=user).order_by("organization__name"))
+    sells = any(m.role == Role.SALES_ENGINEER for m in memberships)
+    customers = list(selectors.customer_organizations(user=user)) if sells else []
+    customer_assessments = list(selectors.customer_assessments(user=user)) if customers else []
     context = {
+        "user_memberships": memberships,
         "membership": membership,
-        "assessments": selectors.assessments_for_organization(organization=membership.organization),
+        "assessments": assessments,
         "customers": customers,
-        "customer_assessments": (
-            selectors.customer_assessments(user=membership.user) if customers else []
-        ),
+        "customer_assessments": customer_assessments,
+        # The tables are kept per what they show (dashboard.html's {% fragment %}s).
+        "assessments_key": selectors.rows_digest(assessments),
+        "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
         "prospect_form": ProspectForm() if customers or membership.role != "member" else None,
-        "new_form": NewAssessmentForm(starters=_starter_choices()),
+        "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
     }
     return render(request, "advisor/dashboard.html", context)
@@ -178,7 +190,7 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     if current.form is None:
         return _review(request, obj, current)
     if request.method == "GET":
-        form = selectors.step_form(assessment=obj, step=current)
+        form = _lazy(lambda: selectors.step_form(assessment=obj, step=current))
         return _render_step(request, obj, current, form)
 
     action = request.POST.get("action", "next")
@@ -232,33 +244,58 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     return redirect(_step_url(obj, current))
 
 
+def _lazy(compute: Callable[[], Any]) -> Any:
+    # Computed when a template first uses it: a kept {% fragment %} never does, so the work
+    # is done only when the fragment is rendered.
+    return SimpleLazyObject(compute)
+
+
 def _step_context(
     request: HttpRequest,
     obj: Assessment,
     current: Step,
     form: Any,
     *,
-    answer_problems: list[Problem] | None = None,
+    answer_problems: Callable[[], list[Problem]] | None = None,
+    keep: bool = False,
     **extra: Any,
 ) -> dict[str, Any]:
-    steps = applicable_steps(obj.answers)
-    problems = validate(obj.answers) if answer_problems is None else answer_problems
-    before, after = neighbours(current, obj.answers)
+    steps = functools.cache(lambda: applicable_steps(obj.answers))
+    problems = answer_problems or functools.cache(lambda: validate(obj.answers))
+    around = functools.cache(lambda: neighbours(current, obj.answers))
+    can_invite = _can_invite(request, obj)
     return {
         "assessment": obj,
         "step": current,
         "form": form,
-        "steps": [
-            {"step": s, "complete": s.is_complete(obj.answers, problems), "url": _step_url(obj, s)}
-            for s in steps
-        ],
-        "position": steps.index(current) + 1 if current in steps else 1,
-        "total": len(steps),
-        "previous": before,
-        "next": after,
-        "preview": decisions.preview(obj.answers),
+        "steps": _lazy(
+            lambda: [
+                {
+                    "step": s,
+                    "complete": s.is_complete(obj.answers, problems()),
+                    "url": _step_url(obj, s),
+                }
+                for s in steps()
+            ]
+        ),
+        "position": _lazy(lambda: steps().index(current) + 1 if current in steps() else 1),
+        "total": _lazy(lambda: len(steps())),
+        "previous": _lazy(lambda: around()[0]),
+        "next": _lazy(lambda: around()[1]),
+        # Never kept: a kept preview's key would need decisions.engine_token(), whose two
+        # queries cost about what the preview itself does (docs/benchmarks.md).
+        "preview": _lazy(lambda: decisions.preview(obj.answers)),
         "tab_id": request.POST.get("tab") or secrets.token_urlsafe(12),
-        "invite_form": CustomerInviteForm() if _can_invite(request, obj) else None,
+        "invite_form": CustomerInviteForm() if can_invite else None,
+        # Everything the kept #wizard panel shows: the stored answers, pending input and title
+        # (version and updated_at move with each), the step and what the reader may do. The
+        # preview in it is live; nothing else in it may come from the catalog or the scoring
+        # model, or this key must name decisions.engine_token() (test_kept_pages.py checks).
+        "wizard_key": (
+            f"{obj.pk}.{obj.version}.{obj.updated_at.isoformat()}.{current.slug}.{can_invite}"
+            if keep
+            else None
+        ),
         **extra,
     }
 
@@ -281,21 +318,24 @@ def _render_step(
     conflict: bool = False,
     status: int = 200,
 ) -> HttpResponse:
-    context = _step_context(request, obj, current, form, conflict=conflict)
+    # Only a GET shows exactly what is stored; a POST's page carries its own input and errors.
+    keep = request.method == "GET" and not conflict
+    context = _step_context(request, obj, current, form, conflict=conflict, keep=keep)
     return render_page_or_partial(request, "advisor/wizard.html", context, status=status)
 
 
 def _review(request: HttpRequest, obj: Assessment, current: Step) -> HttpResponse:
-    problems = validate(obj.answers)
+    problems = functools.cache(lambda: validate(obj.answers))
     context = _step_context(
         request,
         obj,
         current,
         None,
         answer_problems=problems,
-        sections=selectors.review_sections(assessment=obj),
-        problems=selectors.problems_by_step(assessment=obj, problems=problems),
-        can_submit=not problems and not obj.pending_input,
+        keep=request.method == "GET",
+        sections=_lazy(lambda: selectors.review_sections(assessment=obj)),
+        problems=_lazy(lambda: selectors.problems_by_step(assessment=obj, problems=problems())),
+        can_submit=_lazy(lambda: not problems() and not obj.pending_input),
     )
     return render_page_or_partial(request, "advisor/wizard.html", context)
 

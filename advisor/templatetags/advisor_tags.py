@@ -5,6 +5,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
+from accounts.models import Role
 from advisor.forms import label_for
 
 register = template.Library()
@@ -76,3 +77,10 @@ def billing_short_label(value: Any) -> Any:
     from advisor.charts import BILLING_SHORT_LABELS
 
     return BILLING_SHORT_LABELS.get(value, value)
+
+
+@register.filter
+def reads_models(memberships: Any) -> bool:
+    """Whether these memberships let their user read scoring models and the catalog (a sales
+    engineer or an admin somewhere; see scoring_views.can_view_scoring_models)."""
+    return any(m.role in (Role.SALES_ENGINEER, Role.ADMIN) for m in memberships or ())

@@ -373,6 +373,8 @@ def test_each_step_needs_few_queries_whatever_the_data(
     big = _new(member, FULL)
     many = _count(client, "get", _url(big, slug))
     assert few == many <= 8
+    # A second view of a step is kept (the panel is not rendered again): no more queries.
+    assert _count(client, "get", _url(big, slug)) <= many
     if slug in POSTS:
         posted = _count(client, "post", _url(big, slug), {**POSTS[slug], "version": big.version})
         assert posted <= 8

@@ -491,7 +491,7 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
     draft: Catalog,
     editor: Client,
 ) -> None:
-    # The MI300X at a tenth of its price, and with an eighth of its memory: cheaper per card, but more cards.
+    # The MI300X at a tenth of its price and with an eighth of its memory: more, cheaper cards.
     for price in draft.prices.filter(accelerator__key="amd-mi300x"):
         price.usd_per_device_hour = (price.usd_per_device_hour or Decimal(0)) / 10
         price.as_of = timezone.localdate()
@@ -530,3 +530,14 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
     assert 'id="flipped"' in page and "amd-mi300x" in page
     confirm = editor.get(reverse("admin:advisor_catalog_publish", args=[draft.pk]))
     assert "The latest impact preview" in confirm.content.decode()
+
+
+def test_the_navbar_links_models_and_catalog_for_those_who_may_read_them(
+    client: Client, active: Catalog
+) -> None:
+    for role, shown in ((Role.MEMBER, False), (Role.SALES_ENGINEER, True), (Role.ADMIN, True)):
+        client.force_login(member_with_role(role))
+        page = client.get(reverse("advisor:dashboard")).content.decode()
+        nav = page.split("</nav>", 1)[0]
+        assert (reverse("advisor:catalog") in nav) is shown, role
+        assert (reverse("advisor:scoring_models") in nav) is shown, role

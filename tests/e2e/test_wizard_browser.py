@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Membership
 from advisor.models import Assessment
+from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import PASSWORD, MembershipFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -242,3 +243,33 @@ def test_two_tabs_editing_one_assessment_get_a_conflict_not_a_silent_overwrite(
     obj.refresh_from_db()
     assert obj.answers["organization"] == {"industry": "finance", "regions": ["tokyo"]}
     context.close()
+
+
+def test_kept_steps_follow_autosaves_navigation_and_reloads(page: Page, live_server: Any) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    membership = MembershipFactory()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Kept",
+        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    )
+    _log_in(page, live_server, membership, "en")
+    url = f"{live_server.url}/assessments/{obj.pk}/steps/deployment/"
+    page.goto(url)
+    page.reload()  # the second view is the kept one
+    expect(page.locator("#preview")).to_contain_text("Public cloud")
+    page.locator("input[name=allowed_modes][value=public_cloud]").uncheck()
+    expect(page.locator("#save-status")).to_contain_text("Draft saved")
+    expect(page.locator("#preview")).to_contain_text("Dedicated hosting")
+    # Away and back through the step list (htmx), then a reload: the autosaved answer stays.
+    page.locator(f'nav a[href="/assessments/{obj.pk}/steps/cost/"]').click()
+    page.wait_for_url("**/steps/cost/")
+    page.locator(f'nav a[href="/assessments/{obj.pk}/steps/deployment/"]').click()
+    page.wait_for_url("**/steps/deployment/")
+    for _ in range(2):
+        expect(page.locator("input[name=allowed_modes][value=public_cloud]")).not_to_be_checked()
+        expect(page.locator("#preview")).to_contain_text("Dedicated hosting")
+        page.reload()
+    assert not [e for e in errors if "Content Security Policy" in e], errors

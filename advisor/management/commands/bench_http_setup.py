@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import json
+import statistics
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -11,7 +15,6 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts import services as account_services
@@ -27,6 +30,9 @@ ORG = "Benchmark HTTP"
 STEP = "organization"
 # A valid answer to the measured step (the same as tests/advisor/test_wizard.py's POSTS).
 STEP_POST = {"industry": "research", "regions": ["hong_kong", "singapore"], "action": "next"}
+# A save that gives the answers a value no earlier run has seen (the budget), for the
+# "first view after a save" timing: nothing computed from those answers can be kept yet.
+COST_POST = {"billing": "pay_as_you_go", "hours_per_day": "8", "ops_capacity": "part_time"}
 
 
 class Command(BaseCommand):
@@ -40,6 +46,12 @@ class Command(BaseCommand):
         parser.add_argument("--connections", type=int, default=16)
         parser.add_argument("--out", required=True, help="JSON file to write.")
         parser.add_argument("--timeout", type=float, default=60, help="Seconds for the report.")
+        parser.add_argument(
+            "--timing-requests",
+            type=int,
+            default=150,
+            help="Requests per page for the in-process timing (0: none).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user = User.objects.filter(email=EMAIL).first() or User.objects.create_user(
@@ -106,29 +118,66 @@ class Command(BaseCommand):
             "shared": reverse("advisor:shared", kwargs={"token": token}),
         }
 
-        # SQL queries per page, through the same middleware, with the same cookies.
+        # SQL queries per page, through the same middleware, with the same cookies. The
+        # first request of a process compiles the published catalog and scoring model and
+        # fills the kept fragments; the counts are those of the requests after it.
         client = Client(SERVER_NAME="127.0.0.1", enforce_csrf_checks=True)
         client.cookies[settings.SESSION_COOKIE_NAME] = store.session_key
         client.cookies[settings.CSRF_COOKIE_NAME] = csrf
-        queries: dict[str, int] = {}
         anonymous = Client(SERVER_NAME="127.0.0.1")
-        for name, url in urls.items():
-            # A share link's visitor has no account: the load sends it no cookies either.
-            with CaptureQueriesContext(connection) as ctx:
-                response = (anonymous if name == "shared" else client).get(url)
-            if response.status_code != 200:
-                raise CommandError(f"{name}: GET {url} answered {response.status_code}")
-            queries[name] = len(ctx.captured_queries)
-        with CaptureQueriesContext(connection) as ctx:
-            response = client.post(
-                step_url(probe),
-                {**STEP_POST, "version": probe.version},
+        # A share link's visitor has no account: the load sends it no cookies either.
+        pages: dict[str, Callable[[], Any]] = {
+            name: partial((anonymous if name == "shared" else client).get, url)
+            for name, url in urls.items()
+        }
+
+        def post(obj: Assessment, slug: str, data: dict[str, Any]) -> Any:
+            obj.refresh_from_db(fields=["version"])
+            return client.post(
+                reverse("advisor:step", kwargs={"pk": obj.pk, "slug": slug}),
+                {**data, "version": obj.version},
                 headers={"X-CSRFToken": csrf},
             )
-        queries["step_post"] = len(ctx.captured_queries)
-        # A valid POST moves on to the next step; an invalid one redirects back to this one.
-        if response.status_code != 302 or response["Location"] == step_url(probe):
-            raise CommandError(f"the step POST is not accepted: {response.status_code}")
+
+        def saved(response: Any) -> Any:
+            # A valid POST moves on to the next step; an invalid one redirects back to itself.
+            if response.status_code != 302 or response["Location"] == response.request["PATH_INFO"]:
+                raise CommandError(f"a step POST is not accepted: {response.status_code}")
+            return response
+
+        queries: dict[str, int] = {}
+        for name, request in pages.items():
+            request()
+            with _counting() as counted:
+                response = request()
+            if response.status_code != 200:
+                raise CommandError(f"{name}: GET {urls[name]} answered {response.status_code}")
+            queries[name] = len(counted)
+        with _counting() as counted:
+            saved(post(probe, STEP, STEP_POST))
+        queries["step_post"] = len(counted)
+
+        # Milliseconds per request served one at a time in this process (no load): the cost
+        # of a page in Django itself, steadier than the load figures on a shared machine.
+        timing: dict[str, dict[str, float]] = {}
+        n = options["timing_requests"]
+        if n:
+            for name, request in pages.items():
+                timing[name] = _time(request, n)
+            timing["step_post"] = _time(lambda: saved(post(probe, STEP, STEP_POST)), n)
+            budget = iter(range(int(time.time() * 1000) % 10**9, 10**10))
+
+            def save_cost() -> None:
+                saved(post(probe, "cost", {**COST_POST, "monthly_budget_usd": next(budget)}))
+
+            after_save = reverse("advisor:step", kwargs={"pk": probe.pk, "slug": "cost"})
+            timing["step_get_after_save"] = _time(
+                lambda: client.get(after_save), n, before=save_cost
+            )
+            save_cost()
+            with _counting() as counted:
+                client.get(after_save)
+            queries["step_get_after_save"] = len(counted)
 
         data = {
             "session_cookie": f"{settings.SESSION_COOKIE_NAME}={store.session_key}",
@@ -141,7 +190,41 @@ class Command(BaseCommand):
                 "body": "industry=research&regions=hong_kong&regions=singapore&action=next",
             },
             "queries": queries,
+            "timing": timing,
         }
         with open(options["out"], "w") as fh:
             json.dump(data, fh, indent=2)
         self.stdout.write(json.dumps(queries))
+        for name, t in timing.items():
+            self.stdout.write(
+                f"in-process {name}: {t['ms']:.2f} ms per request "
+                f"({t['cpu_ms']:.2f} ms CPU), {queries.get(name, '?')} queries"
+            )
+
+
+@contextmanager
+def _counting() -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def record(execute: Any, sql: str, *args: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(record):
+        yield statements
+
+
+def _time(
+    request: Callable[[], Any], n: int, *, before: Callable[[], Any] | None = None
+) -> dict[str, float]:
+    """Median wall and CPU milliseconds of `request` over n calls (`before` runs untimed)."""
+    request()
+    wall, cpu = [], []
+    for _ in range(n):
+        if before is not None:
+            before()
+        w, c = time.perf_counter(), time.process_time()
+        request()
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    return {"ms": statistics.median(wall) * 1000, "cpu_ms": statistics.median(cpu) * 1000}

@@ -1,0 +1,42 @@
+"""The wizard's form renderer (advisor.forms.WizardRenderer) builds some widgets in Python for
+speed; what it gives must be exactly what Django's own widget templates give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.forms.renderers import DjangoTemplates
+from django.utils import translation
+
+from advisor.forms import StepForm
+from advisor.starters import STARTERS
+from advisor.wizard import STEPS
+
+FORMS = [step.form for step in STEPS if step.form is not None]
+# Awkward input: markup characters, an unconvertible number, a value no choice has.
+ODD = '<b>"5 & more"</b>'
+
+
+def _variants(form_class: type[StepForm]) -> list[tuple[str, dict[str, Any]]]:
+    variants: list[tuple[str, dict[str, Any]]] = [("empty", {})]
+    for starter in STARTERS:
+        initial = form_class().initial_from(starter.document())
+        variants.append((f"{starter.slug}", {"initial": initial}))
+    variants.append(("odd input", {"data": dict.fromkeys(form_class.base_fields, ODD)}))
+    return variants
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+@pytest.mark.parametrize("form_class", FORMS, ids=lambda f: f.section)
+def test_every_widget_renders_as_djangos_templates_do(
+    form_class: type[StepForm], language: str
+) -> None:
+    templates = DjangoTemplates()
+    with translation.override(language):
+        for name, kwargs in _variants(form_class):
+            ours, django = form_class(**kwargs), form_class(**kwargs, renderer=templates)
+            if ours.is_bound:
+                assert not ours.is_valid() and not django.is_valid()  # errors: aria-invalid
+            for field in ours.fields:
+                assert str(ours[field]) == str(django[field]), (name, field)
