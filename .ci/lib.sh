@@ -4,6 +4,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# runuser and the PostgreSQL tools may live in sbin, which a minimal PATH leaves out.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) export PATH="$PATH:/usr/sbin:/sbin" ;; esac
 export UV_PYTHON_DOWNLOADS="${UV_PYTHON_DOWNLOADS:-automatic}"
 [ "${CI:-}" = "true" ] && export UV_PYTHON_DOWNLOADS=never
 SERVICES_DIR="${SERVICES_DIR:-${TMPDIR:-/tmp}/advisor-services-$(id -u)}"
