@@ -1565,9 +1565,20 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
                 )
                 return redirect(self._change_url(catalog))
         context = self._context(
-            request, None, title=_("Import a catalog"), form=form, problems=problems
+            request,
+            None,
+            title=_("Import a catalog"),
+            intro=_(
+                "Upload a catalog exported from this or another installation (the engine's "
+                "catalog JSON: accelerators, prices, figures, model presets). It arrives as a "
+                "draft with the next version number; nothing changes for customers until it is "
+                "published."
+            ),
+            refused=_("The catalog was not imported:"),
+            form=form,
+            problems=problems,
         )
-        return TemplateResponse(request, "admin/advisor/catalog/import.html", context)
+        return TemplateResponse(request, "admin/advisor/scoringmodel/import.html", context)
 
     def diff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         catalog = self._catalog(request, pk)

@@ -221,30 +221,19 @@ def _number(value: Decimal) -> float:
     return float(value)
 
 
-class ScoringModel(models.Model):
-    """A named, versioned set of weighted criteria: draft → published → retired.
-
-    At most one is published at a time (the active one); published and retired models are never
-    changed, so a report's recorded (name, version) always means the same weights.
-    """
+class Versioned(models.Model):
+    """Data admins publish in numbered versions: draft → published → retired. Published and
+    retired versions never change, so whatever names a version always means the same data."""
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         PUBLISHED = "published", _("Published")
         RETIRED = "retired", _("Retired")
 
-    name = models.CharField(
-        _("name"),
-        max_length=100,
-        validators=[RegexValidator(r"^\S(.*\S)?$", _("Enter a name without outer spaces."))],
-    )
-    version = models.PositiveIntegerField(_("version"), validators=[MinValueValidator(1)])
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
     description = models.TextField(_("description"), blank=True)
-    # The rest of the engine document besides the criteria: confidence and derived buckets.
-    data = models.JSONField(_("settings"), default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -264,6 +253,30 @@ class ScoringModel(models.Model):
     )
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_editable(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+
+class ScoringModel(Versioned):
+    """A named, versioned set of weighted criteria: draft → published → retired.
+
+    At most one is published at a time (the active one); published and retired models are never
+    changed, so a report's recorded (name, version) always means the same weights.
+    """
+
+    name = models.CharField(
+        _("name"),
+        max_length=100,
+        validators=[RegexValidator(r"^\S(.*\S)?$", _("Enter a name without outer spaces."))],
+    )
+    version = models.PositiveIntegerField(_("version"), validators=[MinValueValidator(1)])
+    # The rest of the engine document besides the criteria: confidence and derived buckets.
+    data = models.JSONField(_("settings"), default=dict, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -287,10 +300,6 @@ class ScoringModel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} v{self.version}"
-
-    @property
-    def is_editable(self) -> bool:
-        return self.status == self.Status.DRAFT
 
     def to_document(self) -> dict[str, Any]:
         """The engine's scoring-model document (see engine/data/scoring_v1.json)."""
@@ -501,42 +510,14 @@ def _positive_at_most(limit: float | Decimal) -> list[Any]:
     return [MinValueValidator(0), MaxValueValidator(limit)]
 
 
-class Catalog(models.Model):
+class Catalog(Versioned):
     """A numbered version of the accelerator and price list: draft → published → retired."""
-
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        PUBLISHED = "published", _("Published")
-        RETIRED = "retired", _("Retired")
 
     version = models.PositiveIntegerField(
         _("version"), unique=True, validators=[MinValueValidator(1)]
     )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
-    description = models.TextField(_("description"), blank=True)
     # The rest of the engine document: sourced figures, product rules, regions, known gaps.
     data = models.JSONField(_("figures, rules and regions"), default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("published by"),
-    )
-    published_at = models.DateTimeField(_("published"), null=True, blank=True)
-    retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -553,10 +534,6 @@ class Catalog(models.Model):
 
     def __str__(self) -> str:
         return f"catalog v{self.version}"
-
-    @property
-    def is_editable(self) -> bool:
-        return self.status == self.Status.DRAFT
 
     @property
     def stale_after_days(self) -> int:

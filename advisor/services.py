@@ -812,27 +812,46 @@ def scoring_model_clone(*, model: ScoringModel, user: User | None) -> ScoringMod
 def scoring_model_publish(*, model: ScoringModel, user: User | None) -> ScoringModel:
     """Make a draft the active model and retire the one before; refused with every problem
     the engine finds. New reports use it at once; finished ones keep the version they name."""
+    published: ScoringModel = _publish(
+        ScoringModel,
+        pk=model.pk,
+        user=user,
+        problems=scoring_document_problems,
+        locked=ScoringModelLocked,
+        invalid=ScoringModelInvalid,
+    )
+    return published
+
+
+def _publish(
+    rows: type[Any],
+    *,
+    pk: int,
+    user: User | None,
+    problems: Callable[[Any], list[str]],
+    locked: Callable[[Any], Exception],
+    invalid: Callable[[list[str]], Exception],
+) -> Any:
+    """Publish the draft `rows` row `pk` and retire the published one, in one transaction."""
     with transaction.atomic():
-        locked = ScoringModel.objects.select_for_update().get(pk=model.pk)
-        if locked.status != ScoringModel.Status.DRAFT:
-            raise ScoringModelLocked(locked)
-        problems = scoring_document_problems(locked.to_document())
-        if problems:
-            raise ScoringModelInvalid(problems)
+        draft = rows.objects.select_for_update().get(pk=pk)
+        if draft.status != rows.Status.DRAFT:
+            raise locked(draft)
+        found = problems(draft.to_document())
+        if found:
+            raise invalid(found)
         now = timezone.now()
-        for previous in ScoringModel.objects.select_for_update().filter(
-            status=ScoringModel.Status.PUBLISHED
-        ):
-            previous.status = ScoringModel.Status.RETIRED
+        for previous in rows.objects.select_for_update().filter(status=rows.Status.PUBLISHED):
+            previous.status = rows.Status.RETIRED
             previous.retired_at = now
             _set_history_user(previous, user)
             previous.save(update_fields=["status", "retired_at"])
-        locked.status = ScoringModel.Status.PUBLISHED
-        locked.published_at = now
-        locked.published_by = user
-        _set_history_user(locked, user)
-        locked.save(update_fields=["status", "published_at", "published_by"])
-    return locked
+        draft.status = rows.Status.PUBLISHED
+        draft.published_at = now
+        draft.published_by = user
+        _set_history_user(draft, user)
+        draft.save(update_fields=["status", "published_at", "published_by"])
+    return draft
 
 
 def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
@@ -1286,25 +1305,15 @@ def catalog_clone(*, catalog: Catalog, user: User | None) -> Catalog:
 def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
     """Make a draft the active catalog and retire the one before; refused with every problem
     found. New reports price with it at once; finished ones keep the catalog they name."""
-    with transaction.atomic():
-        locked = Catalog.objects.select_for_update().get(pk=catalog.pk)
-        if locked.status != Catalog.Status.DRAFT:
-            raise CatalogLocked(locked)
-        problems = catalog_document_problems(locked.to_document())
-        if problems:
-            raise CatalogInvalid(problems)
-        now = timezone.now()
-        for previous in Catalog.objects.select_for_update().filter(status=Catalog.Status.PUBLISHED):
-            previous.status = Catalog.Status.RETIRED
-            previous.retired_at = now
-            _set_history_user(previous, user)
-            previous.save(update_fields=["status", "retired_at"])
-        locked.status = Catalog.Status.PUBLISHED
-        locked.published_at = now
-        locked.published_by = user
-        _set_history_user(locked, user)
-        locked.save(update_fields=["status", "published_at", "published_by"])
-    return locked
+    published: Catalog = _publish(
+        Catalog,
+        pk=catalog.pk,
+        user=user,
+        problems=catalog_document_problems,
+        locked=CatalogLocked,
+        invalid=CatalogInvalid,
+    )
+    return published
 
 
 def catalog_import(*, json_text: str, user: User | None) -> Catalog:
