@@ -27,6 +27,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from accounts.models import User
 from advisor import services
 from advisor.engine.answers import preset_ids
+from advisor.forms import ARCHITECTURE_FIELDS
 from advisor.models import (
     ANSWER_VALUES,
     MODE_CHOICES,
@@ -80,6 +81,53 @@ class NoBulkDelete:
         )
         actions.pop("delete_selected", None)
         return actions
+
+
+class VersionedAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+    """Shared by scoring models and catalogs: their own pages (import, clone, publish, export,
+    diff, preview, audit) and the helpers those pages use. Drafts are deleted like edited."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed: bool = self.has_change_permission(request, obj)
+        return allowed
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        info = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            path("import/", view(self.import_view), name=f"{info}_import"),
+            path("<int:pk>/clone/", view(self.clone_view), name=f"{info}_clone"),
+            path("<int:pk>/publish/", view(self.publish_view), name=f"{info}_publish"),
+            path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
+            path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
+            path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview"),
+            path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
+            *super().get_urls(),
+        ]
+
+    def _user(self, request: HttpRequest) -> User:
+        assert isinstance(request.user, User)  # noqa: S101 - admin views need a login
+        return request.user
+
+    def _get(self, request: HttpRequest, pk: int) -> Any:
+        """The version `pk`, for the admin role only (a 403 for other staff)."""
+        if not can_edit_scoring_models(request.user):
+            raise PermissionDenied
+        return get_object_or_404(self.model, pk=pk)
+
+    def _context(self, request: HttpRequest, obj: Any, **extra: Any) -> Any:
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": obj,
+            **extra,
+        }
+
+    def _change_url(self, obj: Any) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+
+    def _page_url(self, page: str, obj: Any) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_{page}", args=[obj.pk])
 
 
 # --- Scoring model --------------------------------------------------------------------------
@@ -261,7 +309,7 @@ class DiffForm(forms.Form):
 
 
 @admin.register(ScoringModel)
-class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class ScoringModelAdmin(VersionedAdmin):
     form = ScoringModelForm
     inlines = (CriterionInline,)
     list_display = (
@@ -304,9 +352,6 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return can_edit_scoring_models(request.user) and (obj is None or obj.is_editable)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_change_permission(request, obj)
 
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         status = _stored_status(obj)
@@ -358,10 +403,8 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
     ) -> HttpResponse:
         obj = self.get_object(request, object_id)
         extra = dict(extra_context or {})
-        if obj is not None:
-            extra["scoring_model"] = obj
-            if obj.is_editable:
-                extra["problems"] = services.scoring_document_problems(obj.to_document())
+        if obj is not None and obj.is_editable:
+            extra["problems"] = services.scoring_document_problems(obj.to_document())
         response: HttpResponse = super().change_view(request, object_id, form_url, extra)
         return response
 
@@ -387,41 +430,6 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
 
     # Pages of their own.
 
-    def get_urls(self) -> list[URLPattern]:
-        view = self.admin_site.admin_view
-        info = "advisor_scoringmodel"
-        return [
-            path("import/", view(self.import_view), name=f"{info}_import"),
-            path("<int:pk>/clone/", view(self.clone_view), name=f"{info}_clone"),
-            path("<int:pk>/publish/", view(self.publish_view), name=f"{info}_publish"),
-            path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
-            path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
-            path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview"),
-            path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
-            *super().get_urls(),
-        ]
-
-    def _user(self, request: HttpRequest) -> User:
-        assert isinstance(request.user, User)  # noqa: S101 - admin views need a login
-        return request.user
-
-    def _model(self, request: HttpRequest, pk: int) -> ScoringModel:
-        if not can_edit_scoring_models(request.user):
-            raise PermissionDenied
-        return get_object_or_404(ScoringModel, pk=pk)
-
-    def _context(self, request: HttpRequest, model: ScoringModel | None, **extra: Any) -> Any:
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": model,
-            "scoring_model": model,
-            **extra,
-        }
-
-    def _change_url(self, model: ScoringModel) -> str:
-        return reverse("admin:advisor_scoringmodel_change", args=[model.pk])
-
     def _publish(self, request: HttpRequest, model: ScoringModel) -> bool:
         try:
             services.scoring_model_publish(model=model, user=self._user(request))
@@ -446,7 +454,7 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return True
 
     def clone_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         if request.method == "POST":
             draft = services.scoring_model_clone(model=model, user=self._user(request))
             self.message_user(
@@ -466,7 +474,7 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return TemplateResponse(request, "admin/advisor/scoringmodel/confirm.html", context)
 
     def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         if request.method == "POST":
             self._publish(request, model)
             return redirect(self._change_url(model))
@@ -484,7 +492,7 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return TemplateResponse(request, "admin/advisor/scoringmodel/confirm.html", context)
 
     def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         response = HttpResponse(
             services.scoring_model_export(model=model), content_type="application/json"
         )
@@ -517,7 +525,7 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return TemplateResponse(request, "admin/advisor/scoringmodel/import.html", context)
 
     def diff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         others = ScoringModel.objects.exclude(pk=model.pk)
         form = DiffForm(request.GET or None)
         form.fields["against"].queryset = others  # type: ignore[attr-defined]
@@ -543,14 +551,14 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return TemplateResponse(request, "admin/advisor/scoringmodel/diff.html", context)
 
     def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         if request.method == "POST":
             try:
                 services.impact_preview_request(draft=model, user=self._user(request))
             except services.ScoringModelInvalid as error:
                 for problem in error.problems:
                     self.message_user(request, problem, messages.ERROR)
-            return redirect(reverse("admin:advisor_scoringmodel_preview", args=[model.pk]))
+            return redirect(self._page_url("preview", model))
         preview = latest_preview(model)
         context = self._context(
             request,
@@ -562,7 +570,7 @@ class ScoringModelAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type:
         return TemplateResponse(request, "admin/advisor/scoringmodel/preview.html", context)
 
     def audit_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        model = self._model(request, pk)
+        model: ScoringModel = self._get(request, pk)
         context = self._context(
             request,
             model,
@@ -1186,15 +1194,7 @@ class PresetForm(SourcedForm):
             "catalog",
             "key",
             "name",
-            "parameters",
-            "layers",
-            "hidden_size",
-            "intermediate_size",
-            "attention_heads",
-            "kv_heads",
-            "head_dim",
-            "vocab_size",
-            "tied_embeddings",
+            *ARCHITECTURE_FIELDS,
             "max_position_embeddings",
             "source",
             "as_of",
@@ -1268,7 +1268,7 @@ class CatalogDiffForm(forms.Form):
 
 
 @admin.register(Catalog)
-class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CatalogAdmin(VersionedAdmin):
     form = CatalogForm
     inlines = (AcceleratorInline,)
 
@@ -1319,9 +1319,6 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return _catalog_editable(request, obj.pk if obj is not None else None)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_change_permission(request, obj)
 
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None or _catalog_status(obj.pk) != Catalog.Status.DRAFT
@@ -1420,33 +1417,15 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
                 messages.SUCCESS,
             )
 
-    def get_urls(self) -> list[URLPattern]:
-        view = self.admin_site.admin_view
-        info = "advisor_catalog"
-        return [
-            path("import/", view(self.import_view), name=f"{info}_import"),
-            path("<int:pk>/clone/", view(self.clone_view), name=f"{info}_clone"),
-            path("<int:pk>/publish/", view(self.publish_view), name=f"{info}_publish"),
-            path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
-            path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
-            path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
-            path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview"),
-            *super().get_urls(),
-        ]
-
-    def _user(self, request: HttpRequest) -> User:
-        assert isinstance(request.user, User)  # noqa: S101 - admin views need a login
-        return request.user
-
     def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         if request.method == "POST":
             try:
                 services.impact_preview_request(catalog=catalog, user=self._user(request))
             except services.ScoringModelInvalid as error:
                 for problem in error.problems:
                     self.message_user(request, problem, messages.ERROR)
-            return redirect(reverse("admin:advisor_catalog_preview", args=[catalog.pk]))
+            return redirect(self._page_url("preview", catalog))
         preview = latest_preview(catalog)
         context = self._context(
             request,
@@ -1462,24 +1441,8 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
         )
         return TemplateResponse(request, "admin/advisor/scoringmodel/preview.html", context)
 
-    def _catalog(self, request: HttpRequest, pk: int) -> Catalog:
-        if not can_edit_scoring_models(request.user):
-            raise PermissionDenied
-        return get_object_or_404(Catalog, pk=pk)
-
-    def _context(self, request: HttpRequest, catalog: Catalog | None, **extra: Any) -> Any:
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": catalog,
-            **extra,
-        }
-
-    def _change_url(self, catalog: Catalog) -> str:
-        return reverse("admin:advisor_catalog_change", args=[catalog.pk])
-
     def clone_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         if request.method == "POST":
             draft = services.catalog_clone(catalog=catalog, user=self._user(request))
             self.message_user(
@@ -1499,7 +1462,7 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
         return TemplateResponse(request, "admin/advisor/catalog/confirm.html", context)
 
     def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         if request.method == "POST":
             try:
                 services.catalog_publish(catalog=catalog, user=self._user(request))
@@ -1538,7 +1501,7 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
         return TemplateResponse(request, "admin/advisor/catalog/confirm.html", context)
 
     def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         response = HttpResponse(
             services.catalog_export(catalog=catalog), content_type="application/json"
         )
@@ -1581,7 +1544,7 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
         return TemplateResponse(request, "admin/advisor/scoringmodel/import.html", context)
 
     def diff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         others = Catalog.objects.exclude(pk=catalog.pk)
         form = CatalogDiffForm(request.GET or None)
         against = None
@@ -1605,7 +1568,7 @@ class CatalogAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: igno
         return TemplateResponse(request, "admin/advisor/catalog/diff.html", context)
 
     def audit_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        catalog = self._catalog(request, pk)
+        catalog: Catalog = self._get(request, pk)
         context = self._context(
             request,
             catalog,
