@@ -75,34 +75,27 @@ def active_scoring_model() -> ScoringModel:
     return model
 
 
-def engine_token() -> str:
-    """Names the active catalog and scoring model: part of the cache key of anything computed
-    from them (a publish changes it, so nothing cached outlives the data it came from)."""
-    names = []
-    for rows in (ScoringModelRow, CatalogRow):
-        published = _published(rows)
-        names.append("bundled" if published is None else f"{published[0]}.{published[1]}")
-    # Stale-price flags depend on the date too.
-    return f"s{names[0]}-c{names[1]}-{timezone.localdate().isoformat()}"
-
-
 def engine_language(language: str | None = None) -> str:
     language = (language or translation.get_language() or "en").lower()
     return "zh-hant" if language.startswith("zh") else "en"
 
 
 def evaluate(answers: Answers, *, language: str | None = None) -> dict[str, Any]:
-    return engine.evaluate(
-        answers,
-        active_catalog(),
-        active_scoring_model(),
-        lang=engine_language(language),
-        today=timezone.localdate(),
-    )
+    return _evaluate(answers, active_catalog(), active_scoring_model(), language)
 
 
 def evaluate_all_languages(answers: Answers) -> dict[str, dict[str, Any]]:
-    return {lang: evaluate(answers, language=lang) for lang in LANGUAGES}
+    # One catalog and model for both, read once (a publish between the two must not split them).
+    catalog, scoring = active_catalog(), active_scoring_model()
+    return {lang: _evaluate(answers, catalog, scoring, lang) for lang in LANGUAGES}
+
+
+def _evaluate(
+    answers: Answers, catalog: Catalog, scoring: ScoringModel, language: str | None
+) -> dict[str, Any]:
+    return engine.evaluate(
+        answers, catalog, scoring, lang=engine_language(language), today=timezone.localdate()
+    )
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:

@@ -282,15 +282,16 @@ def _step_context(
         "total": _lazy(lambda: len(steps())),
         "previous": _lazy(lambda: around()[0]),
         "next": _lazy(lambda: around()[1]),
-        # Never kept: a kept preview's key would need decisions.engine_token(), whose two
-        # queries cost about what the preview itself does (docs/benchmarks.md).
+        # Never kept: a kept preview's key would need the published catalog's and scoring
+        # model's versions, whose two queries cost about what the preview itself does
+        # (docs/benchmarks.md).
         "preview": _lazy(lambda: decisions.preview(obj.answers)),
         "tab_id": request.POST.get("tab") or secrets.token_urlsafe(12),
         "invite_form": CustomerInviteForm() if can_invite else None,
         # Everything the kept #wizard panel shows: the stored answers, pending input and title
         # (version and updated_at move with each), the step and what the reader may do. The
         # preview in it is live; nothing else in it may come from the catalog or the scoring
-        # model, or this key must name decisions.engine_token() (test_kept_pages.py checks).
+        # model, or this key must name their published versions (test_kept_pages.py checks).
         "wizard_key": (
             f"{obj.pk}.{obj.version}.{obj.updated_at.isoformat()}.{current.slug}.{can_invite}"
             if keep

@@ -210,7 +210,7 @@ def test_the_kept_panel_reads_nothing_of_the_catalog_or_scoring_model(
 ) -> None:
     # The wizard panel is kept per assessment version, not per published catalog and scoring
     # model (views._step_context): only its {% live %} preview may read those. A step that
-    # comes to show them must add decisions.engine_token() to the panel's key.
+    # comes to show them must add their published versions to the panel's key.
     monkeypatch.setattr(decisions, "preview", lambda draft: None)
     obj = _new(member, FULL)
     statements: list[str] = []
