@@ -6,6 +6,7 @@ models open read-only; every change is recorded by django-simple-history (the au
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 from typing import Any, ClassVar
 
@@ -25,7 +26,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.models import User
-from advisor import services
+from advisor import selectors, services
 from advisor.engine.answers import preset_ids
 from advisor.forms import ARCHITECTURE_FIELDS
 from advisor.models import (
@@ -369,8 +370,6 @@ class ScoringModelAdmin(VersionedAdmin):
 
     @admin.display(description=gettext_lazy("settings"))
     def settings_display(self, obj: ScoringModel) -> str:
-        import json
-
         return format_html("<pre>{}</pre>", json.dumps(obj.data, indent=2, ensure_ascii=False))
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
@@ -827,15 +826,8 @@ def stale_cutoff(catalog: Catalog) -> date:
     return timezone.localdate() - timedelta(days=catalog.stale_after_days)
 
 
-def freshness(row: Any, days: int) -> str:
-    """'undated', 'stale' (older than `days`) or 'current', for a price or any sourced row."""
-    if row.as_of is None:
-        return "undated"
-    return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
-
-
 def _freshness_html(row: Any, days: int) -> str:
-    state = freshness(row, days)
+    state = selectors.freshness(row, days)
     if state == "current":
         return _("current")
     label = _("undated") if state == "undated" else _("stale")
@@ -1000,8 +992,6 @@ class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: i
 
     @admin.display(description=gettext_lazy("other data"))
     def extra_display(self, obj: Any) -> str:
-        import json
-
         return format_html(
             "<pre>{}</pre>", json.dumps(obj.extra or {}, indent=2, ensure_ascii=False)
         )
@@ -1376,8 +1366,6 @@ class CatalogAdmin(VersionedAdmin):
 
     @admin.display(description=gettext_lazy("figures, rules and regions"))
     def data_display(self, obj: Catalog) -> str:
-        import json
-
         return format_html("<pre>{}</pre>", json.dumps(obj.data, indent=2, ensure_ascii=False))
 
     def save_model(self, request: HttpRequest, obj: Catalog, form: Any, change: bool) -> None:

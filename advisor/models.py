@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from accounts.models import Organization
+from advisor.catalog_rows import ACCELERATOR_COLUMNS, PRESET_COLUMNS, PRICE_COLUMNS, row_document
 from advisor.engine import scoring
 
 
@@ -542,13 +543,6 @@ class Catalog(Versioned):
 
     def to_document(self) -> dict[str, Any]:
         """The engine's catalog document (see engine/data/catalog.json and presets.json)."""
-        from advisor.catalog_rows import (
-            ACCELERATOR_COLUMNS,
-            PRESET_COLUMNS,
-            PRICE_COLUMNS,
-            row_document,
-        )
-
         doc: dict[str, Any] = {"version": str(self.version), "description": self.description}
         doc.update({k: v for k, v in self.data.items() if k not in doc})
         doc["accelerators"] = [

@@ -12,11 +12,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from accounts.models import Membership, Role, User
-from advisor import charts, services
+from advisor import charts, selectors, services
 from advisor.models import OPTION_CHOICES, Catalog, Contribution, ImpactPreview, ScoringModel
 
 PREVIEW_ROWS_SHOWN = 200
@@ -139,13 +138,12 @@ def catalog(request: HttpRequest) -> HttpResponse:
     prices: list[dict[str, Any]] = []
     accelerators: list[Any] = []
     if active is not None:
-        today = timezone.localdate()
         accelerators = list(active.accelerators.all())
         for price in active.prices.select_related("accelerator").order_by(
             "accelerator_id", "provider", "billing", "key"
         ):
-            age = (today - price.as_of).days if price.as_of else None
-            prices.append({"price": price, "stale": age is None or age > active.stale_after_days})
+            state = selectors.freshness(price, active.stale_after_days)
+            prices.append({"price": price, "stale": state != "current"})
     context = {
         "catalog": active,
         "accelerators": accelerators,

@@ -290,3 +290,10 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         "reasons": moved,
         "answers_changed": answers_changed,
     }
+
+
+def freshness(row: Any, days: int) -> str:
+    """'undated', 'stale' (older than `days`) or 'current', for a price or any sourced row."""
+    if row.as_of is None:
+        return "undated"
+    return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
