@@ -22,6 +22,10 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
+    def get_by_natural_key(self, username: str | None) -> User:
+        # Addresses are stored in lower case, but people type them as they like.
+        return self.get(email__iexact=str(username or "").strip())
+
     def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
         extra.setdefault("is_staff", True)
         extra.setdefault("is_superuser", True)

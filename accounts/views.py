@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -34,7 +37,7 @@ from accounts.selectors import (
     membership_get,
 )
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "accounts.backends.EmailBackend"
 
 
 def _login(request: HttpRequest, user: User) -> None:
@@ -57,6 +60,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome! Your organisation is ready."))
         return redirect("advisor:dashboard")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """django-axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE)."""
+    wait = getattr(request, "login_retry_after", None)
+    if wait is None:
+        wait = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    response = render(request, "accounts/locked_out.html", status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 class LoginView(auth_views.LoginView):
