@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import throttle
+from accounts.models import User
 
 # django-axes locks a (email, client address) pair after 5 failures. These catch what a pair
 # limit cannot: one address trying a password on many accounts (spraying), and many addresses
@@ -35,7 +35,7 @@ class EmailBackend(ModelBackend):
         username: str | None = None,
         password: str | None = None,
         **kwargs: Any,
-    ) -> AbstractBaseUser | None:
+    ) -> User | None:
         if username is None or password is None:
             return None
         email = throttle.normalise_email(username)

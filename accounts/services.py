@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts import throttle
+from accounts.backends import LOGIN_FAILURES_PER_ACCOUNT
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 
 
@@ -146,11 +148,20 @@ def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str)
 API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
 
 
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
-    """A new API key for `user`; returns the token and the raw key, which is never stored."""
+def api_token_create(
+    *, user: User, name: str, expires_at: datetime | None = None
+) -> tuple[ApiToken, str]:
+    """A new API key for `user`; returns the token and the raw key, which is never stored.
+
+    A key with `expires_at` stops working then; without one it works until revoked.
+    """
     key = secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
-        user=user, name=name.strip(), prefix=key[:8], key_hash=token_hash(key)
+        user=user,
+        name=name.strip(),
+        prefix=key[:8],
+        key_hash=token_hash(key),
+        expires_at=expires_at,
     )
     return token, key
 
@@ -163,6 +174,24 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
             revoked_at=token.revoked_at
         )
     return token
+
+
+def api_tokens_revoke_all(*, user: User) -> int:
+    """Stop all of `user`'s keys working: a new password shuts out whoever had the old one."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def password_changed(*, user: User) -> int:
+    """After a new password (reset or change): revoke the API keys and lift the login limit.
+
+    Whoever learnt the old password may have made keys with it; the owner, who proved they
+    hold the account again, must not stay locked out by others' guesses. Returns how many
+    keys were revoked.
+    """
+    throttle.clear(LOGIN_FAILURES_PER_ACCOUNT, throttle.normalise_email(user.email))
+    return api_tokens_revoke_all(user=user)
 
 
 def api_token_used(*, token: ApiToken) -> None:

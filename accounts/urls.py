@@ -17,6 +17,7 @@ urlpatterns = [
     path("invitation/<str:token>/", views.invitation, name="invitation"),
     path("tokens/", views.api_tokens, name="api_tokens"),
     path("tokens/<int:pk>/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("password/", views.password_change, name="password_change"),
     path("password-reset/", views.password_reset, name="password_reset"),
     path("password-reset/sent/", views.password_reset_done, name="password_reset_done"),
     path(

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -8,12 +9,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -199,10 +202,38 @@ password_reset = auth_views.PasswordResetView.as_view(
 password_reset_done = auth_views.PasswordResetDoneView.as_view(
     template_name="accounts/password_reset_done.html"
 )
-password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
-    template_name="accounts/password_reset_confirm.html",
-    success_url=reverse_lazy("accounts:password_reset_complete"),
-)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:  # type: ignore[type-arg]
+        response = super().form_valid(form)
+        services.password_changed(user=form.user)
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:api_tokens")
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        response = super().form_valid(form)
+        revoked = services.password_changed(user=form.user)
+        message = _("Your password was changed.")
+        if revoked:
+            message += " " + ngettext(
+                "Your API token was revoked; create a new one where you need it.",
+                "Your %(count)d API tokens were revoked; create new ones where you need them.",
+                revoked,
+            ) % {"count": revoked}
+        messages.success(self.request, message)
+        return response
+
+
+password_reset_confirm = PasswordResetConfirmView.as_view()
+password_change = PasswordChangeView.as_view()
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="accounts/password_reset_complete.html"
 )
@@ -220,6 +251,14 @@ class ApiTokenForm(forms.Form):
         max_length=100,
         help_text=gettext_lazy("Where the key will be used, e.g. “CI pipeline”."),
     )
+    expires_in_days = forms.IntegerField(
+        label=gettext_lazy("Expires after (days)"),
+        min_value=1,
+        max_value=3650,
+        required=False,
+        help_text=gettext_lazy("Leave empty for a token that works until you revoke it."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 @never_cache
@@ -230,7 +269,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     assert isinstance(user, User)  # noqa: S101 - login_required
     form = ApiTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        token, key = services.api_token_create(user=user, name=form.cleaned_data["name"])
+        days = form.cleaned_data["expires_in_days"]
+        token, key = services.api_token_create(
+            user=user,
+            name=form.cleaned_data["name"],
+            expires_at=timezone.now() + timedelta(days=days) if days else None,
+        )
         request.session[NEW_API_KEY_SESSION_KEY] = {"id": token.pk, "key": key}
         return redirect("accounts:api_tokens")
     new_key = request.session.pop(NEW_API_KEY_SESSION_KEY, None)
