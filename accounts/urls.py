@@ -9,6 +9,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path("signup/confirm/<str:token>/", views.signup_confirm, name="signup_confirm"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("organisation/", views.organization, name="organization"),

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -18,9 +18,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import services, throttle
 from accounts.forms import (
     EmailAuthenticationForm,
     InvitationForm,
@@ -39,6 +39,7 @@ from accounts.selectors import (
     invitation_get_by_token,
     membership_get,
 )
+from accounts.throttle import client_ip
 
 BACKEND = "accounts.backends.EmailBackend"
 
@@ -53,16 +54,37 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("advisor:dashboard")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_sign_up(
+        services.user_sign_up_request(
             email=form.cleaned_data["email"],
             full_name=form.cleaned_data["full_name"],
             password=form.cleaned_data["password1"],
             organization_name=form.cleaned_data["organization_name"],
+            base_url=request.build_absolute_uri("/"),
+            requester=client_ip(request),
         )
-        _login(request, user)
-        messages.success(request, _("Welcome! Your organisation is ready."))
-        return redirect("advisor:dashboard")
+        return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_GET
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html")
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    # GET only shows a button: mail scanners that open links must not create accounts.
+    pending = services.user_sign_up_pending(token=token)
+    if pending is not None and request.method == "POST":
+        user = services.user_sign_up_confirm(token=token)
+        if user is not None:
+            _login(request, user)
+            messages.success(request, _("Welcome! Your organisation is ready."))
+            return redirect("advisor:dashboard")
+    if pending is None or request.method == "POST":
+        return render(request, "accounts/signup_invalid.html", status=410)
+    return render(request, "accounts/signup_confirm.html", {"pending": pending})
 
 
 def locked_out(
@@ -193,12 +215,28 @@ def switch_organization(request: HttpRequest) -> HttpResponse:
     return redirect("advisor:dashboard")
 
 
-password_reset = auth_views.PasswordResetView.as_view(
-    template_name="accounts/password_reset.html",
-    email_template_name="accounts/email/password_reset.txt",
-    subject_template_name="accounts/email/password_reset_subject.txt",
-    success_url=reverse_lazy("accounts:password_reset_done"),
-)
+# Reset emails per address and per requesting client address per hour. Past either limit no
+# email goes out, and the page answers exactly as it does for an address with no account.
+RESET_EMAILS_PER_ADDRESS = throttle.Limit("reset-address", limit=3, window=60 * 60)
+RESET_EMAILS_PER_REQUESTER = throttle.Limit("reset-requester", limit=10, window=60 * 60)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/email/password_reset.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        email = throttle.normalise_email(form.cleaned_data["email"])
+        over_address = throttle.hit(RESET_EMAILS_PER_ADDRESS, email)
+        over_requester = throttle.hit(RESET_EMAILS_PER_REQUESTER, client_ip(self.request))
+        if over_address or over_requester:
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+password_reset = PasswordResetView.as_view()
 password_reset_done = auth_views.PasswordResetDoneView.as_view(
     template_name="accounts/password_reset_done.html"
 )

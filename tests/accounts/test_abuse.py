@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import PASSWORD, UserFactory
+from accounts.models import Role
+from tests.factories import PASSWORD, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +82,102 @@ def test_many_addresses_guessing_one_account_are_stopped(settings: Any) -> None:
     statuses = [_login(_behind_proxy(f"203.0.113.{i}"), "grace@example.com") for i in range(20)]
     assert statuses == [200] * 20
     assert _login(_behind_proxy("203.0.113.200"), "grace@example.com", PASSWORD) == 429
+
+
+# --- Email floods and account enumeration ---------------------------------------------------------
+
+RESET = "/accounts/password-reset/"
+
+
+def test_password_reset_emails_are_limited_per_address_and_the_page_never_changes(
+    mailoutbox: list,  # type: ignore[type-arg]
+) -> None:
+    UserFactory(email="grace@example.com")
+    answers = [
+        # From a new client address each time: the limit follows the account's address.
+        Client(REMOTE_ADDR=f"203.0.113.{i}").post(RESET, {"email": "Grace@example.com"})
+        for i in range(6)
+    ]
+    assert len(mailoutbox) == 3
+    assert {(a.status_code, a["Location"]) for a in answers} == {
+        (302, "/accounts/password-reset/sent/")
+    }
+
+
+def test_password_reset_emails_are_limited_per_requester(
+    mailoutbox: list,  # type: ignore[type-arg]
+) -> None:
+    for i in range(12):
+        UserFactory(email=f"person{i}@example.com")
+    requester = Client(REMOTE_ADDR="203.0.113.9")
+    answers = [requester.post(RESET, {"email": f"person{i}@example.com"}) for i in range(12)]
+    assert len(mailoutbox) == 10
+    assert {a["Location"] for a in answers} == {"/accounts/password-reset/sent/"}
+    # Someone else can still reset their password.
+    Client(REMOTE_ADDR="198.51.100.7").post(RESET, {"email": "person11@example.com"})
+    assert len(mailoutbox) == 11
+
+
+SIGNUP = {
+    "email": "ada@example.com",
+    "full_name": "Ada Lovelace",
+    "organization_name": "Analytical Engines",
+    "password1": PASSWORD,
+    "password2": PASSWORD,
+}
+
+
+def test_signup_emails_are_limited_per_address_whether_or_not_it_has_an_account(
+    mailoutbox: list,  # type: ignore[type-arg]
+) -> None:
+    UserFactory(email="grace@example.com")
+    for email in ("grace@example.com", "ada@example.com"):
+        answers = [
+            Client(REMOTE_ADDR=f"203.0.113.{i}").post(
+                "/accounts/signup/", {**SIGNUP, "email": email}
+            )
+            for i in range(5)
+        ]
+        assert {a["Location"] for a in answers} == {"/accounts/signup/sent/"}
+    assert (
+        sorted(m.to[0] for m in mailoutbox) == ["ada@example.com"] * 3 + ["grace@example.com"] * 3
+    )
+
+
+def test_signup_emails_are_limited_per_requester(
+    mailoutbox: list,  # type: ignore[type-arg]
+) -> None:
+    requester = Client(REMOTE_ADDR="203.0.113.9")
+    for i in range(12):
+        response = requester.post("/accounts/signup/", {**SIGNUP, "email": f"new{i}@example.com"})
+        assert response["Location"] == "/accounts/signup/sent/"
+    assert len(mailoutbox) == 10
+
+
+def test_invitation_emails_are_limited_per_address_and_per_inviter(
+    mailoutbox: list,  # type: ignore[type-arg]
+    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+) -> None:
+    inviters = []
+    for _ in range(2):
+        client = Client()
+        client.force_login(MembershipFactory(role=Role.ADMIN).user)
+        inviters.append(client)
+
+    def invite(client: Client, email: str) -> str:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/accounts/organisation/", {"email": email, "role": "member"})
+        assert response.status_code == 302
+        return client.get(response["Location"]).text
+
+    # One address, invited again and again by two organisations: three emails an hour.
+    pages = [invite(inviters[i % 2], "target@example.com") for i in range(6)]
+    assert all("Invitation sent to target@example.com" in page for page in pages)
+    assert len(mailoutbox) == 3
+
+    # One inviter, many addresses: twenty an hour.
+    for i in range(22):
+        invite(inviters[0], f"colleague{i}@example.com")
+    from_first = [m for m in mailoutbox if m.to[0].startswith("colleague")]
+    # Its three invitations to target@ above count towards its twenty as well.
+    assert len(from_first) == 20 - 3
