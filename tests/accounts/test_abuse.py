@@ -84,6 +84,35 @@ def test_many_addresses_guessing_one_account_are_stopped(settings: Any) -> None:
     assert _login(_behind_proxy("203.0.113.200"), "grace@example.com", PASSWORD) == 429
 
 
+def test_a_password_reset_lifts_the_accounts_own_limit(
+    settings: Any,
+    mailoutbox: list,  # type: ignore[type-arg]
+) -> None:
+    settings.PROXY_COUNT = 1
+    UserFactory(email="grace@example.com")
+    for i in range(20):
+        _login(_behind_proxy(f"203.0.113.{i}"), "grace@example.com")
+    owner = _behind_proxy("198.51.100.7")
+    assert _login(owner, "grace@example.com", PASSWORD) == 429
+    owner.post("/accounts/password-reset/", {"email": "grace@example.com"})
+    link = next(line for line in mailoutbox[0].body.splitlines() if "/password-reset/" in line)
+    form_page = owner.get(link.split("testserver", 1)[1], follow=True)
+    new = "a-brand-new-passphrase-7"
+    owner.post(form_page.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    assert _login(owner, "grace@example.com", new) == 302
+
+
+@pytest.mark.parametrize("forwarded", ["203.0.113.9:51234", " 203.0.113.9 "])
+def test_a_port_or_spaces_in_the_forwarded_address_count_as_the_same_client(
+    settings: Any, forwarded: str
+) -> None:
+    settings.PROXY_COUNT = 1
+    UserFactory(email="grace@example.com")
+    for _ in range(4):
+        _login(_behind_proxy("203.0.113.9"), "grace@example.com")
+    assert _login(_behind_proxy(forwarded), "grace@example.com") == 429
+
+
 # --- Email floods and account enumeration ---------------------------------------------------------
 
 RESET = "/accounts/password-reset/"
