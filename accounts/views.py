@@ -39,7 +39,6 @@ from accounts.selectors import (
     invitation_get_by_token,
     membership_get,
 )
-from accounts.throttle import client_ip
 
 BACKEND = "accounts.backends.EmailBackend"
 
@@ -60,7 +59,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             password=form.cleaned_data["password1"],
             organization_name=form.cleaned_data["organization_name"],
             base_url=request.build_absolute_uri("/"),
-            requester=client_ip(request),
+            requester=throttle.client_ip(request),
         )
         return redirect("accounts:signup_sent")
     return render(request, "accounts/signup.html", {"form": form})
@@ -74,16 +73,17 @@ def signup_sent(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    # GET only shows a button: mail scanners that open links must not create accounts.
     pending = services.user_sign_up_pending(token=token)
-    if pending is not None and request.method == "POST":
-        user = services.user_sign_up_confirm(token=token)
-        if user is not None:
-            _login(request, user)
-            messages.success(request, _("Welcome! Your organisation is ready."))
-            return redirect("advisor:dashboard")
-    if pending is None or request.method == "POST":
+    if pending is None:
         return render(request, "accounts/signup_invalid.html", status=410)
+    # GET only shows a button: mail scanners that open links must not create accounts.
+    if request.method == "POST":
+        user = services.user_sign_up_confirm(token=token)
+        if user is None:
+            return render(request, "accounts/signup_invalid.html", status=410)
+        _login(request, user)
+        messages.success(request, _("Welcome! Your organisation is ready."))
+        return redirect("advisor:dashboard")
     return render(request, "accounts/signup_confirm.html", {"pending": pending})
 
 
@@ -230,7 +230,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         email = throttle.normalise_email(form.cleaned_data["email"])
         over_address = throttle.hit(RESET_EMAILS_PER_ADDRESS, email)
-        over_requester = throttle.hit(RESET_EMAILS_PER_REQUESTER, client_ip(self.request))
+        over_requester = throttle.hit(RESET_EMAILS_PER_REQUESTER, throttle.client_ip(self.request))
         if over_address or over_requester:
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
