@@ -73,13 +73,9 @@ class SignUpForm(PasswordPairMixin, forms.Form):
     field_order = ["email", "full_name", "organization_name", "password1", "password2"]
 
     def clean_email(self) -> str:
-        email = str(self.cleaned_data["email"]).lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                _("An account with this email already exists. Log in, or reset your password."),
-                code="duplicate_email",
-            )
-        return email
+        # Whether the address has an account is not said here (that would tell anyone who
+        # asks); the email sent to it says so instead (services.user_sign_up_request).
+        return str(self.cleaned_data["email"]).lower()
 
     def password_user(self) -> User:
         return User(

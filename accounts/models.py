@@ -22,6 +22,10 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
+    def get_by_natural_key(self, username: str | None) -> User:
+        # Addresses are stored in lower case, but people type them as they like.
+        return self.get(email__iexact=str(username or "").strip())
+
     def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
         extra.setdefault("is_staff", True)
         extra.setdefault("is_superuser", True)
@@ -163,6 +167,8 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
+    # Empty: works until revoked (or until its owner's password changes).
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("API token")
@@ -173,5 +179,9 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
     @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
     def is_active(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and not self.is_expired

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import Http404, HttpRequest
+from django.utils import timezone
 
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 
@@ -101,7 +102,7 @@ def current_membership(request: HttpRequest) -> Membership | None:
 
 
 def api_token_get_by_key(*, key: str) -> ApiToken | None:
-    """The live token whose key this is (its owner active), or None."""
+    """The live token whose key this is (not expired, its owner active), or None."""
     from accounts.services import token_hash
 
     # A real key is 43 characters; anything much longer is not worth hashing.
@@ -110,6 +111,7 @@ def api_token_get_by_key(*, key: str) -> ApiToken | None:
     return (
         ApiToken.objects.select_related("user")
         .filter(key_hash=token_hash(key), revoked_at__isnull=True, user__is_active=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
         .first()
     )
 

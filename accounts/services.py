@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.core.cache import cache
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts import throttle
+from accounts.backends import LOGIN_FAILURES_PER_ACCOUNT
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 
 
@@ -59,9 +63,11 @@ def membership_create(*, user: User, organization: Organization, role: str) -> M
 
 
 @transaction.atomic
-def user_sign_up(*, email: str, full_name: str, password: str, organization_name: str) -> User:
+def user_sign_up(*, email: str, full_name: str, password_hash: str, organization_name: str) -> User:
     """A new person with their own organisation, in which they are a member."""
-    user = User.objects.create_user(email=email, password=password, full_name=full_name.strip())
+    user = User.objects.create_user(email=email, password=None, full_name=full_name.strip())
+    user.password = password_hash
+    user.save(update_fields=["password"])
     organization_create(name=organization_name, owner=user, role=Role.MEMBER)
     return user
 
@@ -99,6 +105,8 @@ def invitation_create(
         "days": settings.INVITATION_MAX_AGE.days,
         "note": note,
     }
+    if not invitation_email_allowed(email=invitation.email, invited_by=invited_by):
+        return invitation, token
     transaction.on_commit(
         lambda: send_mail(
             subject=_("You are invited to %(org)s on Accelerator Advisor")
@@ -146,11 +154,20 @@ def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str)
 API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
 
 
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
-    """A new API key for `user`; returns the token and the raw key, which is never stored."""
+def api_token_create(
+    *, user: User, name: str, expires_at: datetime | None = None
+) -> tuple[ApiToken, str]:
+    """A new API key for `user`; returns the token and the raw key, which is never stored.
+
+    A key with `expires_at` stops working then; without one it works until revoked.
+    """
     key = secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
-        user=user, name=name.strip(), prefix=key[:8], key_hash=token_hash(key)
+        user=user,
+        name=name.strip(),
+        prefix=key[:8],
+        key_hash=token_hash(key),
+        expires_at=expires_at,
     )
     return token, key
 
@@ -165,6 +182,24 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
     return token
 
 
+def api_tokens_revoke_all(*, user: User) -> int:
+    """Stop all of `user`'s keys working: a new password shuts out whoever had the old one."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def password_changed(*, user: User) -> int:
+    """After a new password (reset or change): revoke the API keys and lift the login limit.
+
+    Whoever learnt the old password may have made keys with it; the owner, who proved they
+    hold the account again, must not stay locked out by others' guesses. Returns how many
+    keys were revoked.
+    """
+    throttle.clear(LOGIN_FAILURES_PER_ACCOUNT, throttle.normalise_email(user.email))
+    return api_tokens_revoke_all(user=user)
+
+
 def api_token_used(*, token: ApiToken) -> None:
     """Record that the key authenticated a request (at most once per interval)."""
     now = timezone.now()
@@ -172,3 +207,104 @@ def api_token_used(*, token: ApiToken) -> None:
         return
     token.last_used_at = now
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+
+
+# --- Sign-up by email ----------------------------------------------------------------------------
+
+# The sign-up page answers "check your email" whether or not the address has an account, so it
+# tells nobody which addresses do. The account is made only from the emailed link; until then
+# the details wait in the shared cache (Redis in production), the password already hashed.
+SIGNUP_LINK_MAX_AGE = 24 * 60 * 60
+SIGNUP_EMAILS_PER_ADDRESS = throttle.Limit("signup-address", limit=3, window=60 * 60)
+SIGNUP_EMAILS_PER_REQUESTER = throttle.Limit("signup-requester", limit=10, window=60 * 60)
+
+
+def _sign_up_key(token: str) -> str:
+    return f"signup:{token_hash(token)}"
+
+
+def user_sign_up_request(
+    *,
+    email: str,
+    full_name: str,
+    password: str,
+    organization_name: str,
+    base_url: str,
+    requester: str | None,
+) -> None:
+    """Email `email` a link that creates the account, or, if it has one, a note saying so.
+
+    Both cost the same (the password is hashed either way) and both are limited per address
+    and per requester, silently, so the page's answer never varies.
+    """
+    email = throttle.normalise_email(email)
+    password_hash = make_password(password)
+    over_address = throttle.hit(SIGNUP_EMAILS_PER_ADDRESS, email)
+    over_requester = throttle.hit(SIGNUP_EMAILS_PER_REQUESTER, requester)
+    if over_address or over_requester:
+        return
+    base = base_url.rstrip("/")
+    context: dict[str, object]
+    if User.objects.filter(email__iexact=email).exists():
+        context = {
+            "login_url": base + reverse("accounts:login"),
+            "reset_url": base + reverse("accounts:password_reset"),
+        }
+        subject = _("Your Accelerator Advisor account")
+        template = "accounts/email/signup_exists.txt"
+    else:
+        token = secrets.token_urlsafe(32)
+        pending = {
+            "email": email,
+            "full_name": full_name.strip(),
+            "organization_name": organization_name.strip(),
+            "password_hash": password_hash,
+        }
+        cache.set(_sign_up_key(token), pending, SIGNUP_LINK_MAX_AGE)
+        context = {
+            "url": base + reverse("accounts:signup_confirm", kwargs={"token": token}),
+            "hours": SIGNUP_LINK_MAX_AGE // 3600,
+        }
+        subject = _("Finish creating your Accelerator Advisor account")
+        template = "accounts/email/signup_confirm.txt"
+    send_mail(
+        subject=subject,
+        message=render_to_string(template, context),
+        from_email=None,
+        recipient_list=[email],
+    )
+
+
+def user_sign_up_pending(*, token: str) -> dict[str, str] | None:
+    """The details waiting behind a sign-up link, or None for an unknown, used or old one."""
+    if not token or len(token) > 200:
+        return None
+    pending: dict[str, str] | None = cache.get(_sign_up_key(token))
+    return pending
+
+
+def user_sign_up_confirm(*, token: str) -> User | None:
+    """Create the account a sign-up link stands for; each link works once."""
+    pending = user_sign_up_pending(token=token)
+    if pending is None:
+        return None
+    cache.delete(_sign_up_key(token))
+    try:
+        return user_sign_up(**pending)
+    except IntegrityError:  # the address got an account meanwhile (another link, an invitation)
+        return None
+
+
+# --- Invitation email limits ---------------------------------------------------------------------
+
+# At most this many invitation emails go to one address, and from one inviter, per hour; past
+# that the invitation is stored but not mailed, and the page answers as usual.
+INVITATION_EMAILS_PER_ADDRESS = throttle.Limit("invite-address", limit=3, window=60 * 60)
+INVITATION_EMAILS_PER_INVITER = throttle.Limit("invite-inviter", limit=20, window=60 * 60)
+
+
+def invitation_email_allowed(*, email: str, invited_by: User) -> bool:
+    """Count one invitation email; False once the address or the inviter is over its limit."""
+    over_address = throttle.hit(INVITATION_EMAILS_PER_ADDRESS, throttle.normalise_email(email))
+    over_inviter = throttle.hit(INVITATION_EMAILS_PER_INVITER, str(invited_by.pk))
+    return over_address is None and over_inviter is None

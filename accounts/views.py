@@ -1,20 +1,26 @@
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import services, throttle
 from accounts.forms import (
     EmailAuthenticationForm,
     InvitationForm,
@@ -34,7 +40,7 @@ from accounts.selectors import (
     membership_get,
 )
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "accounts.backends.EmailBackend"
 
 
 def _login(request: HttpRequest, user: User) -> None:
@@ -47,16 +53,52 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("advisor:dashboard")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_sign_up(
+        services.user_sign_up_request(
             email=form.cleaned_data["email"],
             full_name=form.cleaned_data["full_name"],
             password=form.cleaned_data["password1"],
             organization_name=form.cleaned_data["organization_name"],
+            base_url=request.build_absolute_uri("/"),
+            requester=throttle.client_ip(request),
         )
+        return redirect("accounts:signup_sent")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_GET
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html")
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    pending = services.user_sign_up_pending(token=token)
+    if pending is None:
+        return render(request, "accounts/signup_invalid.html", status=410)
+    # GET only shows a button: mail scanners that open links must not create accounts.
+    if request.method == "POST":
+        user = services.user_sign_up_confirm(token=token)
+        if user is None:
+            return render(request, "accounts/signup_invalid.html", status=410)
         _login(request, user)
         messages.success(request, _("Welcome! Your organisation is ready."))
         return redirect("advisor:dashboard")
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "accounts/signup_confirm.html", {"pending": pending})
+
+
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """django-axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE)."""
+    wait = getattr(request, "login_retry_after", None)
+    if wait is None:
+        wait = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    response = render(request, "accounts/locked_out.html", status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 class LoginView(auth_views.LoginView):
@@ -173,19 +215,63 @@ def switch_organization(request: HttpRequest) -> HttpResponse:
     return redirect("advisor:dashboard")
 
 
-password_reset = auth_views.PasswordResetView.as_view(
-    template_name="accounts/password_reset.html",
-    email_template_name="accounts/email/password_reset.txt",
-    subject_template_name="accounts/email/password_reset_subject.txt",
-    success_url=reverse_lazy("accounts:password_reset_done"),
-)
+# Reset emails per address and per requesting client address per hour. Past either limit no
+# email goes out, and the page answers exactly as it does for an address with no account.
+RESET_EMAILS_PER_ADDRESS = throttle.Limit("reset-address", limit=3, window=60 * 60)
+RESET_EMAILS_PER_REQUESTER = throttle.Limit("reset-requester", limit=10, window=60 * 60)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/email/password_reset.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        email = throttle.normalise_email(form.cleaned_data["email"])
+        over_address = throttle.hit(RESET_EMAILS_PER_ADDRESS, email)
+        over_requester = throttle.hit(RESET_EMAILS_PER_REQUESTER, throttle.client_ip(self.request))
+        if over_address or over_requester:
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+password_reset = PasswordResetView.as_view()
 password_reset_done = auth_views.PasswordResetDoneView.as_view(
     template_name="accounts/password_reset_done.html"
 )
-password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
-    template_name="accounts/password_reset_confirm.html",
-    success_url=reverse_lazy("accounts:password_reset_complete"),
-)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:  # type: ignore[type-arg]
+        response = super().form_valid(form)
+        services.password_changed(user=form.user)
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:api_tokens")
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        response = super().form_valid(form)
+        revoked = services.password_changed(user=form.user)
+        message = _("Your password was changed.")
+        if revoked:
+            message += " " + ngettext(
+                "Your API token was revoked; create a new one where you need it.",
+                "Your %(count)d API tokens were revoked; create new ones where you need them.",
+                revoked,
+            ) % {"count": revoked}
+        messages.success(self.request, message)
+        return response
+
+
+password_reset_confirm = PasswordResetConfirmView.as_view()
+password_change = PasswordChangeView.as_view()
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
     template_name="accounts/password_reset_complete.html"
 )
@@ -203,6 +289,14 @@ class ApiTokenForm(forms.Form):
         max_length=100,
         help_text=gettext_lazy("Where the key will be used, e.g. “CI pipeline”."),
     )
+    expires_in_days = forms.IntegerField(
+        label=gettext_lazy("Expires after (days)"),
+        min_value=1,
+        max_value=3650,
+        required=False,
+        help_text=gettext_lazy("Leave empty for a token that works until you revoke it."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 @never_cache
@@ -213,7 +307,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     assert isinstance(user, User)  # noqa: S101 - login_required
     form = ApiTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        token, key = services.api_token_create(user=user, name=form.cleaned_data["name"])
+        days = form.cleaned_data["expires_in_days"]
+        token, key = services.api_token_create(
+            user=user,
+            name=form.cleaned_data["name"],
+            expires_at=timezone.now() + timedelta(days=days) if days else None,
+        )
         request.session[NEW_API_KEY_SESSION_KEY] = {"id": token.pk, "key": key}
         return redirect("accounts:api_tokens")
     new_key = request.session.pop(NEW_API_KEY_SESSION_KEY, None)

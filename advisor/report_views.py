@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
+from accounts import throttle
 from accounts.models import User
 from advisor import decisions, selectors, services
 from advisor.forms import ReportRequestForm, ShareLinkForm
@@ -214,30 +215,23 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "advisor/compare.html", context)
 
 
-SHARE_GUESS_LIMIT = 20
-SHARE_GUESS_WINDOW = 600
-
-
-def _guess_key(request: HttpRequest) -> str:
-    from axes.helpers import get_client_ip_address
-
-    return f"share-misses:{get_client_ip_address(request)}"
+# Unknown share tokens a client address may try per 10 minutes before it gets 429s. Links that
+# work are never counted or refused, so one visitor's guessing cannot block another's link.
+SHARE_GUESSES = throttle.Limit("share-misses", limit=20, window=600)
 
 
 def _shared_link(request: HttpRequest, token: str) -> tuple[object, HttpResponse | None]:
     """The live link for a token, or the response to send instead (404, or 429 for guessing)."""
-    from django.core.cache import cache
-
-    key = _guess_key(request)
-    misses = cache.get(key, 0)
-    if misses >= SHARE_GUESS_LIMIT:
-        return None, _shared_not_found(request, status=429)
     link = selectors.share_link_by_token(token=token)
-    if link is None:
-        # Unknown, revoked and expired tokens are one and the same to a visitor.
-        cache.set(key, misses + 1, SHARE_GUESS_WINDOW)
-        return None, _shared_not_found(request)
-    return link, None
+    if link is not None:
+        return link, None
+    wait = throttle.hit(SHARE_GUESSES, throttle.client_ip(request))
+    if wait is not None:
+        response = _shared_not_found(request, status=429)
+        response["Retry-After"] = str(wait)
+        return None, response
+    # Unknown, revoked and expired tokens are one and the same to a visitor.
+    return None, _shared_not_found(request)
 
 
 def _shared_not_found(request: HttpRequest, *, status: int = 404) -> HttpResponse:

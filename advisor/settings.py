@@ -221,7 +221,7 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a locked-out login before the password is even checked.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.EmailBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -235,15 +235,20 @@ LOGOUT_REDIRECT_URL = "advisor:landing"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 INVITATION_MAX_AGE = timedelta(days=envint("INVITATION_MAX_AGE_DAYS", 7))
 
-# Login attempts: 5 failures per email and address lock that pair out for 15 minutes.
+# Reverse proxies in front of gunicorn that append to X-Forwarded-For; the client address every
+# limit keys on is the PROXY_COUNT-th entry from its right (accounts.throttle.client_ip).
+PROXY_COUNT = envint("PROXY_COUNT", 0)
+# Login attempts: 5 failures per email and client address lock that pair out for 15 minutes;
+# accounts.backends adds the limits across accounts and across addresses (password spraying).
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_FORM_FIELD = "username"
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_USERNAME_CALLABLE = "accounts.backends.axes_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-AXES_IPWARE_PROXY_COUNT = envint("PROXY_COUNT", 0)
 
 # Console email in development, SMTP in production (Django 6.1 MAILERS).
 EMAIL_BACKEND_PATH = os.environ.get(

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from django.core import mail
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
@@ -24,6 +26,11 @@ def test_visitor_signs_up_switches_to_chinese_and_sees_the_dashboard(
     page.get_by_label("Organisation").fill("Harbour AI")
     page.locator("#id_password1").fill("a-long-passphrase-42")
     page.locator("#id_password2").fill("a-long-passphrase-42")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name="Check your email")).to_be_visible()
+    link = re.search(r"http://\S+/accounts/signup/confirm/\S+/", mail.outbox[-1].body)
+    assert link is not None
+    page.goto(link.group(0))
     page.get_by_role("button", name="Create account").click()
     expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
     assert User.objects.filter(email="mei@example.com").exists()

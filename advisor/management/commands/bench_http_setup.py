@@ -103,7 +103,7 @@ class Command(BaseCommand):
         # A logged-in session, as django.contrib.auth.login() would store it.
         store = import_module(settings.SESSION_ENGINE).SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "accounts.backends.EmailBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         csrf = _get_new_csrf_string()

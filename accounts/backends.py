@@ -1,0 +1,56 @@
+"""Email login: case-insensitive, and limited across accounts and across client addresses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+from accounts import throttle
+from accounts.models import User
+
+# django-axes locks a (email, client address) pair after 5 failures. These catch what a pair
+# limit cannot: one address trying a password on many accounts (spraying), and many addresses
+# trying one account. They are higher than axes' limit so that one person's typos never reach
+# them, and a reset password lifts the account's own (see views.PasswordResetConfirmView).
+LOGIN_FAILURES_PER_ADDRESS = throttle.Limit("login-address", limit=20, window=15 * 60)
+LOGIN_FAILURES_PER_ACCOUNT = throttle.Limit("login-account", limit=20, window=15 * 60)
+
+
+def axes_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str:
+    """The normalised email django-axes counts failures under (AXES_USERNAME_CALLABLE)."""
+    if credentials:
+        return throttle.normalise_email(credentials.get("username"))
+    return throttle.normalise_email(request.POST.get("username"))
+
+
+class EmailBackend(ModelBackend):
+    """ModelBackend with the email matched whatever its case, and the spraying limits."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> User | None:
+        if username is None or password is None:
+            return None
+        email = throttle.normalise_email(username)
+        if request is not None:
+            address = throttle.client_ip(request)
+            wait = throttle.exceeded(LOGIN_FAILURES_PER_ADDRESS, address) or throttle.exceeded(
+                LOGIN_FAILURES_PER_ACCOUNT, email
+            )
+            if wait is not None:
+                # AxesMiddleware answers flagged requests with views.locked_out (a 429).
+                request.axes_locked_out = True  # type: ignore[attr-defined]
+                request.login_retry_after = wait  # type: ignore[attr-defined]
+                raise PermissionDenied
+        user = super().authenticate(request, username=email, password=password, **kwargs)
+        if user is None and request is not None:
+            throttle.hit(LOGIN_FAILURES_PER_ADDRESS, throttle.client_ip(request))
+            throttle.hit(LOGIN_FAILURES_PER_ACCOUNT, email)
+        return user
