@@ -48,6 +48,12 @@ from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
 from advisor.engine.catalog import CatalogError
 from advisor.forms import StepForm
+from advisor.jsonsafe import (
+    NAME_HAS_CONTROL_CHARACTERS,
+    JSONRefused,
+    has_control_characters,
+    json_load_bounded,
+)
 from advisor.models import (
     ANSWER_VALUES,
     MAX_POINTS,
@@ -711,6 +717,10 @@ def _contribution_problems(contributions: Any, answer: Any, say: dict[str, Any])
     return out
 
 
+# A PositiveIntegerField's largest value on PostgreSQL (and the other databases Django supports).
+_MAX_VERSION = 2_147_483_647
+
+
 def scoring_document_problems(document: Any) -> list[str]:
     """Every problem that keeps `document` from being a scoring model, as sentences in the
     user's language: the admin's bounds first, then anything else the engine refuses."""
@@ -720,9 +730,16 @@ def scoring_document_problems(document: Any) -> list[str]:
     name = document.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         out.append(gettext("The model needs a name of 1 to 100 characters."))
+    elif has_control_characters(name):
+        out.append(str(NAME_HAS_CONTROL_CHARACTERS))
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         out.append(gettext("The version must be a whole number from 1 up."))
+    elif version > _MAX_VERSION:
+        out.append(
+            gettext("The version %(version)s is too large (versions go up to %(limit)s).")
+            % {"version": version, "limit": f"{_MAX_VERSION:,}"}
+        )
     criteria = document.get("criteria")
     if not isinstance(criteria, list) or not criteria:
         out.append(gettext("A scoring model needs at least one criterion."))
@@ -857,16 +874,9 @@ def _publish(
 def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
     """A new draft from an exported JSON document; ScoringModelInvalid lists every problem."""
     try:
-        document = json.loads(json_text)
-    except json.JSONDecodeError as error:
-        raise ScoringModelInvalid(
-            [
-                gettext(
-                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
-                )
-                % {"error": error.msg, "line": error.lineno, "column": error.colno}
-            ]
-        ) from error
+        document = json_load_bounded(json_text)
+    except JSONRefused as error:
+        raise ScoringModelInvalid([error.message]) from error
     problems = scoring_document_problems(document)
     if problems:
         raise ScoringModelInvalid(problems)
@@ -1232,6 +1242,18 @@ def catalog_document_problems(document: Any) -> list[str]:
             )
             % {"unknown": ", ".join(sorted(present - offered))}
         )
+    out.extend(
+        gettext("Accelerator %(id)s: the name holds a line break, tab or other control character.")
+        % {"id": a.id}
+        for a in catalog.accelerators
+        if has_control_characters(a.name)
+    )
+    out.extend(
+        gettext("Model preset %(id)s: the name holds a line break, tab or other control character.")
+        % {"id": p.id}
+        for p in catalog.presets.values()
+        if has_control_characters(p.name)
+    )
     today = timezone.localdate().isoformat()
     for price in catalog.prices:
         if price.as_of and price.as_of > today:
@@ -1316,20 +1338,17 @@ def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
     return published
 
 
+# A catalog file may be larger than a scoring model; the bundled one is about 140 KB.
+CATALOG_IMPORT_MAX_BYTES = 5_000_000
+
+
 def catalog_import(*, json_text: str, user: User | None) -> Catalog:
     """A new draft (the next version number) from a catalog JSON document; CatalogInvalid
     lists every problem. The file's own version is kept only as a note."""
     try:
-        document = json.loads(json_text)
-    except json.JSONDecodeError as error:
-        raise CatalogInvalid(
-            [
-                gettext(
-                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
-                )
-                % {"error": error.msg, "line": error.lineno, "column": error.colno}
-            ]
-        ) from error
+        document = json_load_bounded(json_text, max_bytes=CATALOG_IMPORT_MAX_BYTES)
+    except JSONRefused as error:
+        raise CatalogInvalid([error.message]) from error
     if isinstance(document, dict) and "model_presets" not in document:
         # An exported price list without presets keeps the active catalog's.
         document["model_presets"] = [
