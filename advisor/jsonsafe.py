@@ -65,9 +65,7 @@ def _parse_float(lexeme: str) -> float:
 
 
 def _parse_constant(name: str) -> Any:
-    raise JSONRefused(
-        gettext("%(value)s is not a number JSON allows; write a number instead.") % {"value": name}
-    )
+    raise JSONRefused(gettext("%(value)s is not a number JSON allows.") % {"value": name})
 
 
 def _too_deep() -> JSONRefused:

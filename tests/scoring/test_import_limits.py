@@ -40,17 +40,17 @@ HOSTILE = [
     ),
     pytest.param(
         '{"name": "x", "version": NaN}',
-        "NaN is not a number JSON allows; write a number instead.",
+        "NaN is not a number JSON allows.",
         id="nan",
     ),
     pytest.param(
         '{"name": "x", "version": Infinity}',
-        "Infinity is not a number JSON allows; write a number instead.",
+        "Infinity is not a number JSON allows.",
         id="infinity",
     ),
     pytest.param(
         '{"name": "x", "version": -Infinity}',
-        "-Infinity is not a number JSON allows; write a number instead.",
+        "-Infinity is not a number JSON allows.",
         id="minus-infinity",
     ),
     pytest.param('{"version": 1e400}', "The number 1e400 is too large.", id="overflow"),
@@ -180,3 +180,22 @@ def test_export_names_the_file_safely_whatever_the_model_is_called(
     assert response.status_code == 200
     assert response["Content-Disposition"] == disposition
     assert json.loads(response.content)["name"] == name
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "這份 JSON 的清單與物件巢狀超過 64 層。"),
+        ('{"version": NaN}', "NaN 不是 JSON 允許的數字。"),
+        (
+            "x" * 1_100_000,
+            "貼上的 JSON 有 1,100,000 位元組，超過貼上可接受的 1,000,000 位元組（1 MB）。",
+        ),
+    ],
+)
+def test_the_messages_follow_the_users_language(editor: Client, text: str, message: str) -> None:
+    response = editor.post(
+        reverse("admin:advisor_scoringmodel_import"), {"text": text}, HTTP_ACCEPT_LANGUAGE="zh-TW"
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
