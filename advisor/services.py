@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q
@@ -782,29 +783,74 @@ def scoring_model_from_document(
         )
         _set_history_user(model, user)
         model.save()
-        for order, c in enumerate(document["criteria"]):
-            criterion = Criterion(
-                scoring_model=model,
-                key=c["id"],
-                answer=c["answer"],
-                weight=Decimal(str(c["weight"])),
-                applies_to=list(c["applies_to"]),
-                combine=c.get("combine", ""),
-                label_en=c["label"]["en"],
-                label_zh=c["label"]["zh-hant"],
-                rationale_en=c.get("rationale", {}).get("en", ""),
-                rationale_zh=c.get("rationale", {}).get("zh-hant", ""),
-                order=order,
-            )
+        for criterion, contributions in _criterion_rows(document):
+            criterion.scoring_model = model
             _set_history_user(criterion, user)
             criterion.save()
-            for value, points in c["contributions"].items():
-                rows = [(o, Decimal(str(p))) for o, p in points.items()] or [("", Decimal(0))]
-                for option, p in rows:
-                    row = Contribution(criterion=criterion, value=value, option=option, points=p)
-                    _set_history_user(row, user)
-                    row.save()
+            for row in contributions:
+                row.criterion = criterion
+                _set_history_user(row, user)
+                row.save()
     return model
+
+
+def _criterion_rows(document: dict[str, Any]) -> list[tuple[Criterion, list[Contribution]]]:
+    """Unsaved criterion and contribution rows for a validated engine document."""
+    out = []
+    for order, c in enumerate(document["criteria"]):
+        criterion = Criterion(
+            key=c["id"],
+            answer=c["answer"],
+            weight=Decimal(str(c["weight"])),
+            applies_to=list(c["applies_to"]),
+            combine=c.get("combine", ""),
+            label_en=c["label"]["en"],
+            label_zh=c["label"]["zh-hant"],
+            rationale_en=c.get("rationale", {}).get("en", ""),
+            rationale_zh=c.get("rationale", {}).get("zh-hant", ""),
+            order=order,
+        )
+        contributions = []
+        for value, points in c["contributions"].items():
+            rows = [(o, Decimal(str(p))) for o, p in points.items()] or [("", Decimal(0))]
+            contributions += [Contribution(value=value, option=o, points=p) for o, p in rows]
+        out.append((criterion, contributions))
+    return out
+
+
+# The field checks whose failure the database would otherwise raise as a 500 on import.
+_STORAGE_CODES = frozenset(
+    {"max_length", "max_digits", "max_whole_digits", "max_value", "min_value", "null"}
+)
+
+
+def _storage_problems(row: Any, label: str) -> list[str]:
+    """What the database would refuse in `row` (too long, too large), as sentences."""
+    foreign = [f.name for f in row._meta.concrete_fields if f.is_relation]
+    try:
+        row.clean_fields(exclude=foreign)
+    except ValidationError as error:
+        return [
+            gettext("%(row)s, %(field)s: %(problem)s")
+            % {
+                "row": label,
+                "field": row._meta.get_field(name).verbose_name,
+                "problem": " ".join(e.messages[0] for e in errors),
+            }
+            for name, errors in error.error_dict.items()
+            if any(e.code in _STORAGE_CODES for e in errors)
+        ]
+    return []
+
+
+def _scoring_storage_problems(document: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for criterion, contributions in _criterion_rows(document):
+        label = gettext("Criterion %(criterion)s") % {"criterion": criterion.key}
+        out.extend(_storage_problems(criterion, label))
+        for row in contributions:
+            out.extend(_storage_problems(row, f"{label}, {row.value} → {row.option}"))
+    return out
 
 
 def scoring_model_ensure_editable(*, model: ScoringModel) -> None:
@@ -877,7 +923,7 @@ def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
         document = json_load_bounded(json_text)
     except JSONRefused as error:
         raise ScoringModelInvalid([error.message]) from error
-    problems = scoring_document_problems(document)
+    problems = scoring_document_problems(document) or _scoring_storage_problems(document)
     if problems:
         raise ScoringModelInvalid(problems)
     name, version = document["name"], document["version"]
@@ -1354,11 +1400,35 @@ def catalog_import(*, json_text: str, user: User | None) -> Catalog:
         document["model_presets"] = [
             dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
         ]
-    problems = catalog_document_problems(document)
+    problems = catalog_document_problems(document) or _catalog_storage_problems(document)
     if problems:
         raise CatalogInvalid(problems)
     document["imported_version"] = str(document["version"])
     return catalog_from_document(document=document, user=user, version=catalog_next_version())
+
+
+def _catalog_storage_problems(document: dict[str, Any]) -> list[str]:
+    """What the database would refuse in a catalog the engine accepts: dates that do not exist,
+    values longer or larger than their columns."""
+    out: list[str] = []
+    sections: list[tuple[str, Any, Any, str]] = [
+        (gettext("Accelerator %(id)s"), CatalogAccelerator, accelerator_fields, "accelerators"),
+        (gettext("Price %(id)s"), CatalogPrice, price_fields, "prices"),
+        (gettext("Model preset %(id)s"), CatalogPreset, preset_fields, "model_presets"),
+    ]
+    for label, model, fields, section in sections:
+        for doc in document.get(section) or []:
+            row = label % {"id": doc.get("id")}
+            try:
+                date.fromisoformat(doc.get("as_of") or "2000-01-01")
+            except ValueError:
+                out.append(
+                    gettext("%(row)s: the date %(date)s does not exist (write YYYY-MM-DD).")
+                    % {"row": row, "date": doc["as_of"]}
+                )
+                continue
+            out.extend(_storage_problems(model(**fields(doc)), row))
+    return out
 
 
 def catalog_export(*, catalog: Catalog) -> str:

@@ -111,3 +111,41 @@ def test_slice_sizes_are_read_within_bounds(
     assert response.status_code == 302
     tpu.refresh_from_db()
     assert tpu.slice_sizes == [4, 8, 16]
+
+
+@pytest.mark.parametrize(
+    ("section", "change", "message"),
+    [
+        (
+            "prices",
+            {"provider": "p" * 101},
+            "Price {id}, provider: Ensure this value has at most 100 characters (it has 101).",
+        ),
+        (
+            "prices",
+            {"setup_fee_usd": 1e20},
+            "Price {id}, setup fee (USD): Ensure this value is less than or equal to 250000.",
+        ),
+        ("prices", {"as_of": "2024-13-45"}, "Price {id}: the date 2024-13-45 does not exist"),
+        (
+            "accelerators",
+            {"max_devices_per_node": 10**12},
+            "Accelerator {id}, devices per server: Ensure this value is less than or equal to",
+        ),
+        (
+            "model_presets",
+            {"parameters": 10**30},
+            "Model preset {id}, parameters: Ensure this value is less than or equal to",
+        ),
+    ],
+)
+def test_values_too_large_for_their_columns_are_refused(
+    editor: Client, active: Catalog, section: str, change: dict[str, Any], message: str
+) -> None:
+    doc = json.loads(services.catalog_export(catalog=active))
+    row = doc[section][0]
+    row.update(change)
+    response = editor.post(reverse("admin:advisor_catalog_import"), {"text": json.dumps(doc)})
+    assert response.status_code == 200
+    assert escape(message.format(id=row["id"])) in response.content.decode()
+    assert Catalog.objects.count() == 1

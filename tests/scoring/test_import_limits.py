@@ -199,3 +199,21 @@ def test_the_messages_follow_the_users_language(editor: Client, text: str, messa
     )
     assert response.status_code == 200
     assert message in response.content.decode()
+
+
+def test_values_too_long_for_their_columns_are_refused(
+    editor: Client, active: ScoringModel
+) -> None:
+    doc = json.loads(services.scoring_model_export(model=active))
+    doc["version"] = 9
+    criterion = doc["criteria"][0]
+    criterion["label"]["en"] = "x" * 201
+    text = json.dumps(doc)
+    response = editor.post(reverse("admin:advisor_scoringmodel_import"), {"text": text})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert (
+        f"Criterion {criterion['id']}, label (English): Ensure this value has at most 200 "
+        "characters (it has 201)."
+    ) in body
+    assert not ScoringModel.objects.filter(version=9).exists()
