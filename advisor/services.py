@@ -835,10 +835,10 @@ def _storage_problems(row: Any, label: str) -> list[str]:
             % {
                 "row": label,
                 "field": row._meta.get_field(name).verbose_name,
-                "problem": " ".join(e.messages[0] for e in errors),
+                "problem": " ".join(e.messages[0] for e in stored),
             }
             for name, errors in error.error_dict.items()
-            if any(e.code in _STORAGE_CODES for e in errors)
+            if (stored := [e for e in errors if e.code in _STORAGE_CODES])
         ]
     return []
 
@@ -1418,13 +1418,15 @@ def _catalog_storage_problems(document: dict[str, Any]) -> list[str]:
     ]
     for label, model, fields, section in sections:
         for doc in document.get(section) or []:
-            row = label % {"id": doc.get("id")}
+            row, as_of = label % {"id": doc.get("id")}, doc.get("as_of")
             try:
-                date.fromisoformat(doc.get("as_of") or "2000-01-01")
+                # The engine checks that a date is a string, not that the day exists.
+                if as_of:
+                    date.fromisoformat(as_of)
             except ValueError:
                 out.append(
                     gettext("%(row)s: the date %(date)s does not exist (write YYYY-MM-DD).")
-                    % {"row": row, "date": doc["as_of"]}
+                    % {"row": row, "date": as_of}
                 )
                 continue
             out.extend(_storage_problems(model(**fields(doc)), row))
