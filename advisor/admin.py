@@ -21,12 +21,14 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.models import User
-from advisor import selectors, services
+from advisor import jsonsafe, selectors, services
 from advisor.engine.answers import preset_ids
 from advisor.forms import ARCHITECTURE_FIELDS
 from advisor.models import (
@@ -134,7 +136,19 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ig
 # --- Scoring model --------------------------------------------------------------------------
 
 
-class ScoringModelForm(forms.ModelForm[ScoringModel]):
+class OneLineName:
+    """Names reach headers, file names, charts and CSV cells: refuse line breaks and other
+    control characters in them (the JSON import refuses the same)."""
+
+    cleaned_data: dict[str, Any]
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        jsonsafe.refuse_control_characters(name)
+        return name
+
+
+class ScoringModelForm(OneLineName, forms.ModelForm[ScoringModel]):
     class Meta:
         model = ScoringModel
         fields = ("name", "version", "description")
@@ -271,9 +285,12 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
 
 
 class ImportForm(forms.Form):
+    """A JSON file of up to `max_bytes`, or pasted JSON of up to 1 MB: pasted text travels in
+    the request body, which Django caps at 2.5 MB, so a larger document is uploaded."""
+
     file = forms.FileField(label=gettext_lazy("JSON file"), required=False)
 
-    def __init__(self, *args: Any, max_bytes: int = 1_000_000, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, max_bytes: int = jsonsafe.MAX_BYTES, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.max_bytes = max_bytes
 
@@ -283,9 +300,26 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "cols": 100}),
     )
 
+    def clean_text(self) -> str:
+        text: str = self.cleaned_data.get("text", "")
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > jsonsafe.MAX_BYTES:
+            message = _(
+                "The pasted JSON is %(size)s bytes, more than the %(limit)s bytes (1 MB) a "
+                "paste takes."
+            ) % {"size": f"{size:,}", "limit": f"{jsonsafe.MAX_BYTES:,}"}
+            if self.max_bytes > jsonsafe.MAX_BYTES:
+                message += " " + _("Upload it as a file (up to %(size)s MB) instead.") % {
+                    "size": self.max_bytes // 1_000_000
+                }
+            raise ValidationError(message, code="too_large")
+        return text
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         upload = data.get("file")
+        if "text" in self.errors:
+            return data
         if upload is not None:
             if upload.size > self.max_bytes:
                 raise ValidationError(
@@ -495,8 +529,11 @@ class ScoringModelAdmin(VersionedAdmin):
         response = HttpResponse(
             services.scoring_model_export(model=model), content_type="application/json"
         )
-        filename = f"scoring-{model.name}-v{model.version}.json"
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        # The name is free text; a slug keeps the header valid whatever it holds.
+        filename = (
+            f"scoring-{slugify(model.name, allow_unicode=True) or 'model'}-v{model.version}.json"
+        )
+        response["Content-Disposition"] = content_disposition_header(True, filename)
         return response
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
@@ -1091,7 +1128,7 @@ class CatalogPriceAdmin(CatalogRowAdmin):
         return _freshness_html(obj, obj.catalog.stale_after_days)
 
 
-class AcceleratorForm(SourcedForm):
+class AcceleratorForm(OneLineName, SourcedForm):
     class Meta:
         model = CatalogAccelerator
         fields: tuple[str, ...] = (
@@ -1118,6 +1155,7 @@ class AcceleratorForm(SourcedForm):
         widgets: ClassVar[dict[str, Any]] = {
             "source": forms.Textarea(attrs={"rows": 2, "cols": 80})
         }
+        field_classes: ClassVar[dict[str, Any]] = {"slice_sizes": jsonsafe.BoundedJSONField}
 
     def clean_slice_sizes(self) -> Any:
         sizes = self.cleaned_data.get("slice_sizes")
@@ -1177,7 +1215,7 @@ class CatalogAcceleratorAdmin(CatalogRowAdmin):
     readonly_fields = ("extra_display",)
 
 
-class PresetForm(SourcedForm):
+class PresetForm(OneLineName, SourcedForm):
     class Meta:
         model = CatalogPreset
         fields = (
@@ -1493,13 +1531,19 @@ class CatalogAdmin(VersionedAdmin):
         response = HttpResponse(
             services.catalog_export(catalog=catalog), content_type="application/json"
         )
-        response["Content-Disposition"] = f'attachment; filename="catalog-v{catalog.version}.json"'
+        response["Content-Disposition"] = content_disposition_header(
+            True, f"catalog-v{catalog.version}.json"
+        )
         return response
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not can_edit_scoring_models(request.user):
             raise PermissionDenied
-        form = ImportForm(request.POST or None, request.FILES or None, max_bytes=5_000_000)
+        form = ImportForm(
+            request.POST or None,
+            request.FILES or None,
+            max_bytes=services.CATALOG_IMPORT_MAX_BYTES,
+        )
         problems: list[str] = []
         if request.method == "POST" and form.is_valid():
             try:

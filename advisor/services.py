@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q
@@ -48,6 +49,12 @@ from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
 from advisor.engine.catalog import CatalogError
 from advisor.forms import StepForm
+from advisor.jsonsafe import (
+    NAME_HAS_CONTROL_CHARACTERS,
+    JSONRefused,
+    has_control_characters,
+    json_load_bounded,
+)
 from advisor.models import (
     ANSWER_VALUES,
     MAX_POINTS,
@@ -711,6 +718,10 @@ def _contribution_problems(contributions: Any, answer: Any, say: dict[str, Any])
     return out
 
 
+# A PositiveIntegerField's largest value on PostgreSQL (and the other databases Django supports).
+_MAX_VERSION = 2_147_483_647
+
+
 def scoring_document_problems(document: Any) -> list[str]:
     """Every problem that keeps `document` from being a scoring model, as sentences in the
     user's language: the admin's bounds first, then anything else the engine refuses."""
@@ -720,9 +731,16 @@ def scoring_document_problems(document: Any) -> list[str]:
     name = document.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         out.append(gettext("The model needs a name of 1 to 100 characters."))
+    elif has_control_characters(name):
+        out.append(str(NAME_HAS_CONTROL_CHARACTERS))
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         out.append(gettext("The version must be a whole number from 1 up."))
+    elif version > _MAX_VERSION:
+        out.append(
+            gettext("The version %(version)s is too large (versions go up to %(limit)s).")
+            % {"version": version, "limit": f"{_MAX_VERSION:,}"}
+        )
     criteria = document.get("criteria")
     if not isinstance(criteria, list) or not criteria:
         out.append(gettext("A scoring model needs at least one criterion."))
@@ -765,29 +783,74 @@ def scoring_model_from_document(
         )
         _set_history_user(model, user)
         model.save()
-        for order, c in enumerate(document["criteria"]):
-            criterion = Criterion(
-                scoring_model=model,
-                key=c["id"],
-                answer=c["answer"],
-                weight=Decimal(str(c["weight"])),
-                applies_to=list(c["applies_to"]),
-                combine=c.get("combine", ""),
-                label_en=c["label"]["en"],
-                label_zh=c["label"]["zh-hant"],
-                rationale_en=c.get("rationale", {}).get("en", ""),
-                rationale_zh=c.get("rationale", {}).get("zh-hant", ""),
-                order=order,
-            )
+        for criterion, contributions in _criterion_rows(document):
+            criterion.scoring_model = model
             _set_history_user(criterion, user)
             criterion.save()
-            for value, points in c["contributions"].items():
-                rows = [(o, Decimal(str(p))) for o, p in points.items()] or [("", Decimal(0))]
-                for option, p in rows:
-                    row = Contribution(criterion=criterion, value=value, option=option, points=p)
-                    _set_history_user(row, user)
-                    row.save()
+            for row in contributions:
+                row.criterion = criterion
+                _set_history_user(row, user)
+                row.save()
     return model
+
+
+def _criterion_rows(document: dict[str, Any]) -> list[tuple[Criterion, list[Contribution]]]:
+    """Unsaved criterion and contribution rows for a validated engine document."""
+    out = []
+    for order, c in enumerate(document["criteria"]):
+        criterion = Criterion(
+            key=c["id"],
+            answer=c["answer"],
+            weight=Decimal(str(c["weight"])),
+            applies_to=list(c["applies_to"]),
+            combine=c.get("combine", ""),
+            label_en=c["label"]["en"],
+            label_zh=c["label"]["zh-hant"],
+            rationale_en=c.get("rationale", {}).get("en", ""),
+            rationale_zh=c.get("rationale", {}).get("zh-hant", ""),
+            order=order,
+        )
+        contributions = []
+        for value, points in c["contributions"].items():
+            rows = [(o, Decimal(str(p))) for o, p in points.items()] or [("", Decimal(0))]
+            contributions += [Contribution(value=value, option=o, points=p) for o, p in rows]
+        out.append((criterion, contributions))
+    return out
+
+
+# The field checks whose failure the database would otherwise raise as a 500 on import.
+_STORAGE_CODES = frozenset(
+    {"max_length", "max_digits", "max_whole_digits", "max_value", "min_value", "null"}
+)
+
+
+def _storage_problems(row: Any, label: str) -> list[str]:
+    """What the database would refuse in `row` (too long, too large), as sentences."""
+    foreign = [f.name for f in row._meta.concrete_fields if f.is_relation]
+    try:
+        row.clean_fields(exclude=foreign)
+    except ValidationError as error:
+        return [
+            gettext("%(row)s, %(field)s: %(problem)s")
+            % {
+                "row": label,
+                "field": row._meta.get_field(name).verbose_name,
+                "problem": " ".join(e.messages[0] for e in stored),
+            }
+            for name, errors in error.error_dict.items()
+            if (stored := [e for e in errors if e.code in _STORAGE_CODES])
+        ]
+    return []
+
+
+def _scoring_storage_problems(document: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for criterion, contributions in _criterion_rows(document):
+        label = gettext("Criterion %(criterion)s") % {"criterion": criterion.key}
+        out.extend(_storage_problems(criterion, label))
+        for row in contributions:
+            out.extend(_storage_problems(row, f"{label}, {row.value} → {row.option}"))
+    return out
 
 
 def scoring_model_ensure_editable(*, model: ScoringModel) -> None:
@@ -857,17 +920,10 @@ def _publish(
 def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
     """A new draft from an exported JSON document; ScoringModelInvalid lists every problem."""
     try:
-        document = json.loads(json_text)
-    except json.JSONDecodeError as error:
-        raise ScoringModelInvalid(
-            [
-                gettext(
-                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
-                )
-                % {"error": error.msg, "line": error.lineno, "column": error.colno}
-            ]
-        ) from error
-    problems = scoring_document_problems(document)
+        document = json_load_bounded(json_text)
+    except JSONRefused as error:
+        raise ScoringModelInvalid([error.message]) from error
+    problems = scoring_document_problems(document) or _scoring_storage_problems(document)
     if problems:
         raise ScoringModelInvalid(problems)
     name, version = document["name"], document["version"]
@@ -1232,6 +1288,18 @@ def catalog_document_problems(document: Any) -> list[str]:
             )
             % {"unknown": ", ".join(sorted(present - offered))}
         )
+    out.extend(
+        gettext("Accelerator %(id)s: the name holds a line break, tab or other control character.")
+        % {"id": a.id}
+        for a in catalog.accelerators
+        if has_control_characters(a.name)
+    )
+    out.extend(
+        gettext("Model preset %(id)s: the name holds a line break, tab or other control character.")
+        % {"id": p.id}
+        for p in catalog.presets.values()
+        if has_control_characters(p.name)
+    )
     today = timezone.localdate().isoformat()
     for price in catalog.prices:
         if price.as_of and price.as_of > today:
@@ -1316,30 +1384,53 @@ def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
     return published
 
 
+# A catalog file may be larger than a scoring model; the bundled one is about 140 KB.
+CATALOG_IMPORT_MAX_BYTES = 5_000_000
+
+
 def catalog_import(*, json_text: str, user: User | None) -> Catalog:
     """A new draft (the next version number) from a catalog JSON document; CatalogInvalid
     lists every problem. The file's own version is kept only as a note."""
     try:
-        document = json.loads(json_text)
-    except json.JSONDecodeError as error:
-        raise CatalogInvalid(
-            [
-                gettext(
-                    "The file is not valid JSON: %(error)s at line %(line)s, column %(column)s."
-                )
-                % {"error": error.msg, "line": error.lineno, "column": error.colno}
-            ]
-        ) from error
+        document = json_load_bounded(json_text, max_bytes=CATALOG_IMPORT_MAX_BYTES)
+    except JSONRefused as error:
+        raise CatalogInvalid([error.message]) from error
     if isinstance(document, dict) and "model_presets" not in document:
         # An exported price list without presets keeps the active catalog's.
         document["model_presets"] = [
             dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
         ]
-    problems = catalog_document_problems(document)
+    problems = catalog_document_problems(document) or _catalog_storage_problems(document)
     if problems:
         raise CatalogInvalid(problems)
     document["imported_version"] = str(document["version"])
     return catalog_from_document(document=document, user=user, version=catalog_next_version())
+
+
+def _catalog_storage_problems(document: dict[str, Any]) -> list[str]:
+    """What the database would refuse in a catalog the engine accepts: dates that do not exist,
+    values longer or larger than their columns."""
+    out: list[str] = []
+    sections: list[tuple[str, Any, Any, str]] = [
+        (gettext("Accelerator %(id)s"), CatalogAccelerator, accelerator_fields, "accelerators"),
+        (gettext("Price %(id)s"), CatalogPrice, price_fields, "prices"),
+        (gettext("Model preset %(id)s"), CatalogPreset, preset_fields, "model_presets"),
+    ]
+    for label, model, fields, section in sections:
+        for doc in document.get(section) or []:
+            row, as_of = label % {"id": doc.get("id")}, doc.get("as_of")
+            try:
+                # The engine checks that a date is a string, not that the day exists.
+                if as_of:
+                    date.fromisoformat(as_of)
+            except ValueError:
+                out.append(
+                    gettext("%(row)s: the date %(date)s does not exist (write YYYY-MM-DD).")
+                    % {"row": row, "date": as_of}
+                )
+                continue
+            out.extend(_storage_problems(model(**fields(doc)), row))
+    return out
 
 
 def catalog_export(*, catalog: Catalog) -> str:
