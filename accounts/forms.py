@@ -99,7 +99,9 @@ class SignUpForm(PasswordPairMixin, forms.Form):
 
 
 class InvitationSignUpForm(PasswordPairMixin, forms.Form):
-    full_name = forms.CharField(label=_("Your name"), max_length=150, validators=[validate_plain_name])
+    full_name = forms.CharField(
+        label=_("Your name"), max_length=150, validators=[validate_plain_name]
+    )
     field_order = ["full_name", "password1", "password2"]
 
     def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:

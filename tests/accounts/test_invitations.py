@@ -251,7 +251,9 @@ def test_an_organisation_named_with_a_line_break_is_refused_on_sign_up(client: C
     assert "請只用一行純文字" in zh.text
 
 
-@pytest.mark.parametrize("name", ["Acme\r\nBcc: victim@example.com", "Acme\x85Ltd", "Acme\u2028Ltd"])
+@pytest.mark.parametrize(
+    "name", ["Acme\r\nBcc: victim@example.com", "Acme\x85Ltd", "Acme\u2028Ltd"]
+)
 def test_control_characters_are_refused_in_new_organisations_and_prospects(
     client: Client, name: str
 ) -> None:
@@ -280,7 +282,10 @@ def test_an_organisation_whose_old_name_has_a_line_break_still_sends_invitations
     client.force_login(admin.user)
     with django_capture_on_commit_callbacks(execute=True):
         _invite(client, "new@example.com")
-    assert mailoutbox[0].subject == "You are invited to Acme Bcc: victim@example.com on Accelerator Advisor"
+    assert (
+        mailoutbox[0].subject
+        == "You are invited to Acme Bcc: victim@example.com on Accelerator Advisor"
+    )
     assert mailoutbox[0].to == ["new@example.com"]
     assert "victim@example.com" not in mailoutbox[0].bcc
     assert Invitation.objects.count() == 1

@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
+from accounts.services import membership_create
 from advisor import services
 from advisor.models import Assessment, Criterion, ScoringModel
-from accounts.services import membership_create
 from tests.factories import OrganizationFactory
 from tests.scoring.conftest import member_with_role
 
