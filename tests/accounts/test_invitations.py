@@ -289,3 +289,14 @@ def test_an_organisation_whose_old_name_has_a_line_break_still_sends_invitations
     assert mailoutbox[0].to == ["new@example.com"]
     assert "victim@example.com" not in mailoutbox[0].bcc
     assert Invitation.objects.count() == 1
+    guest = Client()
+    refused = guest.post(
+        _link(mailoutbox), {"full_name": "Eve\r\nX", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert "no line breaks" in refused.text
+    assert not User.objects.filter(email="new@example.com").exists()
+    joined = guest.post(
+        _link(mailoutbox), {"full_name": "Eve X", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert joined.status_code == 302
+    assert Membership.objects.get(user__email="new@example.com").organization == admin.organization
