@@ -38,8 +38,10 @@ class UserAdmin(BaseUserAdmin[User]):
 
 @admin.register(Organization)
 class OrganizationAdmin(admin.ModelAdmin[Organization]):
-    list_display = ("name", "slug", "created_at")
+    list_display = ("name", "slug", "is_operator", "created_at")
+    list_filter = ("is_operator",)
     search_fields = ("name", "slug")
+    fields = ("name", "slug", "is_operator")
     prepopulated_fields: ClassVar = {"slug": ("name",)}
 
 

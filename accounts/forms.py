@@ -8,6 +8,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Membership, Organization, Role, User
+from accounts.validators import validate_plain_name
 
 
 class EmailAuthenticationForm(AuthenticationForm):
@@ -62,11 +63,15 @@ class SignUpForm(PasswordPairMixin, forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     full_name = forms.CharField(
-        label=_("Your name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"})
+        label=_("Your name"),
+        max_length=150,
+        validators=[validate_plain_name],
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     organization_name = forms.CharField(
         label=_("Organisation"),
         max_length=Organization._meta.get_field("name").max_length,
+        validators=[validate_plain_name],
         help_text=_("Your team or company. You can invite colleagues to it afterwards."),
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
     )
@@ -90,7 +95,9 @@ class SignUpForm(PasswordPairMixin, forms.Form):
 
 
 class InvitationSignUpForm(PasswordPairMixin, forms.Form):
-    full_name = forms.CharField(label=_("Your name"), max_length=150)
+    full_name = forms.CharField(
+        label=_("Your name"), max_length=150, validators=[validate_plain_name]
+    )
     field_order = ["full_name", "password1", "password2"]
 
     def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:
@@ -135,6 +142,7 @@ class OrganizationForm(forms.Form):
     name = forms.CharField(
         label=_("Organisation name"),
         max_length=Organization._meta.get_field("name").max_length,
+        validators=[validate_plain_name],
     )
 
 

@@ -10,6 +10,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.validators import validate_plain_name
+
 
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
@@ -36,7 +38,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     """A person; logs in with their email address."""
 
     email = models.EmailField(_("email address"), unique=True)
-    full_name = models.CharField(_("full name"), max_length=150, blank=True)
+    full_name = models.CharField(
+        _("full name"), max_length=150, blank=True, validators=[validate_plain_name]
+    )
     is_active = models.BooleanField(_("active"), default=True)
     is_staff = models.BooleanField(_("staff status"), default=False)
     date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
@@ -65,25 +69,47 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class Organization(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_plain_name])
     slug = models.SlugField(_("slug"), max_length=140, unique=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # The company that runs the site. Its sales engineers and admins are the site's staff, with
+    # powers over global data (scoring models, the catalog, impact previews); the same roles in
+    # any other organisation (a customer, a prospect) reach only that organisation's own data.
+    is_operator = models.BooleanField(
+        _("operating organisation"),
+        default=False,
+        help_text=_(
+            "The company running this site. Its sales engineers and admins read and edit the "
+            "scoring models and the price catalog. At most one organisation."
+        ),
+    )
 
     class Meta:
         verbose_name = _("organisation")
         verbose_name_plural = _("organisations")
         ordering: ClassVar = ["name"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["is_operator"],
+                condition=models.Q(is_operator=True),
+                name="one_operator_organization",
+                violation_error_message=_("Another organisation already runs this site."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
 
 class Role(models.TextChoices):
+    # Lowest to highest: an invitation never moves anyone down this list.
     # Fills in assessments for their own organisation.
     MEMBER = "member", _("Member")
-    # Prepares assessments for customer organisations and shares reports.
+    # Prepares assessments for customer organisations and shares reports; in the operating
+    # organisation also reads the scoring models, the catalog and impact previews.
     SALES_ENGINEER = "sales_engineer", _("Sales engineer")
-    # Edits scoring weights and the catalog; has Django admin access.
+    # Invites colleagues with any role; in the operating organisation also edits scoring
+    # weights and the catalog in the Django admin.
     ADMIN = "admin", _("Admin")
 
 

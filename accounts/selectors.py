@@ -57,10 +57,63 @@ def object_get_for_user[M: Model](
         raise Http404 from exc
 
 
+# Lowest to highest.
+ROLE_ORDER = (Role.MEMBER, Role.SALES_ENGINEER, Role.ADMIN)
+
+
+def role_rank(role: str) -> int:
+    return ROLE_ORDER.index(Role(role))
+
+
 def assignable_roles(*, role: str) -> list[str]:
-    """Roles a member with `role` may hand out in an invitation: never more than their own."""
-    order = [Role.MEMBER, Role.SALES_ENGINEER, Role.ADMIN]
-    return [str(r) for r in order[: order.index(Role(role)) + 1]]
+    """Roles a member with `role` may hand out in an invitation: never more than their own.
+
+    The roles are those of the organisation the invitation is for: only in the operating
+    organisation do they carry powers over global data (see is_operator_staff), so a sales
+    engineer who makes someone a sales engineer of a prospect gives them that prospect only.
+    """
+    return [str(r) for r in ROLE_ORDER[: role_rank(role) + 1]]
+
+
+# --- The operating organisation ------------------------------------------------------------------
+# The one place that says who has powers over global data (the scoring models, the catalog,
+# impact previews over every organisation's assessments): the operating organisation's sales
+# engineers and admins, and superusers. A role held in any other organisation never counts.
+
+OPERATOR_STAFF_ROLES = frozenset({Role.SALES_ENGINEER, Role.ADMIN})
+
+
+def operator_role(*, user: User | AnonymousUser) -> str | None:
+    """The user's role in the operating organisation, or None (not a member, or inactive)."""
+    if not user.is_authenticated or not user.is_active:
+        return None
+    return (
+        Membership.objects.filter(user=user, organization__is_operator=True)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def is_operator_staff(*, user: User | AnonymousUser) -> bool:
+    """Whether the user reads global data: the scoring models and their previews, the catalog."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return bool(user.is_superuser) or operator_role(user=user) in OPERATOR_STAFF_ROLES
+
+
+def is_operator_admin(*, user: User | AnonymousUser) -> bool:
+    """Whether the user edits global data in the Django admin: a superuser, or a staff user with
+    the admin role in the operating organisation."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return bool(user.is_staff) and operator_role(user=user) == Role.ADMIN
+
+
+def membership_is_operator_staff(membership: Membership) -> bool:
+    """is_operator_staff for one membership already loaded with its organisation (the navbar)."""
+    return membership.organization.is_operator and membership.role in OPERATOR_STAFF_ROLES
 
 
 def invitation_get_by_token(*, token: str) -> Invitation | None:

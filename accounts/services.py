@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage, send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from accounts import throttle
 from accounts.backends import LOGIN_FAILURES_PER_ACCOUNT
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
+from accounts.selectors import role_rank
+from accounts.validators import plain_name
 
 
 class InvitationError(Exception):
@@ -41,22 +43,33 @@ def _unique_slug(name: str) -> str:
 def organization_create(
     *, name: str, owner: User | None = None, role: str = Role.MEMBER
 ) -> Organization:
-    """Create an organisation; its creator (if given) becomes a member with `role`."""
-    organization = Organization.objects.create(name=name.strip(), slug=_unique_slug(name))
+    """Create an organisation; its creator (if given) becomes a member with `role`.
+
+    Forms refuse names with line breaks or control characters; other callers' names are made
+    one line here, as the name goes into email subjects.
+    """
+    name = plain_name(name)
+    organization = Organization.objects.create(name=name, slug=_unique_slug(name))
     if owner is not None:
         membership_create(user=owner, organization=organization, role=role)
     return organization
 
 
 def membership_create(*, user: User, organization: Organization, role: str) -> Membership:
+    """Make `user` a member of `organization` with at least `role`.
+
+    Never lowers the role of someone already there: an invitation (say, a sales engineer asking
+    a customer to fill in an assessment) must not demote the organisation's admin.
+    """
     membership, created = Membership.objects.get_or_create(
         user=user, organization=organization, defaults={"role": role}
     )
-    if not created and membership.role != role:
+    if not created and role_rank(role) > role_rank(membership.role):
         membership.role = role
         membership.save(update_fields=["role"])
-    if role == Role.ADMIN and not user.is_staff:
-        # Admins edit the scoring weights and the catalog through the Django admin.
+    if membership.role == Role.ADMIN and organization.is_operator and not user.is_staff:
+        # The operator's admins edit the scoring weights and the catalog in the Django admin;
+        # an admin of any other organisation has nothing to do there.
         user.is_staff = True
         user.save(update_fields=["is_staff"])
     return membership
@@ -65,13 +78,14 @@ def membership_create(*, user: User, organization: Organization, role: str) -> M
 @transaction.atomic
 def user_sign_up(*, email: str, full_name: str, password_hash: str, organization_name: str) -> User:
     """A new person with their own organisation, in which they are a member."""
-    user = User.objects.create_user(email=email, password=None, full_name=full_name.strip())
+    user = User.objects.create_user(email=email, password=None, full_name=plain_name(full_name))
     user.password = password_hash
     user.save(update_fields=["password"])
     organization_create(name=organization_name, owner=user, role=Role.MEMBER)
     return user
 
 
+@transaction.atomic
 def invitation_create(
     *,
     organization: Organization,
@@ -86,11 +100,19 @@ def invitation_create(
 
     `next_path` is where the person lands once they have joined (a local path only);
     `note` is a line of context for the email, e.g. which assessment they are asked to fill.
+    Someone already in the organisation is not invited again (InvitationError): joining could
+    only change their role. The email is composed here, so a message that cannot be sent rolls
+    the invitation back, and goes out once the invitation is committed.
     """
+    email = email.lower()
+    if Membership.objects.filter(organization=organization, user__email__iexact=email).exists():
+        raise InvitationError(
+            _("%(email)s is already a member of this organisation.") % {"email": email}
+        )
     token = secrets.token_urlsafe(32)
     invitation = Invitation.objects.create(
         organization=organization,
-        email=email.lower(),
+        email=email,
         role=role,
         token_hash=token_hash(token),
         invited_by=invited_by,
@@ -105,17 +127,16 @@ def invitation_create(
         "days": settings.INVITATION_MAX_AGE.days,
         "note": note,
     }
-    if not invitation_email_allowed(email=invitation.email, invited_by=invited_by):
-        return invitation, token
-    transaction.on_commit(
-        lambda: send_mail(
-            subject=_("You are invited to %(org)s on Accelerator Advisor")
-            % {"org": organization.name},
-            message=render_to_string("accounts/email/invitation.txt", context),
-            from_email=None,
-            recipient_list=[invitation.email],
-        )
+    message = EmailMessage(
+        # Names from before names were checked may still hold a line break; a header may not.
+        subject=_("You are invited to %(org)s on Accelerator Advisor")
+        % {"org": plain_name(organization.name)},
+        body=render_to_string("accounts/email/invitation.txt", context),
+        to=[invitation.email],
     )
+    message.message()  # builds the headers: raises here, inside the transaction, if it cannot
+    if invitation_email_allowed(email=invitation.email, invited_by=invited_by):
+        transaction.on_commit(message.send)
     return invitation, token
 
 
@@ -141,7 +162,7 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
 def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str) -> User:
     """Create the invited person's account and accept the invitation in one step."""
     user = User.objects.create_user(
-        email=invitation.email, password=password, full_name=full_name.strip()
+        email=invitation.email, password=password, full_name=plain_name(full_name)
     )
     invitation_accept(invitation=invitation, user=user)
     return user

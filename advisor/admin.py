@@ -601,7 +601,7 @@ class ScoringModelAdmin(VersionedAdmin):
             model,
             title=_("Impact preview of %(model)s") % {"model": model},
             poll=preview is not None and not preview.is_finished,
-            **preview_context(preview),
+            **preview_context(preview, user=request.user),
         )
         return TemplateResponse(request, "admin/advisor/scoringmodel/preview.html", context)
 
@@ -1463,7 +1463,7 @@ class CatalogAdmin(VersionedAdmin):
                 "what fits, prices decide how to pay. Nothing is published."
             ),
             poll=preview is not None and not preview.is_finished,
-            **preview_context(preview),
+            **preview_context(preview, user=request.user),
         )
         return TemplateResponse(request, "admin/advisor/scoringmodel/preview.html", context)
 

@@ -17,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.html import conditional_escape
 from django.utils.translation import gettext_lazy as _
 
+from accounts.validators import validate_plain_name
 from advisor.engine import answers as A
 from advisor.models import Assessment
 
@@ -760,6 +761,7 @@ class ProspectForm(forms.Form):
     organization_name = forms.CharField(
         label=_("Customer organisation"),
         max_length=120,
+        validators=[validate_plain_name],
         widget=forms.TextInput(attrs={"class": "form-control"}),
     )
     title = forms.CharField(

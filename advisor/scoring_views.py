@@ -1,6 +1,7 @@
-"""Scoring models and the price catalog for sales engineers: read-only pages.
+"""Scoring models and the price catalog for the operator's sales engineers: read-only pages.
 
-Admins edit in the Django admin (advisor/admin.py); both read who may do what from here.
+Admins edit in the Django admin (advisor/admin.py); both read who may do what from here, and
+this from accounts.selectors (the operating organisation's staff).
 """
 
 from __future__ import annotations
@@ -14,29 +15,30 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from accounts.models import Membership, Role, User
+from accounts.models import User
+from accounts.selectors import is_operator_admin, is_operator_staff, organizations_for_user
 from advisor import charts, selectors, services
-from advisor.models import OPTION_CHOICES, Catalog, Contribution, ImpactPreview, ScoringModel
+from advisor.models import (
+    OPTION_CHOICES,
+    Assessment,
+    Catalog,
+    Contribution,
+    ImpactPreview,
+    ScoringModel,
+)
 
 PREVIEW_ROWS_SHOWN = 200
 
 
 def can_edit_scoring_models(user: User | AnonymousUser) -> bool:
-    """Only the admin role edits: a staff user with an admin membership, or a superuser."""
-    if not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    return bool(user.is_staff) and Membership.objects.filter(user=user, role=Role.ADMIN).exists()
+    """The operating organisation's admins (staff users) and superusers edit."""
+    return is_operator_admin(user=user)
 
 
 def can_view_scoring_models(user: User | AnonymousUser) -> bool:
-    """Sales engineers and admins see models and previews; members see neither."""
-    if not user.is_authenticated or not user.is_active:
-        return False
-    return can_edit_scoring_models(user) or (
-        Membership.objects.filter(user=user, role__in=[Role.SALES_ENGINEER, Role.ADMIN]).exists()
-    )
+    """The operating organisation's sales engineers and admins see models, previews and the
+    catalog; nobody else, whatever role they hold in their own organisations."""
+    return is_operator_staff(user=user)
 
 
 def latest_preview(
@@ -72,14 +74,25 @@ def criteria_table(model: ScoringModel) -> list[dict[str, Any]]:
     return rows
 
 
-def preview_context(preview: ImpactPreview | None) -> dict[str, Any]:
+def preview_context(preview: ImpactPreview | None, *, user: User | AnonymousUser) -> dict[str, Any]:
+    """A preview covers every organisation's assessments: its counts are for all of them, but
+    it lists only the assessments `user` may open (those of their own organisations)."""
     result = preview.result if preview is not None and preview.result else None
+    kept = (result or {}).get("flipped", [])
+    openable = set(
+        Assessment.objects.filter(
+            pk__in=[row["id"] for row in kept], organization__in=organizations_for_user(user=user)
+        ).values_list("pk", flat=True)
+    )
+    flipped = [row for row in kept if row["id"] in openable]
     return {
         "preview": preview,
         "result": result,
         "chart": charts.score_shift_chart(result) if result else None,
-        "flipped": (result or {}).get("flipped", [])[:PREVIEW_ROWS_SHOWN],
-        "rows_shown": PREVIEW_ROWS_SHOWN,
+        "flipped": flipped[:PREVIEW_ROWS_SHOWN],
+        "flipped_listable": len(flipped),
+        # Of other organisations, or past the FLIPS_KEPT rows a preview keeps.
+        "flipped_unlisted": (result or {}).get("flipped_total", 0) - len(flipped),
     }
 
 
@@ -124,7 +137,7 @@ def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def scoring_preview(request: HttpRequest, pk: int) -> HttpResponse:
     model = _model_for_viewer(request, pk)
-    context = {"model": model, **preview_context(latest_preview(model))}
+    context = {"model": model, **preview_context(latest_preview(model), user=request.user)}
     return render(request, "advisor/scoring_preview.html", context)
 
 

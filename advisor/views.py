@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from accounts.forms import OrganizationForm
 from accounts.models import Role, User
 from accounts.selectors import SESSION_KEY, current_membership, memberships_for_user
+from accounts.services import InvitationError
 from advisor import decisions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.answers import Problem, validate
@@ -108,13 +109,17 @@ def prospect_new(request: HttpRequest) -> HttpResponse:
             request, _("Check the new prospect's details: %(errors)s") % {"errors": problems}
         )
         return redirect("advisor:dashboard")
-    obj = services.prospect_start(
-        user=request.user,
-        organization_name=form.cleaned_data["organization_name"],
-        title=form.cleaned_data["title"],
-        contact_email=form.cleaned_data["contact_email"],
-        base_url=request.build_absolute_uri("/"),
-    )
+    try:
+        obj = services.prospect_start(
+            user=request.user,
+            organization_name=form.cleaned_data["organization_name"],
+            title=form.cleaned_data["title"],
+            contact_email=form.cleaned_data["contact_email"],
+            base_url=request.build_absolute_uri("/"),
+        )
+    except InvitationError as error:  # the contact is the sales engineer: nothing was kept
+        messages.error(request, str(error))
+        return redirect("advisor:dashboard")
     request.session[SESSION_KEY] = obj.organization_id
     if form.cleaned_data["contact_email"]:
         messages.success(
@@ -133,18 +138,22 @@ def customer_invite(request: HttpRequest, pk: int) -> HttpResponse:
     if membership is None or membership.role == "member" or not isinstance(request.user, User):
         raise Http404
     form = CustomerInviteForm(request.POST)
-    if form.is_valid():
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for e in form.errors["email"]))
+        return redirect("advisor:assessment", pk=obj.pk)
+    try:
         services.customer_invite(
             assessment=obj,
             email=form.cleaned_data["email"],
             invited_by=request.user,
             base_url=request.build_absolute_uri("/"),
         )
+    except InvitationError as error:
+        messages.error(request, str(error))
+    else:
         messages.success(
             request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]}
         )
-    else:
-        messages.error(request, " ".join(str(e) for e in form.errors["email"]))
     return redirect("advisor:assessment", pk=obj.pk)
 
 

@@ -41,6 +41,24 @@ class MembershipFactory(factory.django.DjangoModelFactory[Membership]):
     role = Role.MEMBER
 
 
+def operator_organization() -> Organization:
+    """The operating organisation (the company running the site), made on first use."""
+    return Organization.objects.filter(is_operator=True).first() or OrganizationFactory(
+        name="Operator", is_operator=True
+    )
+
+
+def operator_member(role: str) -> User:
+    """A person of the operating organisation with `role`, joined as the app joins people
+    (its admins become staff)."""
+    from accounts.services import membership_create
+
+    user = UserFactory()
+    membership_create(user=user, organization=operator_organization(), role=role)
+    user.refresh_from_db()
+    return user
+
+
 def api_token_for(user: User, name: str = "CI") -> str:
     """A live API key for `user` (the raw key, as a client would hold it)."""
     from accounts.services import api_token_create

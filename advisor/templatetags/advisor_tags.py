@@ -5,7 +5,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from accounts.models import Role
+from accounts.selectors import membership_is_operator_staff
 from advisor.forms import label_for
 
 register = template.Library()
@@ -82,5 +82,5 @@ def billing_short_label(value: Any) -> Any:
 @register.filter
 def reads_models(memberships: Any) -> bool:
     """Whether these memberships let their user read scoring models and the catalog (a sales
-    engineer or an admin somewhere; see scoring_views.can_view_scoring_models)."""
-    return any(m.role in (Role.SALES_ENGINEER, Role.ADMIN) for m in memberships or ())
+    engineer or an admin of the operating organisation; accounts.selectors.is_operator_staff)."""
+    return any(membership_is_operator_staff(m) for m in memberships or ())

@@ -1,6 +1,11 @@
 """Every URL that takes an object id, generated from the URL configuration, asked for by people
 who must not see the object: anonymous visitors, members of another organisation and a sales
-engineer working for another customer. Each must get a login redirect, a 404 or (API) a 401."""
+engineer working for another customer. Each must get a login redirect, a 404 or (API) a 401.
+
+Then the global pages (scoring models, their impact previews, the catalog, and their admin
+pages), which only the operating organisation's staff may open: asked for by every kind of
+person, each must get exactly their answer, and no page may list another organisation's
+assessments."""
 
 from __future__ import annotations
 
@@ -10,12 +15,15 @@ from typing import Any
 import pytest
 from django.core.files.base import ContentFile
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Role
-from advisor.models import Assessment, Report, ShareLink
+from accounts.services import membership_create
+from advisor import services
+from advisor.models import Assessment, Catalog, Report, ScoringModel, ShareLink
 from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.factories import MembershipFactory, UserFactory, operator_member
+from tests.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +118,150 @@ def test_outsiders_never_reach_another_organisations_objects(
             continue
         assert status in {401, 404, 405}, (who, method, url, status)
         assert b"secret" not in response.content and b"Secret" not in response.content
+
+
+# --- global pages -----------------------------------------------------------------------------
+
+SITE, ADMIN = "site", "admin"
+
+
+@pytest.fixture
+def global_pages(
+    draft: ScoringModel,  # noqa: F811 - a fixture
+    submitted: list[Assessment],  # noqa: F811 - a fixture
+) -> list[tuple[str, str]]:
+    """The global pages, with a finished impact preview over a customer's secret assessments."""
+    customer = submitted[0].organization
+    customer.name = "Victim Corp"
+    customer.save()
+    for assessment in submitted:
+        assessment.title = f"Secret plan {assessment.pk}"
+    Assessment.objects.bulk_update(submitted, ["title"])
+    preview = services.impact_preview_request(draft=draft, user=None)
+    assert preview.result is not None and preview.result["flipped"]
+    catalog = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
+    catalog_draft = services.catalog_clone(catalog=catalog, user=None)
+    return [
+        (SITE, reverse("advisor:scoring_models")),
+        (SITE, reverse("advisor:scoring_model", args=[draft.pk])),
+        (SITE, reverse("advisor:scoring_preview", args=[draft.pk])),
+        (SITE, reverse("advisor:catalog")),
+        (ADMIN, reverse("admin:advisor_scoringmodel_changelist")),
+        (ADMIN, reverse("admin:advisor_scoringmodel_change", args=[draft.pk])),
+        (ADMIN, reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])),
+        (ADMIN, reverse("admin:advisor_impactpreview_changelist")),
+        (ADMIN, reverse("admin:advisor_catalog_changelist")),
+        (ADMIN, reverse("admin:advisor_catalog_change", args=[catalog_draft.pk])),
+        (ADMIN, reverse("admin:advisor_catalog_preview", args=[catalog_draft.pk])),
+        (
+            ADMIN,
+            reverse("admin:advisor_catalogprice_changelist") + f"?catalog__id__exact={catalog.pk}",
+        ),
+    ]
+
+
+def _customer(role: str) -> Any:
+    """Someone with `role` in a customer's organisation, joined as the app joins people."""
+    member = MembershipFactory(role=Role.MEMBER)
+    membership_create(user=member.user, organization=member.organization, role=role)
+    member.user.refresh_from_db()
+    return member.user
+
+
+def _legacy_staff_admin() -> Any:
+    """A customer's admin made staff before only the operator's admins were."""
+    user = _customer(Role.ADMIN)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
+
+
+# Who asks, and what they get from the site's pages and the admin's: a login redirect,
+# 404 (nothing to see here), 403 (staff, but not allowed) or the page.
+READERS = {
+    "anonymous": (None, "login", "admin login"),
+    "customer member": (lambda: _customer(Role.MEMBER), 404, "admin login"),
+    "customer admin": (lambda: _customer(Role.ADMIN), 404, "admin login"),
+    "customer admin, staff from before": (_legacy_staff_admin, 404, 403),
+    "sales engineer of a non-operator organisation": (
+        lambda: _customer(Role.SALES_ENGINEER),
+        404,
+        "admin login",
+    ),
+    "operator member": (lambda: operator_member(Role.MEMBER), 404, "admin login"),
+    "operator sales engineer": (lambda: operator_member(Role.SALES_ENGINEER), 200, "admin login"),
+    "operator admin": (lambda: operator_member(Role.ADMIN), 200, 200),
+}
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_only_the_operators_staff_open_the_global_pages(
+    global_pages: list[tuple[str, str]], reader: str
+) -> None:
+    make_user, site_answer, admin_answer = READERS[reader]
+    client = Client()
+    if make_user is not None:
+        client.force_login(make_user())
+    for kind, url in global_pages:
+        response = client.get(url)
+        expected = site_answer if kind == SITE else admin_answer
+        if expected == "login":
+            assert response.status_code == 302, (reader, url)
+            assert response["Location"].startswith("/accounts/login/"), (reader, url)
+        elif expected == "admin login":
+            assert response.status_code == 302, (reader, url)
+            assert response["Location"].startswith("/admin/login/"), (reader, url)
+        else:
+            assert response.status_code == expected, (reader, url, response.status_code)
+        # Counts cover every organisation; rows only the reader's own.
+        assert b"Secret plan" not in response.content, (reader, url)
+        assert b"Victim Corp" not in response.content, (reader, url)
+
+
+@pytest.mark.parametrize("role", [Role.SALES_ENGINEER, Role.ADMIN])
+def test_the_operators_staff_see_the_rows_of_their_own_customers(
+    global_pages: list[tuple[str, str]],
+    submitted: list[Assessment],  # noqa: F811 - a fixture
+    role: str,
+) -> None:
+    user = operator_member(role)
+    membership_create(user=user, organization=submitted[0].organization, role=role)
+    client = Client()
+    client.force_login(user)
+    previews = [url for kind, url in global_pages if url.endswith("/preview/")]
+    readable = (
+        previews if role == Role.ADMIN else [u for u in previews if not u.startswith("/admin/")]
+    )
+    page = client.get(readable[0]).content.decode()
+    assert "Secret plan" in page and "Victim Corp" in page
+
+
+def test_a_role_in_a_prospect_never_opens_the_global_pages(
+    client: Client,
+    global_pages: list[tuple[str, str]],
+    mailoutbox: list,  # type: ignore[type-arg]
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # The red team's path: a sales engineer opens a prospect and makes an outsider a sales
+    # engineer of it through the organisation page's invitation.
+    client.force_login(MembershipFactory(role=Role.SALES_ENGINEER).user)
+    outsider = UserFactory(email="outsider@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("advisor:prospect_new"),
+            {"organization_name": "Prospect Ltd", "title": "Sizing", "contact_email": ""},
+        )
+        client.post(
+            reverse("accounts:organization"),
+            {"email": outsider.email, "role": Role.SALES_ENGINEER},
+        )
+    link = re.search(r"http://testserver(/accounts/invitation/\S+/)", mailoutbox[-1].body)
+    assert link is not None
+    mallory = Client()
+    mallory.force_login(outsider)
+    assert mallory.post(link.group(1)).status_code == 302
+    for kind, url in global_pages:
+        response = mallory.get(url)
+        assert response.status_code == (404 if kind == SITE else 302), url
+        assert b"Secret plan" not in response.content
+    assert "Scoring models" not in mallory.get(reverse("advisor:dashboard")).text

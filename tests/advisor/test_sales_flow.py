@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Membership, Role, User
+from accounts.models import Invitation, Membership, Organization, Role, User
 from advisor.models import Assessment
 from tests.factories import PASSWORD, MembershipFactory
 
@@ -117,3 +117,23 @@ def test_bad_prospect_input_gets_a_message(client: Client, sales: Membership) ->
     )
     assert "Check the new prospect" in page.text
     assert not Assessment.objects.exists()
+
+
+def test_a_prospect_whose_contact_is_already_in_it_is_refused_whole(
+    client: Client, sales: Membership, mailoutbox: list
+) -> None:
+    page = client.post(
+        reverse("advisor:prospect_new"),
+        {
+            "organization_name": "Kowloon Retail",
+            "title": "Sizing",
+            "contact_email": sales.user.email,
+        },
+        follow=True,
+    )
+    assert f"{sales.user.email} is already a member of this organisation." in page.text
+    # Nothing half-done: no organisation, assessment, invitation or email.
+    assert not Organization.objects.filter(name="Kowloon Retail").exists()
+    assert not Assessment.objects.exists()
+    assert not Invitation.objects.exists()
+    assert not mailoutbox

@@ -527,6 +527,12 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
     assert result["flips"]["accelerator"] == accelerator_flips
     assert result["shift"]["min"] < 0 and cheaper > 0
     assert "catalog v2 against the active catalog v1" in page
+    # The assessments are a customer's: counted, not listed, for staff outside it.
+    assert 'id="flipped"' not in page and "counted above but not listed" in page
+    MembershipFactory(
+        user_id=editor.session["_auth_user_id"], organization=submitted[0].organization
+    )
+    page = editor.get(url).content.decode()
     assert 'id="flipped"' in page and "amd-mi300x" in page
     confirm = editor.get(reverse("admin:advisor_catalog_publish", args=[draft.pk]))
     assert "The latest impact preview" in confirm.content.decode()

@@ -24,7 +24,7 @@ from advisor.reporting import render_report_html
 from advisor.starters import BY_SLUG as STARTERS
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
-from tests.factories import MembershipFactory
+from tests.factories import MembershipFactory, operator_organization
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -225,7 +225,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     context.close()
 
     # A sales engineer with a customer, who also reads the scoring models.
-    engineer = MembershipFactory(role=Role.SALES_ENGINEER)
+    engineer = MembershipFactory(role=Role.SALES_ENGINEER, organization=operator_organization())
     services.prospect_start(
         user=engineer.user,
         organization_name="Harbour AI " + lang,

@@ -14,7 +14,7 @@ from advisor import engine, services
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment, Catalog
 from tests.e2e.test_wizard_browser import _log_in
-from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory
+from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
 from tests.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -129,7 +129,7 @@ def test_a_sales_engineer_reads_the_catalog(
 ) -> None:
     draft = _draft()
     services.catalog_publish(catalog=draft, user=None)
-    engineer = MembershipFactory(role=Role.SALES_ENGINEER)
+    engineer = MembershipFactory(role=Role.SALES_ENGINEER, organization=operator_organization())
     for name, viewport in (("desktop", (1280, 900)), ("phone", (390, 844))):
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         page = context.new_page()

@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from accounts.models import Role
+from accounts.models import Organization, Role
 from advisor import decisions, services
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment, Criterion, ScoringModel
 from tests.e2e.test_wizard_browser import _log_in
-from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory
+from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
 from tests.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -90,7 +90,13 @@ def test_admin_edits_previews_and_a_sales_engineer_reads(
     page.screenshot(path=str(screenshot_dir / f"scoring-admin-diff-{lang}.png"), full_page=True)
     assert not [e for e in errors if "Content Security Policy" in e], errors
 
-    engineer = MembershipFactory(role=Role.SALES_ENGINEER)
+    # An operator's sales engineer, who works with the customer whose assessments flip.
+    engineer = MembershipFactory(role=Role.SALES_ENGINEER, organization=operator_organization())
+    MembershipFactory(
+        user=engineer.user,
+        organization=Organization.objects.get(name="Harbour AI"),
+        role=Role.SALES_ENGINEER,
+    )
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     reader = context.new_page()
     reader_errors = _csp_errors(reader)

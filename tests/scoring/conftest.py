@@ -10,7 +10,7 @@ from accounts.services import membership_create
 from advisor import services
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment, Criterion, ScoringModel
-from tests.factories import MembershipFactory, OrganizationFactory
+from tests.factories import MembershipFactory, OrganizationFactory, operator_member
 
 
 @pytest.fixture
@@ -45,7 +45,10 @@ def draft(active: ScoringModel) -> ScoringModel:
     return model
 
 
-def member_with_role(role: str) -> Any:
+def member_with_role(role: str, *, operator: bool = True) -> Any:
+    """A user with `role` in the operating organisation, or (operator=False) in a customer's."""
+    if operator:
+        return operator_member(role)
     membership = MembershipFactory(role=Role.MEMBER)
     if role != Role.MEMBER:
         membership_create(user=membership.user, organization=membership.organization, role=role)

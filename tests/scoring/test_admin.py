@@ -9,8 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
+from accounts.services import membership_create
 from advisor import services
 from advisor.models import Assessment, Criterion, ScoringModel
+from tests.factories import OrganizationFactory
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -320,15 +322,31 @@ def test_publishing_an_invalid_draft_shows_each_problem(
     assert draft.status == "draft"
 
 
-def test_the_preview_lists_flipped_assessments_with_links(
+def test_the_preview_lists_only_flipped_assessments_the_reader_may_open(
     client: Client, draft: ScoringModel, submitted: list[Assessment]
 ) -> None:
+    # Half the assessments belong to a customer the sales engineer works with, half to another.
+    customer = submitted[0].organization
+    other = OrganizationFactory(name="Elsewhere Ltd")
+    Assessment.objects.filter(pk__in=[a.pk for a in submitted[1::2]]).update(organization=other)
     preview = services.impact_preview_request(draft=draft, user=None)
     assert preview.result is not None
-    client.force_login(member_with_role(Role.SALES_ENGINEER))
+    engineer = member_with_role(Role.SALES_ENGINEER)
+    membership_create(user=engineer, organization=customer, role=Role.SALES_ENGINEER)
+    client.force_login(engineer)
     page = client.get(reverse("advisor:scoring_preview", args=[draft.pk])).content.decode()
-    first = preview.result["flipped"][0]
-    assert f'href="/assessments/{first["id"]}/"' in page
+    flipped = preview.result["flipped"]
+    theirs = [row for row in flipped if row["organization"] == customer.name]
+    others = [row for row in flipped if row["organization"] == other.name]
+    assert theirs and others
+    for row in theirs:
+        assert f'href="/assessments/{row["id"]}/"' in page
+    for row in others:
+        assert f'href="/assessments/{row["id"]}/"' not in page
+    assert "Elsewhere Ltd" not in page
+    # The counts still cover every organisation.
+    assert f"<th>{preview.result['flipped_total']}</th>" in page
+    assert f"{len(others)} flipped assessments are counted above but not listed" in page
     assert 'src="data:image/svg+xml;base64,' in page
 
 

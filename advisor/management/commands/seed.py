@@ -19,7 +19,10 @@ DEMO_USERS = (
 
 
 class Command(BaseCommand):
-    help = "Load demo data: an organisation with one user per role, and print their credentials."
+    help = (
+        "Load demo data: the operating organisation with one user per role, a customer, and "
+        "print their credentials."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
@@ -33,6 +36,17 @@ class Command(BaseCommand):
         organization = Organization.objects.filter(name=DEMO_ORG).first()
         if organization is None:
             organization = services.organization_create(name=DEMO_ORG)
+        # The demo organisation runs the site: its sales engineer and admin are the staff who
+        # read and edit the scoring models and the catalog. An operator chosen before stays.
+        operator = Organization.objects.filter(is_operator=True).first()
+        if operator is None:
+            organization.is_operator = True
+            organization.save(update_fields=["is_operator"])
+        elif operator.pk != organization.pk:
+            self.stderr.write(
+                f"{operator.name} runs this site, not {DEMO_ORG}: the demo sales engineer and "
+                "admin see no scoring models or catalog."
+            )
         customer = Organization.objects.filter(name=CUSTOMER_ORG).first()
         if customer is None:
             customer = services.organization_create(name=CUSTOMER_ORG)
