@@ -31,7 +31,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, URLResolver
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from ninja import Field, NinjaAPI, Query, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.schema import OpenAPISchema
@@ -345,7 +345,7 @@ def _docs_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
             try:
                 _count_request(request, token)
             except RateLimited as exc:
-                return _too_many(_plain_error(429, _rate_limited_message()), exc)
+                return _too_many(_plain_error(429, _rate_limited_message(exc)), exc)
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -518,8 +518,13 @@ def _auth_required_message() -> str:
     return _("Authentication required: send a valid API token as “Authorization: Bearer <key>”.")
 
 
-def _rate_limited_message() -> str:
-    return _("Too many requests with this token; try again in a minute.")
+def _rate_limited_message(exc: RateLimited) -> str:
+    seconds = max(1, exc.retry_after)
+    return ngettext(
+        "Too many requests with this token; try again in %(seconds)d second.",
+        "Too many requests with this token; try again in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}
 
 
 def _unauthorized(response: HttpResponse) -> HttpResponse:
@@ -528,13 +533,14 @@ def _unauthorized(response: HttpResponse) -> HttpResponse:
 
 
 def _too_many(response: HttpResponse, exc: RateLimited) -> HttpResponse:
+    # RFC 9110: whole seconds; never 0, which would invite an immediate retry.
     response["Retry-After"] = str(max(1, exc.retry_after))
     return response
 
 
 @api.exception_handler(RateLimited)
 def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
-    return _too_many(_error(request, 429, _rate_limited_message()), exc)
+    return _too_many(_error(request, 429, _rate_limited_message(exc)), exc)
 
 
 @api.exception_handler(ApiError)

@@ -296,3 +296,15 @@ def test_a_request_without_a_valid_token_is_401_not_counted(
     for _ in range(5):
         assert stranger.post(_body()).status_code == 401
     assert api.post(_body()).status_code == 201
+
+
+def test_the_new_errors_are_in_traditional_chinese(
+    client: Client, member: Membership, clock: list[float], budget: None
+) -> None:
+    MembershipFactory(user=member.user)
+    api = Api(client, api_token_for(member.user), language="zh-hant")
+    assert "你屬於多個組織" in api.post(_body()).json()["detail"]
+    api.post(_body())
+    assert "請於 60 秒後再試" in api.post(_body()).json()["detail"]
+    response = client.put(URL, headers=api.headers)
+    assert "不允許 PUT 方法" in response.json()["detail"]
