@@ -16,6 +16,7 @@ grows with the request. Each token has a budget of reads and one of writes per m
 # No `from __future__ import annotations` here: django-ninja reads the operations' annotations
 # at runtime, and @paginate's wrapper resolves string annotations in ninja's own module.
 import json
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -49,6 +50,8 @@ from advisor.engine import AnswersError, answers_schema
 from advisor.engine.answers import MAX_PROBLEMS, first_problems, join_path
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
+
+logger = logging.getLogger(__name__)
 
 ANSWERS_SCHEMA_NAME = "AnswersV1"
 # An answers document is a few kilobytes; a megabyte leaves room for long free text and stops
@@ -148,12 +151,16 @@ def _count_request(request: HttpRequest, token: ApiToken) -> None:
     now = int(_clock())
     start = now - now % window
     key = f"api-rate:{'write' if write else 'read'}:{token.key_hash}:{start}"
-    cache.add(key, 0, timeout=window + 1)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=window + 1)
-        count = 1
+        cache.add(key, 0, timeout=window + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=window + 1)
+            count = 1
+    except Exception:  # a cache outage costs the limit, never the API
+        logger.warning("API rate limit unavailable", exc_info=True)
+        return
     if count > limit:
         raise RateLimited(start + window - now)
 

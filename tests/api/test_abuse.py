@@ -308,3 +308,17 @@ def test_the_new_errors_are_in_traditional_chinese(
     assert "請於 60 秒後再試" in api.post(_body()).json()["detail"]
     response = client.put(URL, headers=api.headers)
     assert "不允許 PUT 方法" in response.json()["detail"]
+
+
+def test_a_cache_outage_lifts_the_limit_instead_of_failing_requests(
+    api: Api, budget: None, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+        }
+    }
+    for _ in range(3):
+        assert api.post(_body()).status_code == 201
+    assert "API rate limit unavailable" in caplog.text
