@@ -6,23 +6,33 @@ response models take `answers` as a plain object, the engine validates it, and t
 description references the engine's schema (`components.schemas.AnswersV1`) instead of copying
 its rules into pydantic models.
 
-Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", "message"}]}`,
-in the request's language; `path` is the engine's own path for problems in `answers`.
+Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", "message"}],
+"omitted": 0}`, in the request's language; `path` is the engine's own path for problems in
+`answers`. At most 50 problems are listed and `omitted` counts the rest, so that an answer never
+grows with the request. Each token has a budget of reads and one of writes per minute
+(settings.API_RATE_LIMIT_*); past it the API answers 429 with Retry-After.
 """
 
 # No `from __future__ import annotations` here: django-ninja reads the operations' annotations
 # at runtime, and @paginate's wrapper resolves string annotations in ninja's own module.
 import json
+import logging
 import math
+import time
+from collections.abc import Callable
 from datetime import datetime
+from functools import wraps
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern, URLResolver
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from ninja import Field, NinjaAPI, Query, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.schema import OpenAPISchema
@@ -32,14 +42,16 @@ from ninja.security import HttpBearer
 from ninja.types import DictStrAny
 from pydantic import ConfigDict, StrictBool, StringConstraints, WithJsonSchema
 
-from accounts.models import Organization, User
+from accounts.models import ApiToken, Organization, User
 from accounts.selectors import api_token_get_by_key, organizations_for_user
 from accounts.services import api_token_used
 from advisor import decisions, services
 from advisor.engine import AnswersError, answers_schema
-from advisor.engine.answers import join_path
+from advisor.engine.answers import MAX_PROBLEMS, first_problems, join_path
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
+
+logger = logging.getLogger(__name__)
 
 ANSWERS_SCHEMA_NAME = "AnswersV1"
 # An answers document is a few kilobytes; a megabyte leaves room for long free text and stops
@@ -48,6 +60,8 @@ MAX_BODY_BYTES = 1024 * 1024
 # The answers document nests four levels deep; this bounds the recursion of everything below.
 MAX_JSON_DEPTH = 32
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+# Room for a path in an error; a longer one (an unknown key of 100 KB) is elided.
+MAX_PATH_CHARS = 200
 
 
 # --- Request parsing -----------------------------------------------------------------------------
@@ -55,6 +69,10 @@ SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 class BodyTooLarge(Exception):
     pass
+
+
+class NotJSON(Exception):
+    """A write whose Content-Type is not application/json."""
 
 
 class BodyRefused(ValueError):
@@ -95,6 +113,10 @@ def _check_text(text: str) -> None:
 
 class JSONParser(Parser):
     def parse_body(self, request: HttpRequest) -> DictStrAny:
+        # A form or text/plain post is refused before its body is read: it is no client of
+        # this API, and only a JSON body is described by its schema.
+        if request.content_type != "application/json":
+            raise NotJSON
         body = request.body  # Django raises RequestDataTooBig past DATA_UPLOAD_MAX_MEMORY_SIZE
         if len(body) > MAX_BODY_BYTES:
             raise BodyTooLarge
@@ -106,11 +128,49 @@ class JSONParser(Parser):
 # --- Authentication ------------------------------------------------------------------------------
 
 
+def _clock() -> float:
+    return time.time()
+
+
+class RateLimited(Exception):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
+def _count_request(request: HttpRequest, token: ApiToken) -> None:
+    """Count the request against its token's budget; raise RateLimited past it.
+
+    A fixed window per token and kind (read or write) in the shared cache: cache.add creates
+    the counter and cache.incr raises it atomically (Redis INCR), so parallel requests cannot
+    all pass as the same count.
+    """
+    write = request.method not in ("GET", "HEAD", "OPTIONS")
+    limit = settings.API_RATE_LIMIT_WRITES if write else settings.API_RATE_LIMIT_READS
+    window = max(1, settings.API_RATE_LIMIT_WINDOW)
+    now = int(_clock())
+    start = now - now % window
+    key = f"api-rate:{'write' if write else 'read'}:{token.key_hash}:{start}"
+    try:
+        cache.add(key, 0, timeout=window + 1)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=window + 1)
+            count = 1
+    except Exception:  # a cache outage costs the limit, never the API
+        logger.warning("API rate limit unavailable", exc_info=True)
+        return
+    if count > limit:
+        raise RateLimited(start + window - now)
+
+
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
         api_token = api_token_get_by_key(key=token)
         if api_token is None:
             return None
+        _count_request(request, api_token)
         api_token_used(token=api_token)
         request.user = api_token.user
         return api_token.user
@@ -142,7 +202,10 @@ class AssessmentIn(Schema):
     ]
     organization: Slug | None = Field(
         None,
-        description="The organisation's slug; by default the first of the caller's organisations.",
+        description=(
+            "The organisation's slug. Required when the caller belongs to several "
+            "organisations; by default the caller's only one."
+        ),
     )
     answers: Answers
     draft: StrictBool = Field(
@@ -198,7 +261,10 @@ class ErrorItem(Schema):
 
 class ErrorOut(Schema):
     detail: str
-    errors: list[ErrorItem] = Field(default_factory=list)
+    errors: list[ErrorItem] = Field(
+        default_factory=list, description=f"At most {MAX_PROBLEMS} problems."
+    )
+    omitted: int = Field(0, description="How many more problems were found but not listed.")
 
 
 class AssessmentFilters(Schema):
@@ -228,6 +294,68 @@ class AdvisorAPI(NinjaAPI):
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})[ANSWERS_SCHEMA_NAME] = answers_schema()
         return schema
+
+    def _get_urls(self) -> list[URLResolver | URLPattern]:
+        urls = super()._get_urls()
+        for url in urls:
+            if isinstance(url, URLPattern):
+                url.callback = _json_errors(url.callback)
+        return urls
+
+
+def _json_errors(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    # ninja answers a wrong method with Django's plain-text 405 and lets the API root's 404
+    # reach Django's HTML page; an API client gets JSON like every other error.
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404:
+            return _plain_error(404, _("Not found."))
+        if response.status_code == 405 and not response.get("Content-Type", "").startswith(
+            "application/json"
+        ):
+            allowed = response.get("Allow", "")
+            response = _plain_error(
+                405,
+                _("Method %(method)s is not allowed here; allowed: %(allowed)s.")
+                % {"method": request.method, "allowed": allowed},
+            )
+            response["Allow"] = allowed
+        return response
+
+    return wrapped
+
+
+def _plain_error(status: int, detail: str) -> JsonResponse:
+    return JsonResponse({"detail": detail, "errors": [], "omitted": 0}, status=status)
+
+
+def _docs_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    # The OpenAPI document describes every operation and the answers schema; in production it
+    # is for people who use the API (a session or a token) unless API_DOCS_PUBLIC says so.
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = _plain_error(
+                405,
+                _("Method %(method)s is not allowed here; allowed: %(allowed)s.")
+                % {"method": request.method, "allowed": "GET, HEAD"},
+            )
+            response["Allow"] = "GET, HEAD"
+            return response
+        if not (settings.API_DOCS_PUBLIC or request.user.is_authenticated):
+            scheme, _space, key = request.headers.get("Authorization", "").partition(" ")
+            token = api_token_get_by_key(key=key.strip()) if scheme.lower() == "bearer" else None
+            if token is None:
+                return _unauthorized(_plain_error(401, _auth_required_message()))
+            try:
+                _count_request(request, token)
+            except RateLimited as exc:
+                return _too_many(_plain_error(429, _rate_limited_message(exc)), exc)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def _reference_engine_schema(node: Any) -> None:
@@ -259,14 +387,15 @@ api = AdvisorAPI(
     urls_namespace="api-v1",
     auth=BearerToken(),
     parser=JSONParser(),
+    docs_decorator=_docs_access,
 )
 
-ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut}
+ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 
 
 @api.post(
     "/assessments",
-    response={201: AssessmentOut, 413: ErrorOut, **ERRORS},
+    response={201: AssessmentOut, 413: ErrorOut, 415: ErrorOut, **ERRORS},
     summary="Create an assessment from an answers document",
     tags=["assessments"],
 )
@@ -320,7 +449,7 @@ def assessment_list(
 
 @api.get(
     "/schema/answers",
-    response={200: dict[str, Any], 401: ErrorOut},
+    response={200: dict[str, Any], 401: ErrorOut, 429: ErrorOut},
     summary="The engine's JSON Schema of the answers document",
     tags=["schema"],
 )
@@ -331,14 +460,29 @@ def schema_answers(request: HttpRequest) -> dict[str, Any]:
 def _organization(user: User, slug: str | None) -> Organization:
     organizations = organizations_for_user(user=user)
     if slug is None:
-        organization = organizations.order_by("name", "pk").first()
-        if organization is None:
+        # Never a guess: a prospect organisation someone named "AAA" once came first by name
+        # and received a sales engineer's API creates.
+        only = list(organizations.order_by("name", "pk")[:2])
+        if not only:
             raise ApiError(
                 400,
                 _("You are not a member of any organisation."),
                 [_item("body", "organization", "no_organization", _("Join or create one first."))],
             )
-        return organization
+        if len(only) > 1:
+            raise ApiError(
+                400,
+                _("You belong to several organisations: say which one this is for."),
+                [
+                    _item(
+                        "body",
+                        "organization",
+                        "organization_required",
+                        _("Give the organisation's slug; you are a member of several."),
+                    )
+                ],
+            )
+        return only[0]
     organization = organizations.filter(slug=slug).first()
     if organization is None:
         # Another organisation's slug answers like one that does not exist.
@@ -369,8 +513,41 @@ def _item(
     }
 
 
-def _error(request: HttpRequest, status: int, detail: str, errors: Any = ()) -> HttpResponse:
-    return api.create_response(request, {"detail": detail, "errors": list(errors)}, status=status)
+def _error(
+    request: HttpRequest, status: int, detail: str, errors: Any = (), omitted: int = 0
+) -> HttpResponse:
+    return api.create_response(
+        request, {"detail": detail, "errors": list(errors), "omitted": omitted}, status=status
+    )
+
+
+def _auth_required_message() -> str:
+    return _("Authentication required: send a valid API token as “Authorization: Bearer <key>”.")
+
+
+def _rate_limited_message(exc: RateLimited) -> str:
+    seconds = max(1, exc.retry_after)
+    return ngettext(
+        "Too many requests with this token; try again in %(seconds)d second.",
+        "Too many requests with this token; try again in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}
+
+
+def _unauthorized(response: HttpResponse) -> HttpResponse:
+    response["WWW-Authenticate"] = 'Bearer realm="api"'
+    return response
+
+
+def _too_many(response: HttpResponse, exc: RateLimited) -> HttpResponse:
+    # RFC 9110: whole seconds; never 0, which would invite an immediate retry.
+    response["Retry-After"] = str(max(1, exc.retry_after))
+    return response
+
+
+@api.exception_handler(RateLimited)
+def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    return _too_many(_error(request, 429, _rate_limited_message(exc)), exc)
 
 
 @api.exception_handler(ApiError)
@@ -381,11 +558,12 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 @api.exception_handler(AnswersError)
 def _answers_error(request: HttpRequest, exc: AnswersError) -> HttpResponse:
     language = decisions.engine_language()
+    shown, omitted = first_problems(exc.problems)
     errors = [
-        _item("answers", p.path, p.code, p.message(language), _jsonable(p.params))
-        for p in exc.problems
+        _item("answers", _short(p.path), p.code, p.message(language), _jsonable(p.params))
+        for p in shown
     ]
-    return _error(request, 400, _("The answers document is not valid."), errors)
+    return _error(request, 400, _("The answers document is not valid."), errors, omitted)
 
 
 @api.exception_handler(Http404)
@@ -396,17 +574,15 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     if isinstance(exc, AuthenticationError):
-        response = _error(
-            request,
-            401,
-            _("Authentication required: send a valid API token as “Authorization: Bearer <key>”."),
-        )
-        response["WWW-Authenticate"] = 'Bearer realm="api"'
-        return response
+        return _unauthorized(_error(request, 401, _auth_required_message()))
     cause = exc.__cause__
     # ninja wraps every failure of the body parser in a generic 400; say what went wrong.
     if isinstance(cause, BodyTooLarge | RequestDataTooBig):
         return _error(request, 413, _("The request body is larger than 1 MB."))
+    if isinstance(cause, NotJSON):
+        return _error(
+            request, 415, _("Send the body as JSON, with Content-Type: application/json.")
+        )
     if isinstance(cause, BodyRefused):
         return _error(request, 400, str(cause))
     if cause is not None:
@@ -421,8 +597,10 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 
 @api.exception_handler(ValidationError)
 def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    errors = [_validation_item(error) for error in exc.errors]
-    return _error(request, 400, _("The request is not valid."), errors)
+    # pydantic reports every unknown key of the envelope: list a bounded number of them.
+    errors = [_validation_item(error) for error in exc.errors[:MAX_PROBLEMS]]
+    omitted = max(0, len(exc.errors) - MAX_PROBLEMS)
+    return _error(request, 400, _("The request is not valid."), errors, omitted)
 
 
 # Pydantic's messages are English only; these cover what a client can get wrong here.
@@ -461,9 +639,12 @@ def _validation_item(error: dict[str, Any]) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError):
         message = str(error.get("msg", ""))
     location = source if source in ("body", "query", "path") else "body"
-    return _item(
-        location, join_path(p for p in loc if isinstance(p, str | int)), code, message, params
-    )
+    path = join_path(p for p in loc if isinstance(p, str | int))
+    return _item(location, _short(path), code, message, params)
+
+
+def _short(path: str) -> str:
+    return path if len(path) <= MAX_PATH_CHARS else path[: MAX_PATH_CHARS - 1] + "…"
 
 
 def _jsonable(value: Any) -> Any:

@@ -276,6 +276,16 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "advisor <noreply@localhost>")
 
+# --- JSON API --------------------------------------------------------------------------------
+
+# Requests per token per window; reads (GET) and writes (POST) are counted apart, so a client
+# that polls results cannot use up its budget for creating assessments.
+API_RATE_LIMIT_READS = envint("API_RATE_LIMIT_READS", 600)
+API_RATE_LIMIT_WRITES = envint("API_RATE_LIMIT_WRITES", 60)
+API_RATE_LIMIT_WINDOW = envint("API_RATE_LIMIT_WINDOW", 60)  # seconds
+# /api/v1/openapi.json for anyone; otherwise only for signed-in users and token holders.
+API_DOCS_PUBLIC = envbool("API_DOCS_PUBLIC", DEBUG)
+
 # --- Languages -----------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"

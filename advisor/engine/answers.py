@@ -82,6 +82,15 @@ MAX_TOKENS_PER_DAY = 10**13
 MAX_CONTEXT_TOKENS = 2_000_000
 MAX_SEQUENCE_LENGTH = 1_048_576
 
+# What a caller lists of an invalid document; the rest is counted ("and 12 more"). A wrong
+# document rarely has more than a handful of problems, and an answer that grows with the input
+# lets a small request cost the server a large one (issue 11).
+MAX_PROBLEMS = 50
+# Unknown keys reported one by one per object; more are summed up in one problem.
+MAX_UNKNOWN_KEYS = 10
+# Room for a key in a path or message; the rest of a long key is elided.
+MAX_KEY_CHARS = 60
+
 
 @cache
 def preset_ids() -> tuple[str, ...]:
@@ -91,7 +100,12 @@ def preset_ids() -> tuple[str, ...]:
 
 
 def _enum(values: Sequence[str], description: str) -> dict[str, Any]:
-    return {"type": "string", "enum": list(values), "description": description}
+    return {
+        "type": "string",
+        "enum": list(values),
+        "maxLength": max(len(v) for v in values),
+        "description": description,
+    }
 
 
 def _int(lo: int, hi: int, description: str) -> dict[str, Any]:
@@ -111,7 +125,11 @@ def _obj(properties: dict[str, Any], required: Iterable[str], description: str) 
 def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, Any]:
     return {
         "type": "array",
-        "items": {"type": "string", "enum": list(values)},
+        "items": {
+            "type": "string",
+            "enum": list(values),
+            "maxLength": max(len(v) for v in values),
+        },
         "minItems": lo,
         "maxItems": len(values),
         "uniqueItems": True,
@@ -457,7 +475,11 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
             sorted(str(k) for k in value if k not in known) if isinstance(value, Mapping) else []
         )
         return [
-            Problem(join_path([*parts, k]), "unknown_key", {"key": k, "allowed": sorted(known)})
+            Problem(
+                join_path([*parts, _short_key(k)]),
+                "unknown_key",
+                {"key": _short_key(k), "allowed": sorted(known)},
+            )
             for k in extras
         ]
     if kind == "required":
@@ -497,11 +519,77 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
                 {"limit": rule, "count": len(value)},
             )
         ]
+    if kind == "maxLength":
+        return [Problem(path, "max_length", {"limit": rule, "count": len(value)})]
     if kind == "uniqueItems":
         return [Problem(path, "unique_items", {})]
     if kind == "oneOf":
         return [Problem(path, "model_one_of", {})]
-    return [Problem(path, "invalid", {"detail": error.message})]
+    return [Problem(path, "invalid", {"detail": _short_key(error.message)})]
+
+
+def _short_key(text: str) -> str:
+    return text if len(text) <= MAX_KEY_CHARS else text[: MAX_KEY_CHARS - 1] + "…"
+
+
+def _bounded(
+    node: Any, schema: Mapping[str, Any], parts: list[str | int]
+) -> tuple[Any, list[Problem]]:
+    """`node` cut down to what its schema allows, with a problem for each cut.
+
+    Arrays keep their first maxItems items and objects their known keys plus the first few
+    unknown ones, so that validating (and reporting on) the result takes bounded work whatever
+    the input holds: 190,000 bad regions were once 190,000 problems and a 65 MB answer.
+    Only nodes the schema describes are walked; the values of unknown keys are never read.
+    """
+    problems: list[Problem] = []
+    if isinstance(node, list) and schema.get("type") == "array":
+        limit = schema.get("maxItems")
+        if isinstance(limit, int) and len(node) > limit:
+            problems.append(
+                Problem(join_path(parts), "max_items", {"limit": limit, "count": len(node)})
+            )
+            node = node[:limit]
+        items = schema.get("items")
+        if not isinstance(items, Mapping):
+            return node, problems
+        out: list[Any] = []
+        for i, value in enumerate(node):
+            value, found = _bounded(value, items, [*parts, i])
+            out.append(value)
+            problems.extend(found)
+        return out, problems
+    properties = schema.get("properties")
+    if isinstance(node, Mapping) and isinstance(properties, Mapping):
+        unknown = [k for k in node if k not in properties]
+        if schema.get("additionalProperties") is False and len(unknown) > MAX_UNKNOWN_KEYS:
+            problems.append(
+                Problem(
+                    join_path(parts),
+                    "unknown_keys",
+                    {
+                        "count": len(unknown) - MAX_UNKNOWN_KEYS,
+                        "allowed": sorted(properties),
+                    },
+                )
+            )
+            dropped = set(unknown[MAX_UNKNOWN_KEYS:])
+            node = {k: v for k, v in node.items() if k not in dropped}
+        kept: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in properties:
+                value, found = _bounded(value, properties[key], [*parts, key])
+                problems.extend(found)
+            kept[key] = value
+        return kept, problems
+    return node, problems
+
+
+def first_problems(
+    problems: Sequence[Problem], limit: int = MAX_PROBLEMS
+) -> tuple[list[Problem], int]:
+    """The problems a caller lists (at most `limit`) and how many more there are."""
+    return list(problems[:limit]), max(0, len(problems) - limit)
 
 
 def _as_mapping(value: Any) -> Mapping[str, Any] | None:
@@ -620,6 +708,7 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
         return [Problem("", "not_object", {"actual": _type_name(doc)})]
     problems: list[Problem] = []
     try:
+        doc, problems = _bounded(doc, _schema(), [])
         for error in _validator(partial).iter_errors(doc):
             problems.extend(_schema_problems(error))
     except Exception as exc:  # noqa: BLE001 - arbitrary draft input must never escape as a crash
@@ -631,8 +720,11 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
         problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
     # Stable order (document order is not guaranteed by iter_errors) and no duplicates; a wrong type
     # makes enum and bound checks at the same path noise, so only the type problem is kept.
+    # The same goes for enum problems on a string far longer than any allowed value.
     typed = {p.path for p in problems if p.code == "type"}
     problems = [p for p in problems if p.code == "type" or p.path not in typed]
+    too_long = {p.path for p in problems if p.code == "max_length"}
+    problems = [p for p in problems if p.code != "enum" or p.path not in too_long]
     seen: set[tuple[str, str, str]] = set()
     unique: list[Problem] = []
     for p in sorted(problems, key=lambda p: (p.path, p.code)):

@@ -1,7 +1,7 @@
 """`assess FILE|- [--format json|text] [--lang en|zh-hant] [--schema]` as a plain function.
 
-`main` never raises for bad input: it prints one `path: message` line per problem to stderr and
-returns 2. Django's `manage.py assess` is a thin wrapper around it.
+`main` never raises for bad input: it prints one `path: message` line per problem to stderr (the
+first 50, then how many more) and returns 2. Django's `manage.py assess` is a thin wrapper.
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from advisor.engine import i18n
-from advisor.engine.answers import AnswersError, Problem, answers_schema, parse_answers
+from advisor.engine.answers import (
+    AnswersError,
+    Problem,
+    answers_schema,
+    first_problems,
+    parse_answers,
+)
 from advisor.engine.catalog import Catalog, load_catalog
 from advisor.engine.explain import text_summary
 from advisor.engine.result import evaluate
@@ -93,8 +99,11 @@ def _decode(raw: bytes) -> Any:
 
 
 def _print_problems(problems: Sequence[Problem], lang: str, stderr: TextIO) -> None:
-    for p in problems:
+    shown, more = first_problems(problems)
+    for p in shown:
         stderr.write(f"{p.path or '(document)'}: {p.message(lang)}\n")
+    if more:
+        stderr.write(f"(document): {i18n.message('problem.more', lang, count=more)}\n")
 
 
 def main(

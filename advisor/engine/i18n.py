@@ -49,6 +49,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     "problem.max_items": _m(
         "allows at most {limit} item(s) (got {count})", "最多允許 {limit} 項（收到 {count} 項）"
     ),
+    "problem.max_length": _m(
+        "allows at most {limit} character(s) (got {count})",
+        "最多允許 {limit} 個字元（收到 {count} 個）",
+    ),
+    "problem.unknown_keys": _m(
+        "{count} more unknown field(s) (allowed: {allowed})",
+        "另有 {count} 個未知欄位（允許：{allowed}）",
+    ),
+    "problem.more": _m(
+        "... and {count} more problem(s), not listed",
+        "……另有 {count} 個問題未列出",
+    ),
     "problem.unique_items": _m("items must not repeat", "項目不可重複"),
     "problem.model_one_of": _m(
         "give exactly one of 'preset' or 'architecture'", "「preset」與「architecture」必須擇一填寫"

@@ -82,3 +82,36 @@ def test_problems_are_printed_in_the_chosen_language() -> None:
 def test_bad_arguments_exit_2_without_raising() -> None:
     code, _, err = run(["--format", "yaml", "x.json"])
     assert code == 2 and "invalid choice" in err
+
+
+def _hostile(regions: int = 190_000, unknown_keys: int = 0) -> dict[str, object]:
+    # The red team's body: a ~1 MB document whose regions hold 190,000 bad items, optionally
+    # with many unknown keys in every section so that there are well over 50 problems.
+    doc = sample()
+    doc["organization"]["regions"] = ["x"] * regions
+    for section in doc.values():
+        if isinstance(section, dict):
+            section.update({f"k{i}": 0 for i in range(unknown_keys)})
+    return doc
+
+
+def test_190000_bad_regions_are_one_problem_not_190000() -> None:
+    payload = json.dumps(_hostile())
+    assert len(payload) > 700_000
+    code, out, err = run(["-"], payload)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert "organization.regions: allows at most 9 item(s) (got 190000)" in lines
+    assert len(lines) <= 12
+    assert len(err) < 4_000
+
+
+def test_more_than_50_problems_print_50_lines_and_how_many_more() -> None:
+    payload = json.dumps(_hostile(regions=50_000, unknown_keys=2_000))
+    code, _, err = run(["-", "--lang", "zh-hant"], payload)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 51
+    assert lines[-1].startswith("(document): ……另有 ") and lines[-1].endswith(" 個問題未列出")
+    assert "另有 1990 個未知欄位" in err
+    assert len(err) < 64_000
