@@ -351,6 +351,10 @@ class ReportNotReady(Exception):
     """The report is not done yet (or failed), so it cannot be shared or exported."""
 
 
+class ReportTimedOut(Exception):
+    """Raised inside a report's generation when it runs past its time limit (see tasks.py)."""
+
+
 def report_request(*, assessment: Assessment, user: User | None, language: str) -> Report:
     """Create the next report version for a submitted assessment and enqueue its generation.
 
@@ -425,17 +429,18 @@ def report_generate(*, report_id: int) -> Report | None:
             "generated_at": report.started_at,
         }
         rendered = reporting.render_report(**common)
+    except ReportTimedOut:
+        logger.error("report %s: stopped at its time limit", report_id)
+        if not transaction.get_connection().in_atomic_block:
+            # The limit may have cut a query short and left the connection mid-command.
+            transaction.get_connection().close()
+        return report_fail(report_id=report.pk, failure=Report.Failure.TIMED_OUT)
     except (DatabaseError, OSError):
         raise
-    except Exception as error:  # a bug or bad data: record it, don't retry forever
+    except Exception:  # a bug or bad data: record it, don't retry forever
+        # The exception goes to the logs; the reader sees a plain message (Report.Failure).
         logger.exception("report %s failed", report_id)
-        Report.objects.filter(pk=report.pk).update(
-            status=Report.Status.FAILED,
-            finished_at=timezone.now(),
-            error=f"{type(error).__name__}: {error}"[:2000],
-        )
-        report.refresh_from_db()
-        return report
+        return report_fail(report_id=report.pk, failure=Report.Failure.ERROR)
     versions = result["versions"]
     report.result = result
     report.html = rendered.body_html
@@ -453,6 +458,14 @@ def report_generate(*, report_id: int) -> Report | None:
     report.finished_at = timezone.now()
     report.save()
     return report
+
+
+def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:
+    """Mark a report that is not done as failed, with `failure` as the reason the page shows."""
+    Report.objects.filter(pk=report_id).exclude(status=Report.Status.DONE).update(
+        status=Report.Status.FAILED, finished_at=timezone.now(), error=failure.value
+    )
+    return Report.objects.filter(pk=report_id).first()
 
 
 def report_retry(*, report: Report) -> Report:
@@ -479,7 +492,7 @@ def report_sweep(*, older_than: timedelta, max_attempts: int = 5) -> int:
     Report.objects.filter(pk__in=stuck.filter(attempts__gte=max_attempts).values("pk")).update(
         status=Report.Status.FAILED,
         finished_at=timezone.now(),
-        error="Gave up after repeated attempts; press retry to try again.",
+        error=Report.Failure.GAVE_UP.value,
     )
     count = 0
     for report_id in stuck.filter(attempts__lt=max_attempts).values_list("pk", flat=True):

@@ -208,6 +208,12 @@ CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 # A report still pending or running after this long is sent to the workers again.
 REPORT_STUCK_AFTER_SECONDS = envint("REPORT_STUCK_AFTER_SECONDS", 120)
+# Report generation (usually seconds): past the soft limit the report is marked failed, past
+# the hard one the worker stops the task. Both under REPORT_STUCK_AFTER_SECONDS, so the
+# sweeper never resends a report that is still within its time.
+# Seconds; fractions allowed (tests use a few milliseconds).
+REPORT_SOFT_TIME_LIMIT = float(os.environ.get("REPORT_SOFT_TIME_LIMIT") or 60)
+REPORT_TIME_LIMIT = float(os.environ.get("REPORT_TIME_LIMIT") or 90)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-reports": {
         "task": "advisor.sweep_reports",
