@@ -16,7 +16,7 @@ def _with_csp(response: HttpResponse) -> HttpResponse:
     # raised in a middleware above it (sessions, locale, CSRF) would leave the page without.
     # The error pages run no script, so the policy needs no nonce.
     if settings.SECURE_CSP:
-        response[CSP.HEADER_ENFORCE] = build_policy(settings.SECURE_CSP)
+        response[CSP.HEADER_ENFORCE] = build_policy(settings.SECURE_CSP)  # type: ignore[arg-type]
     return response
 
 

@@ -72,11 +72,13 @@ def report_request(request: HttpRequest, pk: int) -> HttpResponse:
     if assessment.is_draft or not form.is_valid():
         messages.error(request, _("Submit the assessment before generating a report."))
         return redirect("advisor:assessment", pk=assessment.pk)
-    obj = services.report_request(
-        assessment=assessment,
-        user=request.user if isinstance(request.user, User) else None,
-        language=form.cleaned_data["language"],
-    )
+    user = request.user if isinstance(request.user, User) else None
+    try:
+        obj = services.report_request(
+            assessment=assessment, user=user, language=form.cleaned_data["language"]
+        )
+    except services.ReportThrottled as refusal:
+        return _throttled(request, assessment, refusal)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
 
 
@@ -84,9 +86,41 @@ def report_request(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def report_retry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
-    if obj.status != Report.Status.DONE:
-        services.report_retry(report=obj)
+    user = request.user if isinstance(request.user, User) else None
+    try:
+        services.report_retry(report=obj, user=user)
+    except services.ReportThrottled as refusal:
+        return _throttled(request, assessment, refusal, number=obj.number)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+def _throttled(
+    request: HttpRequest,
+    assessment: Assessment,
+    refusal: services.ReportThrottled,
+    *,
+    number: int | None = None,
+) -> HttpResponse:
+    """429 with Retry-After for htmx and scripts; a message on the report page for a form."""
+    text = _(
+        "Too many report requests: the workers are shared, so please wait %(seconds)s seconds "
+        "and try again."
+    ) % {"seconds": refusal.retry_after}
+    if request.htmx or not request.accepts("text/html"):  # type: ignore[attr-defined]
+        response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        messages.error(request, text)
+        latest = (
+            number
+            or assessment.reports.order_by("-number").values_list("number", flat=True).first()
+        )
+        response = (
+            redirect("advisor:report", pk=assessment.pk, number=latest)
+            if latest
+            else redirect("advisor:assessment", pk=assessment.pk)
+        )
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 def _done(obj: Report) -> Report:

@@ -216,6 +216,12 @@ REPORT_STUCK_AFTER_SECONDS = envint("REPORT_STUCK_AFTER_SECONDS", 120)
 # Seconds; fractions allowed (tests use a few milliseconds).
 REPORT_SOFT_TIME_LIMIT = float(os.environ.get("REPORT_SOFT_TIME_LIMIT") or 60)
 REPORT_TIME_LIMIT = float(os.environ.get("REPORT_TIME_LIMIT") or 90)
+# Report requests (regenerate, retry) each person and each organisation may make per window;
+# past them the request is refused with a wait. Requests for a report already on its way
+# return that report and do not count.
+REPORT_REQUEST_WINDOW_SECONDS = envint("REPORT_REQUEST_WINDOW_SECONDS", 60)
+REPORT_REQUESTS_PER_USER = envint("REPORT_REQUESTS_PER_USER", 5)
+REPORT_REQUESTS_PER_ORGANIZATION = envint("REPORT_REQUESTS_PER_ORGANIZATION", 20)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-reports": {
         "task": "advisor.sweep_reports",
