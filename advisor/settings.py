@@ -72,6 +72,8 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# /bench/baseline, the bare page `make bench` measures against; routed only when this is on.
+BENCH_BASELINE = envbool("BENCH_BASELINE", False)
 
 INSTALLED_APPS = [
     "accounts",
