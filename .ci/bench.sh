@@ -31,6 +31,8 @@ export DEBUG=false SECRET_KEY="bench-$(python3 -c 'import secrets; print(secrets
 export SECURE_SSL_REDIRECT=false SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false
 export SECURE_HSTS_SECONDS=0 SECURE_HSTS_INCLUDE_SUBDOMAINS=false SECURE_HSTS_PRELOAD=false
 export ALLOWED_HOSTS=127.0.0.1,localhost CACHE_KEY_PREFIX=bench-http LOG_LEVEL=WARNING
+# The bare page every endpoint is compared with; off (not routed) outside benchmarks.
+export BENCH_BASELINE=true
 export VAR_DIR="$ROOT/var/bench-http"
 mkdir -p "$VAR_DIR"
 compile_messages

@@ -11,7 +11,9 @@ python manage.py migrate -v0
 python manage.py seed ${DEMO_PASSWORD:+--password "$DEMO_PASSWORD"}
 
 mkdir -p var/log
-# -B runs Celery beat inside this one worker: it sweeps stuck reports every minute.
+# -B runs Celery beat inside this one worker: it sweeps stuck reports every minute. The solo
+# pool enforces no Celery time limits; report tasks keep their own clock (advisor/tasks.py),
+# REPORT_SOFT_TIME_LIMIT / REPORT_TIME_LIMIT seconds, so one runaway report cannot hold it.
 celery -A advisor worker -B --schedule var/celerybeat-schedule --pool=solo --without-gossip \
   --without-mingle --without-heartbeat -l info >var/log/worker.log 2>&1 &
 WORKER=$!

@@ -33,6 +33,13 @@ HEIGHT = 380
 
 HOURS_PER_MONTH = 730.0  # overridden by the result's own figure when present
 
+# Longest text a chart shows, in characters. Names come from the catalog (up to 100 characters,
+# set by admins); pygal sizes its margins from label widths and, once a label is wider than the
+# picture, splits the axis title for a negative width forever (the worker grew to 1.7 GB).
+NAME_CHARS = 32
+LABEL_CHARS = 72
+TITLE_CHARS = 90
+
 TRAINING_KINDS = ("pretraining", "fine_tuning")
 INFERENCE_KINDS = ("realtime_inference", "batch_inference")
 MEMORY_PARTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "other")
@@ -118,6 +125,14 @@ def _style(colors: Iterable[str] = PALETTE) -> Style:
     )
 
 
+def fit(text: object, limit: int = LABEL_CHARS) -> str:
+    """`text` as a chart shows it: at most `limit` characters, an ellipsis where it was cut.
+
+    Every label, legend entry and title goes through here before pygal sees it."""
+    value = " ".join(str(text).split())
+    return value if len(value) <= limit else value[: limit - 1].rstrip() + "…"
+
+
 def _config(**overrides: Any) -> dict[str, Any]:
     """Options every chart shares: static SVG (no JavaScript, no XML prologue), A4-friendly size."""
     options: dict[str, Any] = {
@@ -138,6 +153,9 @@ def _config(**overrides: Any) -> dict[str, Any]:
         "tooltip_border_radius": 0,
     }
     options.update(overrides)
+    for key in ("x_title", "y_title"):
+        if options.get(key):
+            options[key] = fit(options[key], TITLE_CHARS)
     return options
 
 
@@ -291,7 +309,7 @@ def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = N
     ticks = nice_ticks(top)
     with override(language):
         needed = _("Memory needed")
-        rows = [needed] + [f"{name} × {n}" for name, n, _cap in candidates]
+        rows = [fit(needed)] + [f"{fit(name, NAME_CHARS)} × {n}" for name, n, _cap in candidates]
         chart = pygal.HorizontalStackedBar(
             **_config(
                 height=max(260, 150 + 30 * len(rows)),
@@ -303,19 +321,20 @@ def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = N
                 style=_style([MEMORY_COLORS[p] for p in parts] + [CAPACITY_COLOR]),
             )
         )
-        chart.title = (
+        chart.title = fit(
             _("Training memory: need vs usable memory")
             if phase == "training"
-            else _("Serving memory: need vs usable memory")
+            else _("Serving memory: need vs usable memory"),
+            TITLE_CHARS,
         )
         # pygal draws the first label at the bottom; reverse so the need bar sits on top.
         chart.x_labels = list(reversed(rows))
         padding = [None] * len(candidates)
         for part in parts:
             value = float(memory.get(part) or 0.0)
-            chart.add(str(label_for("memory", part)), list(reversed([value, *padding])))
+            chart.add(fit(label_for("memory", part)), list(reversed([value, *padding])))
         chart.add(
-            _("Usable memory × devices"),
+            fit(_("Usable memory × devices")),
             list(reversed([None, *[round(cap, 1) for _n, _c, cap in candidates]])),
         )
         return _render(chart)
@@ -385,13 +404,14 @@ def _cost_svg(
                 dots_size=5,
             )
         )
-        chart.title = _("%(option)s × %(count)s: monthly cost against utilisation") % {
-            "option": option.get("name"),
-            "count": option.get("count"),
-        }
+        chart.title = fit(
+            _("%(option)s × %(count)s: monthly cost against utilisation")
+            % {"option": fit(option.get("name"), NAME_CHARS), "count": option.get("count")},
+            TITLE_CHARS,
+        )
         for slot, (shape, value) in lines.items():
             points = [(0, 0.0), (100, value)] if shape == "hourly" else [(0, value), (100, value)]
-            chart.add(str(BILLING_LABELS[slot]), points)
+            chart.add(fit(BILLING_LABELS[slot]), points)
         marks: list[dict[str, Any]] = []
         od = lines.get("on_demand")
         for slot, share in (option.get("break_even_utilisation") or {}).items():
@@ -402,20 +422,27 @@ def _cost_svg(
                 marks.append(
                     {
                         "value": (x, od[1] * float(share)),
-                        "label": _("break-even vs %(billing)s: %(share).0f%%")
-                        % {"billing": BILLING_LABELS[slot], "share": x},
+                        "label": fit(
+                            _("break-even vs %(billing)s: %(share).0f%%")
+                            % {"billing": BILLING_LABELS[slot], "share": x}
+                        ),
                     }
                 )
         if marks:
             chart.add(
-                _("Break-even"), marks, stroke=False, show_dots=True, dots_size=6, print_labels=True
+                fit(_("Break-even")),
+                marks,
+                stroke=False,
+                show_dots=True,
+                dots_size=6,
+                print_labels=True,
             )
         utilisation = option.get("utilisation")
         if utilisation is not None:
             x = min(100.0, float(utilisation) * 100)
             top = max(v for _k, v in lines.values())
             chart.add(
-                _("Your utilisation (%(share).0f%%)") % {"share": x},
+                fit(_("Your utilisation (%(share).0f%%)") % {"share": x}),
                 [(x, 0.0), (x, top)],
                 stroke_style={"dasharray": "6, 4", "width": 1.5},
             )
@@ -454,7 +481,7 @@ def time_cost_chart(result: dict[str, Any], language: str) -> str | None:
             cost, _slot = _run_cost(o)
             if cost is None or o.get("hours") is None:
                 continue
-            name = f"{o.get('name')} × {o.get('count')}"
+            name = f"{fit(o.get('name'), NAME_CHARS)} × {o.get('count')}"
             if len(workloads_of(result, TRAINING_KINDS)) > 1:
                 name = f"{name} ({label_for('kind', w.get('kind'))})"
             points.append((name, float(o["hours"]), cost, o.get("meets_deadline") is not False))
@@ -479,11 +506,13 @@ def time_cost_chart(result: dict[str, Any], language: str) -> str | None:
                 x_labels=x_ticks,
             )
         )
-        chart.title = _("Training: time to result against cost per run")
+        chart.title = fit(_("Training: time to result against cost per run"), TITLE_CHARS)
         late = _("misses the deadline")
         for name, hours, cost, meets in points:
             title = name if meets else f"{name} — {late}"
-            chart.add(title, [{"value": (hours, cost), "label": short_name(name)}])
+            chart.add(
+                fit(title, TITLE_CHARS), [{"value": (hours, cost), "label": fit(short_name(name))}]
+            )
         return _render(chart)
 
 
@@ -511,7 +540,7 @@ def serving_chart(result: dict[str, Any], language: str) -> str | None:
             cost, slot = _token_cost(o)
             if cost is None:
                 continue
-            name = f"{o.get('name')} × {o.get('count')}"
+            name = f"{fit(o.get('name'), NAME_CHARS)} × {o.get('count')}"
             if slot:
                 name = f"{name}, {BILLING_LABELS[slot]}" if slot in BILLING_LABELS else name
             if len(workloads) > 1:
@@ -536,11 +565,11 @@ def serving_chart(result: dict[str, Any], language: str) -> str | None:
                 range=(0, ticks[-1]),
             )
         )
-        chart.title = _("Serving: cost per million output tokens")
+        chart.title = fit(_("Serving: cost per million output tokens"), TITLE_CHARS)
         ordered = list(reversed(rows))
-        chart.x_labels = [name for name, _cost, _chosen in ordered]
+        chart.x_labels = [fit(name) for name, _cost, _chosen in ordered]
         chart.add(
-            _("USD per million output tokens"),
+            fit(_("USD per million output tokens")),
             [
                 {"value": cost, "color": PALETTE[1] if chosen else PALETTE[0]}
                 for _name, cost, chosen in ordered
@@ -570,14 +599,15 @@ def score_shift_chart(result: dict[str, Any]) -> str | None:
             x_label_rotation=30 if len(bins) > 8 else 0,
         )
     )
-    chart.title = (
+    chart.title = fit(
         _("How the draft catalog changes the monthly cost")
         if pricing
-        else _("How the draft moves the GPU − TPU score")
+        else _("How the draft moves the GPU − TPU score"),
+        TITLE_CHARS,
     )
     chart.x_labels = [
         f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
         for b in bins
     ]
-    chart.add(_("Assessments"), [b["count"] for b in bins])
+    chart.add(fit(_("Assessments")), [b["count"] for b in bins])
     return as_data_uri(_render(chart))

@@ -6,6 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.utils.cache import patch_vary_headers
 
 
@@ -15,10 +17,17 @@ def render_page_or_partial(
     """Render `template#partial` when htmx targets a partial by its DOM id, else the full page.
 
     The partial's name equals its DOM id and the hx-target, so any partial a page declares can
-    be requested on its own; Vary keeps caches from mixing the two answers.
+    be requested on its own; Vary keeps caches from mixing the two answers. A target the page
+    declares no partial for (HX-Target is the client's to send) gets the full page.
     """
     target = getattr(request, "htmx", None) and request.htmx.target  # type: ignore[attr-defined]
-    name = f"{template_name}#{target}" if target else template_name
+    name = template_name
+    if target:
+        try:
+            get_template(f"{template_name}#{target}")
+            name = f"{template_name}#{target}"
+        except TemplateDoesNotExist:
+            pass
     response = render(request, name, context, status=status)
     patch_vary_headers(response, ["HX-Request", "HX-Target"])
     return response

@@ -94,6 +94,14 @@ class Report(models.Model):
         EN = "en", "English"
         ZH_HANT = "zh-hant", "繁體中文"
 
+    class Failure(models.TextChoices):
+        """What `error` holds for a failed report: the page shows the label; details go to the
+        logs, never to the reader."""
+
+        ERROR = "error", _("Something went wrong while generating it; the problem has been logged.")
+        TIMED_OUT = "timed_out", _("Generating it took too long, so it was stopped.")
+        GAVE_UP = "gave_up", _("It failed after repeated attempts.")
+
     assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="reports")
     number = models.PositiveIntegerField(_("version"))
     language = models.CharField(_("language"), max_length=10, choices=Language.choices)
@@ -135,6 +143,12 @@ class Report(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in {self.Status.DONE, self.Status.FAILED}
+
+    @property
+    def failure_message(self) -> str:
+        # Rows failed before the codes existed hold exception text: show the plain message.
+        known = dict(self.Failure.choices)
+        return str(known.get(self.error, self.Failure.ERROR.label))
 
 
 class ShareLink(models.Model):

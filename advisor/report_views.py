@@ -11,7 +11,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
@@ -23,6 +26,9 @@ from advisor.models import Assessment, Report
 
 POLL_SECONDS = 1
 
+# Reports hold a customer's plans and costs: no shared cache and no browser disk keeps a copy.
+_no_store = cache_control(private=True, no_store=True)
+
 
 def _report(request: HttpRequest, pk: int, number: int) -> tuple[Assessment, Report]:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
@@ -31,6 +37,7 @@ def _report(request: HttpRequest, pk: int, number: int) -> tuple[Assessment, Rep
 
 @login_required
 @require_GET
+@_no_store
 def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
@@ -50,6 +57,7 @@ def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@_no_store
 def report_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The polling partial: keeps polling while a worker is busy, then reloads the page."""
     assessment, obj = _report(request, pk, number)
@@ -73,11 +81,13 @@ def report_request(request: HttpRequest, pk: int) -> HttpResponse:
     if assessment.is_draft or not form.is_valid():
         messages.error(request, _("Submit the assessment before generating a report."))
         return redirect("advisor:assessment", pk=assessment.pk)
-    obj = services.report_request(
-        assessment=assessment,
-        user=request.user if isinstance(request.user, User) else None,
-        language=form.cleaned_data["language"],
-    )
+    user = request.user if isinstance(request.user, User) else None
+    try:
+        obj = services.report_request(
+            assessment=assessment, user=user, language=form.cleaned_data["language"]
+        )
+    except services.ReportThrottled as refusal:
+        return _throttled(request, assessment, refusal)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
 
 
@@ -85,9 +95,41 @@ def report_request(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def report_retry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
-    if obj.status != Report.Status.DONE:
-        services.report_retry(report=obj)
+    user = request.user if isinstance(request.user, User) else None
+    try:
+        services.report_retry(report=obj, user=user)
+    except services.ReportThrottled as refusal:
+        return _throttled(request, assessment, refusal, number=obj.number)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+def _throttled(
+    request: HttpRequest,
+    assessment: Assessment,
+    refusal: services.ReportThrottled,
+    *,
+    number: int | None = None,
+) -> HttpResponse:
+    """429 with Retry-After for htmx and scripts; a message on the report page for a form."""
+    text = _(
+        "Too many report requests: the workers are shared, so please wait %(seconds)s seconds "
+        "and try again."
+    ) % {"seconds": refusal.retry_after}
+    if request.htmx or not request.accepts("text/html"):  # type: ignore[attr-defined]
+        response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        messages.error(request, text)
+        latest = (
+            number
+            or assessment.reports.order_by("-number").values_list("number", flat=True).first()
+        )
+        response = (
+            redirect("advisor:report", pk=assessment.pk, number=latest)
+            if latest
+            else redirect("advisor:assessment", pk=assessment.pk)
+        )
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 def _done(obj: Report) -> Report:
@@ -96,8 +138,14 @@ def _done(obj: Report) -> Report:
     return obj
 
 
-def _filename(obj: Report, extension: str) -> str:
-    return f"advisor-report-{obj.assessment_id}-v{obj.number}-{obj.language}.{extension}"
+def _attachment(response: HttpResponse, obj: Report, extension: str) -> HttpResponse:
+    """Offer the download under the title and date a reader recognises: files travel (share
+    links, mail), so their names carry no database ids."""
+    stem = slugify(obj.assessment.title, allow_unicode=True)[:60] or "report"
+    day = (obj.finished_at or obj.requested_at).date().isoformat()
+    name = f"{stem}-v{obj.number}-{day}-{obj.language}.{extension}"
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response
 
 
 def pdf_response(obj: Report) -> HttpResponse:
@@ -105,13 +153,12 @@ def pdf_response(obj: Report) -> HttpResponse:
     # Report PDFs are a few hundred kB: read them whole rather than stream an open file.
     with obj.pdf.open("rb") as handle:
         body = handle.read()
-    response = HttpResponse(body, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "pdf")}"'
-    return response
+    return _attachment(HttpResponse(body, content_type="application/pdf"), obj, "pdf")
 
 
 @login_required
 @require_GET
+@_no_store
 def report_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     _, obj = _report(request, pk, number)
     return pdf_response(obj)
@@ -119,18 +166,19 @@ def report_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
 
 @login_required
 @require_GET
+@_no_store
 def report_json(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     _, obj = _report(request, pk, number)
     _done(obj)
     response = HttpResponse(
         json.dumps(obj.result, ensure_ascii=False, indent=2), content_type="application/json"
     )
-    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "json")}"'
-    return response
+    return _attachment(response, obj, "json")
 
 
 @login_required
 @require_GET
+@_no_store
 def report_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     from advisor import reporting  # WeasyPrint loads only where reports are rendered
 
@@ -139,9 +187,7 @@ def report_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     assert obj.result is not None  # noqa: S101 - done reports have a result
     # A BOM lets spreadsheet programs open the Chinese headers as UTF-8.
     body = "\ufeff" + reporting.cost_table_csv(obj.result, obj.language)
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_filename(obj, "csv")}"'
-    return response
+    return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"), obj, "csv")
 
 
 @login_required
@@ -188,6 +234,7 @@ def share_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@_no_store
 def compare(request: HttpRequest, pk: int) -> HttpResponse:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
     reports = list(selectors.reports_for(assessment=assessment))

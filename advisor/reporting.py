@@ -10,6 +10,7 @@ import csv
 import io
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import override
@@ -590,6 +592,26 @@ def render_report_pdf(html: str) -> bytes:
 # --- CSV ----------------------------------------------------------------------------------------
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...) sends the
+# reader's data away); catalog text reaches the cells, so text starting so gets a leading quote
+# (OWASP "CSV injection"). Numbers stay numbers, negative ones included.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """One CSV cell as every export writes it: text that a spreadsheet would run as a formula
+    is quoted with a leading apostrophe; numbers and other text pass unchanged."""
+    if isinstance(value, Promise):
+        value = str(value)
+    formula = isinstance(value, str) and value.startswith(_FORMULA_START)
+    return "'" + value if formula and not _NUMBER.fullmatch(value) else value
+
+
+def csv_row(values: Iterable[Any]) -> list[Any]:
+    return [csv_cell(v) for v in values]
+
+
 def cost_table_csv(result: dict[str, Any], language: str) -> str:
     """One row per workload × option with every monthly cost component, in `language`."""
     language = decisions.engine_language(language)
@@ -597,27 +619,29 @@ def cost_table_csv(result: dict[str, Any], language: str) -> str:
     writer = csv.writer(buffer)
     with override(language):
         writer.writerow(
-            [
-                _("Workload"),
-                _("Accelerator"),
-                _("Devices"),
-                _("Hours"),
-                *[
-                    _("%(billing)s compute (USD/month)") % {"billing": charts.BILLING_LABELS[s]}
-                    for s in BILLING_SLOTS
-                ],
-                _("Storage (USD/month)"),
-                _("Egress (USD/month)"),
-                _("Idle (USD/month)"),
-                _("Staff (USD/month)"),
-                _("Total (USD/month)"),
-                _("Billing used"),
-                _("Cost per run (USD)"),
-                _("Cost per million output tokens (USD)"),
-                _("Price source"),
-                _("Price as of"),
-                _("Stale price"),
-            ]
+            csv_row(
+                [
+                    _("Workload"),
+                    _("Accelerator"),
+                    _("Devices"),
+                    _("Hours"),
+                    *[
+                        _("%(billing)s compute (USD/month)") % {"billing": charts.BILLING_LABELS[s]}
+                        for s in BILLING_SLOTS
+                    ],
+                    _("Storage (USD/month)"),
+                    _("Egress (USD/month)"),
+                    _("Idle (USD/month)"),
+                    _("Staff (USD/month)"),
+                    _("Total (USD/month)"),
+                    _("Billing used"),
+                    _("Cost per run (USD)"),
+                    _("Cost per million output tokens (USD)"),
+                    _("Price source"),
+                    _("Price as of"),
+                    _("Stale price"),
+                ]
+            )
         )
         for w in result.get("workloads") or []:
             for o in w.get("options") or []:
@@ -627,24 +651,26 @@ def cost_table_csv(result: dict[str, Any], language: str) -> str:
                 token_cost, _slot = charts._token_cost(o)
                 used = o.get("billing_used")
                 writer.writerow(
-                    [
-                        label_for("kind", w.get("kind")),
-                        o.get("name"),
-                        o.get("count"),
-                        _blank(o.get("hours")),
-                        *[_blank(compute.get(s)) for s in BILLING_SLOTS],
-                        _blank(o.get("storage_usd_per_month")),
-                        _blank(o.get("egress_usd_per_month")),
-                        _blank(o.get("idle_usd_per_month")),
-                        _blank(o.get("staff_usd_per_month")),
-                        _blank(o.get("monthly_cost_usd")),
-                        charts.BILLING_LABELS.get(used, ""),
-                        _blank(run_cost),
-                        _blank(token_cost),
-                        price.get("source") or "",
-                        price.get("as_of") or "",
-                        (_("yes") if price.get("stale") else _("no")) if price else "",
-                    ]
+                    csv_row(
+                        [
+                            label_for("kind", w.get("kind")),
+                            o.get("name"),
+                            o.get("count"),
+                            _blank(o.get("hours")),
+                            *[_blank(compute.get(s)) for s in BILLING_SLOTS],
+                            _blank(o.get("storage_usd_per_month")),
+                            _blank(o.get("egress_usd_per_month")),
+                            _blank(o.get("idle_usd_per_month")),
+                            _blank(o.get("staff_usd_per_month")),
+                            _blank(o.get("monthly_cost_usd")),
+                            charts.BILLING_LABELS.get(used, ""),
+                            _blank(run_cost),
+                            _blank(token_cost),
+                            price.get("source") or "",
+                            price.get("as_of") or "",
+                            (_("yes") if price.get("stale") else _("no")) if price else "",
+                        ]
+                    )
                 )
     return buffer.getvalue()
 

@@ -17,6 +17,8 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, transaction
@@ -309,7 +311,8 @@ def assessment_submit(
             submitted_at=timezone.now(),
             result=result,
         )
-        report_request(assessment=assessment, user=user, language=language)
+        # Not throttled: a submit is a rare, deliberate step with its own engine run.
+        report_request(assessment=assessment, user=user, language=language, throttle=False)
     return assessment
 
 
@@ -358,20 +361,97 @@ class ReportNotReady(Exception):
     """The report is not done yet (or failed), so it cannot be shared or exported."""
 
 
-def report_request(*, assessment: Assessment, user: User | None, language: str) -> Report:
+class ReportThrottled(Exception):
+    """Too many report requests from this person or organisation; try again in `retry_after`
+    seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
+def _window_hit(key: str, *, limit: int, window: int) -> int | None:
+    """Count one hit on `key` in a window that opens with its first hit; the seconds until
+    the window closes when the count is past `limit`, else None. Redis's INCR keeps
+    concurrent hits exact."""
+    now = time.time()
+    cache.add(f"{key}:since", now, timeout=window)
+    cache.add(f"{key}:count", 0, timeout=window)
+    try:
+        count = cache.incr(f"{key}:count")
+    except ValueError:  # the window closed between add and incr
+        cache.set(f"{key}:count", 1, timeout=window)
+        count = 1
+    if count <= limit:
+        return None
+    since = float(cache.get(f"{key}:since", now))
+    return max(1, math.ceil(since + window - now))
+
+
+def report_throttle(*, user: User | None, organization: Organization) -> None:
+    """Count one report request against the person's and the organisation's limits per
+    window (REPORT_REQUESTS_PER_USER, REPORT_REQUESTS_PER_ORGANIZATION, per
+    REPORT_REQUEST_WINDOW_SECONDS); raises ReportThrottled past either. Reports share the
+    workers, so one organisation's burst must not hold everyone else's reports back."""
+    window = settings.REPORT_REQUEST_WINDOW_SECONDS
+    waits = [
+        _window_hit(
+            f"report-requests:org:{organization.pk}",
+            limit=settings.REPORT_REQUESTS_PER_ORGANIZATION,
+            window=window,
+        )
+    ]
+    if user is not None:
+        waits.append(
+            _window_hit(
+                f"report-requests:user:{user.pk}",
+                limit=settings.REPORT_REQUESTS_PER_USER,
+                window=window,
+            )
+        )
+    refused = [w for w in waits if w is not None]
+    if refused:
+        raise ReportThrottled(max(refused))
+
+
+class ReportTimedOut(Exception):
+    """Raised inside a report's generation when it runs past its time limit (see tasks.py)."""
+
+
+def report_request(
+    *, assessment: Assessment, user: User | None, language: str, throttle: bool = True
+) -> Report:
     """Create the next report version for a submitted assessment and enqueue its generation.
+
+    A report of the same answers in the same language that is still pending or running is
+    returned instead of a new one. With `throttle` (people's requests; not the submit's first
+    report nor the benchmarks) the request counts against report_throttle's limits and
+    raises ReportThrottled past them.
 
     The task is sent only after the transaction commits, so a worker never looks for a row
     that is not there; if the broker is down the report stays pending and the sweeper sends
     it again later.
     """
+    language = decisions.engine_language(language)
     with transaction.atomic():
-        locked = Assessment.objects.select_for_update().get(pk=assessment.pk)
+        locked = (
+            Assessment.objects.select_for_update()
+            .select_related("organization")
+            .get(pk=assessment.pk)
+        )
+        unfinished = locked.reports.filter(
+            status__in=[Report.Status.PENDING, Report.Status.RUNNING], language=language
+        )
+        for waiting in unfinished:
+            if waiting.answers == locked.answers:
+                return waiting
+        if throttle:
+            report_throttle(user=user, organization=locked.organization)
         number = (locked.reports.aggregate(n=Max("number"))["n"] or 0) + 1
         report = Report.objects.create(
             assessment=locked,
             number=number,
-            language=decisions.engine_language(language),
+            language=language,
             requested_by=user,
             answers=copy.deepcopy(locked.answers),
         )
@@ -432,17 +512,18 @@ def report_generate(*, report_id: int) -> Report | None:
             "generated_at": report.started_at,
         }
         rendered = reporting.render_report(**common)
+    except ReportTimedOut:
+        logger.error("report %s: stopped at its time limit", report_id)
+        if not transaction.get_connection().in_atomic_block:
+            # The limit may have cut a query short and left the connection mid-command.
+            transaction.get_connection().close()
+        return report_fail(report_id=report.pk, failure=Report.Failure.TIMED_OUT)
     except (DatabaseError, OSError):
         raise
-    except Exception as error:  # a bug or bad data: record it, don't retry forever
+    except Exception:  # a bug or bad data: record it, don't retry forever
+        # The exception goes to the logs; the reader sees a plain message (Report.Failure).
         logger.exception("report %s failed", report_id)
-        Report.objects.filter(pk=report.pk).update(
-            status=Report.Status.FAILED,
-            finished_at=timezone.now(),
-            error=f"{type(error).__name__}: {error}"[:2000],
-        )
-        report.refresh_from_db()
-        return report
+        return report_fail(report_id=report.pk, failure=Report.Failure.ERROR)
     versions = result["versions"]
     report.result = result
     report.html = rendered.body_html
@@ -462,12 +543,25 @@ def report_generate(*, report_id: int) -> Report | None:
     return report
 
 
-def report_retry(*, report: Report) -> Report:
-    """Send a failed (or stuck) report to the workers again."""
-    Report.objects.filter(pk=report.pk).exclude(status=Report.Status.DONE).update(
+def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:
+    """Mark a report that is not done as failed, with `failure` as the reason the page shows."""
+    Report.objects.filter(pk=report_id).exclude(status=Report.Status.DONE).update(
+        status=Report.Status.FAILED, finished_at=timezone.now(), error=failure.value
+    )
+    return Report.objects.filter(pk=report_id).first()
+
+
+def report_retry(*, report: Report, user: User | None = None) -> Report:
+    """Send a failed report to the workers again (stuck ones are the sweeper's). Counts
+    against report_throttle's limits like a new request."""
+    if report.status != Report.Status.FAILED:
+        return report
+    report_throttle(user=user, organization=report.assessment.organization)
+    resent = Report.objects.filter(pk=report.pk, status=Report.Status.FAILED).update(
         status=Report.Status.PENDING, error="", requested_at=timezone.now()
     )
-    transaction.on_commit(lambda: report_enqueue(report_id=report.pk))
+    if resent:  # a second click, or another tab, finds it pending and sends nothing
+        transaction.on_commit(lambda: report_enqueue(report_id=report.pk))
     report.refresh_from_db()
     return report
 
@@ -486,7 +580,7 @@ def report_sweep(*, older_than: timedelta, max_attempts: int = 5) -> int:
     Report.objects.filter(pk__in=stuck.filter(attempts__gte=max_attempts).values("pk")).update(
         status=Report.Status.FAILED,
         finished_at=timezone.now(),
-        error="Gave up after repeated attempts; press retry to try again.",
+        error=Report.Failure.GAVE_UP.value,
     )
     count = 0
     for report_id in stuck.filter(attempts__lt=max_attempts).values_list("pk", flat=True):

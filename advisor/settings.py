@@ -72,6 +72,8 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# /bench/baseline, the bare page `make bench` measures against; routed only when this is on.
+BENCH_BASELINE = envbool("BENCH_BASELINE", False)
 
 INSTALLED_APPS = [
     "accounts",
@@ -91,6 +93,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Probes ask by address, not by a name in ALLOWED_HOSTS (see the class for why that's safe).
+    "advisor.middleware.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -208,6 +212,18 @@ CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 # A report still pending or running after this long is sent to the workers again.
 REPORT_STUCK_AFTER_SECONDS = envint("REPORT_STUCK_AFTER_SECONDS", 120)
+# Report generation (usually seconds): past the soft limit the report is marked failed, past
+# the hard one the worker stops the task. Both under REPORT_STUCK_AFTER_SECONDS, so the
+# sweeper never resends a report that is still within its time.
+# Seconds; fractions allowed (tests use a few milliseconds).
+REPORT_SOFT_TIME_LIMIT = float(os.environ.get("REPORT_SOFT_TIME_LIMIT") or 60)
+REPORT_TIME_LIMIT = float(os.environ.get("REPORT_TIME_LIMIT") or 90)
+# Report requests (regenerate, retry) each person and each organisation may make per window;
+# past them the request is refused with a wait. Requests for a report already on its way
+# return that report and do not count.
+REPORT_REQUEST_WINDOW_SECONDS = envint("REPORT_REQUEST_WINDOW_SECONDS", 60)
+REPORT_REQUESTS_PER_USER = envint("REPORT_REQUESTS_PER_USER", 5)
+REPORT_REQUESTS_PER_ORGANIZATION = envint("REPORT_REQUESTS_PER_ORGANIZATION", 20)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-reports": {
         "task": "advisor.sweep_reports",

@@ -1,12 +1,21 @@
 from __future__ import annotations
 
+import math
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from types import FrameType
+from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.exceptions import TimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, connection
 
 from advisor import services
+from advisor.models import Report
 
 
 @shared_task(name="advisor.health", acks_late=False)
@@ -18,7 +27,59 @@ def health() -> dict[str, bool]:
     return {"worker": True, "database": True}
 
 
+@contextmanager
+def _time_limits(soft: float, hard: float) -> Iterator[None]:
+    """Raise ReportTimedOut `soft` seconds in, and TimeLimitExceeded at `hard` if the work
+    still has not ended.
+
+    Celery's own limits need its prefork pool (docker compose); the solo pool of `make run` and
+    the tests enforces none, so the task's process keeps its own clock with SIGALRM. An alarm
+    interrupts Python code (pygal's endless title splitting was Python); only a prefork
+    worker, which kills the child at `time_limit`, stops a task stuck inside C code.
+    """
+    if soft <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        if hard > soft:
+            signal.signal(signal.SIGALRM, hard_expire)
+            signal.setitimer(signal.ITIMER_REAL, hard - soft)
+        raise services.ReportTimedOut
+
+    def hard_expire(signum: int, frame: FrameType | None) -> None:
+        raise TimeLimitExceeded(hard)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, soft)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _ReportTask(Task[Any, Any]):
+    def on_failure(self, exc: Exception, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
+        # A hard time limit (the prefork pool killed the process) or retries used up: without
+        # this the row would stay running until the sweeper sent it round again.
+        failure = (
+            Report.Failure.TIMED_OUT
+            if isinstance(exc, TimeLimitExceeded | services.ReportTimedOut)
+            else Report.Failure.ERROR
+        )
+        report_id = args[0] if args else (kwargs or {}).get("report_id")
+        if report_id is not None:
+            try:
+                # The limit may have cut a query short and left the connection mid-command.
+                connection.close()
+                services.report_fail(report_id=int(report_id), failure=failure)
+            except DatabaseError:
+                pass  # the sweeper marks it failed once the database is back
+
+
 @shared_task(
+    base=_ReportTask,
     name="advisor.generate_report",
     acks_late=True,
     # A worker killed mid-task gives the message back, so another worker finishes the report.
@@ -27,9 +88,12 @@ def health() -> dict[str, bool]:
     retry_backoff=2,
     retry_backoff_max=60,
     max_retries=5,
+    # The prefork pool kills the task's process here; _time_limits covers the solo pool.
+    time_limit=math.ceil(settings.REPORT_TIME_LIMIT),
 )
 def generate_report(report_id: int) -> str | None:
-    report = services.report_generate(report_id=report_id)
+    with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
+        report = services.report_generate(report_id=report_id)
     return report.status if report is not None else None
 
 

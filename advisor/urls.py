@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -78,6 +79,8 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
-    path("bench/baseline", bench_views.baseline, name="bench_baseline"),
     path("admin/", admin.site.urls),
 ]
+if settings.BENCH_BASELINE:
+    # make bench's reference page (.ci/bench.sh turns it on); production has no use for it.
+    urlpatterns.append(path("bench/baseline", bench_views.baseline, name="bench_baseline"))

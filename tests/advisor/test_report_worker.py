@@ -187,3 +187,23 @@ def test_redis_down_at_submit_keeps_the_report_pending_until_it_is_back(
     finally:
         stop_worker(proc)
     assert done.status == Report.Status.DONE, done.error
+
+
+def test_a_report_past_its_soft_time_limit_fails_with_a_plain_message(
+    worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    # A few milliseconds: no report is that quick, so the limit always strikes.
+    env = {**worker_env, "REPORT_SOFT_TIME_LIMIT": "0.005", "REPORT_TIME_LIMIT": "30"}
+    proc = start_worker(env, tmp_path / "worker.log")
+    try:
+        client, obj = _submitted()
+        client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": obj.version})
+        failed = _wait(obj.reports.get(), {Report.Status.DONE, Report.Status.FAILED})
+    finally:
+        stop_worker(proc)
+    assert failed.status == Report.Status.FAILED
+    assert failed.error == Report.Failure.TIMED_OUT
+    page = client.get(reverse("advisor:report", kwargs={"pk": obj.pk, "number": 1}))
+    assert "could not be generated" in page.text
+    assert "took too long" in page.text
+    assert "ReportTimedOut" not in page.text and "Traceback" not in page.text
