@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, re_path
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -300,7 +300,13 @@ class AdvisorAPI(NinjaAPI):
         for url in urls:
             if isinstance(url, URLPattern):
                 url.callback = _json_errors(url.callback)
+        # Any other path under the API is a JSON 404 too, not Django's HTML page.
+        urls.append(re_path(r"^.+$", _unknown_path, name="unknown"))
         return urls
+
+
+def _unknown_path(request: HttpRequest) -> HttpResponse:
+    return _plain_error(404, _("Not found."))
 
 
 def _json_errors(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

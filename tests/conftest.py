@@ -159,3 +159,21 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
     server.start()
     yield server
     server.stop()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse a test outside the browser suite that picked up pytest-playwright's browser
+    parameter (e.g. through an argument named `page`): pytest then regroups it with the browser
+    tests, after the transactional ones that flush the migrations' seed data, and it fails or
+    passes depending on the order."""
+    strays = [
+        item.nodeid
+        for item in items
+        if "browser_name" in getattr(getattr(item, "callspec", None), "params", {})
+        and item.get_closest_marker("e2e") is None
+    ]
+    if strays:
+        raise pytest.UsageError(
+            "tests outside tests/e2e take a Playwright fixture (rename the argument): "
+            + ", ".join(strays[:5])
+        )

@@ -77,6 +77,31 @@ class _InputProblem(Exception):
         self.problem = problem
 
 
+# No answer needs a number this long; Python refuses ints over 4,300 digits with a ValueError.
+MAX_NUMBER_CHARS = 40
+
+
+class _NumberProblem(ValueError):
+    """A number JSON allows in Python but no answers document can hold."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NumberProblem(f"{name} is not a number JSON allows")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _NumberProblem(f"a number of {len(text)} digits is too long")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text) if len(text) <= MAX_NUMBER_CHARS else float("inf")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _NumberProblem(f"{text[:20]} is not a finite number")
+    return value
+
+
 def _decode(raw: bytes) -> Any:
     if len(raw) > MAX_BYTES:
         raise _InputProblem(Problem("", "file_too_large", {"limit": "1 MB (1,000,000 bytes)"}))
@@ -85,7 +110,16 @@ def _decode(raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise _InputProblem(Problem("", "invalid_utf8", {"position": exc.start})) from exc
     try:
-        return json.loads(text.removeprefix("\ufeff"))
+        return json.loads(
+            text.removeprefix("\ufeff"),
+            parse_constant=_refuse_constant,
+            parse_int=_bounded_int,
+            parse_float=_finite_float,
+        )
+    except _NumberProblem as exc:
+        raise _InputProblem(
+            Problem("", "invalid_json", {"line": 1, "column": 1, "detail": str(exc)})
+        ) from exc
     except json.JSONDecodeError as exc:
         raise _InputProblem(
             Problem(

@@ -172,10 +172,12 @@ def test_a_wrong_method_is_a_json_405(client: Client, api: Api, method: str, pat
     assert response.json()["detail"]
 
 
-def test_the_api_root_is_a_json_404(api: Api) -> None:
-    response = api.get("/api/v1/")
+@pytest.mark.parametrize("path", ["/api/v1/", "/api/v1/nope", "/api/v1/assessments/1/x/y"])
+def test_the_api_root_and_unknown_paths_are_json_404s(api: Api, path: str) -> None:
+    response = api.get(path)
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
+    assert response.json()["detail"]
 
 
 @pytest.mark.parametrize(

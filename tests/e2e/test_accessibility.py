@@ -159,6 +159,8 @@ def test_every_page_passes_axe_with_the_csp_enforced(
         ("/accounts/password-reset/MQ/not-a-token/", "password reset bad link"),
         ("/accounts/password-reset/done/", "password reset done"),
         ("/accounts/invitation/not-a-token/", "invitation invalid"),
+        ("/accounts/signup/sent/", "signup sent"),
+        ("/accounts/signup/confirm/not-a-token/", "signup link invalid"),
         ("/s/not-a-real-token-000000000000000/", "share link 404"),
     ]:
         audit.visit(page, base + path, name)
@@ -201,6 +203,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     for path, name in [
         ("/accounts/organisation/", "organisation"),
         ("/accounts/tokens/", "API tokens"),
+        ("/accounts/password/", "password change"),
         ("/assessments/new/", "new assessment"),
         *[(f"/assessments/{draft.pk}/steps/{slug}/", f"step {slug}") for slug in SLUGS],
         (f"/assessments/{draft.pk}/steps/review/", "review"),

@@ -53,6 +53,10 @@ def test_it_prints_the_schema() -> None:
         (b'{"a": "\xff\xfe"}', "not valid UTF-8"),
         (b"[1, 2]", "must be a JSON object"),
         (b" " * 1_000_001, "larger than the 1 MB"),
+        ('{"schema_version": NaN}', "NaN is not a number JSON allows"),
+        ('{"schema_version": -Infinity}', "-Infinity is not a number JSON allows"),
+        ('{"schema_version": 1e400}', "1e400 is not a finite number"),
+        ('{"schema_version": 1' + "0" * 5000 + "}", "a number of 5001 digits is too long"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_per_problem(payload: str | bytes, expected: str) -> None:

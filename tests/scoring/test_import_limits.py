@@ -67,13 +67,13 @@ def _counts() -> tuple[int, int]:
     return ScoringModel.objects.count(), Catalog.objects.count()
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("import_url", PAGES)
 @pytest.mark.parametrize(("text", "message"), HOSTILE)
 def test_hostile_pastes_are_refused_and_kept(
-    editor: Client, page: str, text: str, message: str
+    editor: Client, import_url: str, text: str, message: str
 ) -> None:
     before = _counts()
-    response = editor.post(reverse(page), {"text": text})
+    response = editor.post(reverse(import_url), {"text": text})
     assert response.status_code == 200
     body = response.content.decode()
     assert "was not imported:" in body
@@ -91,20 +91,20 @@ def test_uploaded_files_are_read_the_same_way(editor: Client, text: str, message
 
 
 @pytest.mark.parametrize(
-    ("page", "advice"),
+    ("import_url", "advice"),
     [
         ("admin:advisor_scoringmodel_import", ""),
         ("admin:advisor_catalog_import", " Upload it as a file (up to 5 MB) instead."),
     ],
 )
 def test_a_paste_over_1_mb_is_refused_and_kept(
-    editor: Client, active: ScoringModel, page: str, advice: str
+    editor: Client, active: ScoringModel, import_url: str, advice: str
 ) -> None:
     doc = json.loads(services.scoring_model_export(model=active))
     doc.update(version=9, description="x" * 1_100_000)
     text = json.dumps(doc)
     before = _counts()
-    response = editor.post(reverse(page), {"text": text})
+    response = editor.post(reverse(import_url), {"text": text})
     assert response.status_code == 200
     body = response.content.decode()
     size = f"{len(text.encode()):,}"
