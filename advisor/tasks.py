@@ -49,3 +49,10 @@ def sweep_reports() -> int:
 )
 def run_impact_preview(preview_id: int) -> str:
     return services.impact_preview_run(preview_id=preview_id).status
+
+
+@shared_task(name="advisor.refresh_prices", acks_late=False)
+def refresh_prices() -> dict[str, str]:
+    """Beat's daily fetch of the public price lists into a draft catalog."""
+    runs = services.price_refresh_scheduled()
+    return {run.source: run.status for run in runs}
