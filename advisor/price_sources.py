@@ -101,7 +101,9 @@ class RecordedTransport:
     def __init__(self, directory: Path | str, overrides: dict[str, Any] | None = None) -> None:
         self.directory = Path(directory)
         manifest = json.loads((self.directory / "manifest.json").read_text())
-        self.manifest: dict[str, Any] = {**manifest, **(overrides or {})}
+        self.manifest: dict[str, Any] = {
+            redact(url): entry for url, entry in {**manifest, **(overrides or {})}.items()
+        }
 
     def _entry(self, url: str) -> Path:
         entry = self.manifest.get(redact(url))
@@ -199,6 +201,14 @@ def _region_code(region: str, pattern: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _default_region(target: PriceTarget, default: tuple[str, str], pattern: str) -> dict[str, str]:
+    """A row without a region the source knows ("", "US (region not stated)") is priced in
+    the source's default region, and now says so."""
+    if _region_code(target.region, pattern):
+        return {}
+    return {"region": default[0], "region_key": default[1]}
+
+
 def _check_update(
     target: PriceTarget, price: Decimal, problems: list[str], label: str
 ) -> Decimal | None:
@@ -232,6 +242,7 @@ def _decimal(value: Any) -> Decimal | None:
 
 AZURE_API = "https://prices.azure.com/api/retail/prices"
 AZURE_DEFAULT_REGION = ("eastus", "us_east")
+AZURE_REGION = r"^([a-z]+[a-z0-9]*)\b"
 # Accelerator → (VM size, GPUs in it). The catalog's Azure rows are these sizes divided by their
 # GPU count (NC24ads A100 v4 is one A100 80GB; the ND sizes are 8-GPU nodes).
 AZURE_VMS: dict[str, tuple[str, int]] = {
@@ -337,10 +348,8 @@ def collect_azure(
         if target.cloud != "azure":
             continue
         vm = AZURE_VMS.get(target.accelerator)
-        region = (
-            _region_code(target.region, r"^([a-z]+[a-z0-9]*)\b") if target.region else None
-        ) or (AZURE_DEFAULT_REGION[0] if not target.region else None)
-        if vm is None or region is None or target.billing not in BILLINGS_LISTED["azure"]:
+        region = _region_code(target.region, AZURE_REGION) or AZURE_DEFAULT_REGION[0]
+        if vm is None or target.billing not in BILLINGS_LISTED["azure"]:
             result.left.append(target.key)
             continue
         wanted.setdefault((vm[0], region), []).append(target)
@@ -372,8 +381,7 @@ def collect_azure(
                     ),
                     derived=gpus > 1 or target.billing.startswith("commit"),
                     detail={"sku": vm, "region": region, "per_vm_usd_hour": str(per_vm)},
-                    region="" if target.region else region,
-                    region_key="" if target.region else AZURE_DEFAULT_REGION[1],
+                    **_default_region(target, AZURE_DEFAULT_REGION, AZURE_REGION),
                 )
             )
     if result.problems:
@@ -386,6 +394,7 @@ def collect_azure(
 AWS_HOST = "https://pricing.us-east-1.amazonaws.com"
 AWS_REGION_INDEX = f"{AWS_HOST}/offers/v1.0/aws/AmazonEC2/current/region_index.json"
 AWS_DEFAULT_REGION = ("us-east-1", "us_east")
+AWS_REGION = r"^([a-z]{2}(?:-gov)?-[a-z]+-\d)\b"
 AWS_INSTANCES: dict[str, tuple[str, int]] = {
     "nvidia-t4": ("g4dn.xlarge", 1),
     "nvidia-l4": ("g6.xlarge", 1),
@@ -512,16 +521,8 @@ def collect_aws(
     for target in targets:
         if target.cloud != "aws":
             continue
-        region = (
-            _region_code(target.region, r"^([a-z]{2}(?:-gov)?-[a-z]+-\d)\b")
-            if target.region
-            else AWS_DEFAULT_REGION[0]
-        )
-        if (
-            target.accelerator not in AWS_INSTANCES
-            or region is None
-            or target.billing not in AWS_TERMS
-        ):
+        region = _region_code(target.region, AWS_REGION) or AWS_DEFAULT_REGION[0]
+        if target.accelerator not in AWS_INSTANCES or target.billing not in AWS_TERMS:
             result.left.append(target.key)
             continue
         wanted.setdefault(region, []).append(target)
@@ -571,8 +572,7 @@ def collect_aws(
                         "per_instance_usd_hour": str(per_instance),
                         "published": published,
                     },
-                    region="" if target.region else region,
-                    region_key="" if target.region else AWS_DEFAULT_REGION[1],
+                    **_default_region(target, AWS_DEFAULT_REGION, AWS_REGION),
                 )
             )
     if result.problems:
@@ -583,6 +583,8 @@ def collect_aws(
 # --- Google Cloud Billing Catalog API -------------------------------------------------------------
 
 GCP_API = "https://cloudbilling.googleapis.com/v1"
+GCP_DEFAULT_REGION = ("us-central1", "us_central")
+GCP_REGION = r"^([a-z]+-[a-z]+\d+)"
 GCP_COMPUTE_SERVICE = "6F81-5844-456A"
 GCP_TPU_SERVICE = "E000-3F24-B8AA"  # older TPUs (v2-v4); newer ones are Compute Engine SKUs
 GCP_USAGE = {
@@ -707,14 +709,8 @@ def collect_gcp(
     for target in targets:
         if target.cloud != "gcp":
             continue
-        region = (
-            _region_code(target.region, r"^([a-z]+-[a-z]+\d+)") if target.region else "us-central1"
-        )
-        if (
-            target.accelerator not in GCP_MACHINES
-            or region is None
-            or target.billing not in GCP_USAGE
-        ):
+        region = _region_code(target.region, GCP_REGION) or GCP_DEFAULT_REGION[0]
+        if target.accelerator not in GCP_MACHINES or target.billing not in GCP_USAGE:
             result.left.append(target.key)
             continue
         wanted.append((target, region))
@@ -769,8 +765,7 @@ def collect_gcp(
                     ),
                     derived=len(used) > 1,
                     detail={"machine": machine["machine"], "region": region, "skus": used},
-                    region="" if target.region else region,
-                    region_key="" if target.region else "us_central",
+                    **_default_region(target, GCP_DEFAULT_REGION, GCP_REGION),
                 )
             )
     if result.problems:
