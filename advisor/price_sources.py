@@ -251,15 +251,15 @@ AZURE_VMS: dict[str, tuple[str, int]] = {
     "nvidia-h100-sxm": ("Standard_ND96isr_H100_v5", 8),
     "nvidia-h200": ("Standard_ND96isr_H200_v5", 8),
 }
-AZURE_ITEM_FIELDS = {
-    "currencyCode": str,
-    "retailPrice": (int, float),
-    "armRegionName": str,
-    "armSkuName": str,
-    "productName": str,
-    "skuName": str,
-    "type": str,
-    "unitOfMeasure": str,
+AZURE_ITEM_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "currencyCode": (str, "text"),
+    "retailPrice": ((int, float), "a number"),
+    "armRegionName": (str, "text"),
+    "armSkuName": (str, "text"),
+    "productName": (str, "text"),
+    "skuName": (str, "text"),
+    "type": (str, "text"),
+    "unitOfMeasure": (str, "text"),
 }
 
 
@@ -300,9 +300,9 @@ def _azure_items(transport: Transport, url: str, problems: list[str]) -> list[di
             if not isinstance(item, dict):
                 page_problems.append(f"{label}: Items[{i}] is not an object")
                 continue
-            for name, kind in AZURE_ITEM_FIELDS.items():
+            for name, (kind, said) in AZURE_ITEM_FIELDS.items():
                 if not isinstance(item.get(name), kind) or isinstance(item.get(name), bool):
-                    page_problems.append(f"{label}: Items[{i}].{name} is missing or not {kind}")
+                    page_problems.append(f"{label}: Items[{i}].{name} is missing or not {said}")
         problems.extend(page_problems)
         if page_problems:
             return []
@@ -353,14 +353,14 @@ def collect_azure(
             result.left.append(target.key)
             continue
         wanted.setdefault((vm[0], region), []).append(target)
-    for (vm, region), rows in sorted(wanted.items()):
+    for (size, region), rows in sorted(wanted.items()):
         before = len(result.problems)
-        items = _azure_items(transport, azure_url(vm, region), result.problems)
+        items = _azure_items(transport, azure_url(size, region), result.problems)
         if not items and len(result.problems) == before:
-            result.problems.append(f"Azure: no prices for {vm} in {region} (partial answer?)")
+            result.problems.append(f"Azure: no prices for {size} in {region} (partial answer?)")
         for target in rows:
             found = _azure_price(items, target.billing)
-            label = f"Price {target.key} (Azure {vm} {region} {target.billing})"
+            label = f"Price {target.key} (Azure {size} {region} {target.billing})"
             if found is None:
                 if items:
                     result.problems.append(f"{label}: no single Linux retail price in the answer")
@@ -380,7 +380,7 @@ def collect_azure(
                         + f"; read {today.isoformat()}"
                     ),
                     derived=gpus > 1 or target.billing.startswith("commit"),
-                    detail={"sku": vm, "region": region, "per_vm_usd_hour": str(per_vm)},
+                    detail={"sku": size, "region": region, "per_vm_usd_hour": str(per_vm)},
                     **_default_region(target, AZURE_DEFAULT_REGION, AZURE_REGION),
                 )
             )
@@ -729,15 +729,15 @@ def collect_gcp(
         used: list[str] = []
         for pattern, quantity in machine["parts"]:
             matches = {
-                price: sku["description"]
+                part: sku["description"]
                 for sku in skus
                 if sku["category"].get("usageType") == usage
                 and region in sku["serviceRegions"]
                 and re.search(pattern, sku["description"], re.I)
                 and not _EXCLUDED.search(sku["description"])
                 and (usage != "OnDemand" or "Preemptible" not in sku["description"])
-                for price, unit in [_gcp_unit_price(sku)]
-                if price is not None and unit in {"h", "GiBy.h"}
+                for part, unit in [_gcp_unit_price(sku)]
+                if part is not None and unit in {"h", "GiBy.h"}
             }
             if len(matches) != 1:
                 result.problems.append(
@@ -745,18 +745,18 @@ def collect_gcp(
                     + (" (partial answer?)" if not matches else "")
                 )
                 break
-            price, description = next(iter(matches.items()))
-            total += price * quantity
+            part, description = next(iter(matches.items()))
+            total += part * quantity
             used.append(f"{quantity} × {description}")
         else:
             gpus = machine["gpus"]
-            price = _check_update(target, total / gpus, result.problems, label)
-            if price is None:
+            per_device = _check_update(target, total / gpus, result.problems, label)
+            if per_device is None:
                 continue
             result.updates.append(
                 PriceUpdate(
                     key=target.key,
-                    usd_per_device_hour=price,
+                    usd_per_device_hour=per_device,
                     source=(
                         f"Google Cloud Billing Catalog API (cloudbilling.googleapis.com), "
                         f"{machine['machine']} {region} {usage}"

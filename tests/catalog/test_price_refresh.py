@@ -173,7 +173,7 @@ def test_the_admin_sees_the_refresh_draft_its_diff_and_the_last_success(
         (
             "azure",
             {"azure_Standard_NC24ads_A100_v4_eastus.json": (RECORDED / "azure_malformed.json")},
-            "Items[0].retailPrice is missing or not",
+            "Items[0].retailPrice is missing or not a number",
         ),
         ("aws", {"aws_region_index.json": {"error": "no answer in 60 s"}}, "no answer in 60 s"),
         ("aws", {"aws_ec2_us-east-1.csv": "cut"}, "line 41 has 9 fields, not 78"),
