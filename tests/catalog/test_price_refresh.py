@@ -9,13 +9,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Role
 from advisor import services
 from advisor.celery import app as celery_app
 from advisor.management.commands.refresh_prices import Command
 from advisor.models import Catalog, ImpactPreview, PriceRefresh
+from advisor.price_sources import RecordedTransport
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -276,3 +277,19 @@ def test_bad_arguments_exit_2_with_a_clear_error(
     assert code == 2
     assert message in err
     assert not PriceRefresh.objects.exists()
+
+
+def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
+    published: Catalog, settings: Any, client: Client
+) -> None:
+    settings.GCP_BILLING_API_KEY = ""
+    with translation.override("zh-hant"):
+        services.price_refresh(sources=["gcp"], transport=RecordedTransport(RECORDED))
+    page = (
+        _admin(client)
+        .get(reverse("admin:advisor_catalog_changelist"), HTTP_ACCEPT_LANGUAGE="zh-TW")
+        .content.decode()
+    )
+    table = page.split('id="price-refreshes"', 1)[1]
+    assert "公開價目表" in page and "最近一次成功更新" in table and "已略過" in table
+    assert "未擷取 Google Cloud 價格" in table
