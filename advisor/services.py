@@ -1617,6 +1617,15 @@ def price_refresh(
             logger.warning("price refresh %s: %s", source, error)
             _refresh_finish(run, PriceRefresh.Status.FAILED, str(error))
             continue
+        except Exception as error:  # a document no check foresaw must not leave a run running
+            logger.exception("price refresh %s", source)
+            _refresh_finish(
+                run,
+                PriceRefresh.Status.FAILED,
+                gettext("Unexpected error while reading this price list: %(error)s")
+                % {"error": repr(error)[:500]},
+            )
+            continue
         if result.problems:
             _refresh_finish(run, PriceRefresh.Status.FAILED, _problems_text(result.problems))
             continue
@@ -1642,24 +1651,39 @@ def price_refresh(
         "sources": ", ".join(PriceRefresh.Source(s).label for s in good),
         "catalog": published,
     }
-    with transaction.atomic():
-        draft = catalog_from_document(document=document, user=user, version=catalog_next_version())
-        for source, result in good.items():
+    try:
+        with transaction.atomic():
+            draft = catalog_from_document(
+                document=document, user=user, version=catalog_next_version()
+            )
+            for source, result in good.items():
+                _refresh_finish(
+                    runs[source],
+                    PriceRefresh.Status.DONE,
+                    gettext(
+                        "%(read)s prices read, %(changed)s changed; %(left)s of this cloud's "
+                        "prices are not in this price list and were left as they were."
+                    )
+                    % {
+                        "read": len(result.updates),
+                        "changed": changed[source],
+                        "left": len(result.left),
+                    },
+                    prices_changed=changed[source],
+                    draft=draft,
+                )
+    except DatabaseError as error:  # e.g. a refresh running at the same time took the version
+        logger.warning("price refresh draft: %s", error)
+        for source in good:
             _refresh_finish(
                 runs[source],
-                PriceRefresh.Status.DONE,
-                gettext(
-                    "%(read)s prices read, %(changed)s changed; %(left)s of this cloud's prices "
-                    "are not in this price list and were left as they were."
-                )
-                % {
-                    "read": len(result.updates),
-                    "changed": changed[source],
-                    "left": len(result.left),
-                },
-                prices_changed=changed[source],
-                draft=draft,
+                PriceRefresh.Status.FAILED,
+                gettext("The draft catalog could not be written: %(error)s")
+                % {"error": str(error)[:500]},
+                prices_changed=0,
+                draft=None,
             )
+        return list(runs.values())
     try:
         impact_preview_request(catalog=draft, user=user)
     except ScoringModelInvalid as error:

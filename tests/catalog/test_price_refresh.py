@@ -293,3 +293,20 @@ def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
     table = page.split('id="price-refreshes"', 1)[1]
     assert "公開價目表" in page and "最近一次成功更新" in table and "已略過" in table
     assert "未擷取 Google Cloud 價格" in table
+
+
+def test_one_failed_source_leaves_its_rows_and_the_others_still_make_the_draft(
+    published: Catalog, google_key: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    malformed = (RECORDED / "azure_malformed.json").read_text()
+    recorded = _recorded(tmp_path, **{"azure_Standard_ND96isr_H100_v5_eastus.json": malformed})
+    code, out, _ = _refresh(capsys, "--recorded", str(recorded))
+    assert code == 1
+    assert "azure: failed" in out and "aws: done" in out and "gcp: done" in out
+    draft = Catalog.objects.get(status=Catalog.Status.DRAFT)
+    prices = _prices(draft)
+    assert prices["t-az-a100-1y"].usd_per_device_hour == Decimal("3.53")
+    assert prices["t-az-a100-1y"].as_of is None
+    assert prices["t-aws-l4-1y"].as_of == timezone.localdate()
+    assert PriceRefresh.objects.get(source="azure").draft is None
+    assert "Azure" not in draft.description and "AWS Price List" in draft.description
