@@ -27,6 +27,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Protocol
 
+from django.utils.translation import gettext, gettext_noop
+
 SOURCES = ("azure", "aws", "gcp")
 MAX_USD_PER_DEVICE_HOUR = Decimal(500)
 # A list price that moves more than this factor from the catalog's figure is more likely a
@@ -36,6 +38,11 @@ HOURS_PER_YEAR = Decimal(8760)
 MAX_DOCUMENT_BYTES = 64_000_000
 MAX_PAGES = 200
 PLACES = Decimal("0.000001")
+
+
+def _say(message: str, **values: Any) -> str:
+    """A problem in the active language (the one the refresh runs in)."""
+    return gettext(message) % values if values else gettext(message)
 
 
 class SourceUnavailable(Exception):
@@ -63,14 +70,22 @@ class UrllibTransport:
 
     def _open(self, url: str) -> Any:
         if not url.startswith("https://"):
-            raise SourceUnavailable(f"{redact(url)}: only https URLs are fetched")
+            raise SourceUnavailable(_say("%(url)s: only https URLs are fetched", url=redact(url)))
         request = urllib.request.Request(url, headers={"User-Agent": "advisor-price-refresh"})  # noqa: S310 - https only, checked above
         try:
             return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310
         except urllib.error.HTTPError as error:
-            raise SourceUnavailable(f"{redact(url)}: HTTP {error.code}") from error
+            raise SourceUnavailable(
+                _say("%(url)s: HTTP %(code)s", url=redact(url), code=error.code)
+            ) from error
         except TimeoutError as error:
-            raise SourceUnavailable(f"{redact(url)}: no answer in {self.timeout:g} s") from error
+            raise SourceUnavailable(
+                _say(
+                    "%(url)s: no answer in %(seconds)s s",
+                    url=redact(url),
+                    seconds=f"{self.timeout:g}",
+                )
+            ) from error
         except (urllib.error.URLError, OSError) as error:
             raise SourceUnavailable(f"{redact(url)}: {error}") from error
 
@@ -79,9 +94,17 @@ class UrllibTransport:
             try:
                 body: bytes = response.read(MAX_DOCUMENT_BYTES + 1)
             except (TimeoutError, OSError) as error:
-                raise SourceUnavailable(f"{redact(url)}: the answer broke off") from error
+                raise SourceUnavailable(
+                    _say("%(url)s: the answer broke off", url=redact(url))
+                ) from error
         if len(body) > MAX_DOCUMENT_BYTES:
-            raise SourceUnavailable(f"{redact(url)}: larger than {MAX_DOCUMENT_BYTES} bytes")
+            raise SourceUnavailable(
+                _say(
+                    "%(url)s: larger than %(bytes)s bytes",
+                    url=redact(url),
+                    bytes=MAX_DOCUMENT_BYTES,
+                )
+            )
         return body
 
     def lines(self, url: str) -> Iterator[str]:
@@ -90,7 +113,9 @@ class UrllibTransport:
                 for raw in response:
                     yield raw.decode("utf-8")
             except (TimeoutError, OSError) as error:
-                raise SourceUnavailable(f"{redact(url)}: the answer broke off") from error
+                raise SourceUnavailable(
+                    _say("%(url)s: the answer broke off", url=redact(url))
+                ) from error
 
 
 class RecordedTransport:
@@ -108,7 +133,7 @@ class RecordedTransport:
     def _entry(self, url: str) -> Path:
         entry = self.manifest.get(redact(url))
         if entry is None:
-            raise SourceUnavailable(f"{redact(url)}: not in the recorded responses")
+            raise SourceUnavailable(_say("%(url)s: not in the recorded responses", url=redact(url)))
         if isinstance(entry, dict):
             raise SourceUnavailable(f"{redact(url)}: {entry.get('error', 'failed')}")
         path = Path(entry)
@@ -215,14 +240,25 @@ def _check_update(
     """The per-device-hour price rounded to the catalog's places, or None with a problem."""
     if not price.is_finite() or price <= 0 or price > MAX_USD_PER_DEVICE_HOUR:
         problems.append(
-            f"{label}: {price} USD per device-hour is outside (0, {MAX_USD_PER_DEVICE_HOUR}]"
+            _say(
+                "%(row)s: %(price)s USD per device-hour is outside (0, %(most)s]",
+                row=label,
+                price=price,
+                most=MAX_USD_PER_DEVICE_HOUR,
+            )
         )
         return None
     old = target.usd_per_device_hour
     if old and not (old / MAX_CHANGE_FACTOR <= price <= old * MAX_CHANGE_FACTOR):
         problems.append(
-            f"{label}: {price:.4f} USD per device-hour against {old} in the catalog is more than "
-            f"a {MAX_CHANGE_FACTOR}x change; check the SKU before trusting it"
+            _say(
+                "%(row)s: %(price)s USD per device-hour against %(old)s in the catalog is more "
+                "than a %(factor)sx change; check the SKU before trusting it",
+                row=label,
+                price=f"{price:.4f}",
+                old=old,
+                factor=MAX_CHANGE_FACTOR,
+            )
         )
         return None
     return price.quantize(PLACES)
@@ -252,14 +288,14 @@ AZURE_VMS: dict[str, tuple[str, int]] = {
     "nvidia-h200": ("Standard_ND96isr_H200_v5", 8),
 }
 AZURE_ITEM_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
-    "currencyCode": (str, "text"),
-    "retailPrice": ((int, float), "a number"),
-    "armRegionName": (str, "text"),
-    "armSkuName": (str, "text"),
-    "productName": (str, "text"),
-    "skuName": (str, "text"),
-    "type": (str, "text"),
-    "unitOfMeasure": (str, "text"),
+    "currencyCode": (str, gettext_noop("text")),
+    "retailPrice": ((int, float), gettext_noop("a number")),
+    "armRegionName": (str, gettext_noop("text")),
+    "armSkuName": (str, gettext_noop("text")),
+    "productName": (str, gettext_noop("text")),
+    "skuName": (str, gettext_noop("text")),
+    "type": (str, gettext_noop("text")),
+    "unitOfMeasure": (str, gettext_noop("text")),
 }
 
 
@@ -280,35 +316,51 @@ def _azure_items(transport: Transport, url: str, problems: list[str]) -> list[di
         if next_url is None:
             return items
         if not next_url.startswith(AZURE_API):
-            problems.append(f"page {page + 1}: NextPageLink leaves {AZURE_API}: {next_url[:200]}")
+            problems.append(
+                _say(
+                    "Azure page %(page)s: NextPageLink leaves %(api)s", page=page + 1, api=AZURE_API
+                )
+            )
             return []
         label = f"Azure {redact(next_url)[len(AZURE_API) :][:160]} page {page + 1}"
         try:
             document = json.loads(transport.get(next_url))
         except (ValueError, UnicodeDecodeError) as error:
-            problems.append(f"{label}: not JSON ({error})")
+            problems.append(_say("%(where)s: not JSON (%(error)s)", where=label, error=error))
             return []
         if not isinstance(document, dict) or not isinstance(document.get("Items"), list):
-            problems.append(f"{label}: no Items list")
+            problems.append(_say("%(where)s: no Items list", where=label))
             return []
         link = document.get("NextPageLink")
         if link is not None and not isinstance(link, str):
-            problems.append(f"{label}: NextPageLink is not a string")
+            problems.append(_say("%(where)s: NextPageLink is not text", where=label))
             return []
         page_problems: list[str] = []
         for i, item in enumerate(document["Items"]):
             if not isinstance(item, dict):
-                page_problems.append(f"{label}: Items[{i}] is not an object")
+                page_problems.append(
+                    _say("%(where)s: Items[%(i)s] is not an object", where=label, i=i)
+                )
                 continue
             for name, (kind, said) in AZURE_ITEM_FIELDS.items():
                 if not isinstance(item.get(name), kind) or isinstance(item.get(name), bool):
-                    page_problems.append(f"{label}: Items[{i}].{name} is missing or not {said}")
+                    page_problems.append(
+                        _say(
+                            "%(where)s: Items[%(i)s].%(name)s is missing or not %(kind)s",
+                            where=label,
+                            i=i,
+                            name=name,
+                            kind=gettext(said),
+                        )
+                    )
         problems.extend(page_problems)
         if page_problems:
             return []
         items.extend(document["Items"])
         next_url = link
-    problems.append(f"Azure: more than {MAX_PAGES} pages for {redact(url)}")
+    problems.append(
+        _say("Azure: more than %(pages)s pages for %(url)s", pages=MAX_PAGES, url=redact(url))
+    )
     return []
 
 
@@ -357,13 +409,23 @@ def collect_azure(
         before = len(result.problems)
         items = _azure_items(transport, azure_url(size, region), result.problems)
         if not items and len(result.problems) == before:
-            result.problems.append(f"Azure: no prices for {size} in {region} (partial answer?)")
+            result.problems.append(
+                _say(
+                    "Azure: no prices for %(size)s in %(region)s (partial answer?)",
+                    size=size,
+                    region=region,
+                )
+            )
         for target in rows:
             found = _azure_price(items, target.billing)
-            label = f"Price {target.key} (Azure {size} {region} {target.billing})"
+            label = (
+                _say("Price %(id)s", id=target.key) + f" (Azure {size} {region} {target.billing})"
+            )
             if found is None:
                 if items:
-                    result.problems.append(f"{label}: no single Linux retail price in the answer")
+                    result.problems.append(
+                        _say("%(row)s: no single Linux retail price in the answer", row=label)
+                    )
                 continue
             per_vm, what = found
             gpus = AZURE_VMS[target.accelerator][1]
@@ -435,17 +497,21 @@ def _aws_region_urls(
     try:
         index = json.loads(transport.get(AWS_REGION_INDEX))
     except (ValueError, UnicodeDecodeError) as error:
-        problems.append(f"AWS region index: not JSON ({error})")
+        problems.append(
+            _say("%(where)s: not JSON (%(error)s)", where="AWS region index", error=error)
+        )
         return {}
     if not isinstance(index, dict) or not isinstance(index.get("regions"), dict):
-        problems.append("AWS region index: no regions object")
+        problems.append(_say("AWS region index: no regions object"))
         return {}
     urls: dict[str, str] = {}
     for region in sorted(regions):
         entry = index["regions"].get(region)
         url = entry.get("currentVersionUrl") if isinstance(entry, dict) else None
         if not isinstance(url, str) or not re.fullmatch(r"/offers/[\w./-]+\.json", url):
-            problems.append(f"AWS region index: no currentVersionUrl for {region}")
+            problems.append(
+                _say("AWS region index: no currentVersionUrl for %(region)s", region=region)
+            )
             continue
         urls[region] = AWS_HOST + url.removesuffix(".json") + ".csv"
     return urls
@@ -461,25 +527,40 @@ def _aws_offer(
     for _ in range(5):
         row = next(reader, None)
         if row is None or len(row) != 2:
-            problems.append(f"{label}: the file does not open with the 5 lines of an offer file")
+            problems.append(
+                _say(
+                    "%(where)s: the file does not open with the 5 lines of an offer file",
+                    where=label,
+                )
+            )
             return "", {}
         preamble[row[0]] = row[1]
     published = preamble.get("Publication Date", "")[:10]
     try:
         date.fromisoformat(published)
     except ValueError:
-        problems.append(f"{label}: no Publication Date")
+        problems.append(_say("%(where)s: no Publication Date", where=label))
         return "", {}
     header = next(reader, None) or []
     missing = [c for c in AWS_COLUMNS if c not in header]
     if missing:
-        problems.append(f"{label}: columns missing: {', '.join(missing)}")
+        problems.append(
+            _say("%(where)s: columns missing: %(columns)s", where=label, columns=", ".join(missing))
+        )
         return published, {}
     at = {c: header.index(c) for c in AWS_COLUMNS}
     prices: dict[tuple[str, str, str, str], set[Decimal]] = {}
     for number, row in enumerate(reader, start=7):
         if len(row) != len(header):
-            problems.append(f"{label}: line {number} has {len(row)} fields, not {len(header)}")
+            problems.append(
+                _say(
+                    "%(where)s: line %(line)s has %(fields)s fields, not %(expected)s",
+                    where=label,
+                    line=number,
+                    fields=len(row),
+                    expected=len(header),
+                )
+            )
             if len(problems) > 50:
                 return published, {}
             continue
@@ -495,11 +576,24 @@ def _aws_offer(
         ):
             continue
         if row[at["Currency"]] != "USD":
-            problems.append(f"{label}: line {number} is priced in {row[at['Currency']]}")
+            problems.append(
+                _say(
+                    "%(where)s: line %(line)s is priced in %(currency)s",
+                    where=label,
+                    line=number,
+                    currency=row[at["Currency"]],
+                )
+            )
             continue
         price = _decimal(row[at["PricePerUnit"]])
         if price is None:
-            problems.append(f"{label}: line {number}: PricePerUnit is not a number")
+            problems.append(
+                _say(
+                    "%(where)s: line %(line)s: PricePerUnit is not a number",
+                    where=label,
+                    line=number,
+                )
+            )
             continue
         if row[at["TermType"]] == "Reserved" and row[at["OfferingClass"]] != "standard":
             continue
@@ -544,12 +638,16 @@ def collect_aws(
             what = f"{instance} Linux " + (
                 "on demand" if term[0] == "OnDemand" else f"{term[1]} {term[2]} reserved"
             )
-            row_label = f"Price {target.key} ({label}: {what})"
+            row_label = _say("Price %(id)s", id=target.key) + f" ({label}: {what})"
             if not found:
-                result.problems.append(f"{row_label}: not in the offer file (partial file?)")
+                result.problems.append(
+                    _say("%(row)s: not in the offer file (partial file?)", row=row_label)
+                )
                 continue
             if len(found) > 1:
-                result.problems.append(f"{row_label}: {len(found)} different prices")
+                result.problems.append(
+                    _say("%(row)s: %(count)s different prices", row=row_label, count=len(found))
+                )
                 continue
             per_instance = next(iter(found))
             price = _check_update(target, per_instance / gpus, result.problems, row_label)
@@ -665,39 +763,49 @@ def _gcp_skus(
         try:
             document = json.loads(transport.get(gcp_url(service, key, token)))
         except (ValueError, UnicodeDecodeError) as error:
-            problems.append(f"{label}: not JSON ({error})")
+            problems.append(_say("%(where)s: not JSON (%(error)s)", where=label, error=error))
             return []
         if not isinstance(document, dict) or not isinstance(document.get("skus"), list):
-            problems.append(f"{label}: no skus list")
+            problems.append(_say("%(where)s: no skus list", where=label))
             return []
         page_problems: list[str] = []
         for i, sku in enumerate(document["skus"]):
             where = f"{label}: skus[{i}]"
             if not isinstance(sku, dict):
-                page_problems.append(f"{where} is not an object")
+                page_problems.append(_say("%(where)s is not an object", where=where))
                 continue
             category = sku.get("category")
             if not isinstance(sku.get("description"), str):
-                page_problems.append(f"{where}.description is missing or not text")
+                page_problems.append(
+                    _say("%(where)s.description is missing or not text", where=where)
+                )
             if not isinstance(category, dict) or not isinstance(category.get("usageType"), str):
-                page_problems.append(f"{where}.category.usageType is missing")
+                page_problems.append(_say("%(where)s.category.usageType is missing", where=where))
             regions = sku.get("serviceRegions")
             if not isinstance(regions, list) or not all(isinstance(r, str) for r in regions):
-                page_problems.append(f"{where}.serviceRegions is not a list of names")
+                page_problems.append(
+                    _say("%(where)s.serviceRegions is not a list of names", where=where)
+                )
             info = sku.get("pricingInfo")
             if not isinstance(info, list) or not info:
-                page_problems.append(f"{where}.pricingInfo is empty")
+                page_problems.append(_say("%(where)s.pricingInfo is empty", where=where))
         problems.extend(page_problems)
         if page_problems:
             return []
         skus.extend(document["skus"])
         token = document.get("nextPageToken") or ""
         if not isinstance(token, str):
-            problems.append(f"{label}: nextPageToken is not text")
+            problems.append(_say("%(where)s: nextPageToken is not text", where=label))
             return []
         if not token:
             return skus
-    problems.append(f"Google Cloud Billing Catalog {service}: more than {MAX_PAGES} pages")
+    problems.append(
+        _say(
+            "Google Cloud Billing Catalog %(service)s: more than %(pages)s pages",
+            service=service,
+            pages=MAX_PAGES,
+        )
+    )
     return []
 
 
@@ -724,7 +832,9 @@ def collect_gcp(
     for target, region in wanted:
         machine = GCP_MACHINES[target.accelerator]
         usage = GCP_USAGE[target.billing]
-        label = f"Price {target.key} (Google Cloud {machine['machine']} {region} {usage})"
+        label = _say("Price %(id)s", id=target.key) + (
+            f" (Google Cloud {machine['machine']} {region} {usage})"
+        )
         total = Decimal(0)
         used: list[str] = []
         for pattern, quantity in machine["parts"]:
@@ -741,8 +851,13 @@ def collect_gcp(
             }
             if len(matches) != 1:
                 result.problems.append(
-                    f"{label}: {len(matches)} different hourly prices match {pattern!r}"
-                    + (" (partial answer?)" if not matches else "")
+                    _say(
+                        "%(row)s: %(count)s different hourly prices match %(pattern)s",
+                        row=label,
+                        count=len(matches),
+                        pattern=repr(pattern),
+                    )
+                    + (_say(" (partial answer?)") if not matches else "")
                 )
                 break
             part, description = next(iter(matches.items()))

@@ -16,7 +16,7 @@ from advisor import services
 from advisor.celery import app as celery_app
 from advisor.management.commands.refresh_prices import Command
 from advisor.models import Catalog, ImpactPreview, PriceRefresh
-from advisor.price_sources import RecordedTransport
+from advisor.price_sources import RecordedTransport, azure_url
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -283,8 +283,13 @@ def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
     published: Catalog, settings: Any, client: Client
 ) -> None:
     settings.GCP_BILLING_API_KEY = ""
+    malformed = {
+        azure_url("Standard_NC24ads_A100_v4", "eastus"): str(RECORDED / "azure_malformed.json")
+    }
     with translation.override("zh-hant"):
-        services.price_refresh(sources=["gcp"], transport=RecordedTransport(RECORDED))
+        services.price_refresh(
+            sources=["gcp", "azure"], transport=RecordedTransport(RECORDED, malformed)
+        )
     page = (
         _admin(client)
         .get(reverse("admin:advisor_catalog_changelist"), HTTP_ACCEPT_LANGUAGE="zh-TW")
@@ -293,6 +298,7 @@ def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
     table = page.split('id="price-refreshes"', 1)[1]
     assert "公開價目表" in page and "最近一次成功更新" in table and "已略過" in table
     assert "未擷取 Google Cloud 價格" in table
+    assert "Items[0].retailPrice 缺少或不是數字" in table
 
 
 def test_one_failed_source_leaves_its_rows_and_the_others_still_make_the_draft(
