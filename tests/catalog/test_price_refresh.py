@@ -16,7 +16,7 @@ from advisor import services
 from advisor.celery import app as celery_app
 from advisor.management.commands.refresh_prices import Command
 from advisor.models import Catalog, ImpactPreview, PriceRefresh
-from advisor.price_sources import RecordedTransport, azure_url
+from advisor.price_sources import RecordedTransport, RecordingTransport, azure_url
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -316,3 +316,26 @@ def test_one_failed_source_leaves_its_rows_and_the_others_still_make_the_draft(
     assert prices["t-aws-l4-1y"].as_of == timezone.localdate()
     assert PriceRefresh.objects.get(source="azure").draft is None
     assert "Azure" not in draft.description and "AWS Price List" in draft.description
+
+
+def test_a_recording_replays_to_the_same_draft_and_keeps_no_api_key(
+    published: Catalog, tmp_path: Path
+) -> None:
+    recording = RecordingTransport(RecordedTransport(RECORDED), tmp_path / "new")
+    services.price_refresh(
+        sources=["azure", "aws", "gcp"], transport=recording, api_key="secret-key-123"
+    )
+    first = Catalog.objects.get(status=Catalog.Status.DRAFT)
+    files = list((tmp_path / "new").iterdir())
+    # Every answer the refresh read (the H200 size is not in this catalog), and its manifest.
+    assert len(files) == len(json.loads((tmp_path / "new" / "manifest.json").read_text())) + 1 == 9
+    assert not any("secret-key-123" in f.read_text() for f in files)
+    services.price_refresh(
+        sources=["azure", "aws", "gcp"],
+        transport=RecordedTransport(tmp_path / "new"),
+        api_key="another-key",
+    )
+    second = Catalog.objects.filter(status=Catalog.Status.DRAFT).exclude(pk=first.pk).get()
+    rows = services.catalog_diff(old=first, new=second)["rows"]
+    assert [r for r in rows if r["section"] != "catalog"] == []
+    assert second.prices.filter(as_of=timezone.localdate()).count() == 8
