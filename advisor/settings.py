@@ -220,6 +220,7 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 PRICE_REFRESH_TIMEOUT_SECONDS = envint("PRICE_REFRESH_TIMEOUT_SECONDS", 60)
+PRICE_REFRESH_TIME_LIMIT_SECONDS = envint("PRICE_REFRESH_TIME_LIMIT_SECONDS", 1800)
 # Google's Cloud Billing Catalog needs an API key; without one its refresh is skipped.
 GCP_BILLING_API_KEY = os.environ.get("GCP_BILLING_API_KEY", "")
 
