@@ -42,6 +42,7 @@ from advisor.models import (
     Contribution,
     Criterion,
     ImpactPreview,
+    PriceRefresh,
     ScoringModel,
 )
 from advisor.scoring_views import (
@@ -844,6 +845,30 @@ class ImpactPreviewAdmin(EditorsOnly, admin.ModelAdmin[ImpactPreview]):
         return can_edit_scoring_models(request.user)
 
 
+@admin.register(PriceRefresh)
+class PriceRefreshAdmin(EditorsOnly, admin.ModelAdmin[PriceRefresh]):
+    list_display = ("source", "status", "started_at", "finished_at", "prices_changed", "draft")
+    list_filter = ("source", "status")
+    readonly_fields = (
+        "source",
+        "status",
+        "started_at",
+        "finished_at",
+        "message",
+        "prices_changed",
+        "draft",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 # --- Catalog: accelerators, prices, model presets --------------------------------------------
 
 
@@ -1364,6 +1389,15 @@ class CatalogAdmin(VersionedAdmin):
                 distinct=True,
             ),
         )
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # Each public price list's newest run and newest success, so a failed refresh shows
+        # here next to the catalogs it did not touch.
+        extra = {**(extra_context or {}), "price_refreshes": selectors.price_refresh_summary()}
+        response: HttpResponse = super().changelist_view(request, extra)
+        return response
 
     @admin.display(description=gettext_lazy("prices"), ordering="prices_total")
     def price_count(self, obj: Catalog) -> int:

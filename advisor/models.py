@@ -762,3 +762,45 @@ class CatalogPreset(Sourced):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PriceRefresh(models.Model):
+    """One fetch of one public price list (Azure, AWS, Google Cloud) and what came of it: a
+    draft catalog with the new prices, or why nothing was written."""
+
+    class Source(models.TextChoices):
+        AZURE = "azure", "Azure Retail Prices API"
+        AWS = "aws", "AWS Price List"
+        GCP = "gcp", "Google Cloud Billing Catalog"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        SKIPPED = "skipped", _("Skipped")
+
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
+    )
+    started_at = models.DateTimeField(_("started"))
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    message = models.TextField(_("message"), blank=True)
+    prices_changed = models.PositiveIntegerField(_("prices changed"), default=0)
+    draft = models.ForeignKey(
+        Catalog,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="price_refreshes",
+        verbose_name=_("draft catalog"),
+    )
+
+    class Meta:
+        verbose_name = _("price refresh")
+        verbose_name_plural = _("price refreshes")
+        ordering: ClassVar = ["-started_at", "-pk"]
+        indexes: ClassVar = [models.Index(fields=["source", "status", "-started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} {self.started_at:%Y-%m-%d %H:%M} {self.status}"

@@ -71,10 +71,22 @@ from advisor.models import (
     Contribution,
     Criterion,
     ImpactPreview,
+    PriceRefresh,
     Report,
     ScoringModel,
     ShareLink,
 )
+from advisor.price_sources import (
+    COLLECTORS,
+    PLACES,
+    PriceTarget,
+    PriceUpdate,
+    SourceResult,
+    SourceUnavailable,
+    Transport,
+    UrllibTransport,
+)
+from advisor.price_sources import SOURCES as PRICE_SOURCES
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import Step, progress
 
@@ -1592,3 +1604,190 @@ def catalog_diff(*, old: Catalog, new: Catalog) -> dict[str, Any]:
                 )
     counts = {c: sum(1 for r in rows if r["change"] == c) for c in ("added", "removed", "changed")}
     return {"rows": rows, "counts": counts}
+
+
+# --- Public price refresh -------------------------------------------------------------------------
+
+PRICE_REFRESH_MAX_PROBLEMS = 50
+
+
+def _refresh_finish(run: PriceRefresh, status: str, message: str, **fields: Any) -> None:
+    run.status = status
+    run.message = message
+    run.finished_at = timezone.now()
+    for name, value in fields.items():
+        setattr(run, name, value)
+    run.save()
+
+
+def _problems_text(problems: list[str]) -> str:
+    shown = problems[:PRICE_REFRESH_MAX_PROBLEMS]
+    more = len(problems) - len(shown)
+    return "\n".join(shown) + (
+        "\n" + gettext("… and %(count)s more.") % {"count": more} if more else ""
+    )
+
+
+def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
+    return [
+        PriceTarget(
+            key=str(p["id"]),
+            accelerator=str(p["accelerator_id"]),
+            cloud=str(p.get("cloud") or ""),
+            billing=str(p.get("billing") or ""),
+            region=str(p.get("region") or ""),
+            usd_per_device_hour=(
+                Decimal(str(p["usd_per_device_hour"]))
+                if p.get("usd_per_device_hour") is not None
+                else None
+            ),
+        )
+        for p in document["prices"]
+    ]
+
+
+def _apply_updates(
+    document: dict[str, Any], source: str, updates: list[PriceUpdate], today: date
+) -> int:
+    """Writes `updates` into the document's prices; returns how many prices changed value."""
+    by_key = {str(p["id"]): p for p in document["prices"]}
+    changed = 0
+    for update in updates:
+        price = by_key[update.key]
+        old = price.get("usd_per_device_hour")
+        if old is None or Decimal(str(old)).quantize(PLACES) != update.usd_per_device_hour:
+            changed += 1
+        price["usd_per_device_hour"] = float(update.usd_per_device_hour)
+        price["as_of"] = today.isoformat()
+        price["source"] = update.source
+        price["derived"] = update.derived
+        price["estimated"] = False
+        if update.region:
+            price["region"], price["region_key"] = update.region, update.region_key
+        price["price_list"] = {"source": source, "read": today.isoformat(), **update.detail}
+    return changed
+
+
+def price_refresh(
+    *,
+    sources: list[str],
+    transport: Transport,
+    user: User | None = None,
+    api_key: str = "",
+) -> list[PriceRefresh]:
+    """Fetch the public price lists of `sources` for the published catalog's cloud prices and,
+    when any source answers well, write one draft catalog with the new prices, their dates and
+    sources (then request its impact preview). A source that fails — no answer, a malformed,
+    partial or implausible document — is recorded with every problem and contributes nothing;
+    the published catalog is never changed. Google Cloud without an API key is skipped."""
+    today = timezone.localdate()
+    runs = {
+        source: PriceRefresh.objects.create(source=source, started_at=timezone.now())
+        for source in sources
+    }
+    published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    if published is None:
+        for run in runs.values():
+            _refresh_finish(run, PriceRefresh.Status.FAILED, gettext("No catalog is published."))
+        return list(runs.values())
+    document = published.to_document()
+    targets = _price_targets(document)
+    good: dict[str, SourceResult] = {}
+    for source, run in runs.items():
+        if source == "gcp" and not api_key:
+            _refresh_finish(
+                run,
+                PriceRefresh.Status.SKIPPED,
+                gettext(
+                    "No Google Cloud API key (GCP_BILLING_API_KEY is not set): Google Cloud "
+                    "prices were not fetched."
+                ),
+            )
+            continue
+        try:
+            result = COLLECTORS[source](targets, transport, today=today, api_key=api_key)
+        except SourceUnavailable as error:
+            logger.warning("price refresh %s: %s", source, error)
+            _refresh_finish(run, PriceRefresh.Status.FAILED, str(error))
+            continue
+        except Exception as error:  # a document no check foresaw must not leave a run running
+            logger.exception("price refresh %s", source)
+            _refresh_finish(
+                run,
+                PriceRefresh.Status.FAILED,
+                gettext("Unexpected error while reading this price list: %(error)s")
+                % {"error": repr(error)[:500]},
+            )
+            continue
+        if result.problems:
+            _refresh_finish(run, PriceRefresh.Status.FAILED, _problems_text(result.problems))
+            continue
+        good[source] = result
+    changed = {s: _apply_updates(document, s, r.updates, today) for s, r in good.items()}
+    if not any(r.updates for r in good.values()):
+        for source in good:
+            _refresh_finish(
+                runs[source],
+                PriceRefresh.Status.DONE,
+                gettext("No catalog price is listed by this source."),
+            )
+        return list(runs.values())
+    problems = catalog_document_problems(document) or _catalog_storage_problems(document)
+    if problems:
+        for source in good:
+            _refresh_finish(runs[source], PriceRefresh.Status.FAILED, _problems_text(problems))
+        return list(runs.values())
+    document["description"] = gettext(
+        "Public price refresh of %(date)s (%(sources)s), cloned from %(catalog)s."
+    ) % {
+        "date": today.isoformat(),
+        "sources": ", ".join(PriceRefresh.Source(s).label for s in good),
+        "catalog": published,
+    }
+    try:
+        with transaction.atomic():
+            draft = catalog_from_document(
+                document=document, user=user, version=catalog_next_version()
+            )
+            for source, result in good.items():
+                _refresh_finish(
+                    runs[source],
+                    PriceRefresh.Status.DONE,
+                    gettext(
+                        "%(read)s prices read, %(changed)s changed; %(left)s of this cloud's "
+                        "prices are not in this price list and were left as they were."
+                    )
+                    % {
+                        "read": len(result.updates),
+                        "changed": changed[source],
+                        "left": len(result.left),
+                    },
+                    prices_changed=changed[source],
+                    draft=draft,
+                )
+    except DatabaseError as error:  # e.g. a refresh running at the same time took the version
+        logger.warning("price refresh draft: %s", error)
+        for source in good:
+            _refresh_finish(
+                runs[source],
+                PriceRefresh.Status.FAILED,
+                gettext("The draft catalog could not be written: %(error)s")
+                % {"error": str(error)[:500]},
+                prices_changed=0,
+                draft=None,
+            )
+        return list(runs.values())
+    try:
+        impact_preview_request(catalog=draft, user=user)
+    except ScoringModelInvalid as error:
+        logger.warning("price refresh preview of %s: %s", draft, error.problems)
+    return list(runs.values())
+
+
+def price_refresh_scheduled() -> list[PriceRefresh]:
+    """What beat runs: every source, live, with the settings' timeout and Google Cloud key."""
+    return price_refresh(
+        sources=list(PRICE_SOURCES),
+        transport=UrllibTransport(timeout=settings.PRICE_REFRESH_TIMEOUT_SECONDS),
+        api_key=settings.GCP_BILLING_API_KEY,
+    )

@@ -229,7 +229,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "advisor.sweep_reports",
         "schedule": envint("REPORT_SWEEP_EVERY_SECONDS", 60),
     },
+    # Public cloud price lists into a draft catalog for an admin to publish (docs/prices.md).
+    "refresh-public-prices": {
+        "task": "advisor.refresh_prices",
+        "schedule": envint("PRICE_REFRESH_EVERY_HOURS", 24) * 3600,
+    },
 }
+PRICE_REFRESH_TIMEOUT_SECONDS = envint("PRICE_REFRESH_TIMEOUT_SECONDS", 60)
+PRICE_REFRESH_TIME_LIMIT_SECONDS = envint("PRICE_REFRESH_TIME_LIMIT_SECONDS", 1800)
+# Google's Cloud Billing Catalog needs an API key; without one its refresh is skipped.
+GCP_BILLING_API_KEY = os.environ.get("GCP_BILLING_API_KEY", "")
 
 # --- Auth ----------------------------------------------------------------------------------
 

@@ -113,3 +113,17 @@ def sweep_reports() -> int:
 )
 def run_impact_preview(preview_id: int) -> str:
     return services.impact_preview_run(preview_id=preview_id).status
+
+
+@shared_task(
+    name="advisor.refresh_prices",
+    acks_late=False,
+    # An AWS regional offer file is hundreds of MB: longer than the default task limit. The soft
+    # limit fails the source being read (its run says so) before the hard one kills the task.
+    soft_time_limit=settings.PRICE_REFRESH_TIME_LIMIT_SECONDS,
+    time_limit=settings.PRICE_REFRESH_TIME_LIMIT_SECONDS + 60,
+)
+def refresh_prices() -> dict[str, str]:
+    """Beat's daily fetch of the public price lists into a draft catalog."""
+    runs = services.price_refresh_scheduled()
+    return {run.source: run.status for run in runs}
