@@ -226,7 +226,10 @@ Title = Annotated[
             "minLength": 1,
             "maxLength": 200,
             "pattern": TITLE_PATTERN,
-            "description": "Not only spaces; stored without surrounding spaces.",
+            # PostgreSQL cannot store NUL; the parser refuses it in any text (_check_text).
+            "not": {"pattern": "\\u0000"},
+            "description": "Not only spaces, and no NUL character; stored without surrounding "
+            "spaces.",
         }
     ),
 ]
