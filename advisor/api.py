@@ -3,8 +3,10 @@
 Each person authenticates with their own key (`accounts.ApiToken`, `Authorization: Bearer`).
 The engine's JSON Schema is the only description of the answers document: the request and
 response models take `answers` as a plain object, the engine validates it, and the OpenAPI
-description references the engine's schema (`components.schemas.AnswersV1`) instead of copying
-its rules into pydantic models.
+description references the engine's schemas (`components.schemas.AnswersV1`, and
+`AnswersV1Draft` for drafts) instead of copying their rules into pydantic models. The document is
+the whole contract, held to it by Schemathesis (tests/api/test_schemathesis.py): every status an
+operation answers is listed, with the headers that come with it.
 
 Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", "message"}],
 "omitted": 0}`, in the request's language; `path` is the engine's own path for problems in
