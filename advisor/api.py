@@ -3,8 +3,10 @@
 Each person authenticates with their own key (`accounts.ApiToken`, `Authorization: Bearer`).
 The engine's JSON Schema is the only description of the answers document: the request and
 response models take `answers` as a plain object, the engine validates it, and the OpenAPI
-description references the engine's schema (`components.schemas.AnswersV1`) instead of copying
-its rules into pydantic models.
+description references the engine's schemas (`components.schemas.AnswersV1`, and
+`AnswersV1Draft` for drafts) instead of copying their rules into pydantic models. The document is
+the whole contract, held to it by Schemathesis (tests/api/test_schemathesis.py): every status an
+operation answers is listed, with the headers that come with it.
 
 Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", "message"}],
 "omitted": 0}`, in the request's language; `path` is the engine's own path for problems in
@@ -40,20 +42,27 @@ from ninja.pagination import PageNumberPagination, paginate
 from ninja.parser import Parser
 from ninja.security import HttpBearer
 from ninja.types import DictStrAny
-from pydantic import ConfigDict, StrictBool, StringConstraints, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, StrictBool, StringConstraints, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from accounts.models import ApiToken, Organization, User
 from accounts.selectors import api_token_get_by_key, organizations_for_user
 from accounts.services import api_token_used
 from advisor import decisions, services
 from advisor.engine import AnswersError, answers_schema
-from advisor.engine.answers import MAX_PROBLEMS, first_problems, join_path
+from advisor.engine.answers import (
+    MAX_PROBLEMS,
+    answers_draft_schema,
+    first_problems,
+    join_path,
+)
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
 
 logger = logging.getLogger(__name__)
 
 ANSWERS_SCHEMA_NAME = "AnswersV1"
+ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV1Draft"
 # An answers document is a few kilobytes; a megabyte leaves room for long free text and stops
 # a client from making the server parse (and Postgres store) anything much bigger.
 MAX_BODY_BYTES = 1024 * 1024
@@ -194,12 +203,44 @@ Answers = Annotated[
 Slug = Annotated[str, StringConstraints(strict=True, max_length=140, pattern=SLUG_PATTERN)]
 
 
+# What str.strip removes, spelt out so that the published pattern means the same to every
+# regular-expression engine (ECMAScript's \s, Rust's and Python's differ at the edges).
+SPACES = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+TITLE_PATTERN = "[^" + "".join(f"\\u{ord(c):04x}" for c in SPACES) + "]"
+
+
+def _stripped_title(value: str) -> str:
+    value = value.strip()
+    if not value:  # the pattern, which pydantic leaves to the schema
+        raise PydanticCustomError("string_too_short", "This field may not be empty.")
+    return value
+
+
+# Bounds apply to the title as sent (so that the schema's maxLength is the whole truth); it is
+# stored without surrounding spaces, and must hold something besides them.
+Title = Annotated[
+    str,
+    StringConstraints(strict=True, min_length=1, max_length=200),
+    AfterValidator(_stripped_title),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200,
+            "pattern": TITLE_PATTERN,
+            # PostgreSQL cannot store NUL; the parser refuses it in any text (_check_text).
+            "not": {"pattern": "\\u0000"},
+            "description": "Not only spaces, and no NUL character; stored without surrounding "
+            "spaces.",
+        }
+    ),
+]
+
+
 class AssessmentIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    title: Annotated[
-        str, StringConstraints(strict=True, strip_whitespace=True, min_length=1, max_length=200)
-    ]
+    title: Title
     organization: Slug | None = Field(
         None,
         description=(
@@ -291,8 +332,13 @@ class AdvisorAPI(NinjaAPI):
     ) -> OpenAPISchema:
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
         _reference_engine_schema(schema)
-        components = schema.setdefault("components", {})
-        components.setdefault("schemas", {})[ANSWERS_SCHEMA_NAME] = answers_schema()
+        _document_headers(schema)
+        schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+        schemas[ANSWERS_SCHEMA_NAME] = answers_schema()
+        schemas[ANSWERS_DRAFT_SCHEMA_NAME] = answers_draft_schema()
+        # A draft's answers meet the draft schema only; a submitted one's the whole schema.
+        _answers_follow(schemas.get("AssessmentIn"), "draft", True)
+        _answers_follow(schemas.get("AssessmentOut"), "status", "draft")
         return schema
 
     def _get_urls(self) -> list[URLResolver | URLPattern]:
@@ -364,6 +410,57 @@ def _docs_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return wrapped
 
 
+# Headers that come with an error status wherever it is answered (_unauthorized, _too_many).
+ERROR_HEADERS: dict[str, dict[str, Any]] = {
+    "401": {
+        "WWW-Authenticate": {
+            "description": "The scheme to authenticate with: `Bearer`.",
+            "required": True,
+            "schema": {"type": "string"},
+        }
+    },
+    "429": {
+        "Retry-After": {
+            "description": "Whole seconds until this token's budget is renewed (at least 1).",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
+
+
+def _document_headers(schema: OpenAPISchema) -> None:
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                if str(status) in ERROR_HEADERS:
+                    response["headers"] = ERROR_HEADERS[str(status)]
+
+
+def _answers_follow(model: Any, field: str, value: Any) -> None:
+    # Only the object can see the sibling field that says which schema `answers` meets.
+    if not isinstance(model, dict) or "answers" not in model.get("properties", {}):
+        return
+    model["properties"]["answers"] = {
+        "type": "object",
+        "description": f"An answers document: {ANSWERS_DRAFT_SCHEMA_NAME} when {field} is "
+        f"{json.dumps(value)}, else {ANSWERS_SCHEMA_NAME}.",
+    }
+    model.setdefault("allOf", []).append(
+        {
+            "if": {"properties": {field: {"const": value}}, "required": [field]},
+            "then": {
+                "properties": {
+                    "answers": {"$ref": f"#/components/schemas/{ANSWERS_DRAFT_SCHEMA_NAME}"}
+                }
+            },
+            "else": {
+                "properties": {"answers": {"$ref": f"#/components/schemas/{ANSWERS_SCHEMA_NAME}"}}
+            },
+        }
+    )
+
+
 def _reference_engine_schema(node: Any) -> None:
     if isinstance(node, dict):
         for key, value in node.items():
@@ -396,6 +493,9 @@ api = AdvisorAPI(
     docs_decorator=_docs_access,
 )
 
+# Every status an operation can answer is in the OpenAPI document, so that a client (and
+# Schemathesis, tests/api/test_schemathesis.py) can hold the API to it. 405 is not among them: it
+# answers a method that is no operation; 422 neither: validation errors are 400.
 ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 
 
@@ -430,7 +530,7 @@ def assessment_read(request: HttpRequest, assessment_id: int) -> Assessment:
 
 @api.get(
     "/assessments",
-    response=list[AssessmentSummaryOut],
+    response={200: list[AssessmentSummaryOut], **ERRORS},
     summary="List your organisations' assessments, newest first",
     tags=["assessments"],
 )

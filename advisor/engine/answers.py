@@ -1,9 +1,13 @@
 """Answers document v1: its JSON Schema, the parser into frozen dataclasses, cross-field rules.
 
 The schema is the single source of truth for field names, types, enums and bounds; the wizard, the
-API and the CLI all validate against it. Cross-field rules that JSON Schema cannot say clearly (a
-section required by a workload kind, lora_rank for LoRA, output <= context, ...) live in
-`_cross_field_problems`.
+API and the CLI all validate against it. Cross-field rules live in `_cross_field_problems`, which
+says what is wrong in the user's terms; those JSON Schema can state (a section required by a
+workload kind, lora_rank for LoRA, unique kinds, residency) are also in the published schema's
+top-level `allOf` (`_conditions`), so that the schema alone tells a client which documents are
+valid. Only comparisons between two numbers (output <= context, kv_heads divides
+attention_heads, attention_heads divides hidden_size) are beyond JSON Schema; the schema says
+them in the fields' descriptions.
 """
 
 from __future__ import annotations
@@ -143,7 +147,9 @@ def _schema() -> dict[str, Any]:
         {
             "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
             "layers": _int(1, 1_000, "Decoder layers."),
-            "hidden_size": _int(64, 131_072, "Model width."),
+            "hidden_size": _int(
+                64, 131_072, "Model width; a multiple of attention_heads unless head_dim is given."
+            ),
             "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
             "attention_heads": _int(1, 1_024, "Query heads."),
             "kv_heads": _int(1, 1_024, "Key/value heads (GQA); must divide attention_heads."),
@@ -365,12 +371,122 @@ def _schema() -> dict[str, Any]:
             "cost",
         ],
         "additionalProperties": False,
+        "allOf": _conditions(),
     }
+
+
+def _kind_is(kinds: Iterable[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"kind": {"enum": sorted(kinds)}}, "required": ["kind"]}
+
+
+def _when(condition: dict[str, Any], then: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "if": condition, "then": then}
+
+
+def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
+    """The cross-field rules that JSON Schema can state, as the published schema's `allOf`.
+
+    Each one restates a check of `_cross_field_problems`, which keeps reporting it with its own
+    message: the engine validates against the schema without these (`_validator`). A draft is
+    held to the two rules that `check_partial` applies.
+    """
+    training_workload = {"workloads": {"contains": _kind_is(TRAINING_KINDS)}}
+    inference_workload = {"workloads": {"contains": _kind_is(INFERENCE_KINDS)}}
+    one_of_each_kind = [
+        {"contains": _kind_is([kind]), "minContains": 0, "maxContains": 1}
+        for kind in WORKLOAD_KINDS
+    ]
+    unique_kinds = {
+        "description": "Workload kinds are unique.",
+        "properties": {"workloads": {"allOf": one_of_each_kind}},
+    }
+    residency = _when(
+        {
+            "required": ["deployment"],
+            "properties": {
+                "deployment": {
+                    "required": ["data_residency", "allowed_modes"],
+                    "properties": {
+                        "data_residency": {"const": "on_premises_only"},
+                        "allowed_modes": {"minItems": 1},
+                    },
+                }
+            },
+        },
+        {
+            "properties": {
+                "deployment": {
+                    "properties": {
+                        "allowed_modes": {"contains": {"enum": ["on_premises", "private_cloud"]}}
+                    }
+                }
+            }
+        },
+        "on_premises_only residency needs on_premises or private_cloud among allowed_modes.",
+    )
+    if draft:
+        return [unique_kinds, residency]
+    return [
+        unique_kinds,
+        residency,
+        _when(
+            {"required": ["workloads"], "properties": training_workload},
+            {"required": ["training"]},
+            "training is required when a pretraining or fine_tuning workload exists.",
+        ),
+        _when(
+            {"required": ["workloads"], "properties": inference_workload},
+            {"required": ["inference"]},
+            "inference is required when a batch_inference or realtime_inference workload exists.",
+        ),
+        _when(
+            {"required": ["workloads", "training"], "properties": training_workload},
+            {"required": ["model"]},
+            "model is required when training applies.",
+        ),
+        _when(
+            {"required": ["workloads", "inference"], "properties": inference_workload},
+            {"required": ["model"]},
+            "model is required when inference applies.",
+        ),
+        _when(
+            {
+                "required": ["training"],
+                "properties": {
+                    "training": {
+                        "required": ["method"],
+                        "properties": {"method": {"enum": ["lora", "qlora"]}},
+                    }
+                },
+            },
+            {"properties": {"training": {"required": ["lora_rank"]}}},
+            "training.lora_rank is required for the lora and qlora methods.",
+        ),
+    ]
 
 
 def answers_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of answers document v1 (a fresh copy)."""
     return copy.deepcopy(_schema())
+
+
+@cache
+def _draft_schema() -> dict[str, Any]:
+    base = {k: v for k, v in _schema().items() if k != "allOf"}
+    return {
+        **_strip_for_partial(base),
+        "$id": "https://advisor.example/schemas/answers-v1-draft.json",
+        "title": "Advisor answers document, version 1, draft",
+        "description": "What a draft may hold (check_partial): any part of an answers document, "
+        "with no wrong values; required fields, minimum list sizes and the conditional "
+        "sections do not apply until it is submitted.",
+        "allOf": _conditions(draft=True),
+    }
+
+
+def answers_draft_schema() -> dict[str, Any]:
+    """Return the JSON Schema of what a draft may hold (`check_partial`), a fresh copy."""
+    return copy.deepcopy(_draft_schema())
 
 
 def _strip_for_partial(node: Any) -> Any:
@@ -389,8 +505,10 @@ def _strip_for_partial(node: Any) -> Any:
 
 @cache
 def _validator(partial: bool) -> Draft202012Validator:
-    schema = _strip_for_partial(_schema()) if partial else _schema()
-    return Draft202012Validator(schema)
+    # The conditions are checked by _cross_field_problems, with messages that name the rule
+    # (a bare "training is required" would not say which workload needs it).
+    schema = {k: v for k, v in _schema().items() if k != "allOf"}
+    return Draft202012Validator(_strip_for_partial(schema) if partial else schema)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from accounts.models import Membership
 from accounts.services import api_token_revoke
 from advisor.engine import answers_schema, check_partial, parse_answers
+from advisor.engine.answers import answers_draft_schema
 from advisor.models import Assessment
 from advisor.starters import STARTERS
 from tests.factories import MembershipFactory, OrganizationFactory, api_token_for
@@ -411,9 +412,18 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
     assert set(spec["paths"]["/api/v1/assessments"]) == {"get", "post"}
     schemas = spec["components"]["schemas"]
     assert schemas["AnswersV1"] == answers_schema()
-    ref = {"$ref": "#/components/schemas/AnswersV1"}
-    assert schemas["AssessmentIn"]["properties"]["answers"] == ref
-    assert schemas["AssessmentOut"]["properties"]["answers"] == ref
+    assert schemas["AnswersV1Draft"] == answers_draft_schema()
+    # A draft's answers meet the draft schema, a submitted document's the whole one.
+    for name, field, value in (
+        ("AssessmentIn", "draft", True),
+        ("AssessmentOut", "status", "draft"),
+    ):
+        [rule] = schemas[name]["allOf"]
+        assert rule["if"]["properties"][field] == {"const": value}
+        assert rule["then"]["properties"]["answers"] == {
+            "$ref": "#/components/schemas/AnswersV1Draft"
+        }
+        assert rule["else"]["properties"]["answers"] == {"$ref": "#/components/schemas/AnswersV1"}
     assert spec["components"]["securitySchemes"]["BearerToken"]["scheme"] == "bearer"
 
 
