@@ -31,6 +31,15 @@ BILLING_TO_SLOT = {
     "committed_3y": "commit_3y",
     "monthly_fixed": "monthly",
 }
+SLOT_TO_BILLING = {
+    "on_demand": "on_demand",
+    "spot": "spot",
+    "capacity_block": "on_demand",
+    "commit_1y": "committed_1y",
+    "commit_3y": "committed_3y",
+    "monthly": "monthly_fixed",
+}
+_FIXED_SLOTS = ("monthly", "commit_1y", "commit_3y")
 _MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
 
 
@@ -169,7 +178,9 @@ class CostInputs:
     residency: str
     china: bool
     ops_capacity: str
-    billing: str
+    billing: str  # the billing preference answer (cost.billing)
+    predictable: bool = True  # maturity.demand is not "unpredictable"
+    stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
 
 
 def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> Mapping[str, PriceChoice | None]:
@@ -267,6 +278,42 @@ def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
     return ci.catalog.memo(key, build)
 
 
+def choose_slot(
+    mode: str,
+    compute: Mapping[str, float | None],
+    utilisation: float,
+    break_even: Mapping[str, float | None],
+    ci: CostInputs,
+) -> str | None:
+    """The billing an option's price uses: the cheapest whose break-even its utilisation clears.
+
+    Hourly on-demand is always allowed. A fixed-price slot (a monthly server, a 1- or 3-year
+    commitment) is allowed on public cloud only when the option's own utilisation is at or above
+    that slot's break-even (its monthly price over 730 on-demand hours; the catalog's figure when
+    one side is missing), demand is not unpredictable and the customer did not ask to pay as they
+    go; 3 years also needs a stable stack. Hosted modes sell monthly servers only. Spot is never
+    the headline: it can be taken away mid-run.
+    """
+    if mode in ("dedicated_hosting", "bare_metal", "private_cloud", "on_premises"):
+        for slot in ("monthly", "on_demand"):
+            if compute.get(slot) is not None:
+                return slot
+        return None
+    allowed = ["on_demand"]
+    if ci.billing != "pay_as_you_go" and ci.predictable:
+        default_be = ci.catalog.figure("commit_break_even_utilisation")
+        for slot in _FIXED_SLOTS:
+            if slot == "commit_3y" and not ci.stable:
+                continue
+            be = break_even.get(slot)
+            if utilisation + 1e-9 >= (be if be is not None else default_be):
+                allowed.append(slot)
+    priced = [(compute[s], i, s) for i, s in enumerate(allowed) if compute.get(s) is not None]
+    if not priced:
+        return None
+    return min(priced)[2]
+
+
 def _money(
     acc: Accelerator,
     mode: str,
@@ -292,12 +339,9 @@ def _money(
     storage = storage_gb * offer.storage_rate
     egress = egress_gb * offer.egress_rate
     staff = _staff(mode, count, ci)
-    wanted = BILLING_TO_SLOT.get(ci.billing)
-    chosen_slot = "on_demand"
-    if wanted is not None and compute.get(wanted) is not None:
-        chosen_slot = wanted
-    chosen = compute.get(chosen_slot)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
+    chosen_slot = choose_slot(mode, compute, utilisation, offer.break_even, ci)
+    chosen = compute.get(chosen_slot) if chosen_slot else None
     idle = 0.0
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
         idle = chosen * (1.0 - utilisation)
@@ -308,6 +352,7 @@ def _money(
         "missing_prices": list(offer.missing),
         "compute_usd_per_month": {k: _r(v) for k, v in compute.items()},
         "billing_used": chosen_slot if chosen is not None else None,
+        "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
         "idle_usd_per_month": _r(idle),
@@ -325,6 +370,30 @@ def _r(value: float | None) -> float | None:
 # --------------------------------------------------------------------------- options
 
 
+def training_target(kind: str, schedule: str, t: Training, catalog: Catalog) -> tuple[float, str]:
+    """Hours a run must finish in and why: the deadline answer, else the schedule (a daily job
+    within 24 h, a weekly one within 168 h), else the catalog's default (30 days)."""
+    if t.deadline_hours is not None:
+        return float(t.deadline_hours), "deadline"
+    by_schedule = catalog.rule("training_target_hours")
+    if schedule in by_schedule:
+        return float(by_schedule[schedule]), "schedule"
+    return catalog.figure("default_training_target_hours"), "default"
+
+
+def training_counts(acc: Accelerator, n_min: int, catalog: Catalog) -> list[int]:
+    """Device counts to try from the fewest that fit: TPU slices, or GPUs 1-2-4-8 then whole
+    nodes; cards without NVLink-class links train on one node at most (catalog rule)."""
+    cap = acc.max_devices_per_group
+    if (
+        acc.type == "gpu"
+        and not acc.fast_interconnect
+        and catalog.rule("multi_node_training_needs_fast_interconnect")
+    ):
+        cap = min(cap, acc.max_devices_per_node)
+    return [c for c in S.valid_counts(acc) if n_min <= c <= cap]
+
+
 def training_option(
     acc: Accelerator,
     mode: str,
@@ -336,24 +405,25 @@ def training_option(
     flops: S.TrainingFlops,
     ci: CostInputs,
 ) -> dict[str, Any] | None:
-    """One ranked option for a training workload; None when the run does not fit any count."""
+    """One option for a training workload, scaled until the run meets its target hours (or the
+    largest valid count, flagged); None when the run does not fit any count."""
     catalog = ci.catalog
-    n = S.min_training_devices(mem, acc, catalog)
-    if n is None:
+    n_min = S.min_training_devices(mem, acc, catalog)
+    if n_min is None:
         return None
-    hours = S.training_hours(flops, acc, n, t, kind, catalog)
-    meets = True
-    if t.deadline_hours is not None and hours > t.deadline_hours:
-        for m in S.valid_counts(acc):
-            if m <= n:
-                continue
-            n, hours = m, S.training_hours(flops, acc, m, t, kind, catalog)
-            if hours <= t.deadline_hours:
-                break
-        meets = hours <= t.deadline_hours
+    target, basis = training_target(kind, schedule, t, catalog)
+    counts = training_counts(acc, n_min, catalog) or [n_min]
+    n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
+    if hours > target:
+        # Hours fall as 1/count: jump to the first valid count that can meet the target.
+        need = counts[0] * hours / target
+        n = next((c for c in counts if c >= need - 1e-9), counts[-1])
+        hours = S.training_hours(flops, acc, n, t, kind, catalog)
+    meets = hours <= target + 1e-9
+    hpm = catalog.figure("hours_per_month")
     runs = catalog.rule("training_runs_per_month")[schedule]
     run_device_hours = n * hours
-    used = n * 730.0 if runs is None else min(n * 730.0, run_device_hours * float(runs))
+    used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
     dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
     ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
     storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
@@ -362,13 +432,24 @@ def training_option(
     for slot in ("on_demand", "spot", "capacity_block"):
         doc = money["prices"][slot]
         per_run[slot] = _r(run_device_hours * doc["usd_per_device_hour"]) if doc else None
+    slot = money["billing_used"]
+    to_result: float | None = None
+    if slot in per_run:
+        to_result = per_run[slot]
+    elif slot is not None:
+        # A fixed price is held for the share of the month(s) one run needs.
+        share = max(hours / hpm, 1.0 / float(runs) if runs else 1.0)
+        to_result = _r((money["compute_usd_per_month"][slot] or 0.0) * share)
     peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
     return {
         "accelerator_id": acc.id,
         "name": acc.name,
         "type": acc.type,
         "count": n,
+        "min_count": n_min,
         "hours": round(hours, 2),
+        "target_hours": round(target, 2),
+        "target_basis": basis,
         "device_hours": round(run_device_hours, 1),
         "meets_deadline": meets,
         "peak_tflops_per_device": peak,
@@ -376,6 +457,7 @@ def training_option(
         "mfu": round(S.training_mfu(kind, t, catalog), 3),
         "interconnect": S.interconnect_need(acc, n, training=True),
         "cost_per_run_usd": per_run,
+        "cost_to_result": {"usd": to_result, "per": "run"},
         **money,
     }
 
@@ -389,8 +471,12 @@ def inference_option(
     mem: S.InferenceMemory,
     hours_per_day: float,
     ci: CostInputs,
+    rtt_ms: float | None = None,
 ) -> dict[str, Any] | None:
-    """One ranked option for an inference workload; None when the model does not fit."""
+    """One ranked option for an inference workload; None when the model does not fit.
+
+    `rtt_ms`: the round trip to the nearest region offering the card when it is not offered
+    where the customer is (added to real-time latency)."""
     catalog = ci.catalog
     tp = S.min_inference_devices(mem, shape, acc, catalog)
     if tp is None:
@@ -444,26 +530,43 @@ def inference_option(
         "bound": cap.bound,
         "interconnect": S.interconnect_need(acc, cap.tp, training=False),
         "cost_per_million_output_tokens_usd": per_mtok,
+        "cost_to_result": (
+            {"usd": money["monthly_cost_usd"], "per": "month"}
+            if kind == "realtime_inference"
+            else {
+                "usd": _r(money["monthly_cost_usd"] / monthly_tokens * 1e6)
+                if money["monthly_cost_usd"] is not None and monthly_tokens
+                else None,
+                "per": "million_tokens",
+            }
+        ),
         **money,
     }
 
 
-def rank_key(option: Mapping[str, Any], training: bool) -> tuple[int, int, float, str]:
-    """Options that meet their target first, priced before unpriced, then cheapest."""
-    meets = option["meets_deadline"] if training else option["meets_latency"]
-    if training:
-        run = option["cost_per_run_usd"]
-        values = [v for v in (run.get("on_demand"), run.get("spot")) if v is not None]
-        cost = (
-            run.get("on_demand") if run.get("on_demand") is not None else min(values, default=None)
-        )
-        if option["compute_usd_per_month"].get("monthly") is not None and cost is None:
-            cost = option["compute_usd_per_month"]["monthly"]
-    else:
-        cost = option["monthly_cost_usd"]
+def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
+    """The rank of an option among a workload's options (catalog rule `rank_order`).
+
+    Runnable with the team's stack first (needs porting after), then available where the
+    customer is, then priced before unpriced (an unpriced option never outranks a priced one),
+    then meeting its target (deadline / latency), then the cost to the result (per run, per
+    million tokens, per month for always-on serving). Ties: fewer devices, fewer hours, a fresh
+    price before a stale one, then catalog order - never the card's name.
+    """
+    meets = option.get("meets_deadline", option.get("meets_latency"))
+    cost = (option.get("cost_to_result") or {}).get("usd")
+    fresh = 0
+    used = option.get("billing_used")
+    if used and option["prices"].get(used):
+        fresh = 1 if option["prices"][used]["stale"] else 0
     return (
-        0 if meets else 1,
+        0 if option.get("stack", {}).get("runnable", True) else 1,
+        0 if option.get("availability", {}).get("available", True) else 1,
         0 if cost is not None else 1,
+        0 if meets is not False else 1,
         cost if cost is not None else 0.0,
-        option["accelerator_id"],
+        option["count"],
+        option.get("hours") or 0.0,
+        fresh,
+        index,
     )

@@ -11,13 +11,17 @@ from advisor.engine import answers as A
 from advisor.engine import costing as C
 from advisor.engine import explain as X
 from advisor.engine import i18n
+from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "1.0.0"
-RESULT_SCHEMA_VERSION = 1
+ENGINE_VERSION = "2.0.0"
+# v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
+# workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
+# billing, target_hours / target_basis (training) and the serving load fields.
+RESULT_SCHEMA_VERSION = 2
 
 
 def _shape(answers: A.Answers, catalog: Catalog) -> S.ModelShape | None:
@@ -170,7 +174,8 @@ def _training_sizing(
             i18n.message(
                 "assume.transient",
                 lang,
-                bytes=f"{catalog.figure('optimizer_step_transient_bytes'):g}",
+                impl=t.optimizer_impl,
+                bytes=f"{mem.detail['optimizer_step_transient'] / max(1, mem.trainable_params):g}",
             )
         )
     if shape.max_positions and t.sequence_length > shape.max_positions:
@@ -403,20 +408,37 @@ def evaluate(
     workloads_doc = []
     price_docs: dict[str, dict[str, Any]] = {}  # price id -> the last doc seen with it
     best_options: list[dict[str, Any]] = []
+    sized = O.Sized(shape, tmem, tflops, imem)
+    workload_rules: list[list[str]] = []
+    ci = _cost_inputs(answers, catalog, when, stale_days)
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
-        w_billing, _ = C.billing_advice(wd.mode, full_facts, catalog)
-        ci = C.CostInputs(
-            catalog=catalog,
-            today=when,
-            stale_days=stale_days,
-            regions=answers.organization.regions,
-            clouds=answers.deployment.clouds,
-            residency=answers.deployment.data_residency,
-            china=answers.deployment.china_connectivity,
-            ops_capacity=answers.cost.ops_capacity,
-            billing=w_billing,
+        built = O.build(
+            catalog, answers, wd.kind, wd.schedule, wd.accelerator, wd.mode, sized, ci, lang
         )
-        options, alternatives = _options_for(wd, shape, answers, catalog, ci, tmem, tflops, imem)
+        options = built.options
+        others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
+        alternatives = (
+            O.build(
+                catalog,
+                answers,
+                wd.kind,
+                wd.schedule,
+                others[0],
+                "public_cloud" if others[0] == "tpu" else wd.mode,
+                sized,
+                ci,
+                lang,
+            ).options[:3]
+            if others
+            else []
+        )
+        first = options[0] if options else None
+        workload_rules.append(_workload_rules(wd.kind, first))
+        w_billing = (
+            first["billing"]
+            if first and first.get("billing")
+            else C.billing_advice(wd.mode, full_facts, catalog)[0]
+        )
         for o in options[:1]:
             best_options.append({**o, "workload": wd.kind})
         for o in options + alternatives:
@@ -439,6 +461,8 @@ def evaluate(
                 "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
                 "options": options,
                 "alternatives": alternatives,
+                "excluded_options": built.excluded,
+                "rules": workload_rules[-1],
             }
         )
         if not options and wd.kind != "preprocessing" and shape is not None:
@@ -487,16 +511,54 @@ def evaluate(
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
+    billing_reason = i18n.message(
+        billing_code,
+        lang,
+        break_even=i18n.percent(break_even),
+        utilisation=i18n.percent(utilisation),
+    )
+    # The headline billing is the billing the shown price uses (of the costliest workload).
+    headline = max(
+        (o for o in best_options if o.get("billing")),
+        key=lambda o: o["monthly_cost_usd"] or 0.0,
+        default=None,
+    )
+    if headline is not None:
+        billing = headline["billing"]
+        slot = headline["billing_used"]
+        be = (
+            headline["break_even_utilisation"].get(slot)
+            if slot in ("monthly", "commit_1y", "commit_3y")
+            else None
+        )
+        fixed_priced = any(
+            headline["compute_usd_per_month"].get(s) is not None
+            for s in ("monthly", "commit_1y", "commit_3y")
+        )
+        code = (
+            "billing.only_on_demand"
+            if slot == "on_demand" and not fixed_priced
+            else "billing.follows_utilisation"
+            if slot == "on_demand"
+            else "billing.clears_break_even"
+            if be is not None
+            else "billing.hosted_monthly"
+        )
+        billing_reason = i18n.message(
+            code,
+            lang,
+            billing=i18n.label(billing, lang),
+            kind=i18n.label(headline["workload"], lang),
+            utilisation=i18n.percent(headline["utilisation"]),
+            break_even=i18n.percent(be if be is not None else break_even),
+        )
+    applied = sorted({r for rules in workload_rules for r in rules}, key=O.RULES.index)
     recommendation = {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
         "billing": billing,
-        "billing_reason": i18n.message(
-            billing_code,
-            lang,
-            break_even=i18n.percent(break_even),
-            utilisation=i18n.percent(utilisation),
-        ),
+        "billing_reason": billing_reason,
+        "rules": [{"id": r, "statement": i18n.message(f"rule.{r}", lang)} for r in applied],
         "confidence": acc_conf,
         "mode_confidence": mode_conf,
         "confidence_formula": scoring.raw.get("confidence", {}).get("formula"),
@@ -579,54 +641,35 @@ def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:
     }
 
 
-def _options_for(
-    wd: SC.WorkloadDecision,
-    shape: S.ModelShape | None,
-    answers: A.Answers,
-    catalog: Catalog,
-    ci: C.CostInputs,
-    tmem: S.TrainingMemory | None,
-    tflops: S.TrainingFlops | None,
-    imem: S.InferenceMemory | None,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    phase = SC.PHASE_OF[wd.kind]
-    if shape is None or phase == "preprocessing":
-        return [], []
-
-    def build(acc_type: str, mode: str) -> list[dict[str, Any]]:
-        out = []
-        for acc in catalog.accelerators:
-            if acc.type != acc_type:
-                continue
-            option: dict[str, Any] | None
-            if phase == "training" and tmem is not None and tflops is not None and answers.training:
-                option = C.training_option(
-                    acc, mode, wd.kind, wd.schedule, shape, answers.training, tmem, tflops, ci
-                )
-            elif phase == "inference" and imem is not None and answers.inference:
-                option = C.inference_option(
-                    acc,
-                    mode,
-                    wd.kind,
-                    shape,
-                    answers.inference,
-                    imem,
-                    answers.cost.hours_per_day,
-                    ci,
-                )
-            else:
-                option = None
-            if option is not None:
-                out.append(option)
-        out.sort(key=lambda o: C.rank_key(o, phase == "training"))
-        return out
-
-    options = build(wd.accelerator, wd.mode)
-    others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
-    alternatives = (
-        build(others[0], "public_cloud" if others[0] == "tpu" else wd.mode)[:3] if others else []
+def _cost_inputs(
+    answers: A.Answers, catalog: Catalog, when: date, stale_days: float
+) -> C.CostInputs:
+    m = answers.maturity
+    return C.CostInputs(
+        catalog=catalog,
+        today=when,
+        stale_days=stale_days,
+        regions=answers.organization.regions,
+        clouds=answers.deployment.clouds,
+        residency=answers.deployment.data_residency,
+        china=answers.deployment.china_connectivity,
+        ops_capacity=answers.cost.ops_capacity,
+        billing=answers.cost.billing,
+        predictable=m.demand != "unpredictable",
+        stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
     )
-    return options, alternatives
+
+
+def _workload_rules(kind: str, first: Mapping[str, Any] | None) -> list[str]:
+    """Rule ids (options.RULES) applied to this workload's recommendation."""
+    phase = SC.PHASE_OF[kind]
+    if phase == "preprocessing":
+        return []
+    rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]
+    if phase == "training":
+        rules += ["time_to_result", "optimizer_implementation"]
+    rules.append("billing_follows_utilisation")
+    return rules
 
 
 # --------------------------------------------------------------------------- preview

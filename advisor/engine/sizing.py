@@ -181,7 +181,8 @@ def training_memory(shape: ModelShape, t: Training, catalog: Catalog) -> Trainin
         head_grad = shape.vocab * shape.hidden * train_w
     optimizer = _optimizer_state_bytes(t.optimizer, state, shape, trainable)
     transient = 0.0
-    if t.optimizer == "adamw":
+    if t.optimizer == "adamw" and t.optimizer_impl == "foreach":
+        # foreach AdamW allocates a parameter-sized temporary in step(); fused AdamW none.
         transient = catalog.figure("optimizer_step_transient_bytes") * trainable * state / 4.0
 
     # Activations saved for backward, bytes per token per layer (derivation in the module docstring
@@ -412,7 +413,7 @@ def peak_tflops(acc: Accelerator, precision: str, catalog: Catalog) -> tuple[flo
 class TrainingFlops:
     dense: float
     attention: float
-    factor: float  # multiples of 2*N per token: 6 full, 8 with recompute, 4/6 LoRA
+    factor: float  # FLOPs per parameter per token: 6 full, 4 LoRA (model FLOPs, no recompute)
 
     @property
     def total(self) -> float:
@@ -420,14 +421,16 @@ class TrainingFlops:
 
 
 def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
-    """Training FLOPs: 6*N*D (Transformer Math 101) plus the attention term (PaLM, appendix B).
+    """Model FLOPs of a run: 6*N*D (Transformer Math 101) plus the attention term (PaLM,
+    appendix B: 12*L*H*Q per token).
 
-    Full training: forward 2N + backward 4N per token. Gradient checkpointing recomputes the
-    forward: 8N (= 6N * 4/3). LoRA skips weight gradients of the frozen base but still propagates
-    activation gradients: 4N (2/3 of 6N), 6N with checkpointing.
+    Full training: forward 2N + backward 4N per token. LoRA skips weight gradients of the frozen
+    base but still propagates activation gradients: 4N (2/3 of 6N). Recomputation from gradient
+    checkpointing is not counted: published MFU figures already absorb it (MFU counts model
+    FLOPs, not hardware FLOPs), so adding 8N would count it twice.
     """
     lora = t.method in ("lora", "qlora")
-    factor = (4.0 if lora else 6.0) + (2.0 if t.gradient_checkpointing else 0.0)
+    factor = 4.0 if lora else 6.0
     tokens = float(t.dataset_tokens) * t.epochs
     dense = factor * shape.parameters * tokens
     # Attention score and value matmuls: 4*L*h*s per token forward; same multiples as above.
