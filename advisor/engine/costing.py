@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -40,6 +40,7 @@ SLOT_TO_BILLING = {
     "monthly": "monthly_fixed",
 }
 _FIXED_SLOTS = ("monthly", "commit_1y", "commit_3y")
+_HOURLY_SLOTS = frozenset({"on_demand", "spot", "capacity_block"})
 _MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
 
 
@@ -181,6 +182,8 @@ class CostInputs:
     billing: str  # the billing preference answer (cost.billing)
     predictable: bool = True  # maturity.demand is not "unpredictable"
     stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
+    # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
+    sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> Mapping[str, PriceChoice | None]:
@@ -330,7 +333,7 @@ def _money(
     for slot, choice in prices.items():
         if choice is None:
             compute[slot] = None
-        elif slot in ("on_demand", "spot", "capacity_block"):
+        elif slot in _HOURLY_SLOTS:
             compute[slot] = used_device_hours * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
             compute[slot] = (
@@ -347,10 +350,12 @@ def _money(
         idle = chosen * (1.0 - utilisation)
     total = None if chosen is None else chosen + storage + egress + staff
     return {
-        # Copies: the offer is memoised on the catalog and the caller owns what it gets.
-        "prices": {s: (dict(d) if d else None) for s, d in offer.docs.items()},
+        # Shared with the memoised offer: read-only by contract (results are serialised as is).
+        "prices": offer.docs,
         "missing_prices": list(offer.missing),
-        "compute_usd_per_month": {k: _r(v) for k, v in compute.items()},
+        "compute_usd_per_month": {
+            k: None if v is None else round(v, 2) for k, v in compute.items()
+        },
         "billing_used": chosen_slot if chosen is not None else None,
         "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
@@ -358,7 +363,7 @@ def _money(
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
         "utilisation": round(utilisation, 3),
-        "break_even_utilisation": dict(offer.break_even),
+        "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
     }
 
@@ -394,6 +399,29 @@ def training_counts(acc: Accelerator, n_min: int, catalog: Catalog) -> list[int]
     return [c for c in S.valid_counts(acc) if n_min <= c <= cap]
 
 
+def _training_count(
+    acc: Accelerator,
+    kind: str,
+    schedule: str,
+    t: Training,
+    mem: S.TrainingMemory,
+    flops: S.TrainingFlops,
+    catalog: Catalog,
+) -> tuple[int, int, float, float, str] | None:
+    n_min = S.min_training_devices(mem, acc, catalog)
+    if n_min is None:
+        return None
+    target, basis = training_target(kind, schedule, t, catalog)
+    counts = training_counts(acc, n_min, catalog) or [n_min]
+    n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
+    if hours > target:
+        # Hours fall as 1/count: jump to the first valid count that can meet the target.
+        need = counts[0] * hours / target
+        n = next((c for c in counts if c >= need - 1e-9), counts[-1])
+        hours = S.training_hours(flops, acc, n, t, kind, catalog)
+    return n_min, n, hours, target, basis
+
+
 def training_option(
     acc: Accelerator,
     mode: str,
@@ -408,17 +436,16 @@ def training_option(
     """One option for a training workload, scaled until the run meets its target hours (or the
     largest valid count, flagged); None when the run does not fit any count."""
     catalog = ci.catalog
-    n_min = S.min_training_devices(mem, acc, catalog)
-    if n_min is None:
+    key = ("training", acc.id, kind, schedule)
+    if key not in ci.sized:
+        # Memoised on the catalog too: the count depends only on these inputs.
+        ci.sized[key] = catalog.memo(
+            ("training_count", acc.id, kind, schedule, shape, t),
+            lambda: _training_count(acc, kind, schedule, t, mem, flops, catalog),
+        )
+    if ci.sized[key] is None:
         return None
-    target, basis = training_target(kind, schedule, t, catalog)
-    counts = training_counts(acc, n_min, catalog) or [n_min]
-    n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
-    if hours > target:
-        # Hours fall as 1/count: jump to the first valid count that can meet the target.
-        need = counts[0] * hours / target
-        n = next((c for c in counts if c >= need - 1e-9), counts[-1])
-        hours = S.training_hours(flops, acc, n, t, kind, catalog)
+    n_min, n, hours, target, basis = ci.sized[key]
     meets = hours <= target + 1e-9
     hpm = catalog.figure("hours_per_month")
     runs = catalog.rule("training_runs_per_month")[schedule]
@@ -478,34 +505,48 @@ def inference_option(
     `rtt_ms`: the round trip to the nearest region offering the card when it is not offered
     where the customer is (added to real-time latency)."""
     catalog = ci.catalog
-    tp = S.min_inference_devices(mem, shape, acc, catalog)
-    if tp is None:
-        return None
-    cap = S.serving_capacity(shape, inf, mem, acc, tp, catalog)
-    target = inf.p95_latency_ms
-    if target is not None and cap.latency_ms > target:
-        for m in S.valid_counts(acc):
-            if m <= tp or m > acc.max_devices_per_node:
-                continue
-            trial = S.serving_capacity(shape, inf, mem, acc, m, catalog)
-            cap = trial
-            if trial.latency_ms <= target:
-                break
-    meets_latency = target is None or cap.latency_ms <= target
     per_day = float(inf.tokens_per_day)
-    if kind == "realtime_inference":
+    hpm = catalog.figure("hours_per_month")
+    realtime = kind == "realtime_inference"
+    if realtime:
+        # Replicas for the peak: the answered concurrency and the peak token rate.
         peak_factor = float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
         demand = per_day / 86400.0 * peak_factor
-        replicas = max(1, math.ceil(demand / cap.tokens_per_second)) if demand > 0 else 1
-        busy_hours_per_day = hours_per_day
     else:
         # A batch window shorter than a minute is treated as one minute; no window = all day.
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
-        replicas = max(1, math.ceil(per_day / (cap.tokens_per_second * window * 3600.0)))
-        busy_hours_per_day = per_day / (cap.tokens_per_second * replicas * 3600.0)
-    count = cap.tp * replicas
-    used = count * busy_hours_per_day * 730.0 / 24.0
-    monthly_tokens = per_day * 730.0 / 24.0
+        demand = per_day / (window * 3600.0)
+    rtt = (rtt_ms or 0.0) if realtime else 0.0
+    key = ("serving", acc.id, kind, rtt)
+    if key not in ci.sized:
+        ci.sized[key] = catalog.memo(
+            (
+                "serving_plan",
+                acc.id,
+                shape,
+                inf,
+                mem.weight_bytes,
+                mem.parts["activations"],
+                demand,
+                rtt,
+            ),
+            lambda: S.serving_plan(shape, inf, mem, acc, catalog, demand, rtt_ms=rtt),
+        )
+    plan = ci.sized[key]
+    if plan is None:
+        return None
+    replicas = plan.replicas
+    meets_latency = plan.meets
+    if realtime:
+        # A real-time service is up all month on every device (catalog figure, 730 h).
+        busy_hours_per_month = catalog.figure("realtime_hours_per_month")
+    else:
+        busy_hours_per_month = min(
+            hpm, per_day / (plan.tokens_per_second * replicas * 3600.0) * hpm / 24.0
+        )
+    count = plan.tp * replicas
+    used = count * busy_hours_per_month
+    monthly_tokens = per_day * hpm / 24.0
     egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
     storage_gb = mem.weight_bytes / 1e9
     money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
@@ -519,16 +560,23 @@ def inference_option(
         "name": acc.name,
         "type": acc.type,
         "count": count,
-        "tensor_parallel": cap.tp,
+        "tensor_parallel": plan.tp,
         "replicas": replicas,
-        "hours": round(busy_hours_per_day * 730.0 / 24.0, 1),
-        "tokens_per_second_per_replica": round(cap.tokens_per_second, 1),
-        "tpot_ms": round(cap.tpot_ms, 2),
-        "ttft_ms": round(cap.ttft_ms, 1),
-        "latency_ms": round(cap.latency_ms, 1),
+        "batch_per_replica": plan.batch,
+        "hours": round(busy_hours_per_month, 1),
+        "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
+        "tpot_ms": round(plan.tpot_ms, 2),
+        "ttft_ms": round(plan.ttft_ms, 1),
+        "latency_ms": round(plan.latency_ms, 1),
+        "latency_metric": inf.latency_metric,
+        "latency_target_ms": inf.p95_latency_ms,
+        "latency_at_metric_ms": round(plan.metric_ms, 1),
+        "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
+        "round_trip_ms": rtt_ms if realtime else None,
+        "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
         "meets_latency": meets_latency,
-        "bound": cap.bound,
-        "interconnect": S.interconnect_need(acc, cap.tp, training=False),
+        "bound": plan.bound,
+        "interconnect": S.interconnect_need(acc, plan.tp, training=False),
         "cost_per_million_output_tokens_usd": per_mtok,
         "cost_to_result": (
             {"usd": money["monthly_cost_usd"], "per": "month"}

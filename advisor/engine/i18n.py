@@ -569,6 +569,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{billing}：{kind} 的裝置每月使用率為 {utilisation}，低於任何承諾或月付價格的損益平衡點，"
         "因此按實際使用時數付費。",
     ),
+    "mode.switched_unpriced": _m(
+        "{kind}: the scores prefer {preferred}, but no runnable option there is priced and "
+        "offered where you are; {alternative} is, at ${cost} {per}.",
+        "{kind}：評分偏好{preferred}，但該模式沒有在您所在地供應且已定價的可執行方案；"
+        "{alternative}則有，每{per} ${cost}。",
+    ),
+    "mode.switched_cheaper": _m(
+        "{kind}: the scores prefer {preferred}, but {alternative} reaches the same result for "
+        "${gap} less {per} (${cost}).",
+        "{kind}：評分偏好{preferred}，但{alternative}達成相同結果每{per}便宜 ${gap}（${cost}）。",
+    ),
+    "mode.owned_unpriced": _m(
+        "{kind}: {preferred} is bought, and the catalog holds no purchase price; the priced "
+        "alternative is {alternative} at ${cost} {per}.",
+        "{kind}：{preferred}需自行購置，目錄中沒有購置價格；已定價的替代方案為{alternative}，"
+        "每{per} ${cost}。",
+    ),
+    "per.run": _m("per run", "次訓練"),
+    "cost.latency_not_met": _m(
+        "{kind}: no option meets the {metric} target of {target} ms; the fastest, {card}, reaches "
+        "{best} ms at one sequence per replica. Relax the target to {best} ms, serve in FP8 or "
+        "shorten the output to meet it; confidence is lowered.",
+        "{kind}：沒有方案能達到 {metric} {target} 毫秒的目標；最快的 {card} 在每個副本一個序列時為 "
+        "{best} 毫秒。可將目標放寬至 {best} 毫秒、改用 FP8 服務或縮短輸出；信心度已調降。",
+    ),
+    "lever.line": _m(
+        "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
+        "instead of {old_count}.",
+        "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}，而非 {old_count} 張。",
+    ),
+    "per.month": _m("per month", "月"),
+    "per.million_tokens": _m("per million tokens", "百萬 token"),
     "billing.only_on_demand": _m(
         "{billing}: the shown offer has no commitment or monthly price; {kind} keeps its devices "
         "busy {utilisation} of the month.",

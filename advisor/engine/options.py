@@ -6,6 +6,8 @@ forbids, are listed as excluded with their reason.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -116,7 +118,12 @@ def _availability(
     }
 
 
-def _stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
+def _stack_doc(catalog: Catalog, fit: ST.StackFit, lang: str) -> dict[str, Any]:
+    # Memoised and shared between options: read-only by contract.
+    return catalog.memo(("stack_doc", fit, lang), lambda: _new_stack_doc(fit, lang))
+
+
+def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
     return {
         "status": fit.status,
         "runnable": fit.runnable,
@@ -153,8 +160,11 @@ def build(
     sized: Sized,
     ci: C.CostInputs,
     lang: str,
+    *,
+    only_priced: bool = False,
 ) -> Options:
-    """The ranked options of one workload for a family (gpu/tpu) in a deployment mode."""
+    """The ranked options of one workload for a family (gpu/tpu) in a deployment mode
+    (`only_priced`: just the cards with a price in that mode, enough to weigh the mode)."""
     phase = SC.PHASE_OF[kind]
     out: list[dict[str, Any]] = []
     excluded: list[dict[str, Any]] = []
@@ -164,7 +174,7 @@ def build(
     if sized.shape is None or phase == "preprocessing":
         return Options(out, excluded)
     for index, acc in enumerate(catalog.accelerators):
-        if acc.type != acc_type:
+        if acc.type != acc_type or (only_priced and not _priced_in(catalog, acc.id, mode)):
             continue
         fit = ST.stack_fit(catalog, acc, phase, fw.primary, fw.serving, fw.custom_kernels)
         if fit.status == "unsupported":
@@ -174,7 +184,7 @@ def build(
                     "name": acc.name,
                     "code": "unsupported_stack",
                     "reason": _blocking(fit, lang),
-                    "stack": _stack_doc(fit, lang),
+                    "stack": _stack_doc(catalog, fit, lang),
                 }
             )
             continue
@@ -223,8 +233,8 @@ def build(
             )
         if option is None:
             continue
-        option["stack"] = _stack_doc(fit, lang)
-        option["availability"] = dict(avail)
+        option["stack"] = _stack_doc(catalog, fit, lang)
+        option["availability"] = avail
         option["_index"] = index
         out.append(option)
     out.sort(key=lambda o: C.rank_key(o, o["_index"]))
@@ -234,6 +244,243 @@ def build(
     return Options(out, excluded)
 
 
+def _priced_in(catalog: Catalog, acc_id: str, mode: str) -> bool:
+    modes = catalog.memo(
+        ("priced_modes", acc_id),
+        lambda: frozenset(
+            m for p in catalog.prices_by_accelerator.get(acc_id, ()) for m in p.modes
+        ),
+    )
+    return mode in modes
+
+
 def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
     """The first option that runs the stack as it is."""
     return next((o for o in options if o["stack"]["runnable"]), None)
+
+
+# --------------------------------------------------------------------------- mode by cost
+
+# Modes the catalog can price (rented); owned modes (private cloud, on premises) are bought and
+# the catalog holds no purchase prices, so a preference for them is never overridden by cost.
+_PRICED_MODES = ("public_cloud", "dedicated_hosting", "bare_metal")
+
+Built = dict[tuple[str, ...], Options]
+
+
+def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, float]:
+    """How good a mode's first option is: runnable, available, priced (0 = yes), then cost."""
+    if not options:
+        return (1, 1, 1, math.inf)
+    o = options[0]
+    cost = (o.get("cost_to_result") or {}).get("usd")
+    return (
+        0 if o["stack"]["runnable"] else 1,
+        0 if o["availability"]["available"] else 1,
+        0 if cost is not None else 1,
+        cost if cost is not None else math.inf,
+    )
+
+
+def choose_mode(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: Sized,
+    ci: C.CostInputs,
+    lang: str,
+    built: Built,
+    *,
+    full_preferred: bool = False,
+) -> tuple[str, dict[str, Any] | None]:
+    """The deployment mode for one workload: the scores' choice unless another allowed mode's
+    best runnable option stands better (runnable, available where the customer is, priced) or
+    costs less by more than the catalog's tolerance. Returns the mode and, when cost moved or
+    qualified it, a `mode_decision` doc with each mode's cost to the result."""
+    acc = wd.accelerator
+
+    def get(mode: str, *, full: bool) -> Options:
+        key = (wd.kind, acc, mode)
+        if key in built:
+            return built[key]
+        # Public cloud is priced for nearly every card: build it in full once.
+        full = full or mode == "public_cloud"
+        part = (wd.kind, acc, mode, "priced")
+        if not full:
+            if part not in built:
+                built[part] = build(
+                    catalog,
+                    answers,
+                    wd.kind,
+                    wd.schedule,
+                    acc,
+                    mode,
+                    sized,
+                    ci,
+                    lang,
+                    only_priced=True,
+                )
+            return built[part]
+        built[key] = build(catalog, answers, wd.kind, wd.schedule, acc, mode, sized, ci, lang)
+        return built[key]
+
+    # Standing per mode from its priced cards (the best priced runnable option is what a mode
+    # costs); the chosen mode is then built in full by the caller.
+    preferred = get(wd.mode, full=False)
+    if SC.PHASE_OF[wd.kind] == "preprocessing" or sized.shape is None:
+        return wd.mode, None
+    modes = [
+        m
+        for m in wd.feasible_modes
+        if m != wd.mode and m in _PRICED_MODES and (acc == "gpu" or m == "public_cloud")
+    ]
+    if not modes:
+        return wd.mode, None
+    base = standing(preferred.options)
+    tolerance = float(catalog.rule("mode_cost_tolerance"))
+    best_mode, best = wd.mode, base
+    costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
+    for m in modes:
+        s = standing(get(m, full=False).options)
+        costs[m] = None if s[3] == math.inf else s[3]
+        better_tier = s[:3] < best[:3]
+        same_tier_cheaper = s[:3] == best[:3] and s[3] * (1.0 + tolerance) < best[3]
+        if better_tier or same_tier_cheaper:
+            best_mode, best = m, s
+    if wd.mode in _PRICED_MODES and best_mode != wd.mode:
+        code = "mode.switched_unpriced" if base[1] or base[2] else "mode.switched_cheaper"
+        chosen = best_mode
+    elif base[2] and best_mode != wd.mode:
+        code, chosen = "mode.owned_unpriced", wd.mode  # owned: say so and show the gap
+    else:
+        return wd.mode, {
+            "by_scores": wd.mode,
+            "chosen": wd.mode,
+            "costs": costs,
+            "reason": None,
+        }
+    gap = (
+        None
+        if costs[wd.mode] is None or costs[best_mode] is None
+        else round(costs[wd.mode] - costs[best_mode], 2)  # type: ignore[operator]
+    )
+    reason = i18n.message(
+        code,
+        lang,
+        kind=i18n.label(wd.kind, lang),
+        preferred=i18n.label(wd.mode, lang),
+        alternative=i18n.label(best_mode, lang),
+        cost=f"{costs[best_mode]:,.0f}" if costs[best_mode] is not None else "—",
+        gap=f"{gap:,.0f}" if gap is not None else "—",
+        per=i18n.message(f"per.{preferred.options[0]['cost_to_result']['per']}", lang)
+        if preferred.options
+        else "",
+    )
+    return chosen, {
+        "by_scores": wd.mode,
+        "chosen": chosen,
+        "alternative": best_mode,
+        "costs": costs,
+        "gap_usd": gap,
+        "reason": reason,
+    }
+
+
+# --------------------------------------------------------------------------- numeric levers
+
+
+def levers(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    first: Mapping[str, Any] | None,
+    sized: Sized,
+    lang: str,
+) -> list[dict[str, Any]]:
+    """Numeric answer changes an expert would try on the first option, each kept only when it
+    gives a different sizing of it: relax the latency target to what the card reaches, serve in
+    FP8, enable checkpointing, lower the micro-batch, add a deadline."""
+    if first is None or sized.shape is None:
+        return []
+    acc = catalog.by_id[first["accelerator_id"]]
+    out: list[tuple[str, Any, Any, int]] = []
+    inf, t = answers.inference, answers.training
+    if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
+        demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+        if not first["meets_latency"] and inf.p95_latency_ms is not None:
+            relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
+            plan = S.serving_plan(
+                sized.shape,
+                dataclasses.replace(inf, p95_latency_ms=relaxed),
+                sized.imem,
+                acc,
+                catalog,
+                demand,
+            )
+            if plan is not None and plan.meets:
+                out.append(
+                    (
+                        "inference.p95_latency_ms",
+                        inf.p95_latency_ms,
+                        relaxed,
+                        plan.tp * plan.replicas,
+                    )
+                )
+        if inf.precision in ("bf16", "fp16") and acc.fp8_dense_tflops:
+            fp8 = dataclasses.replace(inf, precision="fp8")
+            mem = S.inference_memory(sized.shape, fp8, catalog, answers.frameworks.serving)
+            plan = S.serving_plan(sized.shape, fp8, mem, acc, catalog, demand)
+            if plan is not None and plan.tp * plan.replicas < first["count"]:
+                out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
+    if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
+        trials: list[tuple[str, Any, Any]] = []
+        if not t.gradient_checkpointing:
+            trials.append(("training.gradient_checkpointing", False, True))
+        if t.micro_batch_size > 1:
+            trials.append(("training.micro_batch_size", t.micro_batch_size, 1))
+        field = {
+            "training.gradient_checkpointing": "gradient_checkpointing",
+            "training.micro_batch_size": "micro_batch_size",
+        }
+        for path, old, new in trials:
+            trial = dataclasses.replace(t, **{field[path]: new})
+            n = S.min_training_devices(S.training_memory(sized.shape, trial, catalog), acc, catalog)
+            if n is not None and n < first["min_count"] and first["count"] == first["min_count"]:
+                out.append((path, old, new, n))
+        if t.deadline_hours is None and first["hours"] > 24:
+            deadline = float(math.ceil(first["hours"] / 2.0))
+            counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
+            if counts and counts[0] <= acc.max_devices_per_group:
+                out.append(("training.deadline_hours", None, deadline, counts[0]))
+    return [
+        {
+            "kind": "lever",
+            "workload": kind,
+            "changes": [{"answer_path": path, "from": old, "to": new}],
+            "option": {"accelerator_id": acc.id, "count": count},
+            "explanation": i18n.message(
+                "lever.line",
+                lang,
+                field=i18n.field_label(path, lang),
+                value=i18n.value_label(path, new, lang)
+                if not isinstance(new, float)
+                else f"{new:,.0f}",
+                current=i18n.value_label(path, old, lang)
+                if not isinstance(old, float)
+                else f"{old:,.0f}",
+                kind=i18n.label(kind, lang),
+                count=count,
+                card=acc.name,
+                old_count=first["count"],
+            ),
+        }
+        for path, old, new, count in out
+    ]
+
+
+def _demand(catalog: Catalog, kind: str, inf: A.Inference, hours_per_day: float) -> float:
+    per_day = float(inf.tokens_per_day)
+    if kind == "realtime_inference":
+        return per_day / 86400.0 * float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
+    window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
+    return per_day / (window * 3600.0)

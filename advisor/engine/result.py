@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from datetime import date
@@ -48,6 +49,146 @@ def _coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
     return answers if isinstance(answers, A.Answers) else A.parse_answers(answers)
 
 
+def _sized(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> O.Sized:
+    tmem = tflops = imem = None
+    kinds = set(answers.kinds)
+    if shape is not None and answers.training is not None and kinds & A.TRAINING_KINDS:
+        tmem = S.training_memory(shape, answers.training, catalog)
+        tflops = S.training_flops(shape, answers.training)
+    if shape is not None and answers.inference is not None:
+        imem = S.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
+    return O.Sized(shape, tmem, tflops, imem)
+
+
+def _cost_aware(
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    lang: str,
+) -> tuple[SC.Decision, O.Built, dict[str, dict[str, Any] | None]]:
+    """The scores' decision with each workload's mode weighed by the cost of its best runnable
+    option (options.choose_mode); the overall mode follows the workloads."""
+    built: O.Built = {}
+    docs: dict[str, dict[str, Any] | None] = {}
+    workloads = []
+    for wd in d.workloads:
+        mode, doc = O.choose_mode(catalog, answers, wd, sized, ci, lang, built)
+        if (wd.kind, wd.accelerator, mode) not in built:
+            built[(wd.kind, wd.accelerator, mode)] = O.build(
+                catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+            )
+        docs[wd.kind] = doc
+        workloads.append(wd if mode == wd.mode else dataclasses.replace(wd, mode=mode))
+    moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
+    overall = d.mode
+    if moved and all(w.mode != d.mode for w in workloads if w.accelerator == d.accelerator):
+        # Every workload left the scores' overall mode: the overall mode is the most common one.
+        counts = [w.mode for w in workloads if w.accelerator == d.accelerator] or moved
+        overall = max(dict.fromkeys(counts), key=counts.count)
+    return dataclasses.replace(d, mode=overall, workloads=tuple(workloads)), built, docs
+
+
+def _real_changes(
+    changes: list[dict[str, Any]],
+    current: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    built: O.Built,
+) -> list[dict[str, Any]]:
+    """Only changes that give a different recommendation: not the current one, not a list that
+    only forbids what is recommended, and not a mode that cost would move back from."""
+    out = []
+    verdicts: dict[tuple[str, str], bool] = {}
+    for change in changes:
+        target = (change["accelerator"], change["deployment_mode"])
+        if target == current:
+            continue
+        if any(
+            isinstance(c["from"], list)
+            and isinstance(c["to"], list)
+            and set(c["to"]) < set(c["from"])
+            for c in change["changes"]
+        ):
+            continue  # narrowing a list only forbids what is recommended: not a lever
+        if target not in verdicts:
+            verdicts[target] = _cost_keeps(target, answers, catalog, d, sized, ci, built)
+        kept = verdicts[target]
+        if kept:
+            out.append(change)
+    return out
+
+
+def _card_confidence(options: list[dict[str, Any]], catalog: Catalog) -> float:
+    """How sure the first card is: 0.5 + 0.5 * min(1, cost gap to the next runnable, available,
+    priced option / (full-gap fraction * its cost)); 1.0 when it is the only one; 0.5 when the
+    first is unpriced; at most 0.5 when it misses its latency or deadline target."""
+    if not options:
+        return 0.5
+    first = options[0]
+    cost = first["cost_to_result"]["usd"]
+    if cost is None:
+        conf = 0.5
+    else:
+        nxt = [
+            o["cost_to_result"]["usd"]
+            for o in options[1:]
+            if o["stack"]["runnable"]
+            and o["availability"]["available"]
+            and o["cost_to_result"]["usd"] is not None
+        ]
+        if not nxt or cost <= 0:
+            conf = 1.0
+        else:
+            full = catalog.figure("card_confidence_full_gap") * cost
+            conf = round(0.5 + 0.5 * min(1.0, max(0.0, nxt[0] - cost) / full), 3)
+    if first.get("meets_latency") is False or first.get("meets_deadline") is False:
+        conf = min(conf, 0.5)
+    return conf
+
+
+def _cost_keeps(
+    target: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    built: O.Built,
+) -> bool:
+    """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
+    modes are never moved by cost, and public cloud is where the catalog's prices are, so only
+    GPU flips to a hosted mode (dedicated hosting, bare metal) are checked."""
+    if target[0] != "gpu" or target[1] not in ("dedicated_hosting", "bare_metal"):
+        return True
+    for wd in d.workloads:
+        trial = dataclasses.replace(
+            wd,
+            accelerator=target[0],
+            mode=target[1],
+            feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
+        )
+        mode, _ = O.choose_mode(
+            catalog, answers, trial, sized, ci, "en", built, full_preferred=False
+        )
+        if mode != target[1]:
+            return False
+    return True
+
+
+def _headline(firsts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first option whose billing the headline shows: of the costliest workload."""
+    return max(
+        (o for o in firsts if o.get("billing")),
+        key=lambda o: o["monthly_cost_usd"] or 0.0,
+        default=None,
+    )
+
+
 def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
     """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
     answers = _coerce(answers)
@@ -55,7 +196,21 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
     ctx = _context(answers, catalog, shape)
     facts = SC.answers_facts(answers)
     d = SC.decide(facts, scoring, ctx)
-    billing, _ = C.billing_advice(d.mode, d.facts, catalog)
+    sized = _sized(answers, catalog, shape)
+    when = _today(catalog, None)
+    ci = _cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
+    d, built, _ = _cost_aware(answers, catalog, d, sized, ci, "en")
+    firsts = []
+    for wd in d.workloads:
+        options = built[(wd.kind, wd.accelerator, wd.mode)].options
+        if options:
+            firsts.append({**options[0], "workload": wd.kind})
+    headline = _headline(firsts)
+    billing = (
+        headline["billing"]
+        if headline is not None
+        else C.billing_advice(d.mode, d.facts, catalog)[0]
+    )
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -410,12 +565,17 @@ def evaluate(
     best_options: list[dict[str, Any]] = []
     sized = O.Sized(shape, tmem, tflops, imem)
     workload_rules: list[list[str]] = []
+    firsts_by_kind: dict[str, dict[str, Any] | None] = {}
+    conf_parts: list[tuple[float, float, float]] = []
     ci = _cost_inputs(answers, catalog, when, stale_days)
+    scored = d
+    d, built_all, mode_docs = _cost_aware(answers, catalog, d, sized, ci, lang)
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
-        built = O.build(
-            catalog, answers, wd.kind, wd.schedule, wd.accelerator, wd.mode, sized, ci, lang
-        )
+        built = built_all[(wd.kind, wd.accelerator, wd.mode)]
         options = built.options
+        mode_doc = mode_docs.get(wd.kind)
+        if mode_doc and mode_doc["reason"]:
+            notes.append(mode_doc["reason"])
         others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
         alternatives = (
             O.build(
@@ -433,7 +593,25 @@ def evaluate(
             else []
         )
         first = options[0] if options else None
-        workload_rules.append(_workload_rules(wd.kind, first))
+        firsts_by_kind[wd.kind] = first
+        workload_rules.append(_workload_rules(wd.kind, first, mode_docs.get(wd.kind)))
+        card_conf = _card_confidence(options, catalog)
+        family_conf = SC.confidence(wd.accelerator_margin, wd.max_margin, scoring)
+        mode_conf = SC.confidence(wd.mode_margin, wd.max_margin, scoring)
+        if first is not None and first.get("meets_latency") is False:
+            inf = answers.inference
+            notes.append(
+                i18n.message(
+                    "cost.latency_not_met",
+                    lang,
+                    kind=i18n.label(wd.kind, lang),
+                    metric=i18n.label(inf.latency_metric if inf else "whole_response", lang),
+                    target=f"{first['latency_target_ms']:,.0f}",
+                    best=f"{first['best_latency_at_metric_ms']:,.0f}",
+                    card=first["name"],
+                )
+            )
+        conf_parts.append((family_conf, mode_conf, card_conf))
         w_billing = (
             first["billing"]
             if first and first.get("billing")
@@ -452,7 +630,10 @@ def evaluate(
                 "accelerator": wd.accelerator,
                 "deployment_mode": wd.mode,
                 "billing": w_billing,
-                "confidence": SC.confidence(wd.accelerator_margin, wd.max_margin, scoring),
+                "confidence": min(conf_parts[-1]),
+                "confidence_parts": dict(
+                    zip(("family", "mode", "card"), conf_parts[-1], strict=True)
+                ),
                 "scores": {o: round(v, 3) for o, v in zip(SC.OPTIONS, wd.scores, strict=True)},
                 "feasible": {
                     "accelerators": list(wd.feasible_accelerators),
@@ -462,6 +643,7 @@ def evaluate(
                 "options": options,
                 "alternatives": alternatives,
                 "excluded_options": built.excluded,
+                "mode_decision": mode_docs.get(wd.kind),
                 "rules": workload_rules[-1],
             }
         )
@@ -518,11 +700,7 @@ def evaluate(
         utilisation=i18n.percent(utilisation),
     )
     # The headline billing is the billing the shown price uses (of the costliest workload).
-    headline = max(
-        (o for o in best_options if o.get("billing")),
-        key=lambda o: o["monthly_cost_usd"] or 0.0,
-        default=None,
-    )
+    headline = _headline(best_options)
     if headline is not None:
         billing = headline["billing"]
         slot = headline["billing_used"]
@@ -559,7 +737,12 @@ def evaluate(
         "billing": billing,
         "billing_reason": billing_reason,
         "rules": [{"id": r, "statement": i18n.message(f"rule.{r}", lang)} for r in applied],
-        "confidence": acc_conf,
+        "confidence": min(acc_conf, mode_conf, *(p[2] for p in conf_parts)),
+        "confidence_parts": {
+            "family": acc_conf,
+            "mode": min([mode_conf, *(p[1] for p in conf_parts)]),
+            "card": min([1.0, *(p[2] for p in conf_parts)]),
+        },
         "mode_confidence": mode_conf,
         "confidence_formula": scoring.raw.get("confidence", {}).get("formula"),
         "scores": _scores(d),
@@ -570,7 +753,25 @@ def evaluate(
         },
         "excluded": X.exclusion_docs(d.excluded, lang),
         "reasons": X.aggregate_reasons(per_workload_reasons, lang),
-        "would_change_if": X.would_change_if(full_facts, d, scoring, ctx, lang),
+        "would_change_if": [
+            *_real_changes(
+                X.would_change_if(full_facts, scored, scoring, ctx, lang),
+                (d.accelerator, d.mode),
+                answers,
+                catalog,
+                d,
+                sized,
+                ci,
+                built_all,
+            ),
+            *(
+                lever
+                for wd in d.workloads
+                for lever in O.levers(
+                    catalog, answers, wd.kind, firsts_by_kind.get(wd.kind), sized, lang
+                )
+            ),
+        ],
     }
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
@@ -660,7 +861,9 @@ def _cost_inputs(
     )
 
 
-def _workload_rules(kind: str, first: Mapping[str, Any] | None) -> list[str]:
+def _workload_rules(
+    kind: str, first: Mapping[str, Any] | None, mode_doc: Mapping[str, Any] | None
+) -> list[str]:
     """Rule ids (options.RULES) applied to this workload's recommendation."""
     phase = SC.PHASE_OF[kind]
     if phase == "preprocessing":
@@ -668,7 +871,12 @@ def _workload_rules(kind: str, first: Mapping[str, Any] | None) -> list[str]:
     rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]
     if phase == "training":
         rules += ["time_to_result", "optimizer_implementation"]
+    else:
+        rules.append("serving_at_required_load")
     rules.append("billing_follows_utilisation")
+    if mode_doc is not None:
+        rules.append("mode_weighs_cost")
+    rules += ["confidence_covers_recommendation", "real_levers"]
     return rules
 
 
