@@ -376,6 +376,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "RAM ≥ 加速器記憶體的 {ratio} 倍（{source}）。",
     ),
     "server.cpu": _m("{per} vCPU per device ({source}).", "每個裝置 {per} 個 vCPU（{source}）。"),
+    "server.cpu_training": _m(
+        "{per} vCPU per device for data loading ({source}).",
+        "每個裝置 {per} 個 vCPU 用於資料載入（{source}）。",
+    ),
+    "server.cpu_serving": _m(
+        "{per} vCPU per device for tokenisation and the HTTP front end ({source}).",
+        "每個裝置 {per} 個 vCPU 用於斷詞與 HTTP 前端（{source}）。",
+    ),
+    "server.ram_serving": _m(
+        "RAM for the model, not the GPUs: {ratio}× the {weights} GiB of weights, at least "
+        "{min} GiB (EST).",
+        "RAM 依模型而非 GPU 配置：權重 {weights} GiB 的 {ratio} 倍，至少 {min} GiB（估計）。",
+    ),
+    "server.read": _m(
+        "Storage must stream about {mbps} MB/s of training data to the node (EST).",
+        "儲存需向節點持續提供約 {mbps} MB/s 的訓練資料（估計）。",
+    ),
+    "server.preprocessing": _m(
+        "Preprocessing: {tokens} tokens a day at {rate} tokens per vCPU-second within {hours} h "
+        "({source}).",
+        "前處理：每日 {tokens} 個 token，每 vCPU 每秒 {rate} 個 token，"
+        "於 {hours} 小時內完成（{source}）。",
+    ),
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "
         "({source}).",

@@ -338,15 +338,16 @@ def choose_mode(
         return wd.mode, None
     base = standing(preferred.options)
     tolerance = float(catalog.rule("mode_cost_tolerance"))
-    best_mode, best = wd.mode, base
+    best_mode, best, best_options = wd.mode, base, preferred.options
     costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
     for m in modes:
-        s = standing(get(m, full=False).options)
+        alt = get(m, full=False).options
+        s = standing(alt)
         costs[m] = None if s[3] == math.inf else s[3]
         better_tier = s[:3] < best[:3]
         same_tier_cheaper = s[:3] == best[:3] and s[3] * (1.0 + tolerance) < best[3]
         if better_tier or same_tier_cheaper:
-            best_mode, best = m, s
+            best_mode, best, best_options = m, s, alt
     if wd.mode in _PRICED_MODES and best_mode != wd.mode:
         code = "mode.switched_unpriced" if base[1] or base[2] else "mode.switched_cheaper"
         chosen = best_mode
@@ -372,8 +373,8 @@ def choose_mode(
         alternative=i18n.label(best_mode, lang),
         cost=f"{costs[best_mode]:,.0f}" if costs[best_mode] is not None else "—",
         gap=f"{gap:,.0f}" if gap is not None else "—",
-        per=i18n.message(f"per.{preferred.options[0]['cost_to_result']['per']}", lang)
-        if preferred.options
+        per=i18n.message(f"per.{best_options[0]['cost_to_result']['per']}", lang)
+        if best_options
         else "",
     )
     return chosen, {

@@ -431,67 +431,140 @@ def _prefill_assumption(inf: A.Inference, catalog: Catalog, lang: str, serving: 
 
 
 def _server(
-    option: Mapping[str, Any] | None, catalog: Catalog, storage_gb: float, lang: str
+    option: Mapping[str, Any] | None,
+    catalog: Catalog,
+    storage_gb: float,
+    lang: str,
+    weight_bytes: float | None = None,
 ) -> dict[str, Any] | None:
+    """The host for a workload's first option, sized for what it does: training hosts get
+    data-loading cores, storage throughput, 2x accelerator memory in RAM and inter-node
+    bandwidth only when sharded across nodes; serving hosts get RAM for the model (not 2x the
+    GPU memory) and a front-end network."""
     if option is None:
         return None
     acc = catalog.by_id[option["accelerator_id"]]
     count = int(option["count"])
-    nodes = max(1, math.ceil(count / acc.max_devices_per_node))
+    training = option.get("target_hours") is not None
     per_node = min(count, acc.max_devices_per_node)
+    nodes = max(1, math.ceil(count / acc.max_devices_per_node))
+    if not training:
+        # Serving replicas are independent boxes: size one node of tensor-parallel devices.
+        per_node = min(int(option.get("tensor_parallel") or count), acc.max_devices_per_node)
+        nodes = max(1, math.ceil(count / per_node))
     notes = []
     fig = catalog.figures
     if acc.type == "tpu":
         notes.append(i18n.message("server.tpu", lang))
-    ram_ratio = catalog.figure("host_ram_per_device_memory")
-    vcpu = catalog.figure("host_vcpu_per_device")
-    host = acc.host_reference or {}
-    if host:
-        vcpu = float(host["vcpu_per_device"])
-    nvme_per = catalog.figure("nvme_per_device_tb")
-    nvme = max(nvme_per * per_node, storage_gb / 1000.0 * 1.2)
-    multi = nodes > 1
+    multi = training and nodes > 1
+    if training:
+        vcpu = catalog.figure("dataloader_vcpu_per_device")
+        ram = catalog.figure("host_ram_per_device_memory") * acc.memory_gib * per_node
+        read = catalog.figure("training_read_mb_per_s_per_device") * per_node
+        nvme = max(catalog.figure("nvme_per_device_tb") * per_node, storage_gb / 1000.0 * 1.2)
+        notes += [
+            i18n.message(
+                "server.cpu_training",
+                lang,
+                per=f"{vcpu:g}",
+                source=fig["dataloader_vcpu_per_device"]["source"],
+            ),
+            i18n.message(
+                "server.ram",
+                lang,
+                ratio=f"{catalog.figure('host_ram_per_device_memory'):g}",
+                source=fig["host_ram_per_device_memory"]["source"],
+            ),
+            i18n.message(
+                "server.nvme",
+                lang,
+                ckpt=f"{catalog.figure('checkpoints_kept'):g}",
+                per=f"{catalog.figure('nvme_per_device_tb'):g}",
+                source=fig["nvme_per_device_tb"]["source"],
+            ),
+            i18n.message("server.read", lang, mbps=f"{read:,.0f}"),
+        ]
+    else:
+        vcpu = catalog.figure("serving_vcpu_per_device")
+        weights_gib = (weight_bytes or 0.0) / S.GIB
+        ram = max(
+            catalog.figure("serving_host_ram_min_gib"),
+            catalog.figure("serving_host_ram_per_weight") * weights_gib,
+        )
+        read = 0.0
+        nvme = max(0.5, 2.0 * weights_gib * S.GIB / 1e12)
+        notes += [
+            i18n.message(
+                "server.cpu_serving",
+                lang,
+                per=f"{vcpu:g}",
+                source=fig["serving_vcpu_per_device"]["source"],
+            ),
+            i18n.message(
+                "server.ram_serving",
+                lang,
+                weights=f"{weights_gib:,.0f}",
+                ratio=f"{catalog.figure('serving_host_ram_per_weight'):g}",
+                min=f"{catalog.figure('serving_host_ram_min_gib'):g}",
+            ),
+        ]
     net_key = "multi_node_network_gbps_per_device" if multi else "single_node_network_gbps"
-    gbps = (
-        catalog.figure("multi_node_network_gbps_per_device") * per_node
-        if multi
-        else catalog.figure("single_node_network_gbps")
-    )
-    notes += [
-        i18n.message(
-            "server.cpu",
-            lang,
-            per=f"{vcpu:g}",
-            source=host.get("source") or fig["host_vcpu_per_device"]["source"],
-        ),
-        i18n.message(
-            "server.ram",
-            lang,
-            ratio=f"{ram_ratio:g}",
-            source=fig["host_ram_per_device_memory"]["source"],
-        ),
-        i18n.message(
-            "server.nvme",
-            lang,
-            ckpt=f"{catalog.figure('checkpoints_kept'):g}",
-            per=f"{nvme_per:g}",
-            source=fig["nvme_per_device_tb"]["source"],
-        ),
+    gbps = catalog.figure(net_key) * (per_node if multi else 1)
+    notes.append(
         i18n.message(
             "server.network_multi" if multi else "server.network_single",
             lang,
             gbps=f"{catalog.figure(net_key):g}",
-        ),
-    ]
+        )
+    )
     return {
         "accelerator_id": acc.id,
         "devices_per_node": per_node,
         "nodes": nodes,
         "cpu_cores": int(math.ceil(vcpu * per_node)),
-        "ram_gib": int(math.ceil(ram_ratio * acc.memory_gib * per_node / 64.0) * 64),
+        "ram_gib": int(math.ceil(ram / 64.0) * 64),
         "nvme_tb": round(nvme, 2),
         "network_gbps": gbps,
+        "read_mb_per_s": round(read, 0),
         "notes": notes,
+    }
+
+
+def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> dict[str, Any]:
+    """Preprocessing as its own workload: CPU cores to tokenise the data in its window."""
+    runs = catalog.rule("training_runs_per_month")
+    per_day = 0.0
+    if answers.training is not None:
+        sched = next((w.schedule for w in answers.workloads if w.kind in A.TRAINING_KINDS), "")
+        per_month = runs.get(sched) or 1.0
+        per_day = answers.training.dataset_tokens * float(per_month) / 30.0
+    if answers.inference is not None:
+        per_day += float(answers.inference.tokens_per_day)
+    window_h = answers.cost.hours_per_day or 24.0
+    rate = catalog.figure("preprocess_tokens_per_vcpu_second")
+    vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
+    return {
+        "workload": "preprocessing",
+        "accelerator_id": None,
+        "devices_per_node": 0,
+        "nodes": 1,
+        "cpu_cores": vcpu,
+        "ram_gib": int(max(64, math.ceil(vcpu * 4 / 64.0) * 64)),
+        "nvme_tb": round(
+            max(1.0, per_day * catalog.figure("dataset_bytes_per_token") * 2 / 1e12), 2
+        ),
+        "network_gbps": catalog.figure("single_node_network_gbps"),
+        "read_mb_per_s": None,
+        "notes": [
+            i18n.message(
+                "server.preprocessing",
+                lang,
+                tokens=i18n.fmt_number(int(per_day)),
+                rate=i18n.fmt_number(int(rate)),
+                hours=f"{window_h:g}",
+                source=catalog.figures["preprocess_tokens_per_vcpu_second"]["source"],
+            )
+        ],
     }
 
 
@@ -690,6 +763,13 @@ def evaluate(
             answers.training.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
         )
     server_option = max(best_options, key=lambda o: o["count"], default=None)
+    weight_bytes = imem.weight_bytes if imem is not None else None
+    servers = [
+        {"workload": o["workload"], **(_server(o, catalog, storage_gb, lang, weight_bytes) or {})}
+        for o in best_options
+    ]
+    if "preprocessing" in answers.kinds:
+        servers.append(_preprocessing_server(answers, catalog, lang))
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
@@ -784,7 +864,8 @@ def evaluate(
         "recommendation": recommendation,
         "workloads": workloads_doc,
         "sizing": {"training": training_doc, "inference": inference_doc},
-        "server": _server(server_option, catalog, storage_gb, lang),
+        "server": _server(server_option, catalog, storage_gb, lang, weight_bytes),
+        "servers": servers,
         "cost": {
             "currency": "USD",
             "today": when.isoformat(),
@@ -867,7 +948,7 @@ def _workload_rules(
     """Rule ids (options.RULES) applied to this workload's recommendation."""
     phase = SC.PHASE_OF[kind]
     if phase == "preprocessing":
-        return []
+        return ["server_sized_for_workload"]
     rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]
     if phase == "training":
         rules += ["time_to_result", "optimizer_implementation"]
@@ -876,7 +957,7 @@ def _workload_rules(
     rules.append("billing_follows_utilisation")
     if mode_doc is not None:
         rules.append("mode_weighs_cost")
-    rules += ["confidence_covers_recommendation", "real_levers"]
+    rules += ["server_sized_for_workload", "confidence_covers_recommendation", "real_levers"]
     return rules
 
 

@@ -624,18 +624,16 @@ def serving_plan(
 
         best_metric = min(best_metric, metric_ms(1))
         batch = min(inf.concurrent_sequences, b_mem)
-        if target is not None and metric_ms(batch) > target:
-            # Largest batch within the target (the step time grows linearly in the batch).
-            allowed = (
-                math.inf
-                if metric == "ttft"
-                else (target / 1000.0 if metric == "tpot" else (target - ttft) / 1000.0 / out)
-            )
+        if target is not None and metric != "ttft" and metric_ms(batch) > target:
+            # Largest batch within the target (the step time grows linearly in the batch);
+            # time to first token does not depend on the batch in this model.
+            allowed = target / 1000.0 if metric == "tpot" else (target - ttft) / 1000.0 / out
             lat_batch = min(
                 (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
                 (allowed - d) / (c + e) if c + e > 0 else math.inf,
             )
-            batch = max(1, min(batch, int(lat_batch))) if lat_batch >= 1 else 1
+            if lat_batch < batch:
+                batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
         tps = batch * out / (batch * prefill + out * step(batch))
         replicas = max(
             math.ceil(inf.concurrent_sequences / batch),

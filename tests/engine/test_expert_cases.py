@@ -201,6 +201,116 @@ def foreach_adamw_adds_the_step_scratch(r: Result) -> None:
     assert r["sizing"]["training"]["memory_gib"]["total"] == pytest.approx(75, rel=0.03)
 
 
+def hk_bank_with_residency_gets_no_card_hong_kong_lacks(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    assert "available_where_customer_is" in w["rules"]
+    offered = {o["accelerator_id"] for o in w["options"]}
+    assert offered <= {"nvidia-t4", "nvidia-a10g"}
+    excluded = {e["accelerator_id"]: e for e in w["excluded_options"]}
+    assert {"nvidia-h100-sxm", "nvidia-h200", "nvidia-a100-80gb", "nvidia-l40s"} <= set(excluded)
+    assert excluded["nvidia-h100-sxm"]["code"] == "not_offered_in_region"
+
+
+def hk_retailer_without_residency_ranks_hong_kong_cards_first(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    flags = [o["availability"]["available"] for o in w["options"]]
+    assert flags == sorted(flags, reverse=True) and flags[0]
+    elsewhere = [
+        o
+        for o in w["options"]
+        if not o["availability"]["available"] and o["availability"]["nearest_region"]
+    ]
+    assert elsewhere and all(o["round_trip_ms"] for o in elsewhere)
+    # Serving from another region adds the round trip to time to first token.
+    h100 = next(o for o in elsewhere if o["accelerator_id"] == "nvidia-h100-sxm")
+    assert h100["ttft_ms"] >= h100["round_trip_ms"]
+
+
+def hk_and_singapore_team_leaves_an_unpriced_european_host(r: Result) -> None:
+    rec = r["recommendation"]
+    assert rec["deployment_mode"] == "public_cloud"
+    for w in r["workloads"]:
+        assert "mode_weighs_cost" in w["rules"]
+        doc = w["mode_decision"]
+        assert doc["by_scores"] == "dedicated_hosting" and doc["chosen"] == "public_cloud"
+        assert doc["reason"] and doc["costs"]["public_cloud"] is not None
+    assert any("dedicated hosting" in n for n in r["cost"]["notes"])
+
+
+def private_cloud_team_is_shown_the_priced_alternative(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    assert w["deployment_mode"] == "private_cloud"
+    doc = w["mode_decision"]
+    assert doc["alternative"] == "public_cloud" and doc["costs"]["public_cloud"] is not None
+    assert any("purchase price" in n and "per month" in n for n in r["cost"]["notes"])
+
+
+def tight_latency_on_70b_warns_and_lowers_confidence(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    assert "serving_at_required_load" in w["rules"]
+    assert not any(o["meets_latency"] for o in w["options"])
+    assert w["confidence_parts"]["card"] <= 0.5 and r["recommendation"]["confidence"] <= 0.5
+    assert any("no option meets" in n for n in r["cost"]["notes"])
+    lever = [c for c in r["recommendation"]["would_change_if"] if c.get("kind") == "lever"]
+    assert lever and lever[0]["changes"][0]["answer_path"] == "inference.p95_latency_ms"
+    assert lever[0]["changes"][0]["to"] > 800
+
+
+def realtime_chatbot_runs_all_month_on_replicas(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    assert first["hours"] == 730 and first["utilisation"] == 1.0
+    assert first["replicas"] >= 2 and first["batch_per_replica"] < 2000
+    assert first["count"] == first["replicas"] * first["tensor_parallel"]
+    assert first["latency_metric"] == "ttft" and first["latency_at_metric_ms"] <= 500
+
+
+def tensor_parallel_serving_pays_for_its_all_reduces(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    tp = [o for o in w["options"] if o["tensor_parallel"] > 1]
+    assert tp and all(o["tp_comm_ms_per_token"] > 0 for o in tp)
+    pcie = [o for o in tp if o["accelerator_id"] in ("nvidia-l40s", "nvidia-l4")]
+    nvlink = [o for o in tp if o["accelerator_id"] in ("nvidia-a100-80gb", "nvidia-h200")]
+    if pcie and nvlink:
+        assert max(o["tp_comm_ms_per_token"] / o["tensor_parallel"] for o in pcie) > min(
+            o["tp_comm_ms_per_token"] / o["tensor_parallel"] for o in nvlink
+        )
+
+
+def serving_host_for_8b_is_sized_for_the_model(r: Result) -> None:
+    server = next(s for s in r["servers"] if s["workload"] == "realtime_inference")
+    assert "server_sized_for_workload" in workload(r, "realtime_inference")["rules"]
+    assert server["ram_gib"] <= 128 and server["network_gbps"] <= 25
+
+
+def daily_pipeline_sizes_preprocessing_as_its_own_workload(r: Result) -> None:
+    pre = next(s for s in r["servers"] if s["workload"] == "preprocessing")
+    assert workload(r, "preprocessing")["rules"] == ["server_sized_for_workload"]
+    assert pre["cpu_cores"] >= 4 and pre["accelerator_id"] is None
+    training = next(s for s in r["servers"] if s["workload"] == "pretraining")
+    assert training["read_mb_per_s"] > 0
+
+
+def jax_lab_on_gcp_gets_tpu_and_confidence_over_all_three(r: Result) -> None:
+    rec = r["recommendation"]
+    assert rec["accelerator"] == "tpu"
+    parts = rec["confidence_parts"]
+    assert rec["confidence"] == min(parts.values())
+    assert "confidence_covers_recommendation" in workload(r, "pretraining")["rules"]
+
+
+def would_change_if_lists_only_different_recommendations(r: Result) -> None:
+    rec = r["recommendation"]
+    current = (rec["accelerator"], rec["deployment_mode"])
+    for change in rec["would_change_if"]:
+        for c in change["changes"]:
+            assert c["from"] != c["to"]
+            if isinstance(c["from"], list):
+                assert not set(c["to"]) < set(c["from"])
+        if change.get("kind") != "lever":
+            assert (change["accelerator"], change["deployment_mode"]) != current
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_cuda_shop_with_tensorrt_llm",
@@ -345,6 +455,139 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         foreach_adamw_adds_the_step_scratch,
+    ),
+    (
+        "hk_bank_with_data_residency",
+        team(
+            organization={"industry": "finance", "regions": ["hong_kong"]},
+            deployment={"data_residency": "in_region"},
+        ),
+        hk_bank_with_residency_gets_no_card_hong_kong_lacks,
+    ),
+    (
+        "hk_retailer_serving_without_residency",
+        team(organization={"industry": "ecommerce", "regions": ["hong_kong"]}),
+        hk_retailer_without_residency_ranks_hong_kong_cards_first,
+    ),
+    (
+        "hk_singapore_startup_with_china_reach",
+        team(
+            organization={"industry": "research", "regions": ["hong_kong", "singapore"]},
+            workloads=[
+                {"kind": "fine_tuning", "schedule": "weekly"},
+                {"kind": "realtime_inference", "schedule": "continuous"},
+            ],
+            maturity={"demand": "seasonal"},
+            deployment={
+                "allowed_modes": ["public_cloud", "dedicated_hosting"],
+                "china_connectivity": True,
+            },
+            cost={"hours_per_day": 16},
+            training={"epochs": 3, "deadline_hours": 48},
+            inference={
+                "context_tokens": 8192,
+                "output_tokens": 512,
+                "p95_latency_ms": 15000,
+                "tokens_per_day": 50_000_000,
+            },
+        ),
+        hk_and_singapore_team_leaves_an_unpriced_european_host,
+    ),
+    (
+        "hk_public_sector_private_cloud_reaching_china",
+        team(
+            organization={"industry": "public_sector", "regions": ["hong_kong", "mainland_china"]},
+            deployment={
+                "allowed_modes": ["private_cloud", "public_cloud"],
+                "china_connectivity": True,
+            },
+        ),
+        private_cloud_team_is_shown_the_priced_alternative,
+    ),
+    (
+        "tokyo_70b_assistant_with_an_800ms_target",
+        team(
+            organization={"industry": "ecommerce", "regions": ["tokyo"]},
+            model={"preset": "llama-3-70b"},
+            inference={"p95_latency_ms": 800},
+        ),
+        tight_latency_on_70b_warns_and_lowers_confidence,
+    ),
+    (
+        "tokyo_chatbot_2000_sessions_ttft_target",
+        team(
+            organization={"industry": "media", "regions": ["tokyo"]},
+            inference={
+                "concurrent_sequences": 2000,
+                "tokens_per_day": 300_000_000,
+                "p95_latency_ms": 500,
+                "latency_metric": "ttft",
+            },
+        ),
+        realtime_chatbot_runs_all_month_on_replicas,
+    ),
+    (
+        "la_70b_serving_across_cards",
+        team(
+            organization={"industry": "insurance", "regions": ["los_angeles", "us_west"]},
+            model={"preset": "llama-3-70b"},
+            inference={"p95_latency_ms": 30000, "concurrent_sequences": 64},
+        ),
+        tensor_parallel_serving_pays_for_its_all_reduces,
+    ),
+    (
+        "la_8b_support_bot_host",
+        team(organization={"industry": "insurance", "regions": ["los_angeles"]}),
+        serving_host_for_8b_is_sized_for_the_model,
+    ),
+    (
+        "tokyo_daily_pretraining_pipeline_with_preprocessing",
+        team(
+            organization={"industry": "ecommerce", "regions": ["tokyo", "hong_kong"]},
+            workloads=[
+                {"kind": "pretraining", "schedule": "weekly"},
+                {"kind": "preprocessing", "schedule": "daily"},
+            ],
+            model={"preset": "llama-3.2-1b"},
+            training={
+                "method": "full",
+                "micro_batch_size": 8,
+                "sequence_length": 2048,
+                "dataset_tokens": 20_000_000_000,
+            },
+        ),
+        daily_pipeline_sizes_preprocessing_as_its_own_workload,
+    ),
+    (
+        "us_jax_lab_pretraining_on_gcp",
+        team(
+            organization={"industry": "research", "regions": ["tokyo", "us_east"]},
+            workloads=[{"kind": "pretraining", "schedule": "continuous"}],
+            maturity={"stack_changes": "rarely", "pipeline": "standardized"},
+            frameworks={"primary": "jax", "serving": "none"},
+            deployment={"clouds": ["gcp"], "portability": "not_needed"},
+            cost={"billing": "committed", "hours_per_day": 24, "ops_capacity": "none"},
+            training={
+                "method": "full",
+                "micro_batch_size": 1,
+                "sequence_length": 2048,
+                "dataset_tokens": 1_000_000_000_000,
+            },
+        ),
+        jax_lab_on_gcp_gets_tpu_and_confidence_over_all_three,
+    ),
+    (
+        "hk_media_team_choosing_between_hosts",
+        team(
+            organization={"industry": "media", "regions": ["hong_kong"]},
+            deployment={"allowed_modes": ["dedicated_hosting", "bare_metal", "public_cloud"]},
+            cost={
+                "billing": "monthly_fixed",
+                "hours_per_day": 24,
+                "ops_capacity": "dedicated_team",
+            },
+        ),
+        would_change_if_lists_only_different_recommendations,
     ),
 ]
 
