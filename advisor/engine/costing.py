@@ -243,6 +243,14 @@ class _Offer:
 
 
 def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
+    local = ("offer", acc.id, mode)
+    found = ci.sized.get(local)
+    if found is None:
+        found = ci.sized[local] = _offer_memo(acc, mode, ci)
+    return found
+
+
+def _offer_memo(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
     def build() -> _Offer:
         prices = _prices(acc, mode, ci)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
@@ -341,7 +349,9 @@ def _money(
             )
     storage = storage_gb * offer.storage_rate
     egress = egress_gb * offer.egress_rate
-    staff = _staff(mode, count, ci)
+    staff = ci.sized.get(("staff", mode, count))
+    if staff is None:
+        staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
     chosen_slot = choose_slot(mode, compute, utilisation, offer.break_even, ci)
     chosen = compute.get(chosen_slot) if chosen_slot else None
@@ -422,6 +432,44 @@ def _training_count(
     return n_min, n, hours, target, basis
 
 
+def _training_base(
+    acc: Accelerator,
+    kind: str,
+    schedule: str,
+    t: Training,
+    mem: S.TrainingMemory,
+    sized: tuple[int, int, float, float, str],
+    catalog: Catalog,
+) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
+    """What a training option is in every deployment mode (its money aside)."""
+    n_min, n, hours, target, basis = sized
+    hpm = catalog.figure("hours_per_month")
+    runs = catalog.rule("training_runs_per_month")[schedule]
+    run_device_hours = n * hours
+    used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
+    dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+    ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
+    storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
+    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    base = {
+        "accelerator_id": acc.id,
+        "name": acc.name,
+        "type": acc.type,
+        "count": n,
+        "min_count": n_min,
+        "hours": round(hours, 2),
+        "target_hours": round(target, 2),
+        "target_basis": basis,
+        "device_hours": round(run_device_hours, 1),
+        "meets_deadline": hours <= target + 1e-9,
+        "peak_tflops_per_device": peak,
+        "peak_basis": peak_note,
+        "mfu": round(S.training_mfu(kind, t, catalog), 3),
+        "interconnect": S.interconnect_need(acc, n, training=True),
+    }
+    return n, hours, run_device_hours, used, storage_gb, runs, base
+
+
 def training_option(
     acc: Accelerator,
     mode: str,
@@ -445,15 +493,11 @@ def training_option(
         )
     if ci.sized[key] is None:
         return None
-    n_min, n, hours, target, basis = ci.sized[key]
-    meets = hours <= target + 1e-9
+    base_key = ("training_base", acc.id, kind, schedule)
+    if base_key not in ci.sized:
+        ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
+    n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
     hpm = catalog.figure("hours_per_month")
-    runs = catalog.rule("training_runs_per_month")[schedule]
-    run_device_hours = n * hours
-    used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
-    dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
-    ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
-    storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
     money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
     per_run: dict[str, float | None] = {}
     for slot in ("on_demand", "spot", "capacity_block"):
@@ -467,22 +511,8 @@ def training_option(
         # A fixed price is held for the share of the month(s) one run needs.
         share = max(hours / hpm, 1.0 / float(runs) if runs else 1.0)
         to_result = _r((money["compute_usd_per_month"][slot] or 0.0) * share)
-    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
     return {
-        "accelerator_id": acc.id,
-        "name": acc.name,
-        "type": acc.type,
-        "count": n,
-        "min_count": n_min,
-        "hours": round(hours, 2),
-        "target_hours": round(target, 2),
-        "target_basis": basis,
-        "device_hours": round(run_device_hours, 1),
-        "meets_deadline": meets,
-        "peak_tflops_per_device": peak,
-        "peak_basis": peak_note,
-        "mfu": round(S.training_mfu(kind, t, catalog), 3),
-        "interconnect": S.interconnect_need(acc, n, training=True),
+        **base,
         "cost_per_run_usd": per_run,
         "cost_to_result": {"usd": to_result, "per": "run"},
         **money,
@@ -535,20 +565,53 @@ def inference_option(
     plan = ci.sized[key]
     if plan is None:
         return None
-    replicas = plan.replicas
-    meets_latency = plan.meets
-    if realtime:
-        # A real-time service is up all month on every device (catalog figure, 730 h).
-        busy_hours_per_month = catalog.figure("realtime_hours_per_month")
-    else:
-        busy_hours_per_month = min(
-            hpm, per_day / (plan.tokens_per_second * replicas * 3600.0) * hpm / 24.0
+    base_key = ("serving_base", acc.id, kind, rtt)
+    if base_key not in ci.sized:
+        replicas = plan.replicas
+        meets_latency = plan.meets
+        if realtime:
+            # A real-time service is up all month on every device (catalog figure, 730 h).
+            busy_hours_per_month = catalog.figure("realtime_hours_per_month")
+        else:
+            busy_hours_per_month = min(
+                hpm, per_day / (plan.tokens_per_second * replicas * 3600.0) * hpm / 24.0
+            )
+        count = plan.tp * replicas
+        used = count * busy_hours_per_month
+        monthly_tokens = per_day * hpm / 24.0
+        egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
+        storage_gb = mem.weight_bytes / 1e9
+        ci.sized[base_key] = (
+            count,
+            used,
+            storage_gb,
+            egress_gb,
+            monthly_tokens,
+            {
+                "accelerator_id": acc.id,
+                "name": acc.name,
+                "type": acc.type,
+                "count": count,
+                "tensor_parallel": plan.tp,
+                "replicas": replicas,
+                "batch_per_replica": plan.batch,
+                "hours": round(busy_hours_per_month, 1),
+                "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
+                "tpot_ms": round(plan.tpot_ms, 2),
+                "ttft_ms": round(plan.ttft_ms, 1),
+                "latency_ms": round(plan.latency_ms, 1),
+                "latency_metric": inf.latency_metric,
+                "latency_target_ms": inf.p95_latency_ms,
+                "latency_at_metric_ms": round(plan.metric_ms, 1),
+                "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
+                "round_trip_ms": rtt_ms if realtime else None,
+                "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
+                "meets_latency": meets_latency,
+                "bound": plan.bound,
+                "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+            },
         )
-    count = plan.tp * replicas
-    used = count * busy_hours_per_month
-    monthly_tokens = per_day * hpm / 24.0
-    egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
-    storage_gb = mem.weight_bytes / 1e9
+    count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
     money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
@@ -556,27 +619,7 @@ def inference_option(
             _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
         )
     return {
-        "accelerator_id": acc.id,
-        "name": acc.name,
-        "type": acc.type,
-        "count": count,
-        "tensor_parallel": plan.tp,
-        "replicas": replicas,
-        "batch_per_replica": plan.batch,
-        "hours": round(busy_hours_per_month, 1),
-        "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
-        "tpot_ms": round(plan.tpot_ms, 2),
-        "ttft_ms": round(plan.ttft_ms, 1),
-        "latency_ms": round(plan.latency_ms, 1),
-        "latency_metric": inf.latency_metric,
-        "latency_target_ms": inf.p95_latency_ms,
-        "latency_at_metric_ms": round(plan.metric_ms, 1),
-        "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
-        "round_trip_ms": rtt_ms if realtime else None,
-        "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
-        "meets_latency": meets_latency,
-        "bound": plan.bound,
-        "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+        **base,
         "cost_per_million_output_tokens_usd": per_mtok,
         "cost_to_result": (
             {"usd": money["monthly_cost_usd"], "per": "month"}

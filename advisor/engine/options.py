@@ -176,7 +176,11 @@ def build(
     for index, acc in enumerate(catalog.accelerators):
         if acc.type != acc_type or (only_priced and not _priced_in(catalog, acc.id, mode)):
             continue
-        fit = ST.stack_fit(catalog, acc, phase, fw.primary, fw.serving, fw.custom_kernels)
+        fit = ci.sized.get(("fit", acc.id, phase))
+        if fit is None:
+            fit = ci.sized[("fit", acc.id, phase)] = ST.stack_fit(
+                catalog, acc, phase, fw.primary, fw.serving, fw.custom_kernels
+            )
         if fit.status == "unsupported":
             excluded.append(
                 {
@@ -188,7 +192,11 @@ def build(
                 }
             )
             continue
-        avail = availability(catalog, acc, mode, regions)
+        avail = ci.sized.get(("availability", acc.id, mode))
+        if avail is None:
+            avail = ci.sized[("availability", acc.id, mode)] = availability(
+                catalog, acc, mode, regions
+            )
         if residency == "in_region" and not avail["available"]:
             excluded.append(
                 {
@@ -233,7 +241,10 @@ def build(
             )
         if option is None:
             continue
-        option["stack"] = _stack_doc(catalog, fit, lang)
+        stack = ci.sized.get(("stack_doc", acc.id, phase, lang))
+        if stack is None:
+            stack = ci.sized[("stack_doc", acc.id, phase, lang)] = _stack_doc(catalog, fit, lang)
+        option["stack"] = stack
         option["availability"] = avail
         option["_index"] = index
         out.append(option)

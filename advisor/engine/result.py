@@ -540,7 +540,8 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
         per_day = answers.training.dataset_tokens * float(per_month) / 30.0
     if answers.inference is not None:
         per_day += float(answers.inference.tokens_per_day)
-    window_h = answers.cost.hours_per_day or 24.0
+    # No window = all day; a window shorter than a minute counts as one minute.
+    window_h = max(answers.cost.hours_per_day, 1.0 / 60.0) if answers.cost.hours_per_day else 24.0
     rate = catalog.figure("preprocess_tokens_per_vcpu_second")
     vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
     return {
