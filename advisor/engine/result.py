@@ -865,7 +865,14 @@ def evaluate(
         "recommendation": recommendation,
         "workloads": workloads_doc,
         "sizing": {"training": training_doc, "inference": inference_doc},
-        "server": _server(server_option, catalog, storage_gb, lang, weight_bytes),
+        "server": next(
+            (
+                {k: v for k, v in srv.items() if k != "workload"}
+                for srv in servers
+                if server_option and srv.get("workload") == server_option["workload"]
+            ),
+            None,
+        ),
         "servers": servers,
         "cost": {
             "currency": "USD",
