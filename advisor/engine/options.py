@@ -173,8 +173,9 @@ def build(
     regions = answers.organization.regions
     if sized.shape is None or phase == "preprocessing":
         return Options(out, excluded)
+    priced = _priced_pairs(catalog) if only_priced else None
     for index, acc in enumerate(catalog.accelerators):
-        if acc.type != acc_type or (only_priced and not _priced_in(catalog, acc.id, mode)):
+        if acc.type != acc_type or (priced is not None and (acc.id, mode) not in priced):
             continue
         fit = ci.sized.get(("fit", acc.id, phase))
         if fit is None:
@@ -255,14 +256,12 @@ def build(
     return Options(out, excluded)
 
 
-def _priced_in(catalog: Catalog, acc_id: str, mode: str) -> bool:
-    modes = catalog.memo(
-        ("priced_modes", acc_id),
-        lambda: frozenset(
-            m for p in catalog.prices_by_accelerator.get(acc_id, ()) for m in p.modes
-        ),
+def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
+    """(accelerator, mode) pairs that have at least one price in the catalog."""
+    return catalog.memo(
+        "priced_pairs",
+        lambda: frozenset((p.accelerator_id, m) for p in catalog.prices for m in p.modes),
     )
-    return mode in modes
 
 
 def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
