@@ -640,21 +640,27 @@ def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
 
     Runnable with the team's stack first (needs porting after), then available where the
     customer is, then priced before unpriced (an unpriced option never outranks a priced one),
-    then meeting its target (deadline / latency), then the cost to the result (per run, per
-    million tokens, per month for always-on serving). Ties: fewer devices, fewer hours, a fresh
+    then meeting its target (deadline / latency), then priced in the customer's region group
+    before priced elsewhere, then the cost to the result (per run, per million tokens, per month
+    for always-on serving). Ties: fewer devices, fewer hours, a fresh
     price before a stale one, then catalog order - never the card's name.
     """
     meets = option.get("meets_deadline", option.get("meets_latency"))
     cost = (option.get("cost_to_result") or {}).get("usd")
     fresh = 0
+    local = 1
     used = option.get("billing_used")
     if used and option["prices"].get(used):
-        fresh = 1 if option["prices"][used]["stale"] else 0
+        price = option["prices"][used]
+        fresh = 1 if price["stale"] else 0
+        # A price read in the customer's region (or its region group) before one from elsewhere.
+        local = 0 if price["region_match"] in ("exact", "nearby") else 1
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
         0 if option.get("availability", {}).get("available", True) else 1,
         0 if cost is not None else 1,
         0 if meets is not False else 1,
+        local,
         cost if cost is not None else 0.0,
         option["count"],
         option.get("hours") or 0.0,

@@ -137,6 +137,7 @@ def ranking_is_by_cost_to_result_never_by_name(r: Result) -> None:
         and o["stack"]["runnable"]
         and o["availability"]["available"]
         and o["meets_deadline"]
+        and o["prices"][o["billing_used"]]["region_match"] in ("exact", "nearby")
     ]
     assert len(costs) >= 2 and costs == sorted(costs)
     assert w["options"][0]["accelerator_id"] != "amd-mi300x"
@@ -234,6 +235,9 @@ def hk_and_singapore_team_leaves_an_unpriced_european_host(r: Result) -> None:
         doc = w["mode_decision"]
         assert doc["by_scores"] == "dedicated_hosting" and doc["chosen"] == "public_cloud"
         assert doc["reason"] and doc["costs"]["public_cloud"] is not None
+        # Priced where the customer is (Singapore), not from a marketplace of unknown location.
+        first = w["options"][0]
+        assert first["prices"][first["billing_used"]]["region_match"] in ("exact", "nearby")
     assert any("dedicated hosting" in n for n in r["cost"]["notes"])
 
 
