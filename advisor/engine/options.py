@@ -10,6 +10,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from advisor.engine import answers as A
@@ -439,8 +440,14 @@ def levers(
                 )
         if inf.precision in ("bf16", "fp16") and acc.fp8_dense_tflops:
             fp8 = dataclasses.replace(inf, precision="fp8")
-            mem = S.inference_memory(sized.shape, fp8, catalog, answers.frameworks.serving)
-            plan = S.serving_plan(sized.shape, fp8, mem, acc, catalog, demand)
+            serving = answers.frameworks.serving
+            shape = sized.shape
+
+            def fp8_plan() -> S.ServingPlan | None:
+                mem = S.inference_memory(shape, fp8, catalog, serving)
+                return S.serving_plan(shape, fp8, mem, acc, catalog, demand)
+
+            plan = catalog.memo(("fp8_plan", acc.id, shape, fp8, serving, demand), fp8_plan)
             if plan is not None and plan.tp * plan.replicas < first["count"]:
                 out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
     if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
@@ -455,7 +462,11 @@ def levers(
         }
         for path, old, new in trials:
             trial = dataclasses.replace(t, **{field[path]: new})
-            n = S.min_training_devices(S.training_memory(sized.shape, trial, catalog), acc, catalog)
+            shape = sized.shape
+            n = catalog.memo(
+                ("lever_min_devices", acc.id, shape, trial),
+                partial(_lever_min_devices, catalog, acc, shape, trial),
+            )
             if n is not None and n < first["min_count"] and first["count"] == first["min_count"]:
                 out.append((path, old, new, n))
         if t.deadline_hours is None and first["hours"] > 24:
@@ -487,6 +498,12 @@ def levers(
         }
         for path, old, new, count in out
     ]
+
+
+def _lever_min_devices(
+    catalog: Catalog, acc: Accelerator, shape: S.ModelShape, trial: A.Training
+) -> int | None:
+    return S.min_training_devices(S.training_memory(shape, trial, catalog), acc, catalog)
 
 
 def _demand(catalog: Catalog, kind: str, inf: A.Inference, hours_per_day: float) -> float:
