@@ -71,6 +71,8 @@ OPS_CAPACITY = ("none", "part_time", "dedicated_team")
 TRAINING_METHODS = ("full", "lora", "qlora")
 TRAINING_PRECISIONS = ("fp32", "bf16_mixed", "bf16", "fp8_mixed")
 OPTIMIZERS = ("adamw", "adamw_8bit", "sgd", "adafactor")
+OPTIMIZER_IMPLS = ("fused", "foreach")
+LATENCY_METRICS = ("whole_response", "ttft", "tpot")
 INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
 
@@ -197,6 +199,14 @@ def _schema() -> dict[str, Any]:
                 "optimizer state all bf16) | fp8_mixed.",
             ),
             "optimizer": _enum(OPTIMIZERS, "Optimizer."),
+            "optimizer_impl": {
+                **_enum(
+                    OPTIMIZER_IMPLS,
+                    "Optional, added in v1: how AdamW runs its step. fused (default) allocates no "
+                    "step scratch; foreach allocates a parameter-sized temporary.",
+                ),
+                "default": "fused",
+            },
             "micro_batch_size": _int(1, 4_096, "Sequences per device per step."),
             "sequence_length": _int(1, MAX_SEQUENCE_LENGTH, "Tokens per training sequence."),
             "gradient_checkpointing": {
@@ -243,8 +253,17 @@ def _schema() -> dict[str, Any]:
                 "exclusiveMinimum": 0,
                 "maximum": 600_000,
                 "default": None,
-                "description": "p95 time per request (first token + all output tokens), ms; "
-                "null = no target.",
+                "description": "p95 latency target in ms, measured as latency_metric says "
+                "(default: the whole response, first token + all output tokens); null = no target.",
+            },
+            "latency_metric": {
+                **_enum(
+                    LATENCY_METRICS,
+                    "Optional, added in v1: what p95_latency_ms measures. whole_response "
+                    "(default): time to the last output token; ttft: time to first token; tpot: "
+                    "time per output token after the first.",
+                ),
+                "default": "whole_response",
             },
             "tokens_per_day": _int(0, MAX_TOKENS_PER_DAY, "Output tokens generated per day."),
             "traffic": _enum(TRAFFIC, "Shape of the request load."),
@@ -941,6 +960,7 @@ class Training:
     dataset_tokens: int
     epochs: float = 1.0
     deadline_hours: float | None = None
+    optimizer_impl: str = "fused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -952,6 +972,7 @@ class Inference:
     tokens_per_day: int
     traffic: str
     p95_latency_ms: float | None = None
+    latency_metric: str = "whole_response"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1039,6 +1060,8 @@ class Answers:
                 "epochs": t.epochs,
                 "deadline_hours": t.deadline_hours,
             }
+            if t.optimizer_impl != "fused":  # optional fields added in v1: only when not default
+                training["optimizer_impl"] = t.optimizer_impl
             if t.lora_rank is not None:
                 training["lora_rank"] = t.lora_rank
             doc["training"] = training
@@ -1053,6 +1076,8 @@ class Answers:
                 "tokens_per_day": i.tokens_per_day,
                 "traffic": i.traffic,
             }
+            if i.latency_metric != "whole_response":
+                doc["inference"]["latency_metric"] = i.latency_metric
         return doc
 
 
@@ -1109,6 +1134,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             dataset_tokens=int(t["dataset_tokens"]),
             epochs=float(t.get("epochs", 1)),
             deadline_hours=_opt_float(t.get("deadline_hours")),
+            optimizer_impl=t.get("optimizer_impl", "fused"),
         )
     inference: Inference | None = None
     if "inference" in doc and kinds & INFERENCE_KINDS:
@@ -1121,6 +1147,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             tokens_per_day=int(i["tokens_per_day"]),
             traffic=i["traffic"],
             p95_latency_ms=_opt_float(i.get("p95_latency_ms")),
+            latency_metric=i.get("latency_metric", "whole_response"),
         )
     return Answers(
         schema_version=SCHEMA_VERSION,

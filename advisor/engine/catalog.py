@@ -61,6 +61,9 @@ class Accelerator:
     as_of: str | None
     estimated_fields: tuple[str, ...] = ()
     host_reference: Mapping[str, Any] | None = None
+    # What runs on the card as it is (frameworks, serving stacks, custom CUDA kernels), sourced.
+    compatibility: Mapping[str, Any] | None = None
+    interconnect_gbps: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class Catalog:
     figures: Mapping[str, Mapping[str, Any]]
     rules: Mapping[str, Mapping[str, Any]]
     regions: Mapping[str, Mapping[str, Any]]
+    availability: Mapping[str, Any]
+    round_trip: Mapping[str, Any]
     presets: Mapping[str, ModelPreset]
     gaps: tuple[str, ...]
     raw: Mapping[str, Any] = field(repr=False)
@@ -281,6 +286,9 @@ def _opt_float(value: Any) -> float | None:
 
 
 def _build(data: Mapping[str, Any]) -> Catalog:
+    bundled = _bundled("catalog.json")
+    # A catalog published before compatibility was catalog data reads the bundled entry per card.
+    bundled_compat = {a["id"]: a.get("compatibility") for a in bundled["accelerators"]}
     accs = tuple(
         Accelerator(
             id=a["id"],
@@ -303,6 +311,8 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             as_of=a["as_of"],
             estimated_fields=tuple(a.get("estimated_fields", ())),
             host_reference=a.get("host_reference"),
+            compatibility=a.get("compatibility") or bundled_compat.get(a["id"]),
+            interconnect_gbps=_opt_float(a.get("interconnect_gbps")),
         )
         for a in data["accelerators"]
     )
@@ -349,7 +359,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
     by_acc: dict[str, list[Price]] = {a.id: [] for a in accs}
     for price in prices:
         by_acc.setdefault(price.accelerator_id, []).append(price)
-    bundled_figures = _bundled("catalog.json")
+    bundled_figures = bundled
     return Catalog(
         version=str(data["version"]),
         accelerators=accs,
@@ -358,6 +368,8 @@ def _build(data: Mapping[str, Any]) -> Catalog:
         figures={**bundled_figures["figures"], **data["figures"]},
         rules={**bundled_figures["rules"], **data.get("rules", {})},
         regions={**bundled_figures["regions"], **data.get("regions", {})},
+        availability=data.get("availability") or bundled["availability"],
+        round_trip=data.get("round_trip_ms") or bundled["round_trip_ms"],
         presets=presets,
         gaps=tuple(data.get("gaps", ())),
         raw=copy.deepcopy(dict(data)),

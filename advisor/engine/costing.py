@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -31,6 +31,16 @@ BILLING_TO_SLOT = {
     "committed_3y": "commit_3y",
     "monthly_fixed": "monthly",
 }
+SLOT_TO_BILLING = {
+    "on_demand": "on_demand",
+    "spot": "spot",
+    "capacity_block": "on_demand",
+    "commit_1y": "committed_1y",
+    "commit_3y": "committed_3y",
+    "monthly": "monthly_fixed",
+}
+_FIXED_SLOTS = ("monthly", "commit_1y", "commit_3y")
+_HOURLY_SLOTS = frozenset({"on_demand", "spot", "capacity_block"})
 _MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
 
 
@@ -169,7 +179,11 @@ class CostInputs:
     residency: str
     china: bool
     ops_capacity: str
-    billing: str
+    billing: str  # the billing preference answer (cost.billing)
+    predictable: bool = True  # maturity.demand is not "unpredictable"
+    stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
+    # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
+    sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> Mapping[str, PriceChoice | None]:
@@ -229,6 +243,14 @@ class _Offer:
 
 
 def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
+    local = ("offer", acc.id, mode)
+    found = ci.sized.get(local)
+    if found is None:
+        found = ci.sized[local] = _offer_memo(acc, mode, ci)
+    return found
+
+
+def _offer_memo(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
     def build() -> _Offer:
         prices = _prices(acc, mode, ci)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
@@ -267,6 +289,42 @@ def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
     return ci.catalog.memo(key, build)
 
 
+def choose_slot(
+    mode: str,
+    compute: Mapping[str, float | None],
+    utilisation: float,
+    break_even: Mapping[str, float | None],
+    ci: CostInputs,
+) -> str | None:
+    """The billing an option's price uses: the cheapest whose break-even its utilisation clears.
+
+    Hourly on-demand is always allowed. A fixed-price slot (a monthly server, a 1- or 3-year
+    commitment) is allowed on public cloud only when the option's own utilisation is at or above
+    that slot's break-even (its monthly price over 730 on-demand hours; the catalog's figure when
+    one side is missing), demand is not unpredictable and the customer did not ask to pay as they
+    go; 3 years also needs a stable stack. Hosted modes sell monthly servers only. Spot is never
+    the headline: it can be taken away mid-run.
+    """
+    if mode in ("dedicated_hosting", "bare_metal", "private_cloud", "on_premises"):
+        for slot in ("monthly", "on_demand"):
+            if compute.get(slot) is not None:
+                return slot
+        return None
+    allowed = ["on_demand"]
+    if ci.billing != "pay_as_you_go" and ci.predictable:
+        default_be = ci.catalog.figure("commit_break_even_utilisation")
+        for slot in _FIXED_SLOTS:
+            if slot == "commit_3y" and not ci.stable:
+                continue
+            be = break_even.get(slot)
+            if utilisation + 1e-9 >= (be if be is not None else default_be):
+                allowed.append(slot)
+    priced = [(compute[s], i, s) for i, s in enumerate(allowed) if compute.get(s) is not None]
+    if not priced:
+        return None
+    return min(priced)[2]
+
+
 def _money(
     acc: Accelerator,
     mode: str,
@@ -283,7 +341,7 @@ def _money(
     for slot, choice in prices.items():
         if choice is None:
             compute[slot] = None
-        elif slot in ("on_demand", "spot", "capacity_block"):
+        elif slot in _HOURLY_SLOTS:
             compute[slot] = used_device_hours * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
             compute[slot] = (
@@ -291,29 +349,31 @@ def _money(
             )
     storage = storage_gb * offer.storage_rate
     egress = egress_gb * offer.egress_rate
-    staff = _staff(mode, count, ci)
-    wanted = BILLING_TO_SLOT.get(ci.billing)
-    chosen_slot = "on_demand"
-    if wanted is not None and compute.get(wanted) is not None:
-        chosen_slot = wanted
-    chosen = compute.get(chosen_slot)
+    staff = ci.sized.get(("staff", mode, count))
+    if staff is None:
+        staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
+    chosen_slot = choose_slot(mode, compute, utilisation, offer.break_even, ci)
+    chosen = compute.get(chosen_slot) if chosen_slot else None
     idle = 0.0
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
         idle = chosen * (1.0 - utilisation)
     total = None if chosen is None else chosen + storage + egress + staff
     return {
-        # Copies: the offer is memoised on the catalog and the caller owns what it gets.
-        "prices": {s: (dict(d) if d else None) for s, d in offer.docs.items()},
+        # Shared with the memoised offer: read-only by contract (results are serialised as is).
+        "prices": offer.docs,
         "missing_prices": list(offer.missing),
-        "compute_usd_per_month": {k: _r(v) for k, v in compute.items()},
+        "compute_usd_per_month": {
+            k: None if v is None else round(v, 2) for k, v in compute.items()
+        },
         "billing_used": chosen_slot if chosen is not None else None,
+        "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
         "utilisation": round(utilisation, 3),
-        "break_even_utilisation": dict(offer.break_even),
+        "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
     }
 
@@ -323,6 +383,91 @@ def _r(value: float | None) -> float | None:
 
 
 # --------------------------------------------------------------------------- options
+
+
+def training_target(kind: str, schedule: str, t: Training, catalog: Catalog) -> tuple[float, str]:
+    """Hours a run must finish in and why: the deadline answer, else the schedule (a daily job
+    within 24 h, a weekly one within 168 h), else the catalog's default (30 days)."""
+    if t.deadline_hours is not None:
+        return float(t.deadline_hours), "deadline"
+    by_schedule = catalog.rule("training_target_hours")
+    if schedule in by_schedule:
+        return float(by_schedule[schedule]), "schedule"
+    return catalog.figure("default_training_target_hours"), "default"
+
+
+def training_counts(acc: Accelerator, n_min: int, catalog: Catalog) -> list[int]:
+    """Device counts to try from the fewest that fit: TPU slices, or GPUs 1-2-4-8 then whole
+    nodes; cards without NVLink-class links train on one node at most (catalog rule)."""
+    cap = acc.max_devices_per_group
+    if (
+        acc.type == "gpu"
+        and not acc.fast_interconnect
+        and catalog.rule("multi_node_training_needs_fast_interconnect")
+    ):
+        cap = min(cap, acc.max_devices_per_node)
+    return [c for c in S.valid_counts(acc) if n_min <= c <= cap]
+
+
+def _training_count(
+    acc: Accelerator,
+    kind: str,
+    schedule: str,
+    t: Training,
+    mem: S.TrainingMemory,
+    flops: S.TrainingFlops,
+    catalog: Catalog,
+) -> tuple[int, int, float, float, str] | None:
+    n_min = S.min_training_devices(mem, acc, catalog)
+    if n_min is None:
+        return None
+    target, basis = training_target(kind, schedule, t, catalog)
+    counts = training_counts(acc, n_min, catalog) or [n_min]
+    n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
+    if hours > target:
+        # Hours fall as 1/count: jump to the first valid count that can meet the target.
+        need = counts[0] * hours / target
+        n = next((c for c in counts if c >= need - 1e-9), counts[-1])
+        hours = S.training_hours(flops, acc, n, t, kind, catalog)
+    return n_min, n, hours, target, basis
+
+
+def _training_base(
+    acc: Accelerator,
+    kind: str,
+    schedule: str,
+    t: Training,
+    mem: S.TrainingMemory,
+    sized: tuple[int, int, float, float, str],
+    catalog: Catalog,
+) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
+    """What a training option is in every deployment mode (its money aside)."""
+    n_min, n, hours, target, basis = sized
+    hpm = catalog.figure("hours_per_month")
+    runs = catalog.rule("training_runs_per_month")[schedule]
+    run_device_hours = n * hours
+    used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
+    dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+    ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
+    storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
+    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    base = {
+        "accelerator_id": acc.id,
+        "name": acc.name,
+        "type": acc.type,
+        "count": n,
+        "min_count": n_min,
+        "hours": round(hours, 2),
+        "target_hours": round(target, 2),
+        "target_basis": basis,
+        "device_hours": round(run_device_hours, 1),
+        "meets_deadline": hours <= target + 1e-9,
+        "peak_tflops_per_device": peak,
+        "peak_basis": peak_note,
+        "mfu": round(S.training_mfu(kind, t, catalog), 3),
+        "interconnect": S.interconnect_need(acc, n, training=True),
+    }
+    return n, hours, run_device_hours, used, storage_gb, runs, base
 
 
 def training_option(
@@ -336,46 +481,40 @@ def training_option(
     flops: S.TrainingFlops,
     ci: CostInputs,
 ) -> dict[str, Any] | None:
-    """One ranked option for a training workload; None when the run does not fit any count."""
+    """One option for a training workload, scaled until the run meets its target hours (or the
+    largest valid count, flagged); None when the run does not fit any count."""
     catalog = ci.catalog
-    n = S.min_training_devices(mem, acc, catalog)
-    if n is None:
+    key = ("training", acc.id, kind, schedule)
+    if key not in ci.sized:
+        # Memoised on the catalog too: the count depends only on these inputs.
+        ci.sized[key] = catalog.memo(
+            ("training_count", acc.id, kind, schedule, shape, t),
+            lambda: _training_count(acc, kind, schedule, t, mem, flops, catalog),
+        )
+    if ci.sized[key] is None:
         return None
-    hours = S.training_hours(flops, acc, n, t, kind, catalog)
-    meets = True
-    if t.deadline_hours is not None and hours > t.deadline_hours:
-        for m in S.valid_counts(acc):
-            if m <= n:
-                continue
-            n, hours = m, S.training_hours(flops, acc, m, t, kind, catalog)
-            if hours <= t.deadline_hours:
-                break
-        meets = hours <= t.deadline_hours
-    runs = catalog.rule("training_runs_per_month")[schedule]
-    run_device_hours = n * hours
-    used = n * 730.0 if runs is None else min(n * 730.0, run_device_hours * float(runs))
-    dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
-    ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
-    storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
+    base_key = ("training_base", acc.id, kind, schedule)
+    if base_key not in ci.sized:
+        ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
+    n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
+    hpm = catalog.figure("hours_per_month")
     money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
     per_run: dict[str, float | None] = {}
     for slot in ("on_demand", "spot", "capacity_block"):
         doc = money["prices"][slot]
         per_run[slot] = _r(run_device_hours * doc["usd_per_device_hour"]) if doc else None
-    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    slot = money["billing_used"]
+    to_result: float | None = None
+    if slot in per_run:
+        to_result = per_run[slot]
+    elif slot is not None:
+        # A fixed price is held for the share of the month(s) one run needs.
+        share = max(hours / hpm, 1.0 / float(runs) if runs else 1.0)
+        to_result = _r((money["compute_usd_per_month"][slot] or 0.0) * share)
     return {
-        "accelerator_id": acc.id,
-        "name": acc.name,
-        "type": acc.type,
-        "count": n,
-        "hours": round(hours, 2),
-        "device_hours": round(run_device_hours, 1),
-        "meets_deadline": meets,
-        "peak_tflops_per_device": peak,
-        "peak_basis": peak_note,
-        "mfu": round(S.training_mfu(kind, t, catalog), 3),
-        "interconnect": S.interconnect_need(acc, n, training=True),
+        **base,
         "cost_per_run_usd": per_run,
+        "cost_to_result": {"usd": to_result, "per": "run"},
         **money,
     }
 
@@ -389,39 +528,90 @@ def inference_option(
     mem: S.InferenceMemory,
     hours_per_day: float,
     ci: CostInputs,
+    rtt_ms: float | None = None,
 ) -> dict[str, Any] | None:
-    """One ranked option for an inference workload; None when the model does not fit."""
+    """One ranked option for an inference workload; None when the model does not fit.
+
+    `rtt_ms`: the round trip to the nearest region offering the card when it is not offered
+    where the customer is (added to real-time latency)."""
     catalog = ci.catalog
-    tp = S.min_inference_devices(mem, shape, acc, catalog)
-    if tp is None:
-        return None
-    cap = S.serving_capacity(shape, inf, mem, acc, tp, catalog)
-    target = inf.p95_latency_ms
-    if target is not None and cap.latency_ms > target:
-        for m in S.valid_counts(acc):
-            if m <= tp or m > acc.max_devices_per_node:
-                continue
-            trial = S.serving_capacity(shape, inf, mem, acc, m, catalog)
-            cap = trial
-            if trial.latency_ms <= target:
-                break
-    meets_latency = target is None or cap.latency_ms <= target
     per_day = float(inf.tokens_per_day)
-    if kind == "realtime_inference":
+    hpm = catalog.figure("hours_per_month")
+    realtime = kind == "realtime_inference"
+    if realtime:
+        # Replicas for the peak: the answered concurrency and the peak token rate.
         peak_factor = float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
         demand = per_day / 86400.0 * peak_factor
-        replicas = max(1, math.ceil(demand / cap.tokens_per_second)) if demand > 0 else 1
-        busy_hours_per_day = hours_per_day
     else:
         # A batch window shorter than a minute is treated as one minute; no window = all day.
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
-        replicas = max(1, math.ceil(per_day / (cap.tokens_per_second * window * 3600.0)))
-        busy_hours_per_day = per_day / (cap.tokens_per_second * replicas * 3600.0)
-    count = cap.tp * replicas
-    used = count * busy_hours_per_day * 730.0 / 24.0
-    monthly_tokens = per_day * 730.0 / 24.0
-    egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
-    storage_gb = mem.weight_bytes / 1e9
+        demand = per_day / (window * 3600.0)
+    rtt = (rtt_ms or 0.0) if realtime else 0.0
+    key = ("serving", acc.id, kind, rtt)
+    if key not in ci.sized:
+        ci.sized[key] = catalog.memo(
+            (
+                "serving_plan",
+                acc.id,
+                shape,
+                inf,
+                mem.weight_bytes,
+                mem.parts["activations"],
+                demand,
+                rtt,
+            ),
+            lambda: S.serving_plan(shape, inf, mem, acc, catalog, demand, rtt_ms=rtt),
+        )
+    plan = ci.sized[key]
+    if plan is None:
+        return None
+    base_key = ("serving_base", acc.id, kind, rtt)
+    if base_key not in ci.sized:
+        replicas = plan.replicas
+        meets_latency = plan.meets
+        if realtime:
+            # A real-time service is up all month on every device (catalog figure, 730 h).
+            busy_hours_per_month = catalog.figure("realtime_hours_per_month")
+        else:
+            busy_hours_per_month = min(
+                hpm, per_day / (plan.tokens_per_second * replicas * 3600.0) * hpm / 24.0
+            )
+        count = plan.tp * replicas
+        used = count * busy_hours_per_month
+        monthly_tokens = per_day * hpm / 24.0
+        egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
+        storage_gb = mem.weight_bytes / 1e9
+        ci.sized[base_key] = (
+            count,
+            used,
+            storage_gb,
+            egress_gb,
+            monthly_tokens,
+            {
+                "accelerator_id": acc.id,
+                "name": acc.name,
+                "type": acc.type,
+                "count": count,
+                "tensor_parallel": plan.tp,
+                "replicas": replicas,
+                "batch_per_replica": plan.batch,
+                "hours": round(busy_hours_per_month, 1),
+                "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
+                "tpot_ms": round(plan.tpot_ms, 2),
+                "ttft_ms": round(plan.ttft_ms, 1),
+                "latency_ms": round(plan.latency_ms, 1),
+                "latency_metric": inf.latency_metric,
+                "latency_target_ms": inf.p95_latency_ms,
+                "latency_at_metric_ms": round(plan.metric_ms, 1),
+                "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
+                "round_trip_ms": rtt_ms if realtime else None,
+                "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
+                "meets_latency": meets_latency,
+                "bound": plan.bound,
+                "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+            },
+        )
+    count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
     money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
@@ -429,41 +619,51 @@ def inference_option(
             _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
         )
     return {
-        "accelerator_id": acc.id,
-        "name": acc.name,
-        "type": acc.type,
-        "count": count,
-        "tensor_parallel": cap.tp,
-        "replicas": replicas,
-        "hours": round(busy_hours_per_day * 730.0 / 24.0, 1),
-        "tokens_per_second_per_replica": round(cap.tokens_per_second, 1),
-        "tpot_ms": round(cap.tpot_ms, 2),
-        "ttft_ms": round(cap.ttft_ms, 1),
-        "latency_ms": round(cap.latency_ms, 1),
-        "meets_latency": meets_latency,
-        "bound": cap.bound,
-        "interconnect": S.interconnect_need(acc, cap.tp, training=False),
+        **base,
         "cost_per_million_output_tokens_usd": per_mtok,
+        "cost_to_result": (
+            {"usd": money["monthly_cost_usd"], "per": "month"}
+            if kind == "realtime_inference"
+            else {
+                "usd": _r(money["monthly_cost_usd"] / monthly_tokens * 1e6)
+                if money["monthly_cost_usd"] is not None and monthly_tokens
+                else None,
+                "per": "million_tokens",
+            }
+        ),
         **money,
     }
 
 
-def rank_key(option: Mapping[str, Any], training: bool) -> tuple[int, int, float, str]:
-    """Options that meet their target first, priced before unpriced, then cheapest."""
-    meets = option["meets_deadline"] if training else option["meets_latency"]
-    if training:
-        run = option["cost_per_run_usd"]
-        values = [v for v in (run.get("on_demand"), run.get("spot")) if v is not None]
-        cost = (
-            run.get("on_demand") if run.get("on_demand") is not None else min(values, default=None)
-        )
-        if option["compute_usd_per_month"].get("monthly") is not None and cost is None:
-            cost = option["compute_usd_per_month"]["monthly"]
-    else:
-        cost = option["monthly_cost_usd"]
+def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
+    """The rank of an option among a workload's options (catalog rule `rank_order`).
+
+    Runnable with the team's stack first (needs porting after), then available where the
+    customer is, then priced before unpriced (an unpriced option never outranks a priced one),
+    then meeting its target (deadline / latency), then priced in the customer's region group
+    before priced elsewhere, then the cost to the result (per run, per million tokens, per month
+    for always-on serving). Ties: fewer devices, fewer hours, a fresh
+    price before a stale one, then catalog order - never the card's name.
+    """
+    meets = option.get("meets_deadline", option.get("meets_latency"))
+    cost = (option.get("cost_to_result") or {}).get("usd")
+    fresh = 0
+    local = 1
+    used = option.get("billing_used")
+    if used and option["prices"].get(used):
+        price = option["prices"][used]
+        fresh = 1 if price["stale"] else 0
+        # A price read in the customer's region (or its region group) before one from elsewhere.
+        local = 0 if price["region_match"] in ("exact", "nearby") else 1
     return (
-        0 if meets else 1,
+        0 if option.get("stack", {}).get("runnable", True) else 1,
+        0 if option.get("availability", {}).get("available", True) else 1,
         0 if cost is not None else 1,
+        0 if meets is not False else 1,
+        local,
         cost if cost is not None else 0.0,
-        option["accelerator_id"],
+        option["count"],
+        option.get("hours") or 0.0,
+        fresh,
+        index,
     )

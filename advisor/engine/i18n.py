@@ -309,9 +309,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "GiB）；未使用梯度累積。",
     ),
     "assume.transient": _m(
-        "Optimizer step temporary: {bytes} bytes per trainable parameter (foreach AdamW "
-        "allocates 4, fused 0).",
-        "優化器步驟暫存：每個可訓練參數 {bytes} 位元組（foreach AdamW 為 4，fused 為 0）。",
+        "AdamW implementation: {impl}. Optimizer step temporary: {bytes} bytes per trainable "
+        "parameter (foreach AdamW allocates one parameter-sized temporary, fused none; fused "
+        "is assumed unless answered).",
+        "AdamW 實作：{impl}。優化器步驟暫存：每個可訓練參數 {bytes} 位元組（foreach AdamW "
+        "配置一份與參數同大小的暫存，fused 則無；未作答時假設為 fused）。",
     ),
     "assume.runtime": _m(
         "Runtime overhead {gib} GiB per device (CUDA context, cuBLAS/NCCL workspaces, EST).",
@@ -335,9 +337,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "assume.train_time": _m(
         "Training FLOPs = {factor}·N·D + attention (PaLM 12·L·h·s): {flops} FLOPs over {tokens} "
-        "tokens; hours = FLOPs ÷ (devices × peak × MFU {mfu}).",
+        "tokens; hours = FLOPs ÷ (devices × peak × MFU {mfu}). Checkpointing recomputation is "
+        "inside published MFU, so it is not counted again.",
         "訓練 FLOPs = {factor}·N·D + 注意力項（PaLM 12·L·h·s）：{tokens} 個 token 共 {flops} "
-        "FLOPs；時數 = FLOPs ÷（裝置數 × 峰值 × MFU {mfu}）。",
+        "FLOPs；時數 = FLOPs ÷（裝置數 × 峰值 × MFU {mfu}）。梯度檢查點的重算已包含在公開的 "
+        "MFU 中，不再重複計算。",
     ),
     "assume.inf_weights": _m(
         "Weights at {precision}; embeddings and output head stay 16-bit; int4 adds a 16-bit "
@@ -384,6 +388,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "RAM ≥ 加速器記憶體的 {ratio} 倍（{source}）。",
     ),
     "server.cpu": _m("{per} vCPU per device ({source}).", "每個裝置 {per} 個 vCPU（{source}）。"),
+    "server.cpu_training": _m(
+        "{per} vCPU per device for data loading ({source}).",
+        "每個裝置 {per} 個 vCPU 用於資料載入（{source}）。",
+    ),
+    "server.cpu_serving": _m(
+        "{per} vCPU per device for tokenisation and the HTTP front end ({source}).",
+        "每個裝置 {per} 個 vCPU 用於斷詞與 HTTP 前端（{source}）。",
+    ),
+    "server.ram_serving": _m(
+        "RAM for the model, not the GPUs: {ratio}× the {weights} GiB of weights, at least "
+        "{min} GiB (EST).",
+        "RAM 依模型而非 GPU 配置：權重 {weights} GiB 的 {ratio} 倍，至少 {min} GiB（估計）。",
+    ),
+    "server.read": _m(
+        "Storage must stream about {mbps} MB/s of training data to the node (EST).",
+        "儲存需向節點持續提供約 {mbps} MB/s 的訓練資料（估計）。",
+    ),
+    "server.preprocessing": _m(
+        "Preprocessing: {tokens} tokens a day at {rate} tokens per vCPU-second within {hours} h "
+        "({source}).",
+        "前處理：每日 {tokens} 個 token，每 vCPU 每秒 {rate} 個 token，"
+        "於 {hours} 小時內完成（{source}）。",
+    ),
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "
         "({source}).",
@@ -457,6 +484,168 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "summary.assumptions": _m("Assumptions", "假設"),
     "summary.none": _m("none", "無"),
+    # --- issue 12: rules stated in the result
+    "rule.stack_runs_as_is": _m(
+        "Every option is checked against the team's frameworks, serving stack and custom CUDA "
+        "kernels (catalog compatibility, with sources): runnable options first, cards that need "
+        "porting after them with what porting means, unsupported cards excluded with the reason.",
+        "每個方案都依團隊的框架、服務堆疊與自訂 CUDA 核心檢查相容性（目錄資料，附來源）：可直接執行"
+        "的方案優先，需移植的卡片列於其後並說明移植內容，不支援的卡片排除並說明原因。",
+    ),
+    "rule.rank_by_cost_to_result": _m(
+        "Options rank by the cost to the result (per training run, per million tokens for batch "
+        "work, per month for always-on serving); an unpriced option never outranks a priced one; "
+        "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name.",
+        "方案依達成結果的成本排序（每次訓練、批次工作每百萬 token、常駐服務每月）；未定價的方案"
+        "永不排在已定價方案之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。",
+    ),
+    "rule.time_to_result": _m(
+        "Each training run has a target: the deadline, else its schedule (daily 24 h, weekly "
+        "168 h), else 30 days; the device count grows over valid counts until the target is met, "
+        "or the option says it cannot be met. Hours = model FLOPs (6·N·D + attention) ÷ published "
+        "MFU.",
+        "每次訓練都有目標：截止時間，否則依排程（每日 24 小時、每週 168 小時），否則 30 天；裝置數"
+        "依有效數量遞增直到達標，否則標示無法達成。"
+        "時數 = 模型 FLOPs（6·N·D + 注意力項）÷ 公開 MFU。",
+    ),
+    "rule.billing_follows_utilisation": _m(
+        "Each option's utilisation comes from its workload (run hours × runs, serving hours); a "
+        "commitment or monthly price is used only when that utilisation clears its break-even; "
+        "the headline billing is the billing of the shown price.",
+        "每個方案的使用率依其工作負載計算（單次時數 × 次數、服務時數）；只有使用率超過損益平衡點時"
+        "才採用承諾或月付價格；標題的計費方式即所顯示價格的計費方式。",
+    ),
+    "rule.optimizer_implementation": _m(
+        "Optimizer memory follows the AdamW implementation answered (fused by default: no step "
+        "scratch; foreach: one parameter-sized temporary).",
+        "優化器記憶體依所答的 AdamW 實作計算"
+        "（預設 fused：步驟無暫存；foreach：一份與參數同大小的暫存）。",
+    ),
+    "rule.serving_at_required_load": _m(
+        "Serving is sized for the required load: replicas share the concurrency (each bounded by "
+        "memory and the latency target), real-time services run all month, tensor parallelism "
+        "pays its communication cost; the latency metric is stated.",
+        "服務依所需負載規劃：各副本分擔並行量（各受記憶體與延遲目標限制），即時服務整月運行，張量"
+        "平行計入通訊成本；並說明延遲指標。",
+    ),
+    "rule.available_where_customer_is": _m(
+        "Each card is checked against where it is actually offered (cloud region or host "
+        "location); with data residency unavailable cards are excluded, otherwise they rank below "
+        "available ones and cross-region serving adds the round trip to latency.",
+        "每張卡片都依實際供應地點（雲端區域或主機所在地）檢查；有資料落地要求時排除無法供應者，"
+        "否則排在可供應者之後，跨區服務的延遲另加往返時間。",
+    ),
+    "rule.mode_weighs_cost": _m(
+        "The deployment mode is chosen from the scores and the cost of the best runnable option "
+        "in each allowed mode.",
+        "部署模式依評分與各允許模式中最佳可執行方案的成本決定。",
+    ),
+    "rule.server_sized_for_workload": _m(
+        "Host CPU, RAM, NVMe and network follow the workload (data loading for training, model "
+        "size for serving hosts).",
+        "主機 CPU、記憶體、NVMe 與網路依工作負載配置（訓練看資料載入，服務主機看模型大小）。",
+    ),
+    "rule.confidence_covers_recommendation": _m(
+        "Confidence is the lowest of the family, deployment mode and card confidences.",
+        "信心度取加速器類型、部署模式與卡片三者信心度的最低值。",
+    ),
+    "rule.real_levers": _m(
+        "'Would change if' lists only answer changes that give a different recommendation.",
+        "「以下變更會改變建議」只列出會產生不同建議的答案變更。",
+    ),
+    # --- options: stack, availability
+    "option.unsupported_stack": _m(
+        "does not run {items} (unsupported on this card)",
+        "無法執行 {items}（此卡片不支援）",
+    ),
+    "option.not_in_region": _m(
+        "not offered in {regions}, and data must stay in region",
+        "{regions} 未供應此卡片，且資料必須留在區域內",
+    ),
+    "stack_item.frameworks": _m("the {value} framework", "{value} 框架"),
+    "stack_item.serving": _m("the {value} serving stack", "{value} 服務堆疊"),
+    "stack_item.custom_cuda_kernels": _m("the team's custom CUDA kernels", "團隊的自訂 CUDA 核心"),
+    "porting.hipify": _m(
+        "port the custom CUDA kernels to HIP (HIPIFY) and re-validate them on ROCm",
+        "將自訂 CUDA 核心移植為 HIP（HIPIFY）並在 ROCm 上重新驗證",
+    ),
+    "porting.pallas": _m(
+        "rewrite the custom CUDA kernels in Pallas/XLA for TPU",
+        "以 Pallas／XLA 為 TPU 重寫自訂 CUDA 核心",
+    ),
+    "porting.rocm_build": _m(
+        "move to the ROCm build of the framework and re-test",
+        "改用該框架的 ROCm 版本並重新測試",
+    ),
+    "porting.xla": _m(
+        "move the model to JAX or PyTorch/XLA (this TPU does not document the framework) and "
+        "re-test",
+        "將模型移至 JAX 或 PyTorch/XLA（此 TPU 未記載支援該框架）並重新測試",
+    ),
+    "porting.switch_serving": _m(
+        "move serving to a stack this card runs (e.g. vLLM) and re-test latency",
+        "將服務移至此卡片可執行的堆疊（例如 vLLM）並重新測試延遲",
+    ),
+    "porting.trtllm_untested": _m(
+        "TensorRT-LLM is not developed or tested on this architecture: use an older release or "
+        "move serving to vLLM",
+        "TensorRT-LLM 未在此架構上開發或測試：改用較舊版本或將服務移至 vLLM",
+    ),
+    "porting.verify": _m(
+        "the catalog has no compatibility data for this card: verify the stack first",
+        "目錄中沒有此卡片的相容性資料：請先驗證技術堆疊",
+    ),
+    "porting.generic": _m(
+        "port and re-test the stack on this card", "在此卡片上移植並重新測試技術堆疊"
+    ),
+    "billing.follows_utilisation": _m(
+        "{billing}: {kind} keeps its devices busy {utilisation} of the month, below the break-even "
+        "of any commitment or monthly price, so it pays for the hours it uses.",
+        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，低於任何承諾或月付價格的損益平衡點，"
+        "因此按實際使用時數付費。",
+    ),
+    "mode.switched_unpriced": _m(
+        "{kind}: the scores prefer {preferred}, but no runnable option there is priced and "
+        "offered where you are; {alternative} is, at ${cost} {per}.",
+        "{kind}：評分偏好{preferred}，但該模式沒有在您所在地供應且已定價的可執行方案；"
+        "{alternative}則有，每{per} ${cost}。",
+    ),
+    "mode.switched_cheaper": _m(
+        "{kind}: the scores prefer {preferred}, but {alternative} reaches the same result for "
+        "${gap} less {per} (${cost}).",
+        "{kind}：評分偏好{preferred}，但{alternative}達成相同結果每{per}便宜 ${gap}（${cost}）。",
+    ),
+    "mode.owned_unpriced": _m(
+        "{kind}: {preferred} is bought, and the catalog holds no purchase price; the priced "
+        "alternative is {alternative} at ${cost} {per}.",
+        "{kind}：{preferred}需自行購置，目錄中沒有購置價格；已定價的替代方案為{alternative}，"
+        "每{per} ${cost}。",
+    ),
+    "per.run": _m("per run", "次訓練"),
+    "cost.latency_not_met": _m(
+        "{kind}: no option meets the {metric} target of {target} ms; the fastest, {card}, reaches "
+        "{best} ms at one sequence per replica. Relax the target to {best} ms, serve in FP8 or "
+        "shorten the output to meet it; confidence is lowered.",
+        "{kind}：沒有方案能達到 {metric} {target} 毫秒的目標；最快的 {card} 在每個副本一個序列時為 "
+        "{best} 毫秒。可將目標放寬至 {best} 毫秒、改用 FP8 服務或縮短輸出；信心度已調降。",
+    ),
+    "lever.line": _m(
+        "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
+        "instead of {old_count}.",
+        "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}，而非 {old_count} 張。",
+    ),
+    "per.month": _m("per month", "月"),
+    "per.million_tokens": _m("per million tokens", "百萬 token"),
+    "billing.only_on_demand": _m(
+        "{billing}: the shown offer has no commitment or monthly price; {kind} keeps its devices "
+        "busy {utilisation} of the month.",
+        "{billing}：所顯示的方案沒有承諾或月付價格；{kind} 的裝置每月使用率為 {utilisation}。",
+    ),
+    "billing.clears_break_even": _m(
+        "{billing}: {kind} keeps its devices busy {utilisation} of the month, which clears this "
+        "price's break-even of {break_even}.",
+        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，超過此價格的損益平衡點 {break_even}。",
+    ),
 }
 
 VALUE_LABELS: dict[str, dict[str, str]] = {
@@ -580,6 +769,14 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
     "committed_1y": _m("1-year commitment", "一年期承諾用量"),
     "committed_3y": _m("3-year commitment", "三年期承諾用量"),
     "monthly_fixed": _m("monthly fixed", "固定月費"),
+    "fused": _m("fused", "fused（融合）"),
+    "foreach": _m("foreach", "foreach（逐組）"),
+    "whole_response": _m(
+        "whole response (first token + all output tokens)",
+        "完整回應（首個 token + 所有輸出 token）",
+    ),
+    "ttft": _m("time to first token", "首個 token 時間"),
+    "tpot": _m("time per output token", "每個輸出 token 時間"),
     "purchase": _m("purchase or lease", "購買或租賃"),
     "forward_backward": _m("start of backward", "反向傳播開始"),
     "optimizer_step": _m("optimizer step", "優化器步驟"),
@@ -653,6 +850,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "training.lora_rank": _m("LoRA rank", "LoRA 秩"),
     "training.precision": _m("training precision", "訓練精度"),
     "training.optimizer": _m("optimizer", "優化器"),
+    "training.optimizer_impl": _m("AdamW implementation", "AdamW 實作方式"),
     "training.micro_batch_size": _m("micro-batch size", "micro-batch 大小"),
     "training.sequence_length": _m("sequence length", "序列長度"),
     "training.gradient_checkpointing": _m("gradient checkpointing", "梯度檢查點"),
@@ -665,6 +863,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "inference.output_tokens": _m("output tokens", "輸出 token 數"),
     "inference.concurrent_sequences": _m("concurrent sequences", "並行序列數"),
     "inference.p95_latency_ms": _m("p95 latency target (ms)", "p95 延遲目標（毫秒）"),
+    "inference.latency_metric": _m("what the latency target measures", "延遲目標所量測的對象"),
     "inference.tokens_per_day": _m("tokens per day", "每日 token 數"),
     "inference.traffic": _m("traffic shape", "流量型態"),
     "derived.utilisation": _m("daily utilisation", "每日使用率"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from datetime import date
@@ -11,13 +12,17 @@ from advisor.engine import answers as A
 from advisor.engine import costing as C
 from advisor.engine import explain as X
 from advisor.engine import i18n
+from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "1.0.0"
-RESULT_SCHEMA_VERSION = 1
+ENGINE_VERSION = "2.0.0"
+# v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
+# workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
+# billing, target_hours / target_basis (training) and the serving load fields.
+RESULT_SCHEMA_VERSION = 2
 
 
 def _shape(answers: A.Answers, catalog: Catalog) -> S.ModelShape | None:
@@ -44,6 +49,146 @@ def _coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
     return answers if isinstance(answers, A.Answers) else A.parse_answers(answers)
 
 
+def _sized(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> O.Sized:
+    tmem = tflops = imem = None
+    kinds = set(answers.kinds)
+    if shape is not None and answers.training is not None and kinds & A.TRAINING_KINDS:
+        tmem = S.training_memory(shape, answers.training, catalog)
+        tflops = S.training_flops(shape, answers.training)
+    if shape is not None and answers.inference is not None:
+        imem = S.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
+    return O.Sized(shape, tmem, tflops, imem)
+
+
+def _cost_aware(
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    lang: str,
+) -> tuple[SC.Decision, O.Built, dict[str, dict[str, Any] | None]]:
+    """The scores' decision with each workload's mode weighed by the cost of its best runnable
+    option (options.choose_mode); the overall mode follows the workloads."""
+    built: O.Built = {}
+    docs: dict[str, dict[str, Any] | None] = {}
+    workloads = []
+    for wd in d.workloads:
+        mode, doc = O.choose_mode(catalog, answers, wd, sized, ci, lang, built)
+        if (wd.kind, wd.accelerator, mode) not in built:
+            built[(wd.kind, wd.accelerator, mode)] = O.build(
+                catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+            )
+        docs[wd.kind] = doc
+        workloads.append(wd if mode == wd.mode else dataclasses.replace(wd, mode=mode))
+    moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
+    overall = d.mode
+    if moved and all(w.mode != d.mode for w in workloads if w.accelerator == d.accelerator):
+        # Every workload left the scores' overall mode: the overall mode is the most common one.
+        counts = [w.mode for w in workloads if w.accelerator == d.accelerator] or moved
+        overall = max(dict.fromkeys(counts), key=counts.count)
+    return dataclasses.replace(d, mode=overall, workloads=tuple(workloads)), built, docs
+
+
+def _real_changes(
+    changes: list[dict[str, Any]],
+    current: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    built: O.Built,
+) -> list[dict[str, Any]]:
+    """Only changes that give a different recommendation: not the current one, not a list that
+    only forbids what is recommended, and not a mode that cost would move back from."""
+    out = []
+    verdicts: dict[tuple[str, str], bool] = {}
+    for change in changes:
+        target = (change["accelerator"], change["deployment_mode"])
+        if target == current:
+            continue
+        if any(
+            isinstance(c["from"], list)
+            and isinstance(c["to"], list)
+            and set(c["to"]) < set(c["from"])
+            for c in change["changes"]
+        ):
+            continue  # narrowing a list only forbids what is recommended: not a lever
+        if target not in verdicts:
+            verdicts[target] = _cost_keeps(target, answers, catalog, d, sized, ci, built)
+        kept = verdicts[target]
+        if kept:
+            out.append(change)
+    return out
+
+
+def _card_confidence(options: list[dict[str, Any]], catalog: Catalog) -> float:
+    """How sure the first card is: 0.5 + 0.5 * min(1, cost gap to the next runnable, available,
+    priced option / (full-gap fraction * its cost)); 1.0 when it is the only one; 0.5 when the
+    first is unpriced; at most 0.5 when it misses its latency or deadline target."""
+    if not options:
+        return 0.5
+    first = options[0]
+    cost = first["cost_to_result"]["usd"]
+    if cost is None:
+        conf = 0.5
+    else:
+        nxt = [
+            o["cost_to_result"]["usd"]
+            for o in options[1:]
+            if o["stack"]["runnable"]
+            and o["availability"]["available"]
+            and o["cost_to_result"]["usd"] is not None
+        ]
+        if not nxt or cost <= 0:
+            conf = 1.0
+        else:
+            full = catalog.figure("card_confidence_full_gap") * cost
+            conf = round(0.5 + 0.5 * min(1.0, max(0.0, nxt[0] - cost) / full), 3)
+    if first.get("meets_latency") is False or first.get("meets_deadline") is False:
+        conf = min(conf, 0.5)
+    return conf
+
+
+def _cost_keeps(
+    target: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: C.CostInputs,
+    built: O.Built,
+) -> bool:
+    """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
+    modes are never moved by cost, and public cloud is where the catalog's prices are, so only
+    GPU flips to a hosted mode (dedicated hosting, bare metal) are checked."""
+    if target[0] != "gpu" or target[1] not in ("dedicated_hosting", "bare_metal"):
+        return True
+    for wd in d.workloads:
+        trial = dataclasses.replace(
+            wd,
+            accelerator=target[0],
+            mode=target[1],
+            feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
+        )
+        mode, _ = O.choose_mode(
+            catalog, answers, trial, sized, ci, "en", built, full_preferred=False
+        )
+        if mode != target[1]:
+            return False
+    return True
+
+
+def _headline(firsts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first option whose billing the headline shows: of the costliest workload."""
+    return max(
+        (o for o in firsts if o.get("billing")),
+        key=lambda o: o["monthly_cost_usd"] or 0.0,
+        default=None,
+    )
+
+
 def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
     """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
     answers = _coerce(answers)
@@ -51,7 +196,21 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
     ctx = _context(answers, catalog, shape)
     facts = SC.answers_facts(answers)
     d = SC.decide(facts, scoring, ctx)
-    billing, _ = C.billing_advice(d.mode, d.facts, catalog)
+    sized = _sized(answers, catalog, shape)
+    when = _today(catalog, None)
+    ci = _cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
+    d, built, _ = _cost_aware(answers, catalog, d, sized, ci, "en")
+    firsts = []
+    for wd in d.workloads:
+        options = built[(wd.kind, wd.accelerator, wd.mode)].options
+        if options:
+            firsts.append({**options[0], "workload": wd.kind})
+    headline = _headline(firsts)
+    billing = (
+        headline["billing"]
+        if headline is not None
+        else C.billing_advice(d.mode, d.facts, catalog)[0]
+    )
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -170,7 +329,8 @@ def _training_sizing(
             i18n.message(
                 "assume.transient",
                 lang,
-                bytes=f"{catalog.figure('optimizer_step_transient_bytes'):g}",
+                impl=t.optimizer_impl,
+                bytes=f"{mem.detail['optimizer_step_transient'] / max(1, mem.trainable_params):g}",
             )
         )
     if shape.max_positions and t.sequence_length > shape.max_positions:
@@ -271,67 +431,141 @@ def _prefill_assumption(inf: A.Inference, catalog: Catalog, lang: str, serving: 
 
 
 def _server(
-    option: Mapping[str, Any] | None, catalog: Catalog, storage_gb: float, lang: str
+    option: Mapping[str, Any] | None,
+    catalog: Catalog,
+    storage_gb: float,
+    lang: str,
+    weight_bytes: float | None = None,
 ) -> dict[str, Any] | None:
+    """The host for a workload's first option, sized for what it does: training hosts get
+    data-loading cores, storage throughput, 2x accelerator memory in RAM and inter-node
+    bandwidth only when sharded across nodes; serving hosts get RAM for the model (not 2x the
+    GPU memory) and a front-end network."""
     if option is None:
         return None
     acc = catalog.by_id[option["accelerator_id"]]
     count = int(option["count"])
-    nodes = max(1, math.ceil(count / acc.max_devices_per_node))
+    training = option.get("target_hours") is not None
     per_node = min(count, acc.max_devices_per_node)
+    nodes = max(1, math.ceil(count / acc.max_devices_per_node))
+    if not training:
+        # Serving replicas are independent boxes: size one node of tensor-parallel devices.
+        per_node = min(int(option.get("tensor_parallel") or count), acc.max_devices_per_node)
+        nodes = max(1, math.ceil(count / per_node))
     notes = []
     fig = catalog.figures
     if acc.type == "tpu":
         notes.append(i18n.message("server.tpu", lang))
-    ram_ratio = catalog.figure("host_ram_per_device_memory")
-    vcpu = catalog.figure("host_vcpu_per_device")
-    host = acc.host_reference or {}
-    if host:
-        vcpu = float(host["vcpu_per_device"])
-    nvme_per = catalog.figure("nvme_per_device_tb")
-    nvme = max(nvme_per * per_node, storage_gb / 1000.0 * 1.2)
-    multi = nodes > 1
+    multi = training and nodes > 1
+    if training:
+        vcpu = catalog.figure("dataloader_vcpu_per_device")
+        ram = catalog.figure("host_ram_per_device_memory") * acc.memory_gib * per_node
+        read = catalog.figure("training_read_mb_per_s_per_device") * per_node
+        nvme = max(catalog.figure("nvme_per_device_tb") * per_node, storage_gb / 1000.0 * 1.2)
+        notes += [
+            i18n.message(
+                "server.cpu_training",
+                lang,
+                per=f"{vcpu:g}",
+                source=fig["dataloader_vcpu_per_device"]["source"],
+            ),
+            i18n.message(
+                "server.ram",
+                lang,
+                ratio=f"{catalog.figure('host_ram_per_device_memory'):g}",
+                source=fig["host_ram_per_device_memory"]["source"],
+            ),
+            i18n.message(
+                "server.nvme",
+                lang,
+                ckpt=f"{catalog.figure('checkpoints_kept'):g}",
+                per=f"{catalog.figure('nvme_per_device_tb'):g}",
+                source=fig["nvme_per_device_tb"]["source"],
+            ),
+            i18n.message("server.read", lang, mbps=f"{read:,.0f}"),
+        ]
+    else:
+        vcpu = catalog.figure("serving_vcpu_per_device")
+        weights_gib = (weight_bytes or 0.0) / S.GIB
+        ram = max(
+            catalog.figure("serving_host_ram_min_gib"),
+            catalog.figure("serving_host_ram_per_weight") * weights_gib,
+        )
+        read = 0.0
+        nvme = max(0.5, 2.0 * weights_gib * S.GIB / 1e12)
+        notes += [
+            i18n.message(
+                "server.cpu_serving",
+                lang,
+                per=f"{vcpu:g}",
+                source=fig["serving_vcpu_per_device"]["source"],
+            ),
+            i18n.message(
+                "server.ram_serving",
+                lang,
+                weights=f"{weights_gib:,.0f}",
+                ratio=f"{catalog.figure('serving_host_ram_per_weight'):g}",
+                min=f"{catalog.figure('serving_host_ram_min_gib'):g}",
+            ),
+        ]
     net_key = "multi_node_network_gbps_per_device" if multi else "single_node_network_gbps"
-    gbps = (
-        catalog.figure("multi_node_network_gbps_per_device") * per_node
-        if multi
-        else catalog.figure("single_node_network_gbps")
-    )
-    notes += [
-        i18n.message(
-            "server.cpu",
-            lang,
-            per=f"{vcpu:g}",
-            source=host.get("source") or fig["host_vcpu_per_device"]["source"],
-        ),
-        i18n.message(
-            "server.ram",
-            lang,
-            ratio=f"{ram_ratio:g}",
-            source=fig["host_ram_per_device_memory"]["source"],
-        ),
-        i18n.message(
-            "server.nvme",
-            lang,
-            ckpt=f"{catalog.figure('checkpoints_kept'):g}",
-            per=f"{nvme_per:g}",
-            source=fig["nvme_per_device_tb"]["source"],
-        ),
+    gbps = catalog.figure(net_key) * (per_node if multi else 1)
+    notes.append(
         i18n.message(
             "server.network_multi" if multi else "server.network_single",
             lang,
             gbps=f"{catalog.figure(net_key):g}",
-        ),
-    ]
+        )
+    )
     return {
         "accelerator_id": acc.id,
         "devices_per_node": per_node,
         "nodes": nodes,
         "cpu_cores": int(math.ceil(vcpu * per_node)),
-        "ram_gib": int(math.ceil(ram_ratio * acc.memory_gib * per_node / 64.0) * 64),
+        "ram_gib": int(math.ceil(ram / 64.0) * 64),
         "nvme_tb": round(nvme, 2),
         "network_gbps": gbps,
+        "read_mb_per_s": round(read, 0),
         "notes": notes,
+    }
+
+
+def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> dict[str, Any]:
+    """Preprocessing as its own workload: CPU cores to tokenise the data in its window."""
+    runs = catalog.rule("training_runs_per_month")
+    per_day = 0.0
+    if answers.training is not None:
+        sched = next((w.schedule for w in answers.workloads if w.kind in A.TRAINING_KINDS), "")
+        per_month = runs.get(sched) or 1.0
+        per_day = answers.training.dataset_tokens * float(per_month) / 30.0
+    if answers.inference is not None:
+        per_day += float(answers.inference.tokens_per_day)
+    # No window = all day; a window shorter than a minute counts as one minute.
+    window_h = max(answers.cost.hours_per_day, 1.0 / 60.0) if answers.cost.hours_per_day else 24.0
+    rate = catalog.figure("preprocess_tokens_per_vcpu_second")
+    vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
+    return {
+        "workload": "preprocessing",
+        "accelerator_id": None,
+        "devices_per_node": 0,
+        "nodes": 1,
+        "cpu_cores": vcpu,
+        "ram_gib": int(max(64, math.ceil(vcpu * 4 / 64.0) * 64)),
+        "nvme_tb": round(
+            max(1.0, per_day * catalog.figure("dataset_bytes_per_token") * 2 / 1e12), 2
+        ),
+        "network_gbps": catalog.figure("single_node_network_gbps"),
+        "read_mb_per_s": None,
+        "notes": [
+            i18n.message(
+                "server.preprocessing",
+                lang,
+                tokens=i18n.fmt_number(int(per_day)),
+                rate=i18n.fmt_number(int(rate)),
+                hours=f"{window_h:g}",
+                source=catalog.figures["preprocess_tokens_per_vcpu_second"]["source"],
+            )
+        ],
     }
 
 
@@ -403,20 +637,60 @@ def evaluate(
     workloads_doc = []
     price_docs: dict[str, dict[str, Any]] = {}  # price id -> the last doc seen with it
     best_options: list[dict[str, Any]] = []
+    sized = O.Sized(shape, tmem, tflops, imem)
+    workload_rules: list[list[str]] = []
+    firsts_by_kind: dict[str, dict[str, Any] | None] = {}
+    conf_parts: list[tuple[float, float, float]] = []
+    ci = _cost_inputs(answers, catalog, when, stale_days)
+    scored = d
+    d, built_all, mode_docs = _cost_aware(answers, catalog, d, sized, ci, lang)
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
-        w_billing, _ = C.billing_advice(wd.mode, full_facts, catalog)
-        ci = C.CostInputs(
-            catalog=catalog,
-            today=when,
-            stale_days=stale_days,
-            regions=answers.organization.regions,
-            clouds=answers.deployment.clouds,
-            residency=answers.deployment.data_residency,
-            china=answers.deployment.china_connectivity,
-            ops_capacity=answers.cost.ops_capacity,
-            billing=w_billing,
+        built = built_all[(wd.kind, wd.accelerator, wd.mode)]
+        options = built.options
+        mode_doc = mode_docs.get(wd.kind)
+        if mode_doc and mode_doc["reason"]:
+            notes.append(mode_doc["reason"])
+        others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
+        alternatives = (
+            O.build(
+                catalog,
+                answers,
+                wd.kind,
+                wd.schedule,
+                others[0],
+                "public_cloud" if others[0] == "tpu" else wd.mode,
+                sized,
+                ci,
+                lang,
+            ).options[:3]
+            if others
+            else []
         )
-        options, alternatives = _options_for(wd, shape, answers, catalog, ci, tmem, tflops, imem)
+        first = options[0] if options else None
+        firsts_by_kind[wd.kind] = first
+        workload_rules.append(_workload_rules(wd.kind, first, mode_docs.get(wd.kind)))
+        card_conf = _card_confidence(options, catalog)
+        family_conf = SC.confidence(wd.accelerator_margin, wd.max_margin, scoring)
+        mode_conf = SC.confidence(wd.mode_margin, wd.max_margin, scoring)
+        if first is not None and first.get("meets_latency") is False:
+            inf = answers.inference
+            notes.append(
+                i18n.message(
+                    "cost.latency_not_met",
+                    lang,
+                    kind=i18n.label(wd.kind, lang),
+                    metric=i18n.label(inf.latency_metric if inf else "whole_response", lang),
+                    target=f"{first['latency_target_ms']:,.0f}",
+                    best=f"{first['best_latency_at_metric_ms']:,.0f}",
+                    card=first["name"],
+                )
+            )
+        conf_parts.append((family_conf, mode_conf, card_conf))
+        w_billing = (
+            first["billing"]
+            if first and first.get("billing")
+            else C.billing_advice(wd.mode, full_facts, catalog)[0]
+        )
         for o in options[:1]:
             best_options.append({**o, "workload": wd.kind})
         for o in options + alternatives:
@@ -430,7 +704,10 @@ def evaluate(
                 "accelerator": wd.accelerator,
                 "deployment_mode": wd.mode,
                 "billing": w_billing,
-                "confidence": SC.confidence(wd.accelerator_margin, wd.max_margin, scoring),
+                "confidence": min(conf_parts[-1]),
+                "confidence_parts": dict(
+                    zip(("family", "mode", "card"), conf_parts[-1], strict=True)
+                ),
                 "scores": {o: round(v, 3) for o, v in zip(SC.OPTIONS, wd.scores, strict=True)},
                 "feasible": {
                     "accelerators": list(wd.feasible_accelerators),
@@ -439,6 +716,9 @@ def evaluate(
                 "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
                 "options": options,
                 "alternatives": alternatives,
+                "excluded_options": built.excluded,
+                "mode_decision": mode_docs.get(wd.kind),
+                "rules": workload_rules[-1],
             }
         )
         if not options and wd.kind != "preprocessing" and shape is not None:
@@ -484,20 +764,66 @@ def evaluate(
             answers.training.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
         )
     server_option = max(best_options, key=lambda o: o["count"], default=None)
+    weight_bytes = imem.weight_bytes if imem is not None else None
+    servers = [
+        {"workload": o["workload"], **(_server(o, catalog, storage_gb, lang, weight_bytes) or {})}
+        for o in best_options
+    ]
+    if "preprocessing" in answers.kinds:
+        servers.append(_preprocessing_server(answers, catalog, lang))
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
+    billing_reason = i18n.message(
+        billing_code,
+        lang,
+        break_even=i18n.percent(break_even),
+        utilisation=i18n.percent(utilisation),
+    )
+    # The headline billing is the billing the shown price uses (of the costliest workload).
+    headline = _headline(best_options)
+    if headline is not None:
+        billing = headline["billing"]
+        slot = headline["billing_used"]
+        be = (
+            headline["break_even_utilisation"].get(slot)
+            if slot in ("monthly", "commit_1y", "commit_3y")
+            else None
+        )
+        fixed_priced = any(
+            headline["compute_usd_per_month"].get(s) is not None
+            for s in ("monthly", "commit_1y", "commit_3y")
+        )
+        code = (
+            "billing.only_on_demand"
+            if slot == "on_demand" and not fixed_priced
+            else "billing.follows_utilisation"
+            if slot == "on_demand"
+            else "billing.clears_break_even"
+            if be is not None
+            else "billing.hosted_monthly"
+        )
+        billing_reason = i18n.message(
+            code,
+            lang,
+            billing=i18n.label(billing, lang),
+            kind=i18n.label(headline["workload"], lang),
+            utilisation=i18n.percent(headline["utilisation"]),
+            break_even=i18n.percent(be if be is not None else break_even),
+        )
+    applied = sorted({r for rules in workload_rules for r in rules}, key=O.RULES.index)
     recommendation = {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
         "billing": billing,
-        "billing_reason": i18n.message(
-            billing_code,
-            lang,
-            break_even=i18n.percent(break_even),
-            utilisation=i18n.percent(utilisation),
-        ),
-        "confidence": acc_conf,
+        "billing_reason": billing_reason,
+        "rules": [{"id": r, "statement": i18n.message(f"rule.{r}", lang)} for r in applied],
+        "confidence": min(acc_conf, mode_conf, *(p[2] for p in conf_parts)),
+        "confidence_parts": {
+            "family": acc_conf,
+            "mode": min([mode_conf, *(p[1] for p in conf_parts)]),
+            "card": min([1.0, *(p[2] for p in conf_parts)]),
+        },
         "mode_confidence": mode_conf,
         "confidence_formula": scoring.raw.get("confidence", {}).get("formula"),
         "scores": _scores(d),
@@ -508,7 +834,25 @@ def evaluate(
         },
         "excluded": X.exclusion_docs(d.excluded, lang),
         "reasons": X.aggregate_reasons(per_workload_reasons, lang),
-        "would_change_if": X.would_change_if(full_facts, d, scoring, ctx, lang),
+        "would_change_if": [
+            *_real_changes(
+                X.would_change_if(full_facts, scored, scoring, ctx, lang),
+                (d.accelerator, d.mode),
+                answers,
+                catalog,
+                d,
+                sized,
+                ci,
+                built_all,
+            ),
+            *(
+                lever
+                for wd in d.workloads
+                for lever in O.levers(
+                    catalog, answers, wd.kind, firsts_by_kind.get(wd.kind), sized, lang
+                )
+            ),
+        ],
     }
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
@@ -521,7 +865,15 @@ def evaluate(
         "recommendation": recommendation,
         "workloads": workloads_doc,
         "sizing": {"training": training_doc, "inference": inference_doc},
-        "server": _server(server_option, catalog, storage_gb, lang),
+        "server": next(
+            (
+                {k: v for k, v in srv.items() if k != "workload"}
+                for srv in servers
+                if server_option and srv.get("workload") == server_option["workload"]
+            ),
+            None,
+        ),
+        "servers": servers,
         "cost": {
             "currency": "USD",
             "today": when.isoformat(),
@@ -579,54 +931,42 @@ def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:
     }
 
 
-def _options_for(
-    wd: SC.WorkloadDecision,
-    shape: S.ModelShape | None,
-    answers: A.Answers,
-    catalog: Catalog,
-    ci: C.CostInputs,
-    tmem: S.TrainingMemory | None,
-    tflops: S.TrainingFlops | None,
-    imem: S.InferenceMemory | None,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    phase = SC.PHASE_OF[wd.kind]
-    if shape is None or phase == "preprocessing":
-        return [], []
-
-    def build(acc_type: str, mode: str) -> list[dict[str, Any]]:
-        out = []
-        for acc in catalog.accelerators:
-            if acc.type != acc_type:
-                continue
-            option: dict[str, Any] | None
-            if phase == "training" and tmem is not None and tflops is not None and answers.training:
-                option = C.training_option(
-                    acc, mode, wd.kind, wd.schedule, shape, answers.training, tmem, tflops, ci
-                )
-            elif phase == "inference" and imem is not None and answers.inference:
-                option = C.inference_option(
-                    acc,
-                    mode,
-                    wd.kind,
-                    shape,
-                    answers.inference,
-                    imem,
-                    answers.cost.hours_per_day,
-                    ci,
-                )
-            else:
-                option = None
-            if option is not None:
-                out.append(option)
-        out.sort(key=lambda o: C.rank_key(o, phase == "training"))
-        return out
-
-    options = build(wd.accelerator, wd.mode)
-    others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
-    alternatives = (
-        build(others[0], "public_cloud" if others[0] == "tpu" else wd.mode)[:3] if others else []
+def _cost_inputs(
+    answers: A.Answers, catalog: Catalog, when: date, stale_days: float
+) -> C.CostInputs:
+    m = answers.maturity
+    return C.CostInputs(
+        catalog=catalog,
+        today=when,
+        stale_days=stale_days,
+        regions=answers.organization.regions,
+        clouds=answers.deployment.clouds,
+        residency=answers.deployment.data_residency,
+        china=answers.deployment.china_connectivity,
+        ops_capacity=answers.cost.ops_capacity,
+        billing=answers.cost.billing,
+        predictable=m.demand != "unpredictable",
+        stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
     )
-    return options, alternatives
+
+
+def _workload_rules(
+    kind: str, first: Mapping[str, Any] | None, mode_doc: Mapping[str, Any] | None
+) -> list[str]:
+    """Rule ids (options.RULES) applied to this workload's recommendation."""
+    phase = SC.PHASE_OF[kind]
+    if phase == "preprocessing":
+        return ["server_sized_for_workload"]
+    rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]
+    if phase == "training":
+        rules += ["time_to_result", "optimizer_implementation"]
+    else:
+        rules.append("serving_at_required_load")
+    rules.append("billing_follows_utilisation")
+    if mode_doc is not None:
+        rules.append("mode_weighs_cost")
+    rules += ["server_sized_for_workload", "confidence_covers_recommendation", "real_levers"]
+    return rules
 
 
 # --------------------------------------------------------------------------- preview

@@ -181,7 +181,8 @@ def training_memory(shape: ModelShape, t: Training, catalog: Catalog) -> Trainin
         head_grad = shape.vocab * shape.hidden * train_w
     optimizer = _optimizer_state_bytes(t.optimizer, state, shape, trainable)
     transient = 0.0
-    if t.optimizer == "adamw":
+    if t.optimizer == "adamw" and t.optimizer_impl == "foreach":
+        # foreach AdamW allocates a parameter-sized temporary in step(); fused AdamW none.
         transient = catalog.figure("optimizer_step_transient_bytes") * trainable * state / 4.0
 
     # Activations saved for backward, bytes per token per layer (derivation in the module docstring
@@ -412,7 +413,7 @@ def peak_tflops(acc: Accelerator, precision: str, catalog: Catalog) -> tuple[flo
 class TrainingFlops:
     dense: float
     attention: float
-    factor: float  # multiples of 2*N per token: 6 full, 8 with recompute, 4/6 LoRA
+    factor: float  # FLOPs per parameter per token: 6 full, 4 LoRA (model FLOPs, no recompute)
 
     @property
     def total(self) -> float:
@@ -420,14 +421,16 @@ class TrainingFlops:
 
 
 def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
-    """Training FLOPs: 6*N*D (Transformer Math 101) plus the attention term (PaLM, appendix B).
+    """Model FLOPs of a run: 6*N*D (Transformer Math 101) plus the attention term (PaLM,
+    appendix B: 12*L*H*Q per token).
 
-    Full training: forward 2N + backward 4N per token. Gradient checkpointing recomputes the
-    forward: 8N (= 6N * 4/3). LoRA skips weight gradients of the frozen base but still propagates
-    activation gradients: 4N (2/3 of 6N), 6N with checkpointing.
+    Full training: forward 2N + backward 4N per token. LoRA skips weight gradients of the frozen
+    base but still propagates activation gradients: 4N (2/3 of 6N). Recomputation from gradient
+    checkpointing is not counted: published MFU figures already absorb it (MFU counts model
+    FLOPs, not hardware FLOPs), so adding 8N would count it twice.
     """
     lora = t.method in ("lora", "qlora")
-    factor = (4.0 if lora else 6.0) + (2.0 if t.gradient_checkpointing else 0.0)
+    factor = 4.0 if lora else 6.0
     tokens = float(t.dataset_tokens) * t.epochs
     dense = factor * shape.parameters * tokens
     # Attention score and value matmuls: 4*L*h*s per token forward; same multiples as above.
@@ -518,3 +521,148 @@ def parts_gib(parts: dict[str, float]) -> dict[str, Any]:
     out: dict[str, Any] = {k: to_gib(v) for k, v in parts.items()}
     out["total"] = round(sum(out.values()), 3)
     return out
+
+
+# --------------------------------------------------------------------------- serving at load
+
+
+@dataclass(frozen=True, slots=True)
+class ServingPlan:
+    """Replicas of `tp` devices, each holding `batch` sequences, and the latency they give."""
+
+    tp: int
+    batch: int
+    replicas: int
+    tokens_per_second: float  # output tokens per second per replica at `batch`
+    tpot_ms: float
+    ttft_ms: float
+    latency_ms: float  # whole response: first token + all output tokens (plus round trip)
+    metric_ms: float  # the answered latency metric
+    comm_ms_per_token: float  # tensor-parallel all-reduces per output token
+    best_metric_ms: float  # the metric at batch 1 on the fastest tensor-parallel size tried
+    meets: bool
+    bound: str
+
+
+def tp_link_gbytes(acc: Accelerator, catalog: Catalog) -> float:
+    """GB/s per direction between the devices of one replica (NVLink/ICI, else PCIe)."""
+    if acc.fast_interconnect and acc.interconnect_gbps:
+        return acc.interconnect_gbps / 2.0  # catalog figures are bidirectional totals
+    return catalog.figure("pcie_p2p_gbytes_per_s")
+
+
+def _step_terms(
+    shape: ModelShape, inf: Inference, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog
+) -> tuple[float, float, float, float, float, float]:
+    """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill."""
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    avg_ctx = prompt + inf.output_tokens / 2.0
+    bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
+    peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
+    a = mem.weight_bytes / bw
+    b = avg_ctx * mem.kv_bytes_per_token / bw
+    c = 2.0 * shape.parameters / (peak * cat.figure("decode_compute_mfu"))
+    d = e = 0.0
+    if tp > 1:
+        # Megatron tensor parallelism: all-reduces of the hidden state per layer and step; a ring
+        # moves 2(tp-1)/tp of the message over each link.
+        n = shape.layers * cat.figure("tp_allreduces_per_layer")
+        latency = cat.figure("allreduce_latency_us") * 1e-6
+        if not acc.fast_interconnect:
+            latency *= 2.0
+        d = n * latency
+        e = n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
+    prefill = 2.0 * shape.parameters * prompt / (peak * cat.figure("prefill_mfu"))
+    return a, b, c, d, e, prefill
+
+
+def _memory_batch(
+    shape: ModelShape, mem: InferenceMemory, inf: Inference, acc: Accelerator, tp: int, cat: Catalog
+) -> int:
+    usable = usable_gib(acc, cat) * GIB
+    p = mem.parts
+    free = usable - p["weights"] / tp - p["activations"] / tp - p["other"]
+    per_seq = mem.kv_bytes_per_token * inf.context_tokens / min(tp, shape.kv_heads)
+    return max(0, int(free // per_seq)) if per_seq > 0 else inf.concurrent_sequences
+
+
+def serving_plan(
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    catalog: Catalog,
+    demand_tokens_per_s: float,
+    rtt_ms: float = 0.0,
+) -> ServingPlan | None:
+    """Fewest devices that serve the answered concurrency and token rate within the latency
+    target: per tensor-parallel size (one node at most), a replica holds the largest batch that
+    both fits memory and meets the target; replicas cover the concurrency and the token rate.
+    None when the model does not fit one node."""
+    target = inf.p95_latency_ms
+    metric = inf.latency_metric
+    out = inf.output_tokens
+    plans: list[ServingPlan] = []
+    best_metric = math.inf
+    for tp in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
+        if tp > max(acc.max_devices_per_node, 1) or tp > 64:
+            break
+        b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog)
+        if b_mem < 1:
+            continue
+        a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+        ttft = prefill * 1000.0 + rtt_ms
+
+        def step(
+            n: float, a: float = a, b: float = b, c: float = c, d: float = d, e: float = e
+        ) -> float:
+            return max(a + b * n, c * n) + d + e * n
+
+        def metric_ms(n: float, ttft: float = ttft) -> float:
+            s = step(n) * 1000.0
+            return ttft if metric == "ttft" else s if metric == "tpot" else ttft + out * s
+
+        best_metric = min(best_metric, metric_ms(1))
+        batch = min(inf.concurrent_sequences, b_mem)
+        if target is not None and metric != "ttft" and metric_ms(batch) > target:
+            # Largest batch within the target (the step time grows linearly in the batch);
+            # time to first token does not depend on the batch in this model.
+            allowed = target / 1000.0 if metric == "tpot" else (target - ttft) / 1000.0 / out
+            lat_batch = min(
+                (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
+                (allowed - d) / (c + e) if c + e > 0 else math.inf,
+            )
+            if lat_batch < batch:
+                batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
+        tps = batch * out / (batch * prefill + out * step(batch))
+        replicas = max(
+            math.ceil(inf.concurrent_sequences / batch),
+            math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,
+            1,
+        )
+        s = step(batch)
+        plans.append(
+            ServingPlan(
+                tp=tp,
+                batch=batch,
+                replicas=replicas,
+                tokens_per_second=tps,
+                tpot_ms=s * 1000.0,
+                ttft_ms=ttft,
+                latency_ms=ttft + out * s * 1000.0,
+                metric_ms=metric_ms(batch),
+                comm_ms_per_token=(d + e * batch) * 1000.0,
+                best_metric_ms=0.0,
+                meets=target is None or metric_ms(batch) <= target + 1e-9,
+                bound="memory_bandwidth" if a + b * batch >= c * batch else "compute",
+            )
+        )
+    if not plans:
+        return None
+    # Meeting the target first, then fewest devices, then the smaller tensor-parallel size.
+    best = min(plans, key=lambda p: (not p.meets, p.tp * p.replicas, p.tp))
+    return ServingPlan(**{**_asdict(best), "best_metric_ms": best_metric})
+
+
+def _asdict(plan: ServingPlan) -> dict[str, Any]:
+    return {f: getattr(plan, f) for f in plan.__slots__}

@@ -126,16 +126,30 @@ def test_every_reason_is_attributed_to_an_answer_and_a_weight(
 
 
 def test_would_change_if_is_found_by_rescoring(catalog: Catalog, scoring: ScoringModel) -> None:
-    doc = sample()
+    # Issue 12: flips are only real levers (a different recommendation from a different answer);
+    # numeric levers ("kind": "lever") resize the first option instead of flipping the family.
+    doc = copy.deepcopy(JAX_PRETRAIN)
     result = evaluate(doc, catalog, scoring)
     base = (result["recommendation"]["accelerator"], result["recommendation"]["deployment_mode"])
     changes = result["recommendation"]["would_change_if"]
-    assert changes
+    assert {c.get("kind") for c in changes} == {None, "lever"}
     for change in changes:
         variant = copy.deepcopy(doc)
         for c in change["changes"]:
             path = c["answer_path"].replace("[", ".").replace("]", "")
             set_path(variant, path, c["to"])
+            assert c["from"] != c["to"]
+        if change.get("kind") == "lever":
+            first = next(
+                w
+                for w in evaluate(variant, catalog, scoring)["workloads"]
+                if w["kind"] == change["workload"]
+            )["options"][0]
+            assert (first["accelerator_id"], first["count"]) == (
+                change["option"]["accelerator_id"],
+                change["option"]["count"],
+            )
+            continue
         flipped = rescore(parse_answers(variant), catalog, scoring)
         assert (flipped["accelerator"], flipped["deployment_mode"]) != base
         assert (flipped["accelerator"], flipped["deployment_mode"]) == (

@@ -83,7 +83,7 @@ def test_no_document_leaks_raw_values_into_chinese_explanations(doc: dict[str, A
 
 
 def test_machine_fields_keep_paths_and_values(catalog: Catalog, scoring: ScoringModel) -> None:
-    rec = evaluate(sample(), catalog, scoring, lang="zh-hant")["recommendation"]
+    rec = evaluate(JAX_PRETRAIN, catalog, scoring, lang="zh-hant")["recommendation"]
     assert {r["answer_path"] for r in rec["reasons"]} >= {"frameworks.primary"}
     [change] = rec["would_change_if"][0]["changes"]
     assert "." in change["answer_path"] and change["from"] is not None

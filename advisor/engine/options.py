@@ -1,0 +1,514 @@
+"""A workload's options: every card of a family in a deployment mode, checked against the team's
+stack (catalog compatibility) and where the customer is (catalog availability), sized, priced and
+ranked by the cost to the result. Options that cannot run the stack, or that data residency
+forbids, are listed as excluded with their reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from advisor.engine import answers as A
+from advisor.engine import costing as C
+from advisor.engine import i18n
+from advisor.engine import scoring as SC
+from advisor.engine import sizing as S
+from advisor.engine import stack as ST
+from advisor.engine.catalog import Accelerator, Catalog
+
+# Rule ids stated in the result document (recommendation.rules, workloads[].rules).
+RULES = (
+    "stack_runs_as_is",
+    "rank_by_cost_to_result",
+    "time_to_result",
+    "billing_follows_utilisation",
+    "optimizer_implementation",
+    "serving_at_required_load",
+    "available_where_customer_is",
+    "mode_weighs_cost",
+    "server_sized_for_workload",
+    "confidence_covers_recommendation",
+    "real_levers",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sized:
+    """What the options of a workload are built from (None where the phase has none)."""
+
+    shape: S.ModelShape | None
+    tmem: S.TrainingMemory | None
+    tflops: S.TrainingFlops | None
+    imem: S.InferenceMemory | None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    options: list[dict[str, Any]]
+    excluded: list[dict[str, Any]]
+
+
+def round_trip_ms(catalog: Catalog, a: str, b: str) -> float | None:
+    """Round-trip time between two region keys from the catalog table (None = not measured)."""
+    if a == b:
+        return 0.0
+    pairs = catalog.round_trip.get("pairs", {})
+    value = pairs.get(f"{a}|{b}", pairs.get(f"{b}|{a}"))
+    return None if value is None else float(value)
+
+
+def availability(
+    catalog: Catalog, acc: Accelerator, mode: str, regions: Sequence[str]
+) -> dict[str, Any]:
+    """Whether the card is offered where the customer is (memoised on the catalog).
+
+    Public cloud: the catalog's availability table per region (a price-list row is not
+    availability); a region missing from the table falls back to a price row located there.
+    Hosted modes: an offer located in one of the customer's regions.
+    """
+    key = ("availability", acc.id, mode, tuple(regions))
+    return catalog.memo(key, lambda: _availability(catalog, acc, mode, tuple(regions)))
+
+
+def _offered_in(catalog: Catalog, acc: Accelerator, mode: str) -> tuple[set[str], str | None]:
+    table = catalog.availability.get("regions", {})
+    priced = {
+        p.region_key
+        for p in catalog.prices_by_accelerator.get(acc.id, ())
+        if mode in p.modes and p.region_key
+    }
+    if mode != "public_cloud":
+        return priced, None
+    offered = {r for r, v in table.items() if acc.id in v.get("public_cloud", ())}
+    offered |= {r for r in priced if r not in table}
+    return offered, catalog.availability.get("source")
+
+
+def _availability(
+    catalog: Catalog, acc: Accelerator, mode: str, regions: tuple[str, ...]
+) -> dict[str, Any]:
+    offered, source = _offered_in(catalog, acc, mode)
+    here = [r for r in regions if r in offered]
+    nearest: str | None = None
+    rtt: float | None = None
+    if not here and offered:
+        best: tuple[float, str] | None = None
+        for r in regions:
+            for o in sorted(offered):
+                t = round_trip_ms(catalog, r, o)
+                if t is not None and (best is None or (t, o) < best):
+                    best = (t, o)
+        if best is not None:
+            rtt, nearest = best
+    table = catalog.availability.get("regions", {})
+    sources = sorted(
+        {str(table[r]["source"]) for r in regions if r in table and "source" in table[r]}
+    )
+    return {
+        "available": bool(here),
+        "regions": here,
+        "nearest_region": nearest,
+        "round_trip_ms": rtt,
+        "source": "; ".join(sources) or source,
+        "as_of": catalog.availability.get("as_of"),
+    }
+
+
+def _stack_doc(catalog: Catalog, fit: ST.StackFit, lang: str) -> dict[str, Any]:
+    # Memoised and shared between options: read-only by contract.
+    return catalog.memo(("stack_doc", fit, lang), lambda: _new_stack_doc(fit, lang))
+
+
+def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
+    return {
+        "status": fit.status,
+        "runnable": fit.runnable,
+        "checks": [{"item": item, "status": status} for item, status in fit.checks],
+        "porting": [i18n.message(f"porting.{code}", lang) for code in fit.porting],
+        "source": fit.source,
+        "as_of": fit.as_of,
+    }
+
+
+def _blocking(fit: ST.StackFit, lang: str) -> str:
+    items = [item for item, status in fit.checks if status == "unsupported"]
+    return i18n.message(
+        "option.unsupported_stack",
+        lang,
+        items=", ".join(
+            i18n.message(
+                f"stack_item.{i.split('.', 1)[0]}",
+                lang,
+                value=i18n.label(i.split(".", 1)[-1], lang),
+            )
+            for i in items
+        ),
+    )
+
+
+def build(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: C.CostInputs,
+    lang: str,
+    *,
+    only_priced: bool = False,
+) -> Options:
+    """The ranked options of one workload for a family (gpu/tpu) in a deployment mode
+    (`only_priced`: just the cards with a price in that mode, enough to weigh the mode)."""
+    phase = SC.PHASE_OF[kind]
+    out: list[dict[str, Any]] = []
+    excluded: list[dict[str, Any]] = []
+    fw = answers.frameworks
+    residency = answers.deployment.data_residency
+    regions = answers.organization.regions
+    if sized.shape is None or phase == "preprocessing":
+        return Options(out, excluded)
+    priced = _priced_pairs(catalog) if only_priced else None
+    for index, acc in enumerate(catalog.accelerators):
+        if acc.type != acc_type or (priced is not None and (acc.id, mode) not in priced):
+            continue
+        fit = ci.sized.get(("fit", acc.id, phase))
+        if fit is None:
+            fit = ci.sized[("fit", acc.id, phase)] = ST.stack_fit(
+                catalog, acc, phase, fw.primary, fw.serving, fw.custom_kernels
+            )
+        if fit.status == "unsupported":
+            excluded.append(
+                {
+                    "accelerator_id": acc.id,
+                    "name": acc.name,
+                    "code": "unsupported_stack",
+                    "reason": _blocking(fit, lang),
+                    "stack": _stack_doc(catalog, fit, lang),
+                }
+            )
+            continue
+        avail = ci.sized.get(("availability", acc.id, mode))
+        if avail is None:
+            avail = ci.sized[("availability", acc.id, mode)] = availability(
+                catalog, acc, mode, regions
+            )
+        if residency == "in_region" and not avail["available"]:
+            excluded.append(
+                {
+                    "accelerator_id": acc.id,
+                    "name": acc.name,
+                    "code": "not_offered_in_region",
+                    "reason": i18n.message(
+                        "option.not_in_region",
+                        lang,
+                        regions=", ".join(
+                            i18n.value_label("organization.regions", r, lang) for r in regions
+                        ),
+                    ),
+                    "availability": dict(avail),
+                }
+            )
+            continue
+        option: dict[str, Any] | None = None
+        if phase == "training" and sized.tmem and sized.tflops and answers.training:
+            option = C.training_option(
+                acc,
+                mode,
+                kind,
+                schedule,
+                sized.shape,
+                answers.training,
+                sized.tmem,
+                sized.tflops,
+                ci,
+            )
+        elif phase == "inference" and sized.imem and answers.inference:
+            option = C.inference_option(
+                acc,
+                mode,
+                kind,
+                sized.shape,
+                answers.inference,
+                sized.imem,
+                answers.cost.hours_per_day,
+                ci,
+                rtt_ms=None if avail["available"] else avail["round_trip_ms"],
+            )
+        if option is None:
+            continue
+        stack = ci.sized.get(("stack_doc", acc.id, phase, lang))
+        if stack is None:
+            stack = ci.sized[("stack_doc", acc.id, phase, lang)] = _stack_doc(catalog, fit, lang)
+        option["stack"] = stack
+        option["availability"] = avail
+        option["_index"] = index
+        out.append(option)
+    out.sort(key=lambda o: C.rank_key(o, o["_index"]))
+    for rank, o in enumerate(out, 1):
+        del o["_index"]
+        o["rank"] = rank
+    return Options(out, excluded)
+
+
+def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
+    """(accelerator, mode) pairs that have at least one price in the catalog."""
+    return catalog.memo(
+        "priced_pairs",
+        lambda: frozenset((p.accelerator_id, m) for p in catalog.prices for m in p.modes),
+    )
+
+
+def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The first option that runs the stack as it is."""
+    return next((o for o in options if o["stack"]["runnable"]), None)
+
+
+# --------------------------------------------------------------------------- mode by cost
+
+# Modes the catalog can price (rented); owned modes (private cloud, on premises) are bought and
+# the catalog holds no purchase prices, so a preference for them is never overridden by cost.
+_PRICED_MODES = ("public_cloud", "dedicated_hosting", "bare_metal")
+
+Built = dict[tuple[str, ...], Options]
+
+
+def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, float]:
+    """How good a mode's first option is: runnable, available, priced (0 = yes), then cost."""
+    if not options:
+        return (1, 1, 1, math.inf)
+    o = options[0]
+    cost = (o.get("cost_to_result") or {}).get("usd")
+    return (
+        0 if o["stack"]["runnable"] else 1,
+        0 if o["availability"]["available"] else 1,
+        0 if cost is not None else 1,
+        cost if cost is not None else math.inf,
+    )
+
+
+def choose_mode(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: Sized,
+    ci: C.CostInputs,
+    lang: str,
+    built: Built,
+    *,
+    full_preferred: bool = False,
+) -> tuple[str, dict[str, Any] | None]:
+    """The deployment mode for one workload: the scores' choice unless another allowed mode's
+    best runnable option stands better (runnable, available where the customer is, priced) or
+    costs less by more than the catalog's tolerance. Returns the mode and, when cost moved or
+    qualified it, a `mode_decision` doc with each mode's cost to the result."""
+    acc = wd.accelerator
+
+    def get(mode: str, *, full: bool) -> Options:
+        key = (wd.kind, acc, mode)
+        if key in built:
+            return built[key]
+        # Public cloud is priced for nearly every card: build it in full once.
+        full = full or mode == "public_cloud"
+        part = (wd.kind, acc, mode, "priced")
+        if not full:
+            if part not in built:
+                built[part] = build(
+                    catalog,
+                    answers,
+                    wd.kind,
+                    wd.schedule,
+                    acc,
+                    mode,
+                    sized,
+                    ci,
+                    lang,
+                    only_priced=True,
+                )
+            return built[part]
+        built[key] = build(catalog, answers, wd.kind, wd.schedule, acc, mode, sized, ci, lang)
+        return built[key]
+
+    # Standing per mode from its priced cards (the best priced runnable option is what a mode
+    # costs); the chosen mode is then built in full by the caller.
+    preferred = get(wd.mode, full=False)
+    if SC.PHASE_OF[wd.kind] == "preprocessing" or sized.shape is None:
+        return wd.mode, None
+    modes = [
+        m
+        for m in wd.feasible_modes
+        if m != wd.mode and m in _PRICED_MODES and (acc == "gpu" or m == "public_cloud")
+    ]
+    if not modes:
+        return wd.mode, None
+    base = standing(preferred.options)
+    tolerance = float(catalog.rule("mode_cost_tolerance"))
+    best_mode, best, best_options = wd.mode, base, preferred.options
+    costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
+    for m in modes:
+        alt = get(m, full=False).options
+        s = standing(alt)
+        costs[m] = None if s[3] == math.inf else s[3]
+        better_tier = s[:3] < best[:3]
+        same_tier_cheaper = s[:3] == best[:3] and s[3] * (1.0 + tolerance) < best[3]
+        if better_tier or same_tier_cheaper:
+            best_mode, best, best_options = m, s, alt
+    if wd.mode in _PRICED_MODES and best_mode != wd.mode:
+        code = "mode.switched_unpriced" if base[1] or base[2] else "mode.switched_cheaper"
+        chosen = best_mode
+    elif base[2] and best_mode != wd.mode:
+        code, chosen = "mode.owned_unpriced", wd.mode  # owned: say so and show the gap
+    else:
+        return wd.mode, {
+            "by_scores": wd.mode,
+            "chosen": wd.mode,
+            "costs": costs,
+            "reason": None,
+        }
+    gap = (
+        None
+        if costs[wd.mode] is None or costs[best_mode] is None
+        else round(costs[wd.mode] - costs[best_mode], 2)  # type: ignore[operator]
+    )
+    reason = i18n.message(
+        code,
+        lang,
+        kind=i18n.label(wd.kind, lang),
+        preferred=i18n.label(wd.mode, lang),
+        alternative=i18n.label(best_mode, lang),
+        cost=f"{costs[best_mode]:,.0f}" if costs[best_mode] is not None else "—",
+        gap=f"{gap:,.0f}" if gap is not None else "—",
+        per=i18n.message(f"per.{best_options[0]['cost_to_result']['per']}", lang)
+        if best_options
+        else "",
+    )
+    return chosen, {
+        "by_scores": wd.mode,
+        "chosen": chosen,
+        "alternative": best_mode,
+        "costs": costs,
+        "gap_usd": gap,
+        "reason": reason,
+    }
+
+
+# --------------------------------------------------------------------------- numeric levers
+
+
+def levers(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    first: Mapping[str, Any] | None,
+    sized: Sized,
+    lang: str,
+) -> list[dict[str, Any]]:
+    """Numeric answer changes an expert would try on the first option, each kept only when it
+    gives a different sizing of it: relax the latency target to what the card reaches, serve in
+    FP8, enable checkpointing, lower the micro-batch, add a deadline."""
+    if first is None or sized.shape is None:
+        return []
+    acc = catalog.by_id[first["accelerator_id"]]
+    out: list[tuple[str, Any, Any, int]] = []
+    inf, t = answers.inference, answers.training
+    if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
+        demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+        if not first["meets_latency"] and inf.p95_latency_ms is not None:
+            relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
+            plan = S.serving_plan(
+                sized.shape,
+                dataclasses.replace(inf, p95_latency_ms=relaxed),
+                sized.imem,
+                acc,
+                catalog,
+                demand,
+            )
+            if plan is not None and plan.meets:
+                out.append(
+                    (
+                        "inference.p95_latency_ms",
+                        inf.p95_latency_ms,
+                        relaxed,
+                        plan.tp * plan.replicas,
+                    )
+                )
+        if inf.precision in ("bf16", "fp16") and acc.fp8_dense_tflops:
+            fp8 = dataclasses.replace(inf, precision="fp8")
+            serving = answers.frameworks.serving
+            shape = sized.shape
+
+            def fp8_plan() -> S.ServingPlan | None:
+                mem = S.inference_memory(shape, fp8, catalog, serving)
+                return S.serving_plan(shape, fp8, mem, acc, catalog, demand)
+
+            plan = catalog.memo(("fp8_plan", acc.id, shape, fp8, serving, demand), fp8_plan)
+            if plan is not None and plan.tp * plan.replicas < first["count"]:
+                out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
+    if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
+        trials: list[tuple[str, Any, Any]] = []
+        if not t.gradient_checkpointing:
+            trials.append(("training.gradient_checkpointing", False, True))
+        if t.micro_batch_size > 1:
+            trials.append(("training.micro_batch_size", t.micro_batch_size, 1))
+        field = {
+            "training.gradient_checkpointing": "gradient_checkpointing",
+            "training.micro_batch_size": "micro_batch_size",
+        }
+        for path, old, new in trials:
+            trial = dataclasses.replace(t, **{field[path]: new})
+            shape = sized.shape
+            n = catalog.memo(
+                ("lever_min_devices", acc.id, shape, trial),
+                partial(_lever_min_devices, catalog, acc, shape, trial),
+            )
+            if n is not None and n < first["min_count"] and first["count"] == first["min_count"]:
+                out.append((path, old, new, n))
+        if t.deadline_hours is None and first["hours"] > 24:
+            deadline = float(math.ceil(first["hours"] / 2.0))
+            counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
+            if counts and counts[0] <= acc.max_devices_per_group:
+                out.append(("training.deadline_hours", None, deadline, counts[0]))
+    return [
+        {
+            "kind": "lever",
+            "workload": kind,
+            "changes": [{"answer_path": path, "from": old, "to": new}],
+            "option": {"accelerator_id": acc.id, "count": count},
+            "explanation": i18n.message(
+                "lever.line",
+                lang,
+                field=i18n.field_label(path, lang),
+                value=i18n.value_label(path, new, lang)
+                if not isinstance(new, float)
+                else f"{new:,.0f}",
+                current=i18n.value_label(path, old, lang)
+                if not isinstance(old, float)
+                else f"{old:,.0f}",
+                kind=i18n.label(kind, lang),
+                count=count,
+                card=acc.name,
+                old_count=first["count"],
+            ),
+        }
+        for path, old, new, count in out
+    ]
+
+
+def _lever_min_devices(
+    catalog: Catalog, acc: Accelerator, shape: S.ModelShape, trial: A.Training
+) -> int | None:
+    return S.min_training_devices(S.training_memory(shape, trial, catalog), acc, catalog)
+
+
+def _demand(catalog: Catalog, kind: str, inf: A.Inference, hours_per_day: float) -> float:
+    per_day = float(inf.tokens_per_day)
+    if kind == "realtime_inference":
+        return per_day / 86400.0 * float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
+    window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
+    return per_day / (window * 3600.0)
