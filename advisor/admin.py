@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
@@ -26,6 +26,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.models import DeletedObject, ModelChange
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from accounts.models import User
 from advisor import jsonsafe, selectors, services
@@ -87,7 +89,48 @@ class NoBulkDelete:
         return actions
 
 
-class VersionedAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+def _related_label(model: Any, name: str, value: Any, seen: dict[tuple[Any, Any], str]) -> Any:
+    """A history value as people read it: a foreign key names its row (a user by email
+    address), not its id. `seen` keeps the rows already looked up for one page."""
+    field = model._meta.get_field(name)
+    if not (field.is_relation and field.many_to_one):
+        return value
+    if isinstance(value, DeletedObject):  # simple-history's history pages pass rows, not ids
+        value = value.pk
+    elif isinstance(value, Model):
+        return str(value)
+    if value is None:
+        return None
+    key = (field.related_model, value)
+    if key not in seen:
+        row = field.related_model._default_manager.filter(pk=value).first()
+        seen[key] = str(row) if row is not None else f"#{value}"
+    return seen[key]
+
+
+class _NamedHistoryHelper(HistoricalRecordContextHelper):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen: dict[tuple[Any, Any], str] = {}
+
+    def prepare_delta_change_value(self, change: ModelChange, value: Any) -> Any:
+        value = super().prepare_delta_change_value(change, value)
+        label = _related_label(self.model, change.field, value, self.seen)
+        return "—" if label is None else label
+
+
+class NamedHistory:
+    """django-simple-history's own history pages name related rows instead of their ids."""
+
+    model: Any
+
+    def get_historical_record_context_helper(
+        self, request: HttpRequest, historical_record: Any
+    ) -> HistoricalRecordContextHelper:
+        return _NamedHistoryHelper(self.model, historical_record)
+
+
+class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     """Shared by scoring models and catalogs: their own pages (import, clone, publish, export,
     diff, preview, audit) and the helpers those pages use. Drafts are deleted like edited."""
 
@@ -636,12 +679,21 @@ def history_entries(histories: list[Any], limit: int = 500) -> list[dict[str, An
     records: list[Any] = [r for h in histories for r in h.select_related("history_user")]
     records.sort(key=lambda r: (r.history_date, r.history_id), reverse=True)
     entries = []
+    seen: dict[tuple[Any, Any], str] = {}
     for record in records[:limit]:
         changes: list[tuple[str, Any, Any]] = []
         previous = record.prev_record if record.history_type == "~" else None
         if previous is not None:
             delta = record.diff_against(previous)
-            changes = [(c.field, c.old, c.new) for c in delta.changes]
+            model = record.instance_type
+            changes = [
+                (
+                    c.field,
+                    _related_label(model, c.field, c.old, seen),
+                    _related_label(model, c.field, c.new, seen),
+                )
+                for c in delta.changes
+            ]
         entries.append(
             {
                 "date": record.history_date,
@@ -731,7 +783,7 @@ def _criterion_editable(request: HttpRequest, criterion: Criterion | None) -> bo
 
 
 @admin.register(Criterion)
-class CriterionAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CriterionAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     form = CriterionForm
     inlines = (ContributionInline,)
     list_display = ("key", "scoring_model", "answer", "weight")
@@ -1002,7 +1054,7 @@ class PriceListForm(PriceForm):
         del self.fields["modes"]
 
 
-class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CatalogRowAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     """Shared by accelerators, prices and presets: drafts only, the catalog fixed once set."""
 
     class Media:

@@ -397,3 +397,22 @@ def test_an_admin_adds_a_draft_from_scratch(editor: Client, active: ScoringModel
     assert "This version of this model already exists; use the next version number." in (
         response.content.decode()
     )
+
+
+def test_the_audit_trail_names_who_published_not_their_id(
+    client: Client, draft: ScoringModel
+) -> None:
+    admin = member_with_role(Role.ADMIN)
+    client.force_login(admin)
+    client.post(reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]))
+    draft.refresh_from_db()
+    assert draft.published_by == admin
+    audit = client.get(reverse("admin:advisor_scoringmodel_audit", args=[draft.pk]))
+    page = audit.content.decode()
+    assert f"published_by: — → {admin.email}" in page
+    assert f"→ {admin.pk}<" not in page
+    # django-simple-history's own history page of the model says the same.
+    history = client.get(reverse("admin:advisor_scoringmodel_history", args=[draft.pk]))
+    text = " ".join(history.content.decode().split())
+    assert admin.email in text.split('id="change-history"', 1)[1]
+    assert f"&rarr;&nbsp;&nbsp;{admin.pk} " not in text
