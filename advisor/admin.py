@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
@@ -309,7 +309,9 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
         count = obj.contributions.exclude(option="").count()
         url = reverse("admin:advisor_criterion_change", args=[obj.pk])
         return format_html(
-            '<a href="{}">{}</a>', url, _("%(count)s contributions") % {"count": count}
+            '<a href="{}">{}</a>',
+            url,
+            ngettext("%(count)s contribution", "%(count)s contributions", count) % {"count": count},
         )
 
     def get_extra(self, request: HttpRequest, obj: ScoringModel | None = None, **kw: Any) -> int:
@@ -940,6 +942,14 @@ def stale_cutoff(catalog: Catalog) -> date:
     return timezone.localdate() - timedelta(days=catalog.stale_after_days)
 
 
+def _prices_label(count: int) -> str:
+    return ngettext("%(count)s price", "%(count)s prices", count) % {"count": count}
+
+
+def _presets_label(count: int) -> str:
+    return ngettext("%(count)s model preset", "%(count)s model presets", count) % {"count": count}
+
+
 def _freshness_html(row: Any, days: int) -> str:
     state = selectors.freshness(row, days)
     if state == "current":
@@ -1475,7 +1485,7 @@ class CatalogAdmin(VersionedAdmin):
             'undated">{}</a> · <a href="{}?catalog__id__exact={}">{}</a>',
             prices,
             obj.pk,
-            _("%(count)s prices") % {"count": obj.prices.count()},
+            _prices_label(obj.prices.count()),
             prices,
             obj.pk,
             _("%(count)s older than %(days)s days")
@@ -1485,7 +1495,7 @@ class CatalogAdmin(VersionedAdmin):
             _("%(count)s undated") % {"count": undated},
             presets,
             obj.pk,
-            _("%(count)s model presets") % {"count": obj.presets.count()},
+            _presets_label(obj.presets.count()),
         )
 
     @admin.display(description=gettext_lazy("figures, rules and regions"))
