@@ -108,7 +108,7 @@ def _related_label(model: Any, name: str, value: Any, seen: dict[tuple[Any, Any]
     return seen[key]
 
 
-class _NamedHistoryHelper(HistoricalRecordContextHelper):
+class _NamedHistoryHelper(HistoricalRecordContextHelper):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen: dict[tuple[Any, Any], str] = {}
@@ -1148,16 +1148,17 @@ class CatalogFreshnessFilter(admin.SimpleListFilter):
 class CatalogPriceAdmin(CatalogRowAdmin):
     form = PriceForm
     # One catalog at a time (see changelist_view), so no catalog column.
+    # Sized for a 1366 px laptop (tests/e2e/test_catalog_browser.py): provider and region
+    # share a column, headers wrap, and the page gives the app menu's width to the table.
     list_display = (
         "key",
-        "accelerator__key",
-        "provider",
+        "accelerator_key",
+        "where",
         "billing",
         "usd_per_device_hour",
         "usd_per_device_month",
         "as_of",
         "freshness_flag",
-        "region",
     )
     list_display_links = ("key",)
     list_editable = ("usd_per_device_hour", "usd_per_device_month", "as_of")
@@ -1191,8 +1192,19 @@ class CatalogPriceAdmin(CatalogRowAdmin):
                 query = request.GET.copy()
                 query["catalog__id__exact"] = str(catalog.pk)
                 return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
+        extra_context = {**(extra_context or {}), "is_nav_sidebar_enabled": False}
         response: HttpResponse = super().changelist_view(request, extra_context)
         return response
+
+    @admin.display(description=gettext_lazy("accelerator"), ordering="accelerator__key")
+    def accelerator_key(self, obj: CatalogPrice) -> str:
+        return obj.accelerator.key
+
+    @admin.display(description=gettext_lazy("provider and region"), ordering="provider")
+    def where(self, obj: CatalogPrice) -> str:
+        if not obj.region:
+            return obj.provider
+        return format_html('{}<br><span class="price-region">{}</span>', obj.provider, obj.region)
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any

@@ -276,7 +276,6 @@ def test_kept_steps_follow_autosaves_navigation_and_reloads(page: Page, live_ser
     assert not [e for e in errors if "Content Security Policy" in e], errors
 
 
-
 def test_changing_a_radio_and_clicking_next_at_once_is_not_a_conflict(
     page: Page, live_server: Any
 ) -> None:
