@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
@@ -24,8 +24,10 @@ from django.utils.html import format_html
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.models import DeletedObject, ModelChange
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from accounts.models import User
 from advisor import jsonsafe, selectors, services
@@ -87,7 +89,48 @@ class NoBulkDelete:
         return actions
 
 
-class VersionedAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+def _related_label(model: Any, name: str, value: Any, seen: dict[tuple[Any, Any], str]) -> Any:
+    """A history value as people read it: a foreign key names its row (a user by email
+    address), not its id. `seen` keeps the rows already looked up for one page."""
+    field = model._meta.get_field(name)
+    if not (field.is_relation and field.many_to_one):
+        return value
+    if isinstance(value, DeletedObject):  # simple-history's history pages pass rows, not ids
+        value = value.pk
+    elif isinstance(value, Model):
+        return str(value)
+    if value is None:
+        return None
+    key = (field.related_model, value)
+    if key not in seen:
+        row = field.related_model._default_manager.filter(pk=value).first()
+        seen[key] = str(row) if row is not None else f"#{value}"
+    return seen[key]
+
+
+class _NamedHistoryHelper(HistoricalRecordContextHelper):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen: dict[tuple[Any, Any], str] = {}
+
+    def prepare_delta_change_value(self, change: ModelChange, value: Any) -> Any:
+        value = super().prepare_delta_change_value(change, value)
+        label = _related_label(self.model, change.field, value, self.seen)
+        return "—" if label is None else label
+
+
+class NamedHistory:
+    """django-simple-history's own history pages name related rows instead of their ids."""
+
+    model: Any
+
+    def get_historical_record_context_helper(
+        self, request: HttpRequest, historical_record: Any
+    ) -> HistoricalRecordContextHelper:
+        return _NamedHistoryHelper(self.model, historical_record)
+
+
+class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     """Shared by scoring models and catalogs: their own pages (import, clone, publish, export,
     diff, preview, audit) and the helpers those pages use. Drafts are deleted like edited."""
 
@@ -266,7 +309,9 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
         count = obj.contributions.exclude(option="").count()
         url = reverse("admin:advisor_criterion_change", args=[obj.pk])
         return format_html(
-            '<a href="{}">{}</a>', url, _("%(count)s contributions") % {"count": count}
+            '<a href="{}">{}</a>',
+            url,
+            ngettext("%(count)s contribution", "%(count)s contributions", count) % {"count": count},
         )
 
     def get_extra(self, request: HttpRequest, obj: ScoringModel | None = None, **kw: Any) -> int:
@@ -636,12 +681,21 @@ def history_entries(histories: list[Any], limit: int = 500) -> list[dict[str, An
     records: list[Any] = [r for h in histories for r in h.select_related("history_user")]
     records.sort(key=lambda r: (r.history_date, r.history_id), reverse=True)
     entries = []
+    seen: dict[tuple[Any, Any], str] = {}
     for record in records[:limit]:
         changes: list[tuple[str, Any, Any]] = []
         previous = record.prev_record if record.history_type == "~" else None
         if previous is not None:
             delta = record.diff_against(previous)
-            changes = [(c.field, c.old, c.new) for c in delta.changes]
+            model = record.instance_type
+            changes = [
+                (
+                    c.field,
+                    _related_label(model, c.field, c.old, seen),
+                    _related_label(model, c.field, c.new, seen),
+                )
+                for c in delta.changes
+            ]
         entries.append(
             {
                 "date": record.history_date,
@@ -731,7 +785,7 @@ def _criterion_editable(request: HttpRequest, criterion: Criterion | None) -> bo
 
 
 @admin.register(Criterion)
-class CriterionAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CriterionAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     form = CriterionForm
     inlines = (ContributionInline,)
     list_display = ("key", "scoring_model", "answer", "weight")
@@ -888,6 +942,14 @@ def stale_cutoff(catalog: Catalog) -> date:
     return timezone.localdate() - timedelta(days=catalog.stale_after_days)
 
 
+def _prices_label(count: int) -> str:
+    return ngettext("%(count)s price", "%(count)s prices", count) % {"count": count}
+
+
+def _presets_label(count: int) -> str:
+    return ngettext("%(count)s model preset", "%(count)s model presets", count) % {"count": count}
+
+
 def _freshness_html(row: Any, days: int) -> str:
     state = selectors.freshness(row, days)
     if state == "current":
@@ -1002,7 +1064,7 @@ class PriceListForm(PriceForm):
         del self.fields["modes"]
 
 
-class CatalogRowAdmin(NoBulkDelete, EditorsOnly, SimpleHistoryAdmin):  # type: ignore[misc]
+class CatalogRowAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
     """Shared by accelerators, prices and presets: drafts only, the catalog fixed once set."""
 
     class Media:
@@ -1086,16 +1148,17 @@ class CatalogFreshnessFilter(admin.SimpleListFilter):
 class CatalogPriceAdmin(CatalogRowAdmin):
     form = PriceForm
     # One catalog at a time (see changelist_view), so no catalog column.
+    # Sized for a 1366 px laptop (tests/e2e/test_catalog_browser.py): provider and region
+    # share a column, headers wrap, and the page gives the app menu's width to the table.
     list_display = (
         "key",
-        "accelerator__key",
-        "provider",
+        "accelerator_key",
+        "where",
         "billing",
         "usd_per_device_hour",
         "usd_per_device_month",
         "as_of",
         "freshness_flag",
-        "region",
     )
     list_display_links = ("key",)
     list_editable = ("usd_per_device_hour", "usd_per_device_month", "as_of")
@@ -1129,8 +1192,19 @@ class CatalogPriceAdmin(CatalogRowAdmin):
                 query = request.GET.copy()
                 query["catalog__id__exact"] = str(catalog.pk)
                 return HttpResponseRedirect(f"{request.path}?{query.urlencode()}")
+        extra_context = {**(extra_context or {}), "is_nav_sidebar_enabled": False}
         response: HttpResponse = super().changelist_view(request, extra_context)
         return response
+
+    @admin.display(description=gettext_lazy("accelerator"), ordering="accelerator__key")
+    def accelerator_key(self, obj: CatalogPrice) -> str:
+        return obj.accelerator.key
+
+    @admin.display(description=gettext_lazy("provider and region"), ordering="provider")
+    def where(self, obj: CatalogPrice) -> str:
+        if not obj.region:
+            return obj.provider
+        return format_html('{}<br><span class="price-region">{}</span>', obj.provider, obj.region)
 
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any
@@ -1423,7 +1497,7 @@ class CatalogAdmin(VersionedAdmin):
             'undated">{}</a> · <a href="{}?catalog__id__exact={}">{}</a>',
             prices,
             obj.pk,
-            _("%(count)s prices") % {"count": obj.prices.count()},
+            _prices_label(obj.prices.count()),
             prices,
             obj.pk,
             _("%(count)s older than %(days)s days")
@@ -1433,7 +1507,7 @@ class CatalogAdmin(VersionedAdmin):
             _("%(count)s undated") % {"count": undated},
             presets,
             obj.pk,
-            _("%(count)s model presets") % {"count": obj.presets.count()},
+            _presets_label(obj.presets.count()),
         )
 
     @admin.display(description=gettext_lazy("figures, rules and regions"))

@@ -112,10 +112,17 @@ class VersionConflict(Exception):
         self.current = current
 
 
+class Superseded(Exception):
+    """An autosave older than a save its own tab already made; nothing was written."""
+
+
 @dataclass
 class StepOutcome:
     problems: list[Problem] = field(default_factory=list)
     version: int = 0
+    # An autosave that reached the server after its own tab's newer save (Next, Back or a
+    # later autosave) and so was dropped rather than written over it.
+    superseded: bool = False
 
     @property
     def ok(self) -> bool:
@@ -148,13 +155,16 @@ def step_save(
     expected_version: int | None,
     strict: bool,
     editor: str = "",
+    autosave: bool = False,
 ) -> StepOutcome:
     """Save what a step's form holds, then report the engine's problems for that step.
 
     Values the engine accepts are merged into `answers`; anything it refuses is dropped from
     `answers` but kept verbatim in `pending_input`, so the step shows it again with its error.
     `strict` (Next) also reports what is missing; a lenient save (Back, autosave) does not.
-    Raises VersionConflict when `expected_version` is stale, writing nothing.
+    Raises VersionConflict when `expected_version` is stale, writing nothing. An `autosave`
+    that is stale only because its own tab saved since (it was delayed past that tab's Next)
+    writes nothing either, and comes back `superseded` rather than as a conflict.
     """
     answers, problems = step_problems(assessment=assessment, form=form, strict=strict)
     pending = dict(assessment.pending_input)
@@ -164,15 +174,19 @@ def step_save(
         pending.pop(step.slug, None)
 
     done, total = progress(answers, validate(answers))
-    version = _write(
-        assessment,
-        expected_version,
-        editor=editor,
-        answers=answers,
-        pending_input=pending,
-        completed_steps=done,
-        total_steps=total,
-    )
+    try:
+        version = _write(
+            assessment,
+            expected_version,
+            editor=editor,
+            older_is_superseded=autosave,
+            answers=answers,
+            pending_input=pending,
+            completed_steps=done,
+            total_steps=total,
+        )
+    except Superseded:
+        return StepOutcome(problems=problems, version=assessment.version, superseded=True)
     return StepOutcome(problems=problems, version=version)
 
 
@@ -198,13 +212,21 @@ def step_problems(
 
 
 def _write(
-    assessment: Assessment, expected_version: int | None, *, editor: str = "", **values: Any
+    assessment: Assessment,
+    expected_version: int | None,
+    *,
+    editor: str = "",
+    older_is_superseded: bool = False,
+    **values: Any,
 ) -> int:
     """Save `values` if nobody else saved since `expected_version`; returns the new version.
 
     `editor` names the browser tab that saves. A tab whose own autosave moved the version on
     while its page still showed the old one is not in conflict with itself: if it was the
-    last writer, nobody else can have written in between.
+    last writer, nobody else can have written in between. The tab's saves are ordered the
+    other way too: with `older_is_superseded` (an autosave), a stale save from the last
+    writer's tab left the browser before that tab's newer save landed, so it raises
+    Superseded and writes nothing rather than putting older answers back.
     """
     rows = Assessment.objects.filter(pk=assessment.pk)
     stamp = {"updated_at": timezone.now(), "last_editor": editor, **values}
@@ -218,6 +240,9 @@ def _write(
             current = rows.select_for_update().get()
             if not editor or current.last_editor != editor:
                 raise VersionConflict(current)
+            if older_is_superseded:
+                assessment.version = current.version
+                raise Superseded
             version = current.version + 1
             rows.update(version=version, **stamp)
     for name, value in values.items():

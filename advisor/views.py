@@ -212,6 +212,7 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             expected_version=_version(request),
             strict=action == "next",
             editor=request.POST.get("tab", "")[:40],
+            autosave=action == "autosave",
         )
     except services.VersionConflict as conflict:
         if action == "autosave":
@@ -233,6 +234,9 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             conflict=True,
             status=200 if request.htmx else 409,  # type: ignore[attr-defined]
         )
+    if outcome.superseded:
+        # This tab has moved on (usually to the next step): nothing here to update.
+        return HttpResponse(status=204)
     if action == "autosave":
         selectors.attach_problems(form, outcome.problems)
         return render(

@@ -417,3 +417,48 @@ def test_a_tabs_own_autosave_never_conflicts_with_its_next_save(
     assert other_tab.status_code == 409
     obj.refresh_from_db()
     assert obj.answers["organization"] == {"industry": "finance", "regions": ["tokyo"]}
+
+
+def test_an_autosave_that_lands_after_its_tabs_next_is_dropped_not_a_conflict(
+    client: Client, member: Any
+) -> None:
+    # A radio changed to "monthly", then to "quarterly" and Next at once: the delayed autosave
+    # of "monthly" leaves the browser after Next and reaches the server with the old version.
+    obj = _new(member, FULL)
+    loaded = obj.version
+    cost = {**POSTS["maturity"], "version": loaded, "tab": "tab-a"}
+    nxt = client.post(_url(obj, "maturity"), {**cost, "stack_changes": "quarterly"})
+    assert nxt.status_code == 302
+    obj.refresh_from_db()
+    after_next = obj.version
+    late = client.post(
+        _url(obj, "maturity"),
+        {**cost, "stack_changes": "monthly", "action": "autosave"},
+        **HTMX,
+    )
+    assert late.status_code == 204
+    assert b"Not saved" not in late.content
+    obj.refresh_from_db()
+    assert obj.answers["maturity"]["stack_changes"] == "quarterly"
+    assert obj.version == after_next
+    # The page the tab moved on to still holds a current version: submitting goes through.
+    done = client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": after_next})
+    assert done.status_code == 302
+    obj.refresh_from_db()
+    assert obj.status == Assessment.Status.SUBMITTED
+
+
+def test_an_old_autosave_from_another_tab_is_still_a_conflict(client: Client, member: Any) -> None:
+    obj = _new(member, FULL)
+    loaded = obj.version
+    data = {**POSTS["maturity"], "version": loaded}
+    assert client.post(_url(obj, "maturity"), {**data, "tab": "tab-a"}).status_code == 302
+    other = {**data, "stack_changes": "monthly", "tab": "tab-b"}
+    autosave = client.post(_url(obj, "maturity"), {**other, "action": "autosave"}, **HTMX)
+    assert autosave.status_code == 200
+    assert "Not saved: changed elsewhere" in autosave.content.decode()
+    explicit = client.post(_url(obj, "maturity"), other)
+    assert explicit.status_code == 409
+    assert "changed in another tab" in explicit.content.decode()
+    obj.refresh_from_db()
+    assert obj.answers["maturity"]["stack_changes"] == "weekly"

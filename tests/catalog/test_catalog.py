@@ -548,3 +548,19 @@ def test_the_navbar_links_models_and_catalog_for_those_who_may_read_them(
         nav = page.split("</nav>", 1)[0]
         assert (reverse("advisor:catalog") in nav) is shown, role
         assert (reverse("advisor:scoring_models") in nav) is shown, role
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"), [("en", "1 price<", "1 prices"), ("zh-hant", "1 筆價格", None)]
+)
+def test_a_catalog_with_one_price_says_so_in_the_singular(
+    editor: Client, draft: Catalog, lang: str, one: str, many: str | None
+) -> None:
+    keep = draft.prices.order_by("key").first()
+    assert keep is not None
+    draft.prices.exclude(pk=keep.pk).delete()
+    editor.cookies["django_language"] = lang
+    page = editor.get(reverse("admin:advisor_catalog_change", args=[draft.pk])).content.decode()
+    assert one in page
+    if many:
+        assert many not in page

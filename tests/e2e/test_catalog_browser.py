@@ -141,3 +141,36 @@ def test_a_sales_engineer_reads_the_catalog(
         page.screenshot(path=str(screenshot_dir / f"catalog-se-{name}-{lang}.png"), full_page=False)
         context.close()
         assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_the_price_list_and_audit_trail_fit_a_laptop(
+    page: Page, live_server: Any, screenshot_dir: Path, lang: str
+) -> None:
+    draft = _draft()
+    admin = member_with_role(Role.ADMIN)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page.goto(live_server.url + "/admin/login/")
+    page.locator("#id_username").fill(admin.email)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+    page.wait_for_url("**/admin/")
+
+    # The draft's prices (inputs) and, once published, the same list as text.
+    for state in ("draft", "published"):
+        if state == "published":
+            services.catalog_publish(catalog=draft, user=admin)
+        page.goto(f"{live_server.url}/admin/advisor/catalogprice/?catalog__id__exact={draft.pk}")
+        expect(page.locator("#result_list")).to_be_visible()
+        page.screenshot(path=str(screenshot_dir / f"catalog-admin-prices-1366-{state}-{lang}.png"))
+        # No sideways scrolling: the whole table, filters beside it, is inside the window.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+        box = "document.querySelector('#result_list').getBoundingClientRect().right"
+        scroller = "document.querySelector('.results').getBoundingClientRect().right"
+        assert page.evaluate(box) <= page.evaluate(scroller) <= 1366
+
+    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/audit/")
+    expect(page.locator("#audit")).to_contain_text(f"published_by: — → {admin.email}")
+    page.screenshot(path=str(screenshot_dir / f"catalog-admin-audit-1366-{lang}.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from accounts.models import Membership
 from advisor.models import Assessment
@@ -273,3 +274,37 @@ def test_kept_steps_follow_autosaves_navigation_and_reloads(page: Page, live_ser
         expect(page.locator("#preview")).to_contain_text("Dedicated hosting")
         page.reload()
     assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+def test_changing_a_radio_and_clicking_next_at_once_is_not_a_conflict(
+    page: Page, live_server: Any
+) -> None:
+    membership = MembershipFactory()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Quick",
+        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    )
+
+    def slow_review(route: Route) -> None:
+        # The review page is built at once but reaches the browser late, as on a slow link:
+        # the radio's delayed autosave (400 ms) leaves while the old step is still shown.
+        response = route.fetch()
+        time.sleep(0.8)
+        route.fulfill(response=response)
+
+    _log_in(page, live_server, membership, "en")
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/cost/")
+    page.route("**/steps/review/", slow_review)
+    _check(page, "billing", "committed")
+    page.get_by_role("button", name="Save and review").click()
+    page.wait_for_url("**/steps/review/")
+    expect(page.get_by_role("heading", name="Review and submit")).to_be_visible()
+    page.unroute("**/steps/review/")
+    page.get_by_role("button", name="Submit assessment").click()
+    page.wait_for_url("**/reports/1/")
+    expect(page.locator("main")).not_to_contain_text("changed in another tab")
+    obj.refresh_from_db()
+    assert obj.status == Assessment.Status.SUBMITTED
+    assert obj.answers["cost"]["billing"] == "committed"

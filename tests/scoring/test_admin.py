@@ -12,6 +12,7 @@ from accounts.models import Role
 from accounts.services import membership_create
 from advisor import services
 from advisor.models import Assessment, Criterion, ScoringModel
+from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import OrganizationFactory
 from tests.scoring.conftest import member_with_role
 
@@ -397,3 +398,40 @@ def test_an_admin_adds_a_draft_from_scratch(editor: Client, active: ScoringModel
     assert "This version of this model already exists; use the next version number." in (
         response.content.decode()
     )
+
+
+def test_the_audit_trail_names_who_published_not_their_id(
+    client: Client, draft: ScoringModel
+) -> None:
+    admin = member_with_role(Role.ADMIN)
+    client.force_login(admin)
+    client.post(reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]))
+    draft.refresh_from_db()
+    assert draft.published_by == admin
+    audit = client.get(reverse("admin:advisor_scoringmodel_audit", args=[draft.pk]))
+    page = audit.content.decode()
+    assert f"published_by: — → {admin.email}" in page
+    assert f"→ {admin.pk}<" not in page
+    # django-simple-history's own history page of the model says the same.
+    history = client.get(reverse("admin:advisor_scoringmodel_history", args=[draft.pk]))
+    text = " ".join(history.content.decode().split())
+    assert admin.email in text.split('id="change-history"', 1)[1]
+    assert f"&rarr;&nbsp;&nbsp;{admin.pk} " not in text
+
+
+def test_counts_of_one_read_in_the_singular(editor: Client, draft: ScoringModel) -> None:
+    organization = OrganizationFactory()
+    Assessment.objects.create(
+        organization=organization,
+        title="Only one",
+        status=Assessment.Status.SUBMITTED,
+        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    )
+    preview_url = reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])
+    editor.post(preview_url)
+    page = " ".join(editor.get(preview_url).content.decode().split())
+    assert "over 1 submitted assessment (" in page
+    assert "1 submitted assessments" not in page and "1 assessments" not in page
+    confirm = editor.get(reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]))
+    text = " ".join(confirm.content.decode().split())
+    assert "of 1 submitted assessment whose recommendation would change" in text
