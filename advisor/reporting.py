@@ -321,7 +321,9 @@ def _why_option(
         if len(costs) > 1 and per:
             text += " · " + _("best option in each mode (%(per)s): %(costs)s") % {
                 "per": i18n.message(f"per.{per}", decisions.engine_language()),
-                "costs": ", ".join(f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()),
+                "costs": i18n.message("list.separator", decisions.engine_language()).join(
+                    f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()
+                ),
             }
         if md.get("reason"):
             text += " — " + str(md["reason"])
@@ -344,7 +346,9 @@ def _why_option(
     ]
     for o in porting:
         what = "; ".join(str(p) for p in o["stack"].get("porting") or []) or "—"
-        rows.append((_("Needs porting"), f"{names.get(o['accelerator_id'], o.get('name'))}: {what}"))
+        rows.append(
+            (_("Needs porting"), f"{names.get(o['accelerator_id'], o.get('name'))}: {what}")
+        )
     for e in w.get("excluded_options") or []:
         name = e.get("name") or names.get(e.get("accelerator_id", ""), e.get("accelerator_id"))
         rows.append((_("Excluded"), f"{name}: {e.get('reason') or '—'}"))

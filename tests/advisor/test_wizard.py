@@ -482,4 +482,3 @@ def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member
     review = client.get(_url(obj, "review")).text
     assert "What the latency target measures" not in review
     assert "Submit assessment" in review
-

@@ -111,7 +111,12 @@ def test_v2_report_says_why_this_option_for_each_workload(language: str) -> None
     for w in (training, serving):
         chosen = w["options"][0]
         assert f"{escape(chosen['name'])} × {chosen['count']}</h3>" in html
-        assert escape(text["confidence"].format(**{k: _pct(v) for k, v in w["confidence_parts"].items()})) in html
+        assert (
+            escape(
+                text["confidence"].format(**{k: _pct(v) for k, v in w["confidence_parts"].items()})
+            )
+            in html
+        )
     assert escape(text["mode"]) in html
     # Time to result against its target (the deadline answer), and the TTFT target.
     assert text["time"] in html
@@ -124,12 +129,15 @@ def test_v2_report_lists_excluded_and_needs_porting_options_with_reasons(languag
     result, html, text = result_for("trt", language), html_for("trt", language), TEXT[language]
     serving = result["workloads"][1]
     [excluded] = serving["excluded_options"]
-    assert f"<th scope=\"row\">{text['excluded']}</th><td>{escape(excluded['name'])}: {escape(excluded['reason'])}</td>" in html
+    assert (
+        f'<th scope="row">{text["excluded"]}</th>'
+        f"<td>{escape(excluded['name'])}: {escape(excluded['reason'])}</td>" in html
+    )
     porting = [o for o in serving["options"] if o["stack"]["status"] == "needs_porting"]
     assert porting
     for o in porting:
         what = escape("; ".join(o["stack"]["porting"]))
-        assert f"<th scope=\"row\">{text['porting']}</th><td>{escape(o['name'])}: {what}</td>" in html
+        assert f'<th scope="row">{text["porting"]}</th><td>{escape(o["name"])}: {what}</td>' in html
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
