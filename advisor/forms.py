@@ -140,6 +140,15 @@ LABELS: dict[str, dict[str, str | Promise]] = {
         "sgd": "SGD",
         "adafactor": "Adafactor",
     },
+    "optimizer_impl": {
+        "fused": _("Fused AdamW (default)"),
+        "foreach": _("foreach AdamW"),
+    },
+    "latency_metric": {
+        "whole_response": _("Whole response (default)"),
+        "ttft": _("Time to first token (TTFT)"),
+        "tpot": _("Time per output token (TPOT)"),
+    },
     "inference_precision": {
         "bf16": "BF16",
         "fp16": "FP16",
@@ -161,6 +170,20 @@ LABELS: dict[str, dict[str, str | Promise]] = {
         "kv_cache": _("KV cache"),
         "other": _("Other (logits, runtime)"),
         "total": _("Total"),
+    },
+    # Short names of the engine's rules (recommendation.rules), for the report.
+    "rule": {
+        "stack_runs_as_is": _("stack runs as it is"),
+        "rank_by_cost_to_result": _("ranked by cost to the result"),
+        "time_to_result": _("time to result"),
+        "billing_follows_utilisation": _("billing follows utilisation"),
+        "optimizer_implementation": _("optimizer implementation"),
+        "serving_at_required_load": _("serving at the required load"),
+        "available_where_customer_is": _("available where you are"),
+        "mode_weighs_cost": _("mode weighs cost"),
+        "server_sized_for_workload": _("server sized for the workload"),
+        "confidence_covers_recommendation": _("confidence covers family, mode and card"),
+        "real_levers": _("real levers"),
     },
     "model_source": {
         "preset": _("A published model"),
@@ -547,6 +570,15 @@ class TrainingStepForm(StepForm):
         label=_("Optimizer"),
         help_text=_("AdamW keeps two states per parameter; 8-bit AdamW and Adafactor keep less."),
     )
+    optimizer_impl = _select(
+        "optimizer_impl",
+        A.OPTIMIZER_IMPLS,
+        label=_("AdamW implementation (optional)"),
+        help_text=_(
+            "Fused AdamW (fused=True, or Hugging Face's adamw_torch_fused) needs no extra memory "
+            "for its step; foreach needs a temporary the size of the parameters."
+        ),
+    )
     micro_batch_size = _integer(
         label=_("Micro-batch size"), help_text=_("Sequences per device per step.")
     )
@@ -589,6 +621,15 @@ class InferenceStepForm(StepForm):
     p95_latency_ms = _number(
         label=_("p95 latency target (ms, optional)"),
         help_text=_("Leave empty for batch work with no latency target."),
+    )
+    latency_metric = _select(
+        "latency_metric",
+        A.LATENCY_METRICS,
+        label=_("What the latency target measures (optional)"),
+        help_text=_(
+            "Typical chat targets: time to first token 200–1,000 ms, time per output token "
+            "20–100 ms, whole response a few seconds. Leave empty for the whole response."
+        ),
     )
     tokens_per_day = _integer(
         label=_("Output tokens per day"), help_text=_("Decides how many devices you need.")

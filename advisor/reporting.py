@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils.functional import Promise
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import override
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -33,6 +34,8 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 from advisor import charts, decisions
 from advisor.engine import i18n
 from advisor.forms import label_for
+from advisor.templatetags.advisor_tags import usd
+from advisor.wizard import STEPS
 
 STYLESHEET = "advisor/report.css"
 # WeasyPrint resolves the page's relative and root-relative URLs against this made-up origin;
@@ -166,6 +169,20 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
         "figures": _figures(cost),
         "excluded": [_excluded(e) for e in rec.get("excluded") or []],
         "reasons": [_reason(r) for r in rec.get("reasons") or []],
+        # Result schema 2 and later: why each workload's option, the rules and the levers. A v1
+        # document has none of these fields, and the report leaves their sections out.
+        "why_options": [w["why"] for w in workloads if w["why"]],
+        "rules": [
+            {"name": label_for("rule", r.get("id")), "statement": r.get("statement") or ""}
+            for r in rec.get("rules") or []
+            if isinstance(r, dict)
+        ],
+        "changes": [c for c in rec.get("would_change_if") or [] if c.get("kind") != "lever"],
+        "levers": [
+            _lever(c, names, language)
+            for c in rec.get("would_change_if") or []
+            if c.get("kind") == "lever"
+        ],
     }
 
 
@@ -268,12 +285,159 @@ def _workload_context(
             for slot, share in ((chosen or {}).get("break_even_utilisation") or {}).items()
             if share is not None
         ],
+        "why": _why_option(w, chosen, names),
         "options": options,
         "billing_slots": [
             s
             for s in BILLING_SLOTS
             if any(o["compute"][BILLING_SLOTS.index(s)] is not None for o in options)
         ],
+    }
+
+
+def _why_option(
+    w: dict[str, Any], chosen: dict[str, Any] | None, names: dict[str, str]
+) -> dict[str, Any] | None:
+    """The facts behind one workload's option, as (label, text) rows: mode decision,
+    confidence parts, latency or time to result, cards that need porting, cards excluded and
+    the rules applied. None for a v1 result, which states none of them."""
+    if not any(k in w for k in ("rules", "mode_decision", "confidence_parts", "excluded_options")):
+        return None
+    rows: list[tuple[Any, str]] = []
+    md = w.get("mode_decision")
+    if isinstance(md, dict):
+        chosen_mode = label_for("mode", md.get("chosen"))
+        if md.get("chosen") == md.get("by_scores"):
+            text = _("%(chosen)s, as the scores prefer") % {"chosen": chosen_mode}
+        else:
+            text = _("%(chosen)s (preferred by the scores: %(preferred)s)") % {
+                "chosen": chosen_mode,
+                "preferred": label_for("mode", md.get("by_scores")),
+            }
+        if md.get("gap_usd") is not None and md.get("chosen") != md.get("by_scores"):
+            text += " · " + _("cost gap %(gap)s") % {"gap": usd(abs(md["gap_usd"]))}
+        costs = md.get("costs") or {}
+        per = ((chosen or {}).get("cost_to_result") or {}).get("per")
+        if len(costs) > 1 and per:
+            text += " · " + _("best option in each mode (%(per)s): %(costs)s") % {
+                "per": i18n.message(f"per.{per}", decisions.engine_language()),
+                "costs": i18n.message("list.separator", decisions.engine_language()).join(
+                    f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()
+                ),
+            }
+        if md.get("reason"):
+            text += " — " + str(md["reason"])
+        rows.append((_("Deployment mode"), text))
+    parts = w.get("confidence_parts")
+    if isinstance(parts, dict):
+        rows.append(
+            (
+                _("Confidence"),
+                _("family %(family)s · mode %(mode)s · card %(card)s")
+                % {k: _percent(parts.get(k)) for k in ("family", "mode", "card")},
+            )
+        )
+    if chosen and chosen.get("latency_metric"):
+        rows.append((_("Latency"), _latency_text(chosen)))
+    if chosen and chosen.get("target_hours") is not None:
+        rows.append((_("Time to result"), _time_text(chosen)))
+    porting = [
+        o for o in w.get("options") or [] if (o.get("stack") or {}).get("status") == "needs_porting"
+    ]
+    for o in porting:
+        what = "; ".join(str(p) for p in o["stack"].get("porting") or []) or "—"
+        rows.append(
+            (_("Needs porting"), f"{names.get(o['accelerator_id'], o.get('name'))}: {what}")
+        )
+    for e in w.get("excluded_options") or []:
+        name = e.get("name") or names.get(e.get("accelerator_id", ""), e.get("accelerator_id"))
+        rows.append((_("Excluded"), f"{name}: {e.get('reason') or '—'}"))
+    rules = [label_for("rule", r) for r in w.get("rules") or []]
+    if rules:
+        rows.append((_("Rules applied"), " · ".join(str(r) for r in rules)))
+    option = (
+        f"{chosen.get('name') or chosen.get('accelerator_id')} × {chosen.get('count')}"
+        if chosen
+        else None
+    )
+    return {"kind": w.get("kind"), "option": option, "rows": rows}
+
+
+def _percent(value: Any) -> str:
+    try:
+        return f"{float(value) * 100:.0f}%"
+    except (TypeError, ValueError):
+        return "—"
+
+
+def _latency_text(option: dict[str, Any]) -> str:
+    metric = label_for("latency_metric", option.get("latency_metric"))
+    at = option.get("latency_at_metric_ms")
+    target = option.get("latency_target_ms")
+    if target is None:
+        return _("p95 %(metric)s: %(ms)s ms, no target") % {"metric": metric, "ms": _ms(at)}
+    met = option.get("meets_latency")
+    verdict = _("met") if met else _("not met")
+    return _("p95 %(metric)s: %(ms)s ms against a target of %(target)s ms — %(verdict)s") % {
+        "metric": metric,
+        "ms": _ms(at),
+        "target": _ms(target),
+        "verdict": verdict,
+    }
+
+
+def _ms(value: Any) -> str:
+    try:
+        amount = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"{amount:,.0f}" if amount >= 10 else f"{amount:,.1f}"
+
+
+TARGET_BASES = {
+    "deadline": _lazy("your deadline"),
+    "schedule": _lazy("the schedule"),
+    "default": _lazy("the default target"),
+}
+
+
+def _time_text(option: dict[str, Any]) -> str:
+    verdict = _("met") if option.get("meets_deadline") else _("cannot be met")
+    basis = TARGET_BASES.get(option.get("target_basis") or "", option.get("target_basis") or "—")
+    return _("%(hours)s h per run against a target of %(target)s h (%(basis)s) — %(verdict)s") % {
+        "hours": f"{float(option.get('hours') or 0):,.1f}",
+        "target": f"{float(option['target_hours']):,.0f}",
+        "basis": basis,
+        "verdict": verdict,
+    }
+
+
+# Wizard field labels by answer path ("training.micro_batch_size"), for the levers table.
+FIELD_LABELS: dict[str, Any] = {
+    f"{step.form.section}.{name}": field.label
+    for step in STEPS
+    if step.form is not None
+    for name, field in step.form.base_fields.items()
+    if field.label
+}
+
+
+def _lever(change: dict[str, Any], names: dict[str, str], language: str) -> dict[str, Any]:
+    lang = decisions.engine_language()
+    option = change.get("option") or {}
+    acc = option.get("accelerator_id")
+    return {
+        "workload": change.get("workload"),
+        "changes": [
+            {
+                "label": FIELD_LABELS.get(c.get("answer_path"), c.get("answer_path")),
+                "from": i18n.value_label(c.get("answer_path") or "", c.get("from"), lang),
+                "to": i18n.value_label(c.get("answer_path") or "", c.get("to"), lang),
+            }
+            for c in change.get("changes") or []
+        ],
+        "option": f"{names.get(acc, acc)} × {option.get('count')}" if acc else "—",
+        "explanation": change.get("explanation"),
     }
 
 

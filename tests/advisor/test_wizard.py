@@ -196,6 +196,8 @@ def test_errors_are_in_traditional_chinese_for_chinese_readers(client: Client, m
         ("cost", "hours_per_day", "25"),
         ("organization", "industry", "not-an-industry"),
         ("frameworks", "custom_kernels", "perhaps"),
+        ("inference", "latency_metric", "p99"),
+        ("training", "optimizer_impl", "apex"),
     ],
 )
 def test_absurd_and_unknown_values_are_refused_at_their_field(
@@ -462,3 +464,66 @@ def test_an_old_autosave_from_another_tab_is_still_a_conflict(client: Client, me
     assert "changed in another tab" in explicit.content.decode()
     obj.refresh_from_db()
     assert obj.answers["maturity"]["stack_changes"] == "weekly"
+
+
+NEW_ANSWERS = {
+    "en": {
+        "latency_label": "What the latency target measures (optional)",
+        "latency_hint": "time to first token 200–1,000 ms, time per output token 20–100 ms",
+        "optimizer_label": "AdamW implementation (optional)",
+        "ttft": "Time to first token (TTFT)",
+        "foreach": "foreach AdamW",
+    },
+    "zh-hant": {
+        "latency_label": "延遲目標量測的是什麼（選填）",
+        "latency_hint": "首個 token 時間 200–1,000 毫秒、每個輸出 token 時間 20–100",
+        "optimizer_label": "AdamW 實作方式（選填）",
+        "ttft": "首個 token 時間（TTFT）",
+        "foreach": "foreach AdamW",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_latency_metric_and_optimizer_implementation_are_asked_saved_and_reviewed(
+    client: Client, member: Any, language: str
+) -> None:
+    text = NEW_ANSWERS[language]
+    accept = {"HTTP_ACCEPT_LANGUAGE": "zh-TW" if language == "zh-hant" else "en"}
+    obj = _new(member, FULL)
+    inference = client.get(_url(obj, "inference"), **accept).text
+    # The metric sits next to the p95 target, with typical values.
+    assert inference.index('name="p95_latency_ms"') < inference.index('name="latency_metric"')
+    assert text["latency_label"] in inference
+    assert text["latency_hint"] in inference
+    assert text["optimizer_label"] in client.get(_url(obj, "training"), **accept).text
+
+    _post(client, obj, "training", {**POSTS["training"], "optimizer_impl": "foreach"}, **accept)
+    _post(
+        client,
+        obj,
+        "inference",
+        {**POSTS["inference"], "p95_latency_ms": "800", "latency_metric": "ttft"},
+        **accept,
+    )
+    obj.refresh_from_db()
+    assert obj.answers["training"]["optimizer_impl"] == "foreach"
+    assert obj.answers["inference"]["latency_metric"] == "ttft"
+    assert obj.answers["inference"]["p95_latency_ms"] == 800
+    review = client.get(_url(obj, "review"), **accept).text
+    for key in ("latency_label", "optimizer_label", "ttft", "foreach"):
+        assert text[key] in review, key
+
+
+def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member: Any) -> None:
+    obj = _new(member, FULL)
+    assert '<option value="" selected>—</option>' in client.get(_url(obj, "inference")).text
+    assert 'name="latency_metric"' in client.get(_url(obj, "inference")).text
+    _post(client, obj, "training", {**POSTS["training"], "optimizer_impl": ""})
+    _post(client, obj, "inference", {**POSTS["inference"], "latency_metric": ""})
+    obj.refresh_from_db()
+    assert "optimizer_impl" not in obj.answers["training"]
+    assert "latency_metric" not in obj.answers["inference"]
+    review = client.get(_url(obj, "review")).text
+    assert "What the latency target measures" not in review
+    assert "Submit assessment" in review
