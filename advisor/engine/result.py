@@ -259,7 +259,26 @@ def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> lis
     ]
 
 
+def _copy_sizing(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A sizing section out of the catalog's memo: its dicts and lists are the caller's."""
+    return {
+        k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v
+        for k, v in doc.items()
+    }
+
+
 def _training_sizing(
+    shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
+    """The training sizing section, memoised on the catalog (a copy is handed out)."""
+    doc, mem, flops = catalog.memo(
+        ("training_sizing", shape, t, kind, lang),
+        lambda: _new_training_sizing(shape, t, kind, catalog, lang),
+    )
+    return _copy_sizing(doc), mem, flops
+
+
+def _new_training_sizing(
     shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
 ) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
     mem = S.training_memory(shape, t, catalog)
@@ -363,6 +382,17 @@ def _training_sizing(
 
 
 def _inference_sizing(
+    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
+) -> tuple[dict[str, Any], S.InferenceMemory]:
+    """The inference sizing section, memoised on the catalog (a copy is handed out)."""
+    doc, mem = catalog.memo(
+        ("inference_sizing", shape, inf, lang, serving),
+        lambda: _new_inference_sizing(shape, inf, catalog, lang, serving),
+    )
+    return _copy_sizing(doc), mem
+
+
+def _new_inference_sizing(
     shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
 ) -> tuple[dict[str, Any], S.InferenceMemory]:
     mem = S.inference_memory(shape, inf, catalog, serving)
