@@ -602,6 +602,12 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
 # --------------------------------------------------------------------------- evaluate
 
 
+def _drop_private(reason: dict[str, Any]) -> dict[str, Any]:
+    """A workload's reason (this evaluation's own copy) without the merging helper fields."""
+    reason.pop("_text", None)
+    return reason
+
+
 def _today(catalog: Catalog, today: date | str | None) -> date:
     if isinstance(today, date):
         return today
@@ -650,6 +656,9 @@ def evaluate(
         per_workload_reasons.append(
             (w.kind, X.workload_reasons(scoring, full_facts, i, w.kind, w.schedule, lang))
         )
+
+    # Merged before the per-workload lists drop their private text (aggregate copies them).
+    aggregated_reasons = X.aggregate_reasons(per_workload_reasons, lang)
 
     training_doc = inference_doc = None
     tmem = tflops = imem = None
@@ -743,7 +752,7 @@ def evaluate(
                     "accelerators": list(wd.feasible_accelerators),
                     "deployment_modes": list(wd.feasible_modes),
                 },
-                "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
+                "reasons": [_drop_private(r) for r in reasons if r["contribution"]],
                 "options": options,
                 "alternatives": alternatives,
                 "excluded_options": built.excluded,
@@ -863,7 +872,7 @@ def evaluate(
             w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads
         },
         "excluded": X.exclusion_docs(d.excluded, lang),
-        "reasons": X.aggregate_reasons(per_workload_reasons, lang),
+        "reasons": aggregated_reasons,
         "would_change_if": [
             *_real_changes(
                 X.would_change_if(full_facts, scored, scoring, ctx, lang),
