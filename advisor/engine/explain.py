@@ -314,7 +314,7 @@ def _list_changes(
 ) -> list[Variant]:
     out: list[Variant] = []
     for v in values:
-        new = tuple(x for x in current if x != v) if v in current else (*current, v)
+        new = tuple([x for x in current if x != v]) if v in current else (*current, v)
         if len(new) >= min_len:
             out.append(((path, list(current), list(new), 1.0), {path: new}))
     return out
