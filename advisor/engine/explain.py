@@ -155,11 +155,12 @@ def aggregate_reasons(
             m["workloads"].append(kind)
             for o, v in r["contribution"].items():
                 m["contribution"][o] = round(m["contribution"].get(o, 0.0) + v, 3)
-            m["effect"] = _effect(m["contribution"])
-            m["mode_effect"] = _mode_effect(m["contribution"])
     out = [r for r in merged.values() if r["contribution"]]
     for r in out:
         if len(r["workloads"]) > 1:
+            # Effects from the summed points (once per merged reason, after every workload).
+            r["effect"] = _effect(r["contribution"])
+            r["mode_effect"] = _mode_effect(r["contribution"])
             _explain(r, r["_text"][0], r["_text"][1], lang)
     out.sort(
         key=lambda r: (
@@ -168,7 +169,9 @@ def aggregate_reasons(
             r["criterion"],
         )
     )
-    return [strip_private(r) for r in out]
+    for r in out:  # the merged reasons are this function's own copies
+        r.pop("_text", None)
+    return out
 
 
 def strip_private(reason: Mapping[str, Any]) -> dict[str, Any]:
@@ -311,7 +314,7 @@ def _list_changes(
 ) -> list[Variant]:
     out: list[Variant] = []
     for v in values:
-        new = tuple(x for x in current if x != v) if v in current else (*current, v)
+        new = tuple([x for x in current if x != v]) if v in current else (*current, v)
         if len(new) >= min_len:
             out.append(((path, list(current), list(new), 1.0), {path: new}))
     return out
@@ -386,6 +389,7 @@ class _Rescorer:
         self.phases = tuple(SC.PHASE_OF[k] for k in self.kinds)
         self.scores = [w.scores for w in decision.workloads]
         self.key = SC.feasibility_key(decision.excluded)
+        self.exclusion_inputs = SC.exclusion_inputs(facts, ctx)  # what the hard sweeps key on
         self.index = tuple((SC._INDEX[a], SC._INDEX[m]) for a, m in SC.ALL_PAIRS)
         self.totals = [sum(SC._total(s, p) for s in self.scores) for p in SC.ALL_PAIRS]
         self.base = (decision.accelerator, decision.mode)
@@ -513,7 +517,7 @@ def _sweep(
         # Region TPU coverage comes from the catalog, which the model's memo cannot key on.
         return rs.score(make(), hard=hard, check_valid=check_valid)
     if hard:
-        base_key += (SC.exclusion_inputs(rs.facts, rs.ctx), rs.key)
+        base_key += (rs.exclusion_inputs, rs.key)
     return rs.model.memo(
         ("sweep", *base_key), lambda: rs.score(make(), hard=hard, check_valid=check_valid)
     )

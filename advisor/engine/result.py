@@ -259,7 +259,26 @@ def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> lis
     ]
 
 
+def _copy_sizing(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A sizing section out of the catalog's memo: its dicts and lists are the caller's."""
+    return {
+        k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v
+        for k, v in doc.items()
+    }
+
+
 def _training_sizing(
+    shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
+    """The training sizing section, memoised on the catalog (a copy is handed out)."""
+    doc, mem, flops = catalog.memo(
+        ("training_sizing", shape, t, kind, lang),
+        lambda: _new_training_sizing(shape, t, kind, catalog, lang),
+    )
+    return _copy_sizing(doc), mem, flops
+
+
+def _new_training_sizing(
     shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
 ) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
     mem = S.training_memory(shape, t, catalog)
@@ -363,6 +382,17 @@ def _training_sizing(
 
 
 def _inference_sizing(
+    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
+) -> tuple[dict[str, Any], S.InferenceMemory]:
+    """The inference sizing section, memoised on the catalog (a copy is handed out)."""
+    doc, mem = catalog.memo(
+        ("inference_sizing", shape, inf, lang, serving),
+        lambda: _new_inference_sizing(shape, inf, catalog, lang, serving),
+    )
+    return _copy_sizing(doc), mem
+
+
+def _new_inference_sizing(
     shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
 ) -> tuple[dict[str, Any], S.InferenceMemory]:
     mem = S.inference_memory(shape, inf, catalog, serving)
@@ -572,6 +602,12 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
 # --------------------------------------------------------------------------- evaluate
 
 
+def _drop_private(reason: dict[str, Any]) -> dict[str, Any]:
+    """A workload's reason (this evaluation's own copy) without the merging helper fields."""
+    reason.pop("_text", None)
+    return reason
+
+
 def _today(catalog: Catalog, today: date | str | None) -> date:
     if isinstance(today, date):
         return today
@@ -620,6 +656,9 @@ def evaluate(
         per_workload_reasons.append(
             (w.kind, X.workload_reasons(scoring, full_facts, i, w.kind, w.schedule, lang))
         )
+
+    # Merged before the per-workload lists drop their private text (aggregate copies them).
+    aggregated_reasons = X.aggregate_reasons(per_workload_reasons, lang)
 
     training_doc = inference_doc = None
     tmem = tflops = imem = None
@@ -713,7 +752,7 @@ def evaluate(
                     "accelerators": list(wd.feasible_accelerators),
                     "deployment_modes": list(wd.feasible_modes),
                 },
-                "reasons": [X.strip_private(r) for r in reasons if r["contribution"]],
+                "reasons": [_drop_private(r) for r in reasons if r["contribution"]],
                 "options": options,
                 "alternatives": alternatives,
                 "excluded_options": built.excluded,
@@ -833,7 +872,7 @@ def evaluate(
             w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads
         },
         "excluded": X.exclusion_docs(d.excluded, lang),
-        "reasons": X.aggregate_reasons(per_workload_reasons, lang),
+        "reasons": aggregated_reasons,
         "would_change_if": [
             *_real_changes(
                 X.would_change_if(full_facts, scored, scoring, ctx, lang),
