@@ -29,7 +29,7 @@ def _client_for(email: str) -> Client:
 def test_the_demo_seed_makes_its_sales_engineer_and_admin_the_operators_staff(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    call_command("seed", password=PASSWORD)
+    call_command("seed", password=PASSWORD, samples=False)
     operator = Organization.objects.get(is_operator=True)
     assert operator.name == "Demo AI Lab"
     assert not Organization.objects.get(name="Demo Customer Ltd").is_operator
@@ -41,13 +41,13 @@ def test_the_demo_seed_makes_its_sales_engineer_and_admin_the_operators_staff(
     assert "Price catalog" in sales.get(reverse("advisor:dashboard")).text
     assert _client_for("admin@demo.example").get(admin_scoring).status_code == 200
     # Seeding again changes nothing.
-    call_command("seed", password=PASSWORD)
+    call_command("seed", password=PASSWORD, samples=False)
     assert list(Organization.objects.filter(is_operator=True)) == [operator]
 
 
 def test_the_seed_leaves_an_operator_chosen_before(capsys: pytest.CaptureFixture[str]) -> None:
     chosen = OrganizationFactory(name="Real Hosting Co", is_operator=True)
-    call_command("seed", password=PASSWORD)
+    call_command("seed", password=PASSWORD, samples=False)
     assert list(Organization.objects.filter(is_operator=True)) == [chosen]
     assert "Real Hosting Co runs this site" in capsys.readouterr().err
     assert _client_for("sales@demo.example").get(reverse("advisor:catalog")).status_code == 404
