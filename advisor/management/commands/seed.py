@@ -116,9 +116,10 @@ class Command(BaseCommand):
                 advisor_services.report_generate(report_id=report.pk)
             done = assessment.reports.filter(status=Report.Status.DONE).order_by("number")
             lines.append(f"  {org_name}: {title} ({done.count()} reports)")
-            if org_name == CUSTOMER_ORG and done.exists():
+            first = done.first()
+            if org_name == CUSTOMER_ORG and first is not None:
                 _, token = advisor_services.share_link_create(
-                    report=done.first(), user=user, label="Demo share link"
+                    report=first, user=user, label="Demo share link"
                 )
                 path = reverse("advisor:shared", args=[token])
                 lines.append(f"    shared with the customer: {path}")
