@@ -233,7 +233,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "interconnect.none_fits": _m(
         "Does not fit even when sharded: activations alone exceed the device; enable gradient "
         "checkpointing or lower micro-batch or sequence length.",
-        "即使分片也放不下：僅啟動值就超過裝置記憶體；請啟用梯度檢查點或降低 "
+        "即使分片也放不下：僅激活值就超過裝置記憶體；請啟用梯度檢查點或降低 "
         "micro-batch／序列長度。",
     ),
     "interconnect.single": _m("Single device: no interconnect needed.", "單一裝置：不需要互連。"),
@@ -290,7 +290,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "assume.activations": _m(
         "Activations with SDPA/flash attention (no seq² term): {per_token} bytes per token per "
         "layer{ckpt}; micro-batch {batch} × {seq} tokens.",
-        "啟動值採 SDPA／flash attention（無 seq² 項）：每層每 token {per_token} "
+        "激活值採 SDPA／flash attention（無 seq² 項）：每層每 token {per_token} "
         "位元組{ckpt}；micro-batch {batch} × {seq} 個 token。",
     ),
     "assume.ckpt": _m(
@@ -329,7 +329,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "More than one device: ZeRO-3/FSDP shards weights, gradients and optimizer state; each "
         "device keeps its own micro-batch activations and two gathered layers.",
         "多於一個裝置時：以 ZeRO-3／FSDP 分片權重、梯度與優化器狀態；每個裝置保留自己的 "
-        "micro-batch 啟動值與兩層已收集的權重。",
+        "micro-batch 激活值與兩層已收集的權重。",
     ),
     "assume.seq_over_max": _m(
         "sequence length {seq} exceeds the model's {max} positions (needs RoPE scaling).",
@@ -749,7 +749,7 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
     "weights": _m("weights", "權重"),
     "gradients": _m("gradients", "梯度"),
     "optimizer": _m("optimizer state", "優化器狀態"),
-    "activations": _m("activations", "啟動值"),
+    "activations": _m("activations", "激活值"),
     "kv_cache": _m("KV cache", "KV 快取"),
     "other_memory": _m("other", "其他"),
     "gpu": _m("GPU", "GPU"),
