@@ -115,7 +115,8 @@ class Command(BaseCommand):
             for report in assessment.reports.order_by("number"):
                 advisor_services.report_generate(report_id=report.pk)
             done = assessment.reports.filter(status=Report.Status.DONE).order_by("number")
-            lines.append(f"  {org_name}: {title} ({done.count()} reports)")
+            count = done.count()
+            lines.append(f"  {org_name}: {title} ({count} report{'' if count == 1 else 's'})")
             first = done.first()
             if org_name == CUSTOMER_ORG and first is not None:
                 _, token = advisor_services.share_link_create(
