@@ -13,11 +13,12 @@ from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import object_get_for_user
-from advisor import decisions
+from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.forms import StepForm
@@ -139,12 +140,17 @@ def step_form(*, assessment: Assessment, step: Step) -> StepForm:
 
 def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
     """Every answer of every applicable step, as label and display value, for the review."""
+    return answer_sections(assessment.answers)
+
+
+def answer_sections(answers: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every answer of every step that applies to `answers`, as label and display value."""
     sections = []
-    for step in applicable_steps(assessment.answers):
+    for step in applicable_steps(answers):
         if step.form is None:
             continue
         form = step.form()
-        form.initial = form.initial_from(assessment.answers)
+        form.initial = form.initial_from(answers)
         rows = []
         for bound in form.visible_fields():
             value = form.initial.get(bound.name)
@@ -161,6 +167,9 @@ def _display(field: Any, value: Any) -> Any:
         return ", ".join(str(choices.get(v, v)) for v in value)
     if value is True:
         return choices.get("yes", _("Yes"))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value not in choices:
+        # 20,000,000 reads at a glance where 20000000 does not (grouped in the reader's locale).
+        return number_format(value, force_grouping=True)
     return choices.get(value, value)
 
 
@@ -284,12 +293,97 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         for key in set(left.answers) | set(right.answers)
         if left.answers.get(key) != right.answers.get(key)
     )
+    workloads = workload_changes(a, b)
     return {
         "recommendation": recommendation,
         "versions": versions,
         "reasons": moved,
         "answers_changed": answers_changed,
+        "answers": answer_changes(left.answers or {}, right.answers or {}),
+        "workloads": workloads,
+        "workloads_changed": any(w["changed"] for w in workloads),
     }
+
+
+def answer_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each answer that differs, named as the wizard names it: step, question, before, after."""
+
+    def rows(answers: dict[str, Any]) -> dict[tuple[str, str], tuple[Any, Any]]:
+        out = {}
+        for section in answer_sections(answers):
+            for row in section["rows"]:
+                out[(section["step"].slug, str(row["label"]))] = (section["step"], row["value"])
+        return out
+
+    before, after = rows(left), rows(right)
+    changes = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        step, old = before.get(key, (None, None))
+        step_after, new = after.get(key, (None, None))
+        if old != new:
+            changes.append({"step": step or step_after, "label": key[1], "left": old, "right": new})
+    return changes
+
+
+# What the compare page shows of each workload's first option, in this order.
+WORKLOAD_FIELDS = (
+    "option",
+    "where",
+    "billing",
+    "monthly_cost_usd",
+    "cost_to_result",
+    "hours",
+    "latency_ms",
+)
+
+
+def _first_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any]:
+    """The facts a buyer compares about the option the report leads with for a workload."""
+    option = charts.chosen_option(result, workload) or {}
+    if not option:
+        return {}
+    price = (option.get("prices") or {}).get(option.get("billing_used") or "") or {}
+    where = " · ".join(str(x) for x in (price.get("provider"), price.get("region")) if x)
+    cost = option.get("cost_to_result") or {}
+    return {
+        "option": f"{option.get('name')} × {option.get('count')}",
+        "where": where or None,
+        "billing": option.get("billing_used"),
+        "monthly_cost_usd": option.get("monthly_cost_usd"),
+        "cost_to_result": (cost.get("usd"), cost.get("per"))
+        if cost.get("usd") is not None
+        else None,
+        "hours": option.get("hours") if "meets_deadline" in option else None,
+        "latency_ms": option.get("latency_at_metric_ms"),
+        "latency_metric": option.get("latency_metric"),
+    }
+
+
+def workload_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per workload kind in either result: its first option's card and count, where it is
+    priced, billing, monthly cost, cost to the result, hours per run and latency, side by side."""
+
+    def by_kind(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {str(w.get("kind")): _first_option(result, w) for w in result.get("workloads") or []}
+
+    a, b = by_kind(left), by_kind(right)
+    out = []
+    for kind in [*a, *(k for k in b if k not in a)]:
+        before, after = a.get(kind, {}), b.get(kind, {})
+        fields = [
+            {
+                "field": f,
+                "left": before.get(f),
+                "right": after.get(f),
+                "pair": (before.get(f), after.get(f)),
+                "changed": before.get(f) != after.get(f),
+                "metric": after.get("latency_metric") or before.get("latency_metric"),
+            }
+            for f in WORKLOAD_FIELDS
+            if before.get(f) is not None or after.get(f) is not None
+        ]
+        out.append({"kind": kind, "fields": fields, "changed": any(x["changed"] for x in fields)})
+    return out
 
 
 def freshness(row: Any, days: int) -> str:

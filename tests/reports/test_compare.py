@@ -1,0 +1,65 @@
+"""Compare two report versions: what changed in the answer (cards, counts, where, billing, cost,
+time and latency per workload) and which answers changed, named as the wizard names them."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from advisor import services
+from advisor.models import Assessment, Report
+from advisor.starters import BY_SLUG as STARTERS
+from tests.factories import MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _version(obj: Assessment, number: int, answers: dict[str, Any]) -> Report:
+    report = Report.objects.create(assessment=obj, number=number, language="en", answers=answers)
+    services.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE
+    return report
+
+
+def _rows(html: str, heading: str) -> list[str]:
+    """The text of every table row headed `heading`."""
+    rows = re.findall(r"<th scope=\"row\">" + re.escape(heading) + r".*?</tr>", html, re.S)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)) for row in rows]
+
+
+def test_a_serving_change_from_4_a100_to_8_l4_reads_as_cards_count_and_cost() -> None:
+    membership = MembershipFactory()
+    answers = STARTERS["llm-fine-tuning-startup"].document()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Compare",
+        status=Assessment.Status.SUBMITTED,
+        answers=answers,
+    )
+    _version(obj, 1, answers)
+    quieter = copy.deepcopy(answers)
+    quieter["inference"].update(concurrent_sequences=1, tokens_per_day=1_000_000)
+    _version(obj, 2, quieter)
+    client = Client()
+    client.force_login(membership.user)
+    page = client.get(reverse("advisor:compare", kwargs={"pk": obj.pk}) + "?a=1&b=2").text
+    # The serving workload's first option changed card and count; the training one did not.
+    assert "NVIDIA A100 40GB SXM × 4" in page and "NVIDIA L4 × 8" in page
+    assert "unchanged" in page  # fine-tuning
+    training, serving = _rows(page, "Monthly cost")
+    assert re.search(r"\$1,469 \$1,469", training)
+    assert re.search(r"\$12,578 \$6,235", serving)
+    assert "per month" in page
+    # The answers that moved, by the wizard's names, with before and after.
+    assert "No criterion contributed differently" not in page
+    assert "Your answers changed:" in page
+    assert re.search(r"Concurrent.*32.*1", page, re.S)
+    assert "20,000,000" in page and "1,000,000" in page  # numbers grouped, as on the review page
+    assert "On-demand (hourly)" in page  # the billing advice by name, not its code
