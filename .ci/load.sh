@@ -61,6 +61,11 @@ gunicorn advisor.wsgi --workers "$WORKERS" --bind "127.0.0.1:$LOAD_PORT" --timeo
 PIDS+=($!)
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$LOAD_PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fsS "http://127.0.0.1:$LOAD_PORT/healthz" >/dev/null || die "gunicorn did not answer; see $VAR_DIR/gunicorn.log"
+# Warm-up, as a deployed server is: every gunicorn worker imports, connects and compiles the
+# published catalog and scoring model before the first person arrives.
+TOKEN="$(python3 -c "import json; print(json.load(open('$VAR_DIR/setup.json'))['tokens'][0])")"
+seq $((WORKERS * 4)) | xargs -P "$WORKERS" -I{} sh -c \
+  "curl -fsS -o /dev/null http://127.0.0.1:$LOAD_PORT/accounts/login/; curl -fsS -o /dev/null http://127.0.0.1:$LOAD_PORT/s/$TOKEN/"
 
 # The machine's load while the test runs, every 5 s.
 ( while true; do cut -d' ' -f1 /proc/loadavg; sleep 5; done ) >"$VAR_DIR/loadavg.txt" &

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.urls import path, re_path
 
 from advisor import bench_peer, bench_views
-from advisor.urls import handler500, urlpatterns as product_urlpatterns
+from advisor.urls import handler500
+from advisor.urls import urlpatterns as product_urlpatterns
 
 __all__ = ["handler500", "urlpatterns"]
 

@@ -29,8 +29,10 @@ def p95(values: list[float]) -> float:
 
 
 def main(records_path: str, meta_path: str) -> int:
-    meta = json.load(open(meta_path))
-    records = [json.loads(line) for line in open(records_path) if line.strip()]
+    with open(meta_path) as fh:
+        meta = json.load(fh)
+    with open(records_path) as fh:
+        records = [json.loads(line) for line in fh if line.strip()]
     step_s, step_users, steps = meta["step_seconds"], meta["step_users"], meta["steps"]
     by_step: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
@@ -75,49 +77,76 @@ def main(records_path: str, meta_path: str) -> int:
         "submit → done p95 / max | held |",
         "|---:|---:|---:|---|---:|---:|---|---|",
     ]
-    pages = ["| page | " + " | ".join(f"{step_users * (s + 1)}" for s in range(steps)) + " |",
-             "|---|" + "---:|" * steps]
+    pages = [
+        "| page | " + " | ".join(f"{step_users * (s + 1)}" for s in range(steps)) + " |",
+        "|---|" + "---:|" * steps,
+    ]
     for name in names:
         cells = [f"{matrix[name][s]:.0f}" if s in matrix[name] else "" for s in range(steps)]
-        pages.append(f"| {name}{' (not held to the target)' if name in EXEMPT else ''} | "
-                     + " | ".join(cells) + " |")
+        pages.append(
+            f"| {name}{' (not held to the target)' if name in EXEMPT else ''} | "
+            + " | ".join(cells)
+            + " |"
+        )
     verdict = (
         f"**Held: {held} concurrent people** (p95 < {P95_MS:.0f} ms per page, 0 errors, "
         f"submit → done < {REPORT_S:.0f} s)."
-        if held else f"**Held: none of the steps** (targets: p95 < {P95_MS:.0f} ms per page, "
+        if held
+        else f"**Held: none of the steps** (targets: p95 < {P95_MS:.0f} ms per page, "
         f"0 errors, submit → done < {REPORT_S:.0f} s)."
     )
-    verdict += " Broke first " + broke[0] + "." if broke else " It did not break within the steps run."
+    verdict += f" Broke first {broke[0]}." if broke else " It did not break within the steps run."
 
-    cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read())
+    with open("/proc/cpuinfo") as fh:
+        cpu = re.search(r"model name\s*:\s*(.*)", fh.read())
     machine = [
         f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
         f"- CPU: {cpu.group(1) if cpu else platform.processor()}, `nproc` = {os.cpu_count()}",
         f"- server: gunicorn {meta['workers']} sync workers, one Celery worker "
-        f"({meta['worker_pool']}), PostgreSQL, Redis, Locust {meta['locust']} (headless, one process) "
-        "— all on this machine",
+        f"({meta['worker_pool']}), PostgreSQL, Redis, Locust {meta['locust']} "
+        "(headless, one process) — all on this machine",
         f"- load: {step_users} more people every {step_s:.0f} s, {steps} steps, arriving "
         f"{meta['spawn_rate']} per second; weights: people filling in assessments 6, sales "
         "engineers 1, anonymous visitors 3; 3-10 s of thinking between pages",
         f"- machine load (`uptime`) before: {meta['load_before']}; highest 1-min load during the "
         f"run: {meta['load_peak']}; after: {meta['load_after']}"
-        + (" — **other work shared the cores: a pessimistic figure**"
-           if float(meta["load_before"].split()[0]) > 0.5 else ""),
+        + (
+            " — **other work shared the cores: a pessimistic figure**"
+            if float(meta["load_before"].replace(",", " ").split()[0]) > 0.5
+            else ""
+        ),
     ]
-    section = "\n".join([
-        "<!-- load:start (written by `make load`; edits here are overwritten) -->", "",
-        "### Machine and load", "", *machine, "",
-        "### Per step", "", *head, *step_rows, "", verdict, "",
-        "### p95 per page and step (ms)", "", *pages, "",
-        "<!-- load:end -->",
-    ])
+    section = "\n".join(
+        [
+            "<!-- load:start (written by `make load`; edits here are overwritten) -->",
+            "",
+            "### Machine and load",
+            "",
+            *machine,
+            "",
+            "### Per step",
+            "",
+            *head,
+            *step_rows,
+            "",
+            verdict,
+            "",
+            "### p95 per page and step (ms)",
+            "",
+            *pages,
+            "",
+            "<!-- load:end -->",
+        ]
+    )
     print("\n".join([*head, *step_rows, "", verdict, "", *pages]))
     path = "docs/benchmarks.md"
-    text = open(path).read()
+    with open(path) as fh:
+        text = fh.read()
     if "<!-- load:start" not in text:
         text += "\n## Latest load run\n\n<!-- load:start -->\n<!-- load:end -->\n"
     text = re.sub(r"<!-- load:start.*?<!-- load:end -->", lambda _: section, text, flags=re.S)
-    open(path, "w").write(text)
+    with open(path, "w") as fh:
+        fh.write(text)
     print(f"\nwritten to {path}")
     return 0
 

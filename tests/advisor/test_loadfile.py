@@ -7,6 +7,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,11 +32,16 @@ print(json.dumps({
 """
 
 
-def test_the_locustfile_names_the_people_and_their_flows() -> None:
+@pytest.fixture(scope="module")
+def found() -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    found = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_locustfile_names_the_people_and_their_flows(found: dict[str, Any]) -> None:
     assert found["users"] == {
         "Person": ["fill_in_an_assessment_and_read_its_report"],
         "SalesEngineer": ["share_a_report"],
@@ -44,11 +52,7 @@ def test_the_locustfile_names_the_people_and_their_flows() -> None:
     assert found["shapes"] == ["StepLoad"]
 
 
-def test_the_locustfile_answers_every_step_of_the_wizard() -> None:
+def test_the_locustfile_answers_every_step_of_the_wizard(found: dict[str, Any]) -> None:
     from advisor.wizard import STEPS
 
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    answered = set(json.loads(out.stdout.strip().splitlines()[-1])["steps"])
-    assert answered == {step.slug for step in STEPS if step.form is not None}
+    assert set(found["steps"]) == {step.slug for step in STEPS if step.form is not None}

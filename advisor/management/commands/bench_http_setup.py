@@ -185,9 +185,7 @@ class Command(BaseCommand):
         queries["step_post"] = len(counted)
 
         def peer_post() -> Any:
-            response = peer_client.post(
-                peer["path"], peer_data, headers={"X-CSRFToken": csrf}
-            )
+            response = peer_client.post(peer["path"], peer_data, headers={"X-CSRFToken": csrf})
             if response.status_code != 302:
                 raise CommandError(f"the peer's step POST answered {response.status_code}")
             return response

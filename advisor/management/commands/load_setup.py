@@ -92,9 +92,7 @@ class Command(BaseCommand):
             "password": options["password"],
             "people": people,
             "sales": sales,
-            "reports": [
-                f"/assessments/{r.assessment_id}/reports/{r.number}/" for r in reports
-            ],
+            "reports": [f"/assessments/{r.assessment_id}/reports/{r.number}/" for r in reports],
             "tokens": tokens,
         }
         with open(options["out"], "w") as fh:
