@@ -222,7 +222,7 @@ machine = [
     f"PostgreSQL {(sh('psql --version').split() + ['?'] * 3)[2]}; "
     f"Redis {(sh('redis-server --version').split() + ['?'] * 3)[2].replace('v=', '')}; {wrk_version}",
     f"- gunicorn: {os.environ['WORKERS']} sync workers (2 × cores); wrk: {os.environ['CONNECTIONS']} "
-    f"connections on {os.environ['CONNECTIONS']} threads, {os.environ['DURATION']} per endpoint after a 2 s warm-up; "
+    f"connections on {os.environ['CONNECTIONS']} threads, {os.environ['DURATION']} per endpoint after priming every page in every worker and a 2 s warm-up; "
     "load generator, server, PostgreSQL, Redis and the worker all share the machine",
     f"- load average when the run began (1, 5, 15 min): {os.environ['LOAD_BEFORE']}"
     + (" — **other work was using the cores: these figures are lower than an idle machine's**"

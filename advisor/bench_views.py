@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
-from accounts.models import Membership
+from accounts.models import Membership, User
 
 
 def baseline(request: HttpRequest) -> HttpResponse:
@@ -21,6 +21,7 @@ def baseline(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def authenticated(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)  # noqa: S101 - login_required
     name = (
         Membership.objects.filter(user=request.user)
         .order_by("pk")

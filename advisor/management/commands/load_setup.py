@@ -82,7 +82,8 @@ class Command(BaseCommand):
             if report.status != Report.Status.DONE:
                 raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
         tokens = []
-        for i in range(options["links"] if owner else 0):
+        for i in range(options["links"] if owner is not None else 0):
+            assert owner is not None  # noqa: S101 - narrows the type
             _link, token = services.share_link_create(
                 report=reports[i % len(reports)], user=owner, label=f"load {i}"
             )
