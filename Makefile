@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test lint fmt services services-down messages shell clean bench bench-engine bench-reports fuzz
+.PHONY: help run test lint fmt services services-down messages shell clean bench bench-engine bench-reports load fuzz
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ lint:  ## ruff, mypy, import-linter and the migrations check only
 fmt:  ## Format and autofix with ruff
 	@source .ci/lib.sh && ensure_venv && ruff format . && ruff check --fix .
 
-bench:  ## Load benchmark: gunicorn + PostgreSQL + Redis + worker under wrk, vs a bare view; writes docs/benchmarks.md
+bench:  ## Load benchmark: gunicorn + PostgreSQL + Redis + worker under wrk, vs a bare view, an authenticated page and a formtools peer; writes docs/benchmarks.md
 	@bash .ci/bench.sh
 
 bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10,000
@@ -27,6 +27,9 @@ bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10
 
 bench-reports:  ## Reports through a real worker: p50/p95 generation and submit-to-done (COUNT=20)
 	@bash .ci/bench-reports.sh
+
+load:  ## Simulated people (Locust, headless) in steps: how many the box holds at p95 < 300 ms; writes docs/benchmarks.md
+	@bash .ci/load.sh
 
 fuzz:  ## Hypothesis against every wizard step and the API with 10,000 examples each
 	@FUZZ_EXAMPLES=10000 API_FUZZ_EXAMPLES=10000 bash .ci/test.sh tests/advisor/test_wizard_fuzz.py tests/api/test_api.py -k random

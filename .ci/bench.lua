@@ -1,8 +1,9 @@
 -- wrk script for `make bench` (.ci/bench.sh). One connection per wrk thread (-t N -c N).
--- Arguments after `--`: expected status, mode ("get" or "post"), Cookie header ("" for none),
+-- Arguments after `--`: expected status, mode ("get", "post" or "form"), Cookie header ("" for
+-- none; several separated by "|": thread i sends the i-th, one session per thread),
 -- CSRF token,
--- and for "post": comma-separated paths (one assessment per thread), their current versions,
--- and the form body.
+-- for "post": comma-separated paths (one assessment per thread), their current versions,
+-- and the form body; for "form": the form body, posted as it is to the URL (the peer).
 -- A valid wizard POST bumps the assessment's optimistic-lock version by one, so each thread
 -- owns one assessment and counts its version up after every 302; on anything else it reads
 -- the version the page shows. Every status other than the expected one counts as an error.
@@ -25,7 +26,17 @@ function init(args)
   expected = tonumber(args[1])
   mode = args[2]
   wrong = 0
-  if args[3] ~= "" then wrk.headers["Cookie"] = args[3] end
+  if args[3] ~= "" then
+    local cookies = split(args[3], "|")
+    wrk.headers["Cookie"] = cookies[((index - 1) % #cookies) + 1]
+  end
+  if mode == "form" then
+    wrk.method = "POST"
+    wrk.headers["X-CSRFToken"] = args[4]
+    wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+    local req = wrk.format("POST", nil, nil, args[5])
+    request = function() return req end
+  end
   if mode == "post" then
     wrk.method = "POST"
     wrk.headers["X-CSRFToken"] = args[4]

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
@@ -102,12 +102,7 @@ class Command(BaseCommand):
             raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
         _link, token = services.share_link_create(report=report, user=user, label="bench")
 
-        # A logged-in session, as django.contrib.auth.login() would store it.
-        store = import_module(settings.SESSION_ENGINE).SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "accounts.backends.EmailBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
+        store = _signed_in(user)
         csrf = _get_new_csrf_string()
 
         def step_url(obj: Assessment) -> str:
@@ -120,6 +115,33 @@ class Command(BaseCommand):
             "shared": reverse("advisor:shared", kwargs={"token": token}),
         }
 
+        # The references of the bench urlconf (advisor.bench_settings): the formtools peer
+        # and the authenticated one-row page. The peer writes its state into the session on
+        # every request, so each load connection gets a session of its own, as each person
+        # has; its timing client has one of its own too.
+        peer: dict[str, Any] = {}
+        try:
+            urls["authenticated"] = reverse("bench_authenticated")
+        except NoReverseMatch:
+            pass
+        else:
+            from urllib.parse import urlencode
+
+            from advisor import bench_peer
+
+            urls["peer_get"] = bench_peer.step_url("organization")
+            peer_data = bench_peer.organization_post("research", ["hong_kong", "singapore"])
+            sessions = [_signed_in(user) for _ in range(options["connections"])]
+            peer = {
+                "cookies": "|".join(
+                    f"{settings.SESSION_COOKIE_NAME}={s.session_key}; "
+                    f"{settings.CSRF_COOKIE_NAME}={csrf}"
+                    for s in sessions
+                ),
+                "path": urls["peer_get"],
+                "body": urlencode(peer_data, doseq=True),
+            }
+
         # SQL queries per page, through the same middleware, with the same cookies. The
         # first request of a process compiles the published catalog and scoring model and
         # fills the kept fragments; the counts are those of the requests after it.
@@ -127,10 +149,13 @@ class Command(BaseCommand):
         client.cookies[settings.SESSION_COOKIE_NAME] = store.session_key
         client.cookies[settings.CSRF_COOKIE_NAME] = csrf
         anonymous = Client(SERVER_NAME="127.0.0.1")
+        peer_client = Client(SERVER_NAME="127.0.0.1", enforce_csrf_checks=True)
+        peer_client.cookies[settings.SESSION_COOKIE_NAME] = _signed_in(user).session_key
+        peer_client.cookies[settings.CSRF_COOKIE_NAME] = csrf
         # A share link's visitor has no account: the load sends it no cookies either.
+        clients = {"shared": anonymous, "peer_get": peer_client}
         pages: dict[str, Callable[[], Any]] = {
-            name: partial((anonymous if name == "shared" else client).get, url)
-            for name, url in urls.items()
+            name: partial(clients.get(name, client).get, url) for name, url in urls.items()
         }
 
         def post(obj: Assessment, slug: str, data: dict[str, Any]) -> Any:
@@ -159,6 +184,18 @@ class Command(BaseCommand):
             saved(post(probe, STEP, STEP_POST))
         queries["step_post"] = len(counted)
 
+        def peer_post() -> Any:
+            response = peer_client.post(peer["path"], peer_data, headers={"X-CSRFToken": csrf})
+            if response.status_code != 302:
+                raise CommandError(f"the peer's step POST answered {response.status_code}")
+            return response
+
+        if peer:
+            peer_post()
+            with _counting() as counted:
+                peer_post()
+            queries["peer_post"] = len(counted)
+
         # Milliseconds per request served one at a time in this process (no load): the cost
         # of a page in Django itself, steadier than the load figures on a shared machine.
         timing: dict[str, dict[str, float]] = {}
@@ -167,6 +204,8 @@ class Command(BaseCommand):
             for name, request in pages.items():
                 timing[name] = _time(request, n)
             timing["step_post"] = _time(lambda: saved(post(probe, STEP, STEP_POST)), n)
+            if peer:
+                timing["peer_post"] = _time(peer_post, n)
             budget = iter(range(int(time.time() * 1000) % 10**9, 10**10))
 
             def save_cost() -> None:
@@ -191,6 +230,7 @@ class Command(BaseCommand):
                 "versions": [a.version for a in load],
                 "body": "industry=research&regions=hong_kong&regions=singapore&action=next",
             },
+            "peer": peer,
             "queries": queries,
             "timing": timing,
         }
@@ -202,6 +242,16 @@ class Command(BaseCommand):
                 f"in-process {name}: {t['ms']:.2f} ms per request "
                 f"({t['cpu_ms']:.2f} ms CPU), {queries.get(name, '?')} queries"
             )
+
+
+def _signed_in(user: User) -> Any:
+    """A new logged-in session, as django.contrib.auth.login() would store it."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "accounts.backends.EmailBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return store
 
 
 @contextmanager
