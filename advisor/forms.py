@@ -8,6 +8,7 @@ All fields are optional here for the same reason: the engine decides what is mis
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from django import forms
@@ -228,8 +229,35 @@ def _yes_no(**kwargs: Any) -> forms.ChoiceField:
     return forms.ChoiceField(choices=YES_NO, required=False, widget=forms.RadioSelect, **kwargs)
 
 
+# "8,000", "8 000" and "8 000" (no-break or narrow no-break space) are eight thousand: groups of
+# exactly three digits after the first. "8,5" is not a grouping and is refused as before rather
+# than guessed at (it is 8.5 in much of Europe).
+_GROUPED = re.compile(r"^\s*([+-]?)(\d{1,3}(?:[,\u00a0\u202f ]\d{3})+)(\.\d+)?\s*$")
+
+
+def _ungroup(value: Any) -> Any:
+    if isinstance(value, str) and (match := _GROUPED.match(value)):
+        sign, digits, fraction = match.groups()
+        return sign + re.sub(r"\D", "", digits) + (fraction or "")
+    return value
+
+
+class GroupedIntegerField(forms.IntegerField):
+    """An integer that may be typed with thousands separators."""
+
+    def to_python(self, value: Any) -> int | None:
+        return super().to_python(_ungroup(value))
+
+
+class GroupedFloatField(forms.FloatField):
+    """A number that may be typed with thousands separators."""
+
+    def to_python(self, value: Any) -> float | None:
+        return super().to_python(_ungroup(value))
+
+
 def _integer(**kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(
+    return GroupedIntegerField(
         required=False,
         # Text, not type=number: browsers silently drop what a number input cannot parse, and
         # we want to show people exactly what they typed next to the reason it was refused.
@@ -239,7 +267,7 @@ def _integer(**kwargs: Any) -> forms.IntegerField:
 
 
 def _number(**kwargs: Any) -> forms.FloatField:
-    return forms.FloatField(
+    return GroupedFloatField(
         required=False,
         widget=forms.TextInput(attrs={"class": "form-control", "inputmode": "decimal"}),
         **kwargs,
