@@ -252,7 +252,7 @@ class GroupedIntegerField(forms.IntegerField):
 class GroupedFloatField(forms.FloatField):
     """A number that may be typed with thousands separators."""
 
-    def to_python(self, value: Any) -> float | None:
+    def to_python(self, value: Any) -> float | None:  # type: ignore[override]  # as FloatField
         return super().to_python(_ungroup(value))
 
 
