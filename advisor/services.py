@@ -1551,7 +1551,7 @@ def catalog_import_offers(
     json_text: str,
     user: User | None,
     fx: dict[str, dict[str, Any]] | None = None,
-    id_prefix: str = "ofr",
+    id_prefix: str = "rg",
     reference: str = "",
 ) -> OffersImported:
     """A new draft: the published catalog plus the price rows of an offers file (the shape of

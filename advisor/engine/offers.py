@@ -187,7 +187,7 @@ def import_offers(
     *,
     accelerator_ids: Collection[str],
     fx: Mapping[str, Mapping[str, Any]],
-    id_prefix: str = "ofr",
+    id_prefix: str = "rg",
     reference: str = "",
 ) -> ImportedOffers:
     """Price rows for the catalog from offer rows; CatalogError lists every problem.

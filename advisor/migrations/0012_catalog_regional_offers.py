@@ -50,7 +50,7 @@ def publish(apps, schema_editor):
     doc = _bundled()
     data = dict(old.data or {})
     keys = set(old.prices.values_list("key", flat=True))
-    new_prices = [p for p in doc["prices"] if p["id"].startswith("ofr")]
+    new_prices = [p for p in doc["prices"] if p["id"].startswith("rg")]
     if "regional_offers" in data and all(p["id"] in keys for p in new_prices):
         return  # seeded from the current catalog.json
     regions = dict(data.get("regions") or {})

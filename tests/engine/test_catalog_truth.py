@@ -164,19 +164,19 @@ def test_the_bundled_regional_rows_are_the_reference_file_imported(catalog: Cata
         fx=notes["fx"],
         reference="shared/reference/offers_hk_tokyo_la.json",
     )
-    bundled = [p for p in catalog.raw["prices"] if p["id"].startswith("ofr")]
+    bundled = [p for p in catalog.raw["prices"] if p["id"].startswith("rg")]
     assert len(rows) == 39 and len(bundled) == 37
     assert bundled == imported.prices
     assert [h["row"] for h in notes["held_back"]] == [30, 38]  # V100, a 48 GB RTX 4090
     for p in bundled:
         assert p["source"] and (p["as_of"] or "source date:" in p["note"])
     by_id = {p["id"]: p for p in bundled}
-    assert by_id["ofr28"]["region_key"] == "japan"  # Sakura Ishikari: Japan, not Tokyo
-    assert by_id["ofr20"]["region_key"] == "us_west"  # us-west-1 is not Los Angeles
-    assert by_id["ofr23"]["region_key"] == "los_angeles"
-    assert by_id["ofr28"]["fx"]["as_of"] == "2026-05-08"
-    assert by_id["ofr28"]["usd_per_device_hour"] == pytest.approx(990 / 156.76, abs=1e-5)
-    assert by_id["ofr37"]["marketplace"] is False and by_id["ofr39"]["marketplace"] is True
+    assert by_id["rg28"]["region_key"] == "japan"  # Sakura Ishikari: Japan, not Tokyo
+    assert by_id["rg20"]["region_key"] == "us_west"  # us-west-1 is not Los Angeles
+    assert by_id["rg23"]["region_key"] == "los_angeles"
+    assert by_id["rg28"]["fx"]["as_of"] == "2026-05-08"
+    assert by_id["rg28"]["usd_per_device_hour"] == pytest.approx(990 / 156.76, abs=1e-5)
+    assert by_id["rg37"]["marketplace"] is False and by_id["rg39"]["marketplace"] is True
     assert any("Japan is not always Tokyo" in n for n in notes["notes"])
 
 

@@ -46,7 +46,7 @@ class Command(BaseCommand):
             metavar="CUR=RATE@DATE",
             help="A currency's units per US dollar (default: the catalog's regional_offers.fx).",
         )
-        parser.add_argument("--prefix", default="ofr", help="Price id prefix (default: ofr).")
+        parser.add_argument("--prefix", default="rg", help="Price id prefix (default: rg).")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
