@@ -1582,7 +1582,8 @@ def catalog_import_offers(
     new_ids = {p["id"] for p in imported.prices}
     document["prices"] = [p for p in document["prices"] if p["id"] not in new_ids]
     document["prices"] += imported.prices
-    regional.update(fx={**dict(regional.get("fx") or {}), **rates}, held_back=imported.held)
+    held = [h for h in regional.get("held_back") or [] if h.get("reference") != reference]
+    regional.update(fx={**dict(regional.get("fx") or {}), **rates}, held_back=held + imported.held)
     document["regional_offers"] = regional
     problems = catalog_document_problems(document) or _catalog_storage_problems(document)
     if problems:
