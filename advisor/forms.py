@@ -46,6 +46,7 @@ LABELS: dict[str, dict[str, str | Promise]] = {
         "us_west": _("US West"),
         "europe": _("Europe"),
         "mainland_china": _("Mainland China"),
+        "japan": _("Japan outside Tokyo"),
     },
     "kind": {
         "pretraining": _("Pre-training"),

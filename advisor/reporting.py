@@ -637,6 +637,11 @@ def _price_sources(cost: dict[str, Any]) -> list[dict[str, Any]]:
             },
         )
         where = " ".join(str(v) for v in (p.get("provider"), p.get("region")) if v) or "—"
+        if (p.get("gpus_per_unit") or 1) > 1:
+            where += " · " + _("sold as %(unit)s (%(gpus)s GPUs); per-GPU figure derived") % {
+                "unit": p.get("sold_as") or "—",
+                "gpus": p["gpus_per_unit"],
+            }
         group["where"].setdefault(where, []).append(str(p.get("price_id") or ""))
     return [
         {**g, "where": [(where, ", ".join(ids)) for where, ids in g["where"].items()]}

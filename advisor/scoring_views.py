@@ -162,6 +162,7 @@ def catalog(request: HttpRequest) -> HttpResponse:
         "accelerators": accelerators,
         "prices": prices,
         "stale_count": sum(1 for p in prices if p["stale"]),
+        "availability": selectors.catalog_availability(active) if active is not None else [],
         "can_edit": can_edit_scoring_models(request.user),
     }
     return render(request, "advisor/catalog.html", context)

@@ -21,7 +21,7 @@ from accounts.selectors import object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
-from advisor.forms import StepForm
+from advisor.forms import StepForm, label_for
 from advisor.models import Assessment, PriceRefresh, Report, ShareLink
 from advisor.services import step_problems
 from advisor.wizard import STEPS, Step, applicable_steps
@@ -391,6 +391,36 @@ def freshness(row: Any, days: int) -> str:
     if row.as_of is None:
         return "undated"
     return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
+
+
+def catalog_availability(catalog: Any) -> list[dict[str, Any]]:
+    """Where each card is offered, per customer region, from a catalog's availability table:
+    the cards, the provider regions behind them and what is not offered there (a price-list
+    row is not availability), each with its source and date (the `/catalog/` page)."""
+    names = {a.key: a.name for a in catalog.accelerators.all()}
+    table = ((catalog.data or {}).get("availability") or {}).get("regions") or {}
+
+    def cards(keys: Iterable[str]) -> list[str]:
+        return [names.get(k, k) for k in keys]
+
+    return [
+        {
+            "key": key,
+            "name": label_for("region", key),
+            "cards": cards(row.get("public_cloud") or []),
+            "hosted": cards(row.get("hosted") or []),
+            "source": row.get("source"),
+            "as_of": row.get("as_of"),
+            "note": row.get("note"),
+            "by_provider": [
+                {**e, "cards": cards(e.get("cards") or [])} for e in row.get("by_provider") or []
+            ],
+            "not_offered": [
+                {**e, "cards": cards(e.get("cards") or [])} for e in row.get("not_offered") or []
+            ],
+        }
+        for key, row in table.items()
+    ]
 
 
 def price_refresh_summary() -> list[dict[str, Any]]:

@@ -50,6 +50,7 @@ from advisor.engine import Catalog as EngineCatalog
 from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
 from advisor.engine.catalog import CatalogError
+from advisor.engine.offers import import_offers
 from advisor.forms import StepForm
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
@@ -1536,6 +1537,59 @@ def catalog_import(*, json_text: str, user: User | None) -> Catalog:
         raise CatalogInvalid(problems)
     document["imported_version"] = str(document["version"])
     return catalog_from_document(document=document, user=user, version=catalog_next_version())
+
+
+@dataclasses.dataclass(frozen=True)
+class OffersImported:
+    catalog: Catalog
+    prices: int
+    held: list[dict[str, Any]]
+
+
+def catalog_import_offers(
+    *,
+    json_text: str,
+    user: User | None,
+    fx: dict[str, dict[str, Any]] | None = None,
+    id_prefix: str = "rg",
+    reference: str = "",
+) -> OffersImported:
+    """A new draft: the published catalog plus the price rows of an offers file (the shape of
+    shared/reference/offers_hk_tokyo_la.json), each keeping its source, date, unit and currency
+    conversion. Rows with an id already in the catalog replace it. CatalogInvalid lists every
+    problem and nothing is written. `fx` defaults to the catalog's `regional_offers.fx`."""
+    try:
+        rows = json_load_bounded(json_text, max_bytes=CATALOG_IMPORT_MAX_BYTES)
+    except JSONRefused as error:
+        raise CatalogInvalid([error.message]) from error
+    active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    if active is None:
+        raise CatalogInvalid([gettext("No catalog is published: publish one first.")])
+    document = active.to_document()
+    regional = dict(document.get("regional_offers") or {})
+    rates = fx if fx is not None else dict(regional.get("fx") or {})
+    try:
+        imported = import_offers(
+            rows,
+            accelerator_ids=[a["id"] for a in document["accelerators"]],
+            fx=rates,
+            id_prefix=id_prefix,
+            reference=reference,
+        )
+    except CatalogError as error:
+        lang = decisions.engine_language()
+        raise CatalogInvalid([f"{p.path}: {p.message(lang)}" for p in error.problems]) from error
+    new_ids = {p["id"] for p in imported.prices}
+    document["prices"] = [p for p in document["prices"] if p["id"] not in new_ids]
+    document["prices"] += imported.prices
+    held = [h for h in regional.get("held_back") or [] if h.get("reference") != reference]
+    regional.update(fx={**dict(regional.get("fx") or {}), **rates}, held_back=held + imported.held)
+    document["regional_offers"] = regional
+    problems = catalog_document_problems(document) or _catalog_storage_problems(document)
+    if problems:
+        raise CatalogInvalid(problems)
+    catalog = catalog_from_document(document=document, user=user, version=catalog_next_version())
+    return OffersImported(catalog, len(imported.prices), imported.held)
 
 
 def _catalog_storage_problems(document: dict[str, Any]) -> list[str]:

@@ -20,6 +20,8 @@ from advisor.engine.answers import Problem, join_path
 
 _T = TypeVar("_T")
 
+# flex_start (Google's DWS Flex-start) is its own billing: queued capacity at a discount that,
+# unlike spot, is not preempted once it runs.
 BILLING_KINDS = (
     "on_demand",
     "spot",
@@ -83,6 +85,10 @@ class Price:
     estimated: bool
     derived: bool
     note: str | None
+    # The devices one purchase holds (AWS p5.48xlarge, an HGX node: 8); the per-device figures
+    # are then derived, and counts are billed in whole units.
+    gpus_per_unit: int = 1
+    unit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +236,8 @@ _CATALOG_SCHEMA: dict[str, Any] = {
                     "billing": {"enum": list(BILLING_KINDS)},
                     "usd_per_device_hour": {"type": ["number", "null"], "minimum": 0},
                     "usd_per_device_month": {"type": ["number", "null"], "minimum": 0},
+                    "gpus_per_unit": {"type": "integer", "minimum": 1, "maximum": 4096},
+                    "unit": {"type": ["string", "null"], "maxLength": 200},
                     **_SOURCED,
                 },
             },
@@ -333,6 +341,8 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             estimated=bool(p.get("estimated", False)),
             derived=bool(p.get("derived", False)),
             note=p.get("note"),
+            gpus_per_unit=int(p.get("gpus_per_unit") or 1),
+            unit=p.get("unit"),
         )
         for p in data["prices"]
     )

@@ -16,9 +16,12 @@ from advisor.engine import sizing as S
 from advisor.engine.answers import Inference, Training
 from advisor.engine.catalog import Accelerator, Catalog, Price
 
+# Google's DWS Flex-start is not spot (it queues for capacity and then is not preempted): it has
+# a slot of its own, shown beside the others and never the headline.
 PRICE_SLOTS = {
     "on_demand": ("on_demand",),
-    "spot": ("spot", "flex_start"),
+    "spot": ("spot",),
+    "flex_start": ("flex_start",),
     "capacity_block": ("reserved_block",),
     "commit_1y": ("commit_1y",),
     "commit_3y": ("commit_3y",),
@@ -34,20 +37,32 @@ BILLING_TO_SLOT = {
 SLOT_TO_BILLING = {
     "on_demand": "on_demand",
     "spot": "spot",
+    "flex_start": "on_demand",
     "capacity_block": "on_demand",
     "commit_1y": "committed_1y",
     "commit_3y": "committed_3y",
     "monthly": "monthly_fixed",
 }
 _FIXED_SLOTS = ("monthly", "commit_1y", "commit_3y")
-_HOURLY_SLOTS = frozenset({"on_demand", "spot", "capacity_block"})
+_HOURLY_SLOTS = frozenset({"on_demand", "spot", "flex_start", "capacity_block"})
+# The slot whose price anchors an option's offer (provider and region), in this order; the
+# option's other prices come from the same provider and region where the catalog has one.
+_ANCHOR_SLOTS = ("on_demand", "monthly", "commit_1y", "commit_3y")
 _MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
+
+
+def billed_devices(count: int, gpus_per_unit: int) -> int:
+    """Devices paid for when `count` are needed and the price is sold in whole units."""
+    unit = max(1, gpus_per_unit)
+    return -(-max(count, 1) // unit) * unit
 
 
 @dataclass(frozen=True, slots=True)
 class PriceChoice:
     price: Price
     match: str  # exact | nearby | elsewhere
+    # Same provider and region as the option's anchor price (its on-demand, else monthly, ...).
+    same_offer: bool = True
 
     @property
     def hourly(self) -> float:
@@ -73,6 +88,21 @@ def _group(catalog: Catalog, key: str | None) -> str | None:
     return None if region is None else str(region.get("group"))
 
 
+def _not_offered(catalog: Catalog) -> frozenset[tuple[str | None, str, str]]:
+    """(region, provider, card) that the availability table says are not offered, though the
+    provider may publish a price there (Google's asia-east2 A2/A3 rows)."""
+
+    def build() -> frozenset[tuple[str | None, str, str]]:
+        return frozenset(
+            (region, str(entry.get("provider")), card)
+            for region, row in (catalog.availability.get("regions") or {}).items()
+            for entry in row.get("not_offered") or ()
+            for card in entry.get("cards") or ()
+        )
+
+    return catalog.memo("not_offered", build)
+
+
 def choose_price(
     catalog: Catalog,
     acc_id: str,
@@ -81,14 +111,22 @@ def choose_price(
     regions: Sequence[str],
     clouds: Sequence[str],
     residency: str,
+    count: int = 1,
+    anchor: Price | None = None,
 ) -> PriceChoice | None:
-    """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere."""
+    """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
+    within a region match, the anchor's provider and region first (so that one option's
+    on-demand, spot and commitment prices are one offer), then the cost of `count` devices
+    billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase)."""
     groups = {_group(catalog, r) for r in regions}
-    best: tuple[int, float, str] | None = None
+    best: tuple[int, int, float, str] | None = None
     chosen: PriceChoice | None = None
+    unlisted = _not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
         if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes:
             continue
+        if (p.region_key, p.provider, acc_id) in unlisted:
+            continue  # a price-list row in a region that does not offer the card
         # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
         if mode == "public_cloud" and clouds and p.cloud not in clouds:
             continue
@@ -100,8 +138,10 @@ def choose_price(
             match = "elsewhere"
         if residency == "in_region" and match != "exact":
             continue
-        choice = PriceChoice(p, match)
-        key = (_MATCH_RANK[match], choice.hourly, p.id)
+        same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
+        choice = PriceChoice(p, match, same)
+        cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
+        key = (_MATCH_RANK[match], 0 if same else 1, cost, p.id)
         if best is None or key < best:
             best, chosen = key, choice
     return chosen
@@ -134,8 +174,13 @@ def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, 
         "as_of": p.as_of,
         "stale": is_stale(p.as_of, today, stale_days),
         "estimated": p.estimated,
-        "derived": p.derived,
+        # A per-device figure of a price sold in larger units is derived (price / devices).
+        "derived": p.derived or p.gpus_per_unit > 1,
         "note": p.note,
+        "gpus_per_unit": p.gpus_per_unit,
+        "sold_as": p.unit,
+        "usd_per_unit_hour": round(choice.hourly * p.gpus_per_unit, 4),
+        "same_offer": choice.same_offer,
     }
 
 
@@ -186,15 +231,29 @@ class CostInputs:
     sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
-def _prices(acc: Accelerator, mode: str, ci: CostInputs) -> Mapping[str, PriceChoice | None]:
+def _prices(
+    acc: Accelerator, mode: str, count: int, ci: CostInputs
+) -> Mapping[str, PriceChoice | None]:
+    def pick(slot: str, anchor: Price | None) -> PriceChoice | None:
+        return choose_price(
+            ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency, count, anchor
+        )
+
     def choose() -> dict[str, PriceChoice | None]:
-        return {
-            slot: choose_price(ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency)
-            for slot in PRICE_SLOTS
-        }
+        out: dict[str, PriceChoice | None] = {}
+        anchor: Price | None = None
+        for slot in _ANCHOR_SLOTS:
+            out[slot] = pick(slot, anchor)
+            if anchor is None and out[slot] is not None:
+                anchor = out[slot].price  # type: ignore[union-attr]
+        for slot in PRICE_SLOTS:
+            if slot not in out:
+                out[slot] = pick(slot, anchor)
+        return {slot: out[slot] for slot in PRICE_SLOTS}
 
     # The same few combinations recur across assessments: the catalog memoises them.
-    return ci.catalog.memo(("prices", acc.id, mode, ci.regions, ci.clouds, ci.residency), choose)
+    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency)
+    return ci.catalog.memo(key, choose)
 
 
 def _staff(mode: str, count: int, ci: CostInputs) -> float:
@@ -242,17 +301,17 @@ class _Offer:
     break_even: Mapping[str, float | None]
 
 
-def _offer(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
-    local = ("offer", acc.id, mode)
+def _offer(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
+    local = ("offer", acc.id, mode, count)
     found = ci.sized.get(local)
     if found is None:
-        found = ci.sized[local] = _offer_memo(acc, mode, ci)
+        found = ci.sized[local] = _offer_memo(acc, mode, count, ci)
     return found
 
 
-def _offer_memo(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
+def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
     def build() -> _Offer:
-        prices = _prices(acc, mode, ci)
+        prices = _prices(acc, mode, count, ci)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
         cloud = ref.price.cloud if ref else None
         od = prices["on_demand"]
@@ -279,6 +338,7 @@ def _offer_memo(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
         "offer",
         acc.id,
         mode,
+        count,
         ci.regions,
         ci.clouds,
         ci.residency,
@@ -334,30 +394,48 @@ def _money(
     egress_gb: float,
     ci: CostInputs,
 ) -> dict[str, Any]:
-    offer = _offer(acc, mode, ci)
+    offer = _offer(acc, mode, count, ci)
     prices = offer.prices
     fixed_hours = count * 730.0
     compute: dict[str, float | None] = {}
+    billed: dict[str, int] = {}
     for slot, choice in prices.items():
         if choice is None:
             compute[slot] = None
-        elif slot in _HOURLY_SLOTS:
-            compute[slot] = used_device_hours * choice.hourly
+            continue
+        # A price sold in units of several devices is paid for in whole units.
+        n = billed[slot] = billed_devices(count, choice.price.gpus_per_unit)
+        if slot in _HOURLY_SLOTS:
+            compute[slot] = used_device_hours * n / count * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
-            compute[slot] = (
-                fixed_hours * choice.hourly if slot != "monthly" else count * choice.monthly
-            )
+            compute[slot] = n * 730.0 * choice.hourly if slot != "monthly" else n * choice.monthly
     storage = storage_gb * offer.storage_rate
     egress = egress_gb * offer.egress_rate
     staff = ci.sized.get(("staff", mode, count))
     if staff is None:
         staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
-    chosen_slot = choose_slot(mode, compute, utilisation, offer.break_even, ci)
+    # Another provider's or region's price (the anchor's offer has none for the slot) is the
+    # headline only when it is read in the customer's region group, or the anchor is not
+    # either: never a Hong Kong commitment under a Los Angeles on-demand price.
+    anchor = next((prices[s] for s in _ANCHOR_SLOTS if prices.get(s)), None)
+    headline = {
+        s: v
+        for s, v in compute.items()
+        if anchor is None
+        or prices[s] is None
+        or prices[s].same_offer  # type: ignore[union-attr]
+        or prices[s].match != "elsewhere"  # type: ignore[union-attr]
+        or anchor.match == "elsewhere"
+    }
+    chosen_slot = choose_slot(mode, headline, utilisation, offer.break_even, ci)
     chosen = compute.get(chosen_slot) if chosen_slot else None
     idle = 0.0
+    billed_count = billed.get(chosen_slot or "", count) if chosen is not None else count
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
-        idle = chosen * (1.0 - utilisation)
+        idle = chosen * max(0.0, 1.0 - used_device_hours / (billed_count * 730.0))
+    elif chosen is not None:
+        idle = chosen * (1.0 - count / billed_count)  # devices of a unit the workload leaves idle
     total = None if chosen is None else chosen + storage + egress + staff
     return {
         # Shared with the memoised offer: read-only by contract (results are serialised as is).
@@ -367,6 +445,7 @@ def _money(
             k: None if v is None else round(v, 2) for k, v in compute.items()
         },
         "billing_used": chosen_slot if chosen is not None else None,
+        "billed_count": billed_count,
         "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
@@ -499,10 +578,31 @@ def training_option(
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
     hpm = catalog.figure("hours_per_month")
     money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
+    if money["billed_count"] > n:
+        # The price is sold in whole units (an 8-GPU node): the run uses every device paid for.
+        bumped = ("training_base", acc.id, kind, schedule, money["billed_count"])
+        if bumped not in ci.sized:
+            n_min, _n, _h, target, basis = ci.sized[key]
+            count = money["billed_count"]
+            more = S.training_hours(flops, acc, count, t, kind, catalog)
+            ci.sized[bumped] = _training_base(
+                acc, kind, schedule, t, mem, (n_min, count, more, target, basis), catalog
+            )
+        n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[bumped]
+        money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
     per_run: dict[str, float | None] = {}
-    for slot in ("on_demand", "spot", "capacity_block"):
+    for slot in ("on_demand", "spot", "flex_start", "capacity_block"):
         doc = money["prices"][slot]
-        per_run[slot] = _r(run_device_hours * doc["usd_per_device_hour"]) if doc else None
+        per_run[slot] = (
+            _r(
+                run_device_hours
+                * billed_devices(n, doc["gpus_per_unit"])
+                / n
+                * doc["usd_per_device_hour"]
+            )
+            if doc
+            else None
+        )
     slot = money["billing_used"]
     to_result: float | None = None
     if slot in per_run:

@@ -109,6 +109,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "criterion '{id}' has no non-zero contribution", "評分準則「{id}」沒有任何非零的貢獻值"
     ),
     "problem.catalog_invalid": _m("invalid catalog ({detail})", "目錄資料無效（{detail}）"),
+    "problem.offer_invalid": _m("invalid offer ({detail})", "報價資料無效（{detail}）"),
     "problem.file_not_found": _m("file not found: {file}", "找不到檔案：{file}"),
     "problem.file_unreadable": _m("cannot read {file}: {detail}", "無法讀取 {file}：{detail}"),
     "problem.file_too_large": _m(

@@ -956,6 +956,8 @@ _PRICE_USED_KEYS = (
     "stale",
     "estimated",
     "derived",
+    "gpus_per_unit",
+    "sold_as",
 )
 
 

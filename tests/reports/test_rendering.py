@@ -159,7 +159,9 @@ def test_stale_prices_are_flagged_in_sources_and_risks() -> None:
     flagged = " ".join(r for r in rows if '<span class="flag">stale</span>' in r)
     for price in result["cost"]["prices_used"]:
         assert (re.search(rf"\b{price['price_id']}\b", flagged) is not None) == price["stale"]
-    assert sum(len(re.findall(r"\bp\d+\b", r)) for r in rows) == len(result["cost"]["prices_used"])
+    assert sum(len(re.findall(r"\b(?:p\d{3}|rg\d{2})\b", r)) for r in rows) == len(
+        result["cost"]["prices_used"]
+    )
     assert f"{len(stale)} of the {len(result['cost']['prices_used'])} prices used" in html
 
 
