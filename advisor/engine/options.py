@@ -69,7 +69,8 @@ def availability(
 
     Public cloud: the catalog's availability table per region (a price-list row is not
     availability); a region missing from the table falls back to a price row located there.
-    Hosted modes: an offer located in one of the customer's regions.
+    Hosted modes: an offer located in one of the customer's regions. Owned modes (private cloud,
+    on premises): the customer's own hardware, available where the customer is (`owned`).
     """
     key = ("availability", acc.id, mode, tuple(regions))
     return catalog.memo(key, lambda: _availability(catalog, acc, mode, tuple(regions)))
@@ -92,6 +93,17 @@ def _offered_in(catalog: Catalog, acc: Accelerator, mode: str) -> tuple[set[str]
 def _availability(
     catalog: Catalog, acc: Accelerator, mode: str, regions: tuple[str, ...]
 ) -> dict[str, Any]:
+    if mode in C.OWNED_MODES:
+        # The customer's own hardware is installed where the customer is: no offer to look up.
+        return {
+            "available": True,
+            "regions": list(regions),
+            "nearest_region": None,
+            "round_trip_ms": None,
+            "source": None,
+            "as_of": None,
+            "owned": True,
+        }
     offered, source = _offered_in(catalog, acc, mode)
     here = [r for r in regions if r in offered]
     nearest: str | None = None
@@ -372,6 +384,44 @@ def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | 
     return next((o for o in options if o["stack"]["runnable"]), None)
 
 
+def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: str) -> str | None:
+    """When a workload's first option is unpriced (so none is): on what basis its options were
+    ranked and, for owned hardware, the labelled rental-equivalent of the first option."""
+    unpriced = None if first is None else first.get("unpriced")
+    if first is None or unpriced is None:
+        return None
+    text = i18n.message(
+        "option.unpriced_first",
+        lang,
+        kind=i18n.label(kind, lang),
+        mode=i18n.label(mode, lang),
+        why=i18n.message(f"option.unpriced.{unpriced['reason']}", lang),
+        count=first["count"],
+        card=first["name"],
+        memory=f"{unpriced['memory_gb']:,.0f}",
+    )
+    if mode not in C.OWNED_MODES:
+        return text
+    proxy = unpriced["rental_equivalent"]
+    if proxy is None:
+        return text + " " + i18n.message("option.no_rental_equivalent", lang, card=first["name"])
+    return (
+        text
+        + " "
+        + i18n.message(
+            "option.rental_equivalent",
+            lang,
+            total=f"{proxy['usd_per_month']:,.0f}",
+            count=first["count"],
+            per_device=f"{proxy['usd_per_device_month']:,.0f}",
+            provider=proxy["provider"],
+            billing=i18n.label(C.SLOT_TO_BILLING.get(proxy["billing"], proxy["billing"]), lang),
+            region=proxy["region"] or "—",
+            as_of=proxy["as_of"] or i18n.message("option.undated", lang),
+        )
+    )
+
+
 # --------------------------------------------------------------------------- mode by cost
 
 # Modes the catalog can price (rented); owned modes (private cloud, on premises) are bought and
@@ -452,6 +502,10 @@ def choose_mode(
     base = standing(preferred.options)
     tolerance = float(catalog.rule("mode_cost_tolerance"))
     best_mode, best, best_options = wd.mode, base, preferred.options
+    if wd.mode in C.OWNED_MODES:
+        # Owned hardware is where the customer is but has no price: the priced alternative shown
+        # next to it is the best runnable priced one, wherever it is offered.
+        best = (base[0], 1, base[2], base[3])
     costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
     for m in modes:
         alt = get(m, full=False).options
