@@ -655,6 +655,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "並非您的購置價格。",
     ),
     "option.undated": _m("undated", "未註明日期"),
+    "option.priced_elsewhere": _m(
+        "{kind}: the price of {card} is read from {region} ({provider}), outside your region "
+        "group ({regions}); {offered} A price where you are may differ: check it before quoting.",
+        "{kind}：{card} 的價格取自 {region}（{provider}），不在您所在的區域群組（{regions}）內；"
+        "{offered}您所在地的價格可能不同，報價前請先確認。",
+    ),
+    "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
+    "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
+    "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),
     "option.no_rental_equivalent": _m(
         "No rental price for {card} is sourced, so no rental-equivalent is shown.",
         "目錄中沒有 {card} 的租用價格，因此不提供租用等價參考。",

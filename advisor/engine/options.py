@@ -384,6 +384,35 @@ def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | 
     return next((o for o in options if o["stack"]["runnable"]), None)
 
 
+def first_option_notes(
+    kind: str, mode: str, first: Mapping[str, Any] | None, regions: Sequence[str], lang: str
+) -> list[str]:
+    """What the report must say about the basis of a workload's first option: unpriced (and on
+    what basis it was ranked), or priced from outside the customer's region group."""
+    note = unpriced_note(kind, mode, first, lang)
+    if note is not None:
+        return [note]
+    used = None if first is None else first.get("billing_used")
+    price = first["prices"].get(used) if first is not None and used else None
+    if first is None or price is None or price["region_match"] != "elsewhere":
+        return []
+    return [
+        i18n.message(
+            "option.priced_elsewhere",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=first["name"],
+            region=price["region"] or i18n.message("option.region_not_stated", lang),
+            provider=price["provider"],
+            regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
+            offered=i18n.message(
+                "option.offered_here" if first["availability"]["available"] else "option.not_here",
+                lang,
+            ),
+        )
+    ]
+
+
 def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: str) -> str | None:
     """When a workload's first option is unpriced (so none is): on what basis its options were
     ranked and, for owned hardware, the labelled rental-equivalent of the first option."""

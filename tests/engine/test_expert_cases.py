@@ -378,6 +378,16 @@ def regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune(r: Result) -> 
     assert serving["latency_at_metric_ms"] <= serving["latency_target_ms"]
 
 
+def hk_a10g_priced_from_us_east_is_labelled(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert first["accelerator_id"] == "nvidia-a10g" and first["availability"]["available"]
+    assert (price["region"], price["region_match"]) == ("us-east-1", "elsewhere")
+    (note,) = [n for n in r["cost"]["notes"] if "outside your region group" in n]
+    assert "NVIDIA A10G" in note and "us-east-1 (AWS)" in note and "Hong Kong" in note
+
+
 def _starter(slug: str) -> dict[str, Any]:
     return next(s for s in STARTERS if s.slug == slug).document()
 
@@ -687,6 +697,14 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         serving_7b_on_premises_gets_a100_class_cards,
+    ),
+    (
+        "hk_insurer_serving_with_tensorrt_llm_on_a10g",
+        team(
+            organization={"industry": "insurance", "regions": ["hong_kong"]},
+            frameworks={"serving": "tensorrt_llm"},
+        ),
+        hk_a10g_priced_from_us_east_is_labelled,
     ),
     (
         "regulated_finance_private_cloud_starter",
