@@ -681,6 +681,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "instead of {old_count}.",
         "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}，而非 {old_count} 張。",
     ),
+    "lever.smaller_hardware": _m(
+        "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
+        "({memory} GB) instead of {old_count} × {old_card} ({old_memory} GB): less hardware to "
+        "buy.",
+        "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}（{memory} GB），"
+        "而非 {old_count} 張 {old_card}（{old_memory} GB）：需購置的硬體較少。",
+    ),
     "per.month": _m("per month", "月"),
     "per.million_tokens": _m("per million tokens", "百萬 token"),
     "billing.only_on_demand": _m(

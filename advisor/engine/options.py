@@ -659,30 +659,115 @@ def levers(
             counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
             if counts and counts[0] <= acc.max_devices_per_group:
                 out.append(("training.deadline_hours", None, deadline, counts[0]))
+    smaller = _smaller_hardware_lever(catalog, answers, kind, first, sized, lang)
     return [
-        {
-            "kind": "lever",
-            "workload": kind,
-            "changes": [{"answer_path": path, "from": old, "to": new}],
-            "option": {"accelerator_id": acc.id, "count": count},
-            "explanation": i18n.message(
-                "lever.line",
-                lang,
-                field=i18n.field_label(path, lang),
-                value=i18n.value_label(path, new, lang)
-                if not isinstance(new, float)
-                else f"{new:,.0f}",
-                current=i18n.value_label(path, old, lang)
-                if not isinstance(old, float)
-                else f"{old:,.0f}",
-                kind=i18n.label(kind, lang),
-                count=count,
-                card=acc.name,
-                old_count=first["count"],
-            ),
-        }
-        for path, old, new, count in out
+        *(
+            {
+                "kind": "lever",
+                "workload": kind,
+                "changes": [{"answer_path": path, "from": old, "to": new}],
+                "option": {"accelerator_id": acc.id, "count": count},
+                "explanation": i18n.message(
+                    "lever.line",
+                    lang,
+                    field=i18n.field_label(path, lang),
+                    value=i18n.value_label(path, new, lang)
+                    if not isinstance(new, float)
+                    else f"{new:,.0f}",
+                    current=i18n.value_label(path, old, lang)
+                    if not isinstance(old, float)
+                    else f"{old:,.0f}",
+                    kind=i18n.label(kind, lang),
+                    count=count,
+                    card=acc.name,
+                    old_count=first["count"],
+                ),
+            }
+            for path, old, new, count in out
+        ),
+        *([smaller] if smaller else []),
     ]
+
+
+def _smaller_hardware_lever(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    first: Mapping[str, Any],
+    sized: Sized,
+    lang: str,
+) -> dict[str, Any] | None:
+    """Owned serving hardware ranked by size that a latency target pushes up: the least relaxed
+    target that would let less hardware (nominal memory x count) serve the same load, and on
+    what. Only for an unpriced first option on the customer's own hardware that meets its
+    target."""
+    inf = answers.inference
+    unpriced = first.get("unpriced")
+    if (
+        SC.PHASE_OF[kind] != "inference"
+        or inf is None
+        or inf.p95_latency_ms is None
+        or sized.imem is None
+        or sized.shape is None
+        or unpriced is None
+        or not first["availability"].get("owned")
+        or not first["meets_latency"]
+    ):
+        return None
+    shape, imem = sized.shape, sized.imem
+    demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+    fw = answers.frameworks
+    loose = dataclasses.replace(inf, p95_latency_ms=None)
+    best: tuple[float, float, int, Accelerator] | None = None
+    for acc in catalog.accelerators:
+        if acc.type != first["type"] or acc.id == first["accelerator_id"]:
+            continue
+        if not ST.stack_fit(
+            catalog, acc, "inference", fw.primary, fw.serving, fw.custom_kernels
+        ).runnable:
+            continue
+        plan = catalog.memo(
+            ("serving_plan_loose", acc.id, shape, loose, imem.weight_bytes, demand),
+            partial(S.serving_plan, shape, loose, imem, acc, catalog, demand),
+        )
+        if plan is None:
+            continue
+        count = plan.tp * plan.replicas
+        memory = acc.memory_gb * count
+        if memory >= unpriced["memory_gb"]:
+            continue
+        # The target this plan reaches, rounded up to 100 ms; it must hold at that target too.
+        target = float(math.ceil(plan.metric_ms / 100.0) * 100)
+        if target <= inf.p95_latency_ms:
+            continue
+        # The least relaxation first, then the least hardware.
+        key = (target, memory)
+        if best is None or key < best[:2]:
+            best = (*key, count, acc)
+    if best is None:
+        return None
+    target, memory, count, acc = best
+    path = "inference.p95_latency_ms"
+    return {
+        "kind": "lever",
+        "workload": kind,
+        "changes": [{"answer_path": path, "from": inf.p95_latency_ms, "to": target}],
+        "option": {"accelerator_id": acc.id, "count": count},
+        "explanation": i18n.message(
+            "lever.smaller_hardware",
+            lang,
+            field=i18n.field_label(path, lang),
+            value=f"{target:,.0f}",
+            current=f"{inf.p95_latency_ms:,.0f}",
+            kind=i18n.label(kind, lang),
+            count=count,
+            card=acc.name,
+            memory=f"{memory:,.0f}",
+            old_count=first["count"],
+            old_card=first["name"],
+            old_memory=f"{unpriced['memory_gb']:,.0f}",
+        ),
+    }
 
 
 def _lever_min_devices(

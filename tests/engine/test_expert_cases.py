@@ -376,6 +376,17 @@ def regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune(r: Result) -> 
     serving = smallest_hardware_first(r, "realtime_inference")
     assert serving["accelerator_id"] != "nvidia-b200"
     assert serving["latency_at_metric_ms"] <= serving["latency_target_ms"]
+    # ...and the report names the lever: the least relaxed target that needs less hardware.
+    (lever,) = [
+        c
+        for c in r["recommendation"]["would_change_if"]
+        if c.get("kind") == "lever" and c["workload"] == "realtime_inference"
+    ]
+    (change,) = lever["changes"]
+    assert change["answer_path"] == "inference.p95_latency_ms"
+    assert change["from"] == 10_000 < change["to"] <= 15_000
+    assert lever["option"]["accelerator_id"] != serving["accelerator_id"]
+    assert "less hardware to buy" in lever["explanation"]
 
 
 def hk_a10g_priced_from_us_east_is_labelled(r: Result) -> None:
