@@ -461,6 +461,69 @@ def _r(value: float | None) -> float | None:
     return None if value is None or not math.isfinite(value) else round(value, 2)
 
 
+# --------------------------------------------------------------------------- unpriced options
+
+OWNED_MODES = ("private_cloud", "on_premises")
+
+
+def rental_equivalent(acc: Accelerator, ci: CostInputs) -> dict[str, Any] | None:
+    """The same card's cheapest sourced price that holds it a whole month (catalog rule
+    `rental_equivalent_billings`: a monthly server, a 1- or 3-year commitment, on-demand x 730 h;
+    never spot), anywhere: a labelled proxy for owned capacity, never the customer's price."""
+    key = ("rental_equivalent", acc.id, ci.today, ci.stale_days)
+    return ci.catalog.memo(key, lambda: _rental_equivalent(acc, ci))
+
+
+def _rental_equivalent(acc: Accelerator, ci: CostInputs) -> dict[str, Any] | None:
+    billings = tuple(ci.catalog.rule("rental_equivalent_billings"))
+    best: tuple[float, int, str] | None = None
+    chosen: PriceChoice | None = None
+    for p in ci.catalog.prices_by_accelerator.get(acc.id, ()):
+        if p.billing not in billings:
+            continue
+        choice = PriceChoice(p, "elsewhere")
+        if not choice.monthly:
+            continue
+        key = (choice.monthly, billings.index(p.billing), p.id)
+        if best is None or key < best:
+            best, chosen = key, choice
+    if chosen is None:
+        return None
+    p = chosen.price
+    return {
+        "basis": "rental_equivalent",
+        "usd_per_device_month": round(chosen.monthly, 2),
+        "price_id": p.id,
+        "billing": p.billing,
+        "provider": p.provider,
+        "region": p.region,
+        "source": p.source,
+        "as_of": p.as_of,
+        "stale": is_stale(p.as_of, ci.today, ci.stale_days),
+        "estimated": p.estimated,
+        "derived": p.derived,
+        "note": p.note,
+    }
+
+
+def unpriced_doc(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> dict[str, Any]:
+    """Why an option has no cost to the result and what it is ranked by instead: the smallest
+    hardware that does the job (memory x count, then compute x count, then hours); in owned modes
+    the same card's rental-equivalent per month as a labelled proxy (not used to rank)."""
+    owned = mode in OWNED_MODES
+    proxy = rental_equivalent(acc, ci) if owned else None
+    return {
+        "reason": "no_purchase_price" if owned else "no_price_in_mode",
+        "ranked_by": "smallest_hardware",
+        # Nominal (marketed) memory: an 80 GB A100 and an 80 GB H100 are the same size.
+        "memory_gb": round(acc.memory_gb * count, 1),
+        "dense_tflops": round((acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0) * count, 1),
+        "rental_equivalent": None
+        if proxy is None
+        else {**proxy, "usd_per_month": round(proxy["usd_per_device_month"] * count, 2)},
+    }
+
+
 # --------------------------------------------------------------------------- options
 
 
@@ -611,12 +674,15 @@ def training_option(
         # A fixed price is held for the share of the month(s) one run needs.
         share = max(hours / hpm, 1.0 / float(runs) if runs else 1.0)
         to_result = _r((money["compute_usd_per_month"][slot] or 0.0) * share)
-    return {
+    option = {
         **base,
         "cost_per_run_usd": per_run,
         "cost_to_result": {"usd": to_result, "per": "run"},
         **money,
     }
+    if to_result is None:
+        option["unpriced"] = unpriced_doc(acc, mode, n, ci)
+    return option
 
 
 def inference_option(
@@ -718,7 +784,7 @@ def inference_option(
         per_mtok[slot] = (
             _r(value / monthly_tokens * 1e6) if value is not None and monthly_tokens else None
         )
-    return {
+    option = {
         **base,
         "cost_per_million_output_tokens_usd": per_mtok,
         "cost_to_result": (
@@ -733,20 +799,44 @@ def inference_option(
         ),
         **money,
     }
+    if option["cost_to_result"]["usd"] is None:
+        option["unpriced"] = unpriced_doc(acc, mode, count, ci)
+    return option
 
 
 def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
-    """The rank of an option among a workload's options (catalog rule `rank_order`).
+    """The rank of an option among a workload's options (catalog rules `rank_order` and
+    `unpriced_rank_order`).
 
     Runnable with the team's stack first (needs porting after), then available where the
     customer is, then priced before unpriced (an unpriced option never outranks a priced one),
-    then meeting its target (deadline / latency), then priced in the customer's region group
-    before priced elsewhere, then the cost to the result (per run, per million tokens, per month
-    for always-on serving). Ties: fewer devices, fewer hours, a fresh
-    price before a stale one, then catalog order - never the card's name.
+    then meeting its target (deadline / latency). Priced options: priced in the customer's region
+    group before priced elsewhere, then the cost to the result (per run, per million tokens, per
+    month for always-on serving); ties: fewer devices, fewer hours, a fresh price before a stale
+    one. Unpriced options (owned hardware has no purchase price in the catalog): the smallest
+    hardware that does the job - least memory x count, then least dense compute x count, then
+    fewer hours - never the fastest card by default. Last, catalog order - never the card's name.
     """
     meets = option.get("meets_deadline", option.get("meets_latency"))
     cost = (option.get("cost_to_result") or {}).get("usd")
+    head = (
+        0 if option.get("stack", {}).get("runnable", True) else 1,
+        0 if option.get("availability", {}).get("available", True) else 1,
+        0 if cost is not None else 1,
+        0 if meets is not False else 1,
+    )
+    if cost is None:
+        size = option.get("unpriced") or {}
+        return (
+            *head,
+            1,
+            0.0,
+            size.get("memory_gb", 0.0),
+            size.get("dense_tflops", 0.0),
+            option.get("hours") or 0.0,
+            0,
+            index,
+        )
     fresh = 0
     local = 1
     used = option.get("billing_used")
@@ -756,12 +846,9 @@ def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
         # A price read in the customer's region (or its region group) before one from elsewhere.
         local = 0 if price["region_match"] in ("exact", "nearby") else 1
     return (
-        0 if option.get("stack", {}).get("runnable", True) else 1,
-        0 if option.get("availability", {}).get("available", True) else 1,
-        0 if cost is not None else 1,
-        0 if meets is not False else 1,
+        *head,
         local,
-        cost if cost is not None else 0.0,
+        cost,
         option["count"],
         option.get("hours") or 0.0,
         fresh,

@@ -496,9 +496,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rule.rank_by_cost_to_result": _m(
         "Options rank by the cost to the result (per training run, per million tokens for batch "
         "work, per month for always-on serving); an unpriced option never outranks a priced one; "
-        "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name.",
+        "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name. "
+        "Unpriced options (owned hardware: the catalog holds no purchase prices) rank by the "
+        "smallest hardware that meets the target: least memory (nominal GB) × count, then least "
+        "compute × count, then fewer hours, then catalog order - never the fastest card by "
+        "default; for owned hardware the same card's cheapest sourced rental is shown as a "
+        "labelled rental-equivalent, a proxy that does not rank.",
         "方案依達成結果的成本排序（每次訓練、批次工作每百萬 token、常駐服務每月）；未定價的方案"
-        "永不排在已定價方案之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。",
+        "永不排在已定價方案之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
+        "未定價的方案（自有硬體：目錄中沒有購置價格）依能達成目標的最小硬體排序："
+        "記憶體（標稱 GB）× 數量最少，其次運算量 × 數量最少，再其次時數最短，最後依目錄順序——"
+        "預設絕不選最快的卡片；自有硬體另列同一張卡片在目錄中最便宜的租用價格作為「租用等價」參考，"
+        "僅供比較，不影響排序。",
     ),
     "rule.time_to_result": _m(
         "Each training run has a target: the deadline, else its schedule (daily 24 h, weekly "
@@ -622,6 +631,44 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{preferred}需自行購置，目錄中沒有購置價格；已定價的替代方案為{alternative}，"
         "每{per} ${cost}。",
     ),
+    "option.unpriced_first": _m(
+        "{kind}: no option is priced for {mode} ({why}), so options are ranked by the smallest "
+        "hardware that meets the target (least memory × count, then least compute, then fewer "
+        "hours), not by cost: {count} × {card}, {memory} GB in all.",
+        "{kind}：{mode}中沒有已定價的方案（{why}），因此方案不依成本排序，而依能達成目標的最小硬體"
+        "排序（記憶體 × 數量最少，其次運算量最少，再其次時數最短）："
+        "{count} 張 {card}，共 {memory} GB。",
+    ),
+    "option.unpriced.no_purchase_price": _m(
+        "owned hardware: the catalog holds no purchase prices",
+        "自有硬體：目錄中沒有購置價格",
+    ),
+    "option.unpriced.no_price_in_mode": _m(
+        "the catalog has no price for these cards in this mode",
+        "目錄中沒有這些卡片在此部署方式的價格",
+    ),
+    "option.rental_equivalent": _m(
+        "Rental-equivalent, for comparison only: ${total} per month ({count} × ${per_device}, "
+        "{provider}, {billing}, {region}, as of {as_of}), the same card's cheapest sourced rental "
+        "- a proxy, not your purchase price.",
+        "租用等價（僅供比較）：每月 ${total}（{count} × ${per_device}，{provider}，{billing}，"
+        "{region}，資料日期 {as_of}），為同一張卡片在目錄中最便宜的租用價格——僅為參考，"
+        "並非您的購置價格。",
+    ),
+    "option.undated": _m("undated", "未註明日期"),
+    "option.priced_elsewhere": _m(
+        "{kind}: the price of {card} is read from {region} ({provider}), outside your region "
+        "group ({regions}); {offered} A price where you are may differ: check it before quoting.",
+        "{kind}：{card} 的價格取自 {region}（{provider}），不在您所在的區域群組（{regions}）內；"
+        "{offered}您所在地的價格可能不同，報價前請先確認。",
+    ),
+    "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
+    "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
+    "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),
+    "option.no_rental_equivalent": _m(
+        "No rental price for {card} is sourced, so no rental-equivalent is shown.",
+        "目錄中沒有 {card} 的租用價格，因此不提供租用等價參考。",
+    ),
     "per.run": _m("per run", "次訓練"),
     "cost.latency_not_met": _m(
         "{kind}: no option meets the {metric} target of {target} ms; the fastest, {card}, reaches "
@@ -634,6 +681,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
         "instead of {old_count}.",
         "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}，而非 {old_count} 張。",
+    ),
+    "lever.smaller_hardware": _m(
+        "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
+        "({memory} GB) instead of {old_count} × {old_card} ({old_memory} GB): less hardware to "
+        "buy.",
+        "若{field}為 {value} 而非 {current}，{kind}將改用 {count} 張 {card}（{memory} GB），"
+        "而非 {old_count} 張 {old_card}（{old_memory} GB）：需購置的硬體較少。",
     ),
     "per.month": _m("per month", "月"),
     "per.million_tokens": _m("per million tokens", "百萬 token"),

@@ -69,7 +69,8 @@ def availability(
 
     Public cloud: the catalog's availability table per region (a price-list row is not
     availability); a region missing from the table falls back to a price row located there.
-    Hosted modes: an offer located in one of the customer's regions.
+    Hosted modes: an offer located in one of the customer's regions. Owned modes (private cloud,
+    on premises): the customer's own hardware, available where the customer is (`owned`).
     """
     key = ("availability", acc.id, mode, tuple(regions))
     return catalog.memo(key, lambda: _availability(catalog, acc, mode, tuple(regions)))
@@ -92,6 +93,17 @@ def _offered_in(catalog: Catalog, acc: Accelerator, mode: str) -> tuple[set[str]
 def _availability(
     catalog: Catalog, acc: Accelerator, mode: str, regions: tuple[str, ...]
 ) -> dict[str, Any]:
+    if mode in C.OWNED_MODES:
+        # The customer's own hardware is installed where the customer is: no offer to look up.
+        return {
+            "available": True,
+            "regions": list(regions),
+            "nearest_region": None,
+            "round_trip_ms": None,
+            "source": None,
+            "as_of": None,
+            "owned": True,
+        }
     offered, source = _offered_in(catalog, acc, mode)
     here = [r for r in regions if r in offered]
     nearest: str | None = None
@@ -372,6 +384,73 @@ def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | 
     return next((o for o in options if o["stack"]["runnable"]), None)
 
 
+def first_option_notes(
+    kind: str, mode: str, first: Mapping[str, Any] | None, regions: Sequence[str], lang: str
+) -> list[str]:
+    """What the report must say about the basis of a workload's first option: unpriced (and on
+    what basis it was ranked), or priced from outside the customer's region group."""
+    note = unpriced_note(kind, mode, first, lang)
+    if note is not None:
+        return [note]
+    used = None if first is None else first.get("billing_used")
+    price = first["prices"].get(used) if first is not None and used else None
+    if first is None or price is None or price["region_match"] != "elsewhere":
+        return []
+    return [
+        i18n.message(
+            "option.priced_elsewhere",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=first["name"],
+            region=price["region"] or i18n.message("option.region_not_stated", lang),
+            provider=price["provider"],
+            regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
+            offered=i18n.message(
+                "option.offered_here" if first["availability"]["available"] else "option.not_here",
+                lang,
+            ),
+        )
+    ]
+
+
+def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: str) -> str | None:
+    """When a workload's first option is unpriced (so none is): on what basis its options were
+    ranked and, for owned hardware, the labelled rental-equivalent of the first option."""
+    unpriced = None if first is None else first.get("unpriced")
+    if first is None or unpriced is None:
+        return None
+    text = i18n.message(
+        "option.unpriced_first",
+        lang,
+        kind=i18n.label(kind, lang),
+        mode=i18n.label(mode, lang),
+        why=i18n.message(f"option.unpriced.{unpriced['reason']}", lang),
+        count=first["count"],
+        card=first["name"],
+        memory=f"{unpriced['memory_gb']:,.0f}",
+    )
+    if mode not in C.OWNED_MODES:
+        return text
+    proxy = unpriced["rental_equivalent"]
+    if proxy is None:
+        return text + " " + i18n.message("option.no_rental_equivalent", lang, card=first["name"])
+    return (
+        text
+        + " "
+        + i18n.message(
+            "option.rental_equivalent",
+            lang,
+            total=f"{proxy['usd_per_month']:,.0f}",
+            count=first["count"],
+            per_device=f"{proxy['usd_per_device_month']:,.0f}",
+            provider=proxy["provider"],
+            billing=i18n.label(C.SLOT_TO_BILLING.get(proxy["billing"], proxy["billing"]), lang),
+            region=proxy["region"] or "—",
+            as_of=proxy["as_of"] or i18n.message("option.undated", lang),
+        )
+    )
+
+
 # --------------------------------------------------------------------------- mode by cost
 
 # Modes the catalog can price (rented); owned modes (private cloud, on premises) are bought and
@@ -452,6 +531,10 @@ def choose_mode(
     base = standing(preferred.options)
     tolerance = float(catalog.rule("mode_cost_tolerance"))
     best_mode, best, best_options = wd.mode, base, preferred.options
+    if wd.mode in C.OWNED_MODES:
+        # Owned hardware is where the customer is but has no price: the priced alternative shown
+        # next to it is the best runnable priced one, wherever it is offered.
+        best = (base[0], 1, base[2], base[3])
     costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
     for m in modes:
         alt = get(m, full=False).options
@@ -576,30 +659,115 @@ def levers(
             counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
             if counts and counts[0] <= acc.max_devices_per_group:
                 out.append(("training.deadline_hours", None, deadline, counts[0]))
+    smaller = _smaller_hardware_lever(catalog, answers, kind, first, sized, lang)
     return [
-        {
-            "kind": "lever",
-            "workload": kind,
-            "changes": [{"answer_path": path, "from": old, "to": new}],
-            "option": {"accelerator_id": acc.id, "count": count},
-            "explanation": i18n.message(
-                "lever.line",
-                lang,
-                field=i18n.field_label(path, lang),
-                value=i18n.value_label(path, new, lang)
-                if not isinstance(new, float)
-                else f"{new:,.0f}",
-                current=i18n.value_label(path, old, lang)
-                if not isinstance(old, float)
-                else f"{old:,.0f}",
-                kind=i18n.label(kind, lang),
-                count=count,
-                card=acc.name,
-                old_count=first["count"],
-            ),
-        }
-        for path, old, new, count in out
+        *(
+            {
+                "kind": "lever",
+                "workload": kind,
+                "changes": [{"answer_path": path, "from": old, "to": new}],
+                "option": {"accelerator_id": acc.id, "count": count},
+                "explanation": i18n.message(
+                    "lever.line",
+                    lang,
+                    field=i18n.field_label(path, lang),
+                    value=i18n.value_label(path, new, lang)
+                    if not isinstance(new, float)
+                    else f"{new:,.0f}",
+                    current=i18n.value_label(path, old, lang)
+                    if not isinstance(old, float)
+                    else f"{old:,.0f}",
+                    kind=i18n.label(kind, lang),
+                    count=count,
+                    card=acc.name,
+                    old_count=first["count"],
+                ),
+            }
+            for path, old, new, count in out
+        ),
+        *([smaller] if smaller else []),
     ]
+
+
+def _smaller_hardware_lever(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    first: Mapping[str, Any],
+    sized: Sized,
+    lang: str,
+) -> dict[str, Any] | None:
+    """Owned serving hardware ranked by size that a latency target pushes up: the least relaxed
+    target that would let less hardware (nominal memory x count) serve the same load, and on
+    what. Only for an unpriced first option on the customer's own hardware that meets its
+    target."""
+    inf = answers.inference
+    unpriced = first.get("unpriced")
+    if (
+        SC.PHASE_OF[kind] != "inference"
+        or inf is None
+        or inf.p95_latency_ms is None
+        or sized.imem is None
+        or sized.shape is None
+        or unpriced is None
+        or not first["availability"].get("owned")
+        or not first["meets_latency"]
+    ):
+        return None
+    shape, imem = sized.shape, sized.imem
+    demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+    fw = answers.frameworks
+    loose = dataclasses.replace(inf, p95_latency_ms=None)
+    best: tuple[float, float, int, Accelerator] | None = None
+    for acc in catalog.accelerators:
+        if acc.type != first["type"] or acc.id == first["accelerator_id"]:
+            continue
+        if not ST.stack_fit(
+            catalog, acc, "inference", fw.primary, fw.serving, fw.custom_kernels
+        ).runnable:
+            continue
+        plan = catalog.memo(
+            ("serving_plan_loose", acc.id, shape, loose, imem.weight_bytes, demand),
+            partial(S.serving_plan, shape, loose, imem, acc, catalog, demand),
+        )
+        if plan is None:
+            continue
+        count = plan.tp * plan.replicas
+        memory = acc.memory_gb * count
+        if memory >= unpriced["memory_gb"]:
+            continue
+        # The target this plan reaches, rounded up to 100 ms; it must hold at that target too.
+        target = float(math.ceil(plan.metric_ms / 100.0) * 100)
+        if target <= inf.p95_latency_ms:
+            continue
+        # The least relaxation first, then the least hardware.
+        key = (target, memory)
+        if best is None or key < best[:2]:
+            best = (*key, count, acc)
+    if best is None:
+        return None
+    target, memory, count, acc = best
+    path = "inference.p95_latency_ms"
+    return {
+        "kind": "lever",
+        "workload": kind,
+        "changes": [{"answer_path": path, "from": inf.p95_latency_ms, "to": target}],
+        "option": {"accelerator_id": acc.id, "count": count},
+        "explanation": i18n.message(
+            "lever.smaller_hardware",
+            lang,
+            field=i18n.field_label(path, lang),
+            value=f"{target:,.0f}",
+            current=f"{inf.p95_latency_ms:,.0f}",
+            kind=i18n.label(kind, lang),
+            count=count,
+            card=acc.name,
+            memory=f"{memory:,.0f}",
+            old_count=first["count"],
+            old_card=first["name"],
+            old_memory=f"{unpriced['memory_gb']:,.0f}",
+        ),
+    }
 
 
 def _lever_min_devices(

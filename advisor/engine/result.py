@@ -689,6 +689,9 @@ def evaluate(
         mode_doc = mode_docs.get(wd.kind)
         if mode_doc and mode_doc["reason"]:
             notes.append(mode_doc["reason"])
+        notes += O.first_option_notes(
+            wd.kind, wd.mode, options[0] if options else None, answers.organization.regions, lang
+        )
         others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
         alternatives = (
             O.build(

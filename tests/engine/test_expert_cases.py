@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
+from advisor.engine.i18n import label
+from advisor.starters import STARTERS
 
 Result = dict[str, Any]
 
@@ -315,6 +317,102 @@ def would_change_if_lists_only_different_recommendations(r: Result) -> None:
             assert (change["accelerator"], change["deployment_mode"]) != current
 
 
+def smallest_hardware_first(r: Result, kind: str) -> dict[str, Any]:
+    """An unpriced workload (owned hardware) is ranked by the smallest hardware that meets its
+    target, never the fastest card, and the result says so with a labelled rental-equivalent."""
+    w = workload(r, kind)
+    assert "rank_by_cost_to_result" in w["rules"]
+    first = w["options"][0]
+    assert first["cost_to_result"]["usd"] is None
+    assert first["unpriced"]["ranked_by"] == "smallest_hardware"
+    assert first["unpriced"]["reason"] == "no_purchase_price"
+    assert first["stack"]["runnable"] and first["availability"]["available"]
+    assert first.get("meets_deadline", first.get("meets_latency")) is True
+    doing_the_job = [
+        o
+        for o in w["options"]
+        if o["stack"]["runnable"]
+        and o["availability"]["available"]
+        and o.get("meets_deadline", o.get("meets_latency"))
+    ]
+    sizes = [(o["unpriced"]["memory_gb"], o["unpriced"]["dense_tflops"]) for o in doing_the_job]
+    assert sizes == sorted(sizes) and len(sizes) >= 3
+    # The proxy is labelled and sourced, and never shown as the customer's price.
+    proxy = first["unpriced"]["rental_equivalent"]
+    assert proxy["basis"] == "rental_equivalent" and proxy["source"] and proxy["price_id"]
+    assert proxy["usd_per_month"] == pytest.approx(proxy["usd_per_device_month"] * first["count"])
+    assert first["monthly_cost_usd"] is None
+    (note,) = [n for n in r["cost"]["notes"] if n.startswith(f"{label(kind)}: no option is priced")]
+    assert "smallest hardware" in note and "not your purchase price" in note
+    assert f"{first['count']} × {first['name']}" in note and proxy["provider"] in note
+    (statement,) = [
+        x["statement"] for x in r["recommendation"]["rules"] if x["id"] == "rank_by_cost_to_result"
+    ]
+    assert "smallest hardware" in statement and "memory (nominal GB) × count" in statement
+    return first
+
+
+def qlora_7b_on_private_cloud_gets_a_modest_card(r: Result) -> None:
+    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-l40s"
+    first = smallest_hardware_first(r, "fine_tuning")
+    assert first["count"] == 1 and first["unpriced"]["memory_gb"] <= 80
+    # A bank that keeps data in Hong Kong still gets options: its own hardware is there.
+    assert workload(r, "fine_tuning")["excluded_options"] == []
+
+
+def serving_7b_on_premises_gets_a100_class_cards(r: Result) -> None:
+    # One B200 also meets the 8 s target; four 40 GB A100s are less hardware (160 GB vs 192 GB).
+    first = workload(r, "realtime_inference")["options"][0]
+    assert first["accelerator_id"] == "nvidia-a100-40gb" and first["meets_latency"]
+    smallest_hardware_first(r, "realtime_inference")
+
+
+def regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune(r: Result) -> None:
+    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-l40s"
+    first = smallest_hardware_first(r, "fine_tuning")
+    assert first["unpriced"]["memory_gb"] <= 80
+    # Serving must meet the starter's 10 s whole-response target on 1,024-token answers: the
+    # first card is the least hardware that does (ranked by size, not by speed).
+    serving = smallest_hardware_first(r, "realtime_inference")
+    assert serving["accelerator_id"] != "nvidia-b200"
+    assert serving["latency_at_metric_ms"] <= serving["latency_target_ms"]
+    # ...and the report names the lever: the least relaxed target that needs less hardware.
+    (lever,) = [
+        c
+        for c in r["recommendation"]["would_change_if"]
+        if c.get("kind") == "lever" and c["workload"] == "realtime_inference"
+    ]
+    (change,) = lever["changes"]
+    assert change["answer_path"] == "inference.p95_latency_ms"
+    assert change["from"] == 10_000 < change["to"] <= 15_000
+    assert lever["option"]["accelerator_id"] != serving["accelerator_id"]
+    assert "less hardware to buy" in lever["explanation"]
+
+
+def hk_a10g_priced_in_hong_kong_needs_no_elsewhere_note(r: Result) -> None:
+    # AWS ap-east-1 (Hong Kong) prices the A10G since the regional offers were imported
+    # (#14); before, it was read from us-east-1 and labelled as priced elsewhere.
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert first["accelerator_id"] == "nvidia-a10g" and first["availability"]["available"]
+    assert (price["region"], price["region_match"]) == ("ap-east-1 (Hong Kong)", "exact")
+    assert not [n for n in r["cost"]["notes"] if "outside your region group" in n]
+
+
+def mainland_china_price_from_elsewhere_is_labelled(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert price["region_match"] == "elsewhere"
+    (note,) = [n for n in r["cost"]["notes"] if "outside your region group" in n]
+    assert first["name"] in note and "mainland China" in note and "check it before quoting" in note
+
+
+def _starter(slug: str) -> dict[str, Any]:
+    return next(s for s in STARTERS if s.slug == slug).document()
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_cuda_shop_with_tensorrt_llm",
@@ -592,6 +690,55 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         would_change_if_lists_only_different_recommendations,
+    ),
+    (
+        "hk_bank_qlora_7b_on_private_cloud",
+        team(
+            organization={"industry": "finance", "regions": ["hong_kong"]},
+            workloads=[{"kind": "fine_tuning", "schedule": "weekly"}],
+            deployment={"allowed_modes": ["private_cloud"], "data_residency": "in_region"},
+            model={"preset": "qwen2.5-7b"},
+            training={"method": "qlora", "lora_rank": 16, "dataset_tokens": 100_000_000},
+        ),
+        qlora_7b_on_private_cloud_gets_a_modest_card,
+    ),
+    (
+        "tokyo_clinic_serves_7b_on_premises",
+        team(
+            organization={"industry": "healthcare", "regions": ["tokyo"]},
+            deployment={"allowed_modes": ["on_premises"], "data_residency": "on_premises_only"},
+            model={"preset": "qwen2.5-7b"},
+            inference={
+                "context_tokens": 8192,
+                "output_tokens": 1024,
+                "concurrent_sequences": 16,
+                "tokens_per_day": 5_000_000,
+                "p95_latency_ms": 8000,
+                "latency_metric": "whole_response",
+            },
+        ),
+        serving_7b_on_premises_gets_a100_class_cards,
+    ),
+    (
+        "hk_insurer_serving_with_tensorrt_llm_on_a10g",
+        team(
+            organization={"industry": "insurance", "regions": ["hong_kong"]},
+            frameworks={"serving": "tensorrt_llm"},
+        ),
+        hk_a10g_priced_in_hong_kong_needs_no_elsewhere_note,
+    ),
+    (
+        "mainland_china_insurer_priced_from_outside_its_region_group",
+        team(
+            organization={"industry": "insurance", "regions": ["mainland_china"]},
+            frameworks={"serving": "tensorrt_llm"},
+        ),
+        mainland_china_price_from_elsewhere_is_labelled,
+    ),
+    (
+        "regulated_finance_private_cloud_starter",
+        _starter("regulated-finance-private-cloud"),
+        regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune,
     ),
 ]
 
