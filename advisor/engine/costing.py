@@ -811,8 +811,10 @@ def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
     Runnable with the team's stack first (needs porting after), then available where the
     customer is, then priced before unpriced (an unpriced option never outranks a priced one),
     then meeting its target (deadline / latency). Priced options: priced in the customer's region
-    group before priced elsewhere, then the cost to the result (per run, per million tokens, per
-    month for always-on serving); ties: fewer devices, fewer hours, a fresh price before a stale
+    group before priced elsewhere, a firm price (dated, not estimated) before an indicative one
+    (undated list prices, "from" prices, marketplace rows without a date: a buyer cannot sign on
+    them), then the cost to the result (per run, per million tokens, per month for always-on
+    serving); ties: fewer devices, fewer hours, a fresh price before a stale
     one. Unpriced options (owned hardware has no purchase price in the catalog): the smallest
     hardware that does the job - least memory x count, then least dense compute x count, then
     fewer hours - never the fastest card by default. Last, catalog order - never the card's name.
@@ -830,6 +832,7 @@ def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
         return (
             *head,
             1,
+            1,
             0.0,
             size.get("memory_gb", 0.0),
             size.get("dense_tflops", 0.0),
@@ -839,15 +842,18 @@ def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
         )
     fresh = 0
     local = 1
+    firm = 1
     used = option.get("billing_used")
     if used and option["prices"].get(used):
         price = option["prices"][used]
         fresh = 1 if price["stale"] else 0
         # A price read in the customer's region (or its region group) before one from elsewhere.
         local = 0 if price["region_match"] in ("exact", "nearby") else 1
+        firm = 0 if price["as_of"] and not price["estimated"] else 1
     return (
         *head,
         local,
+        firm,
         cost,
         option["count"],
         option.get("hours") or 0.0,

@@ -495,7 +495,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "rule.rank_by_cost_to_result": _m(
         "Options rank by the cost to the result (per training run, per million tokens for batch "
-        "work, per month for always-on serving); an unpriced option never outranks a priced one; "
+        "work, per month for always-on serving); an unpriced option never outranks a priced one, "
+        "and a firm price (dated, not estimated) comes before an indicative one (undated, "
+        "estimated or 'from' prices); "
         "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name. "
         "Unpriced options (owned hardware: the catalog holds no purchase prices) rank by the "
         "smallest hardware that meets the target: least memory (nominal GB) × count, then least "
@@ -503,7 +505,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "default; for owned hardware the same card's cheapest sourced rental is shown as a "
         "labelled rental-equivalent, a proxy that does not rank.",
         "方案依達成結果的成本排序（每次訓練、批次工作每百萬 token、常駐服務每月）；未定價的方案"
-        "永不排在已定價方案之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
+        "永不排在已定價方案之前，確定價格（有日期、非估計）排在參考價格（無日期、估計或「起價」）之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
         "未定價的方案（自有硬體：目錄中沒有購置價格）依能達成目標的最小硬體排序："
         "記憶體（標稱 GB）× 數量最少，其次運算量 × 數量最少，再其次時數最短，最後依目錄順序——"
         "預設絕不選最快的卡片；自有硬體另列同一張卡片在目錄中最便宜的租用價格作為「租用等價」參考，"

@@ -130,10 +130,15 @@ def unpriced_hosting_never_outranks_a_priced_option(r: Result) -> None:
     assert priced == sorted(priced, reverse=True)
 
 
+def _firm(option: dict[str, Any]) -> bool:
+    price = option["prices"][option["billing_used"]]
+    return bool(price["as_of"]) and not price["estimated"]
+
+
 def ranking_is_by_cost_to_result_never_by_name(r: Result) -> None:
     w = workload(r, "fine_tuning")
-    costs = [
-        o["cost_to_result"]["usd"]
+    comparable = [
+        o
         for o in w["options"]
         if o["cost_to_result"]["usd"] is not None
         and o["stack"]["runnable"]
@@ -141,8 +146,15 @@ def ranking_is_by_cost_to_result_never_by_name(r: Result) -> None:
         and o["meets_deadline"]
         and o["prices"][o["billing_used"]]["region_match"] in ("exact", "nearby")
     ]
-    assert len(costs) >= 2 and costs == sorted(costs)
-    assert w["options"][0]["accelerator_id"] != "amd-mi300x"
+    firm = [o["cost_to_result"]["usd"] for o in comparable if _firm(o)]
+    indicative = [o["cost_to_result"]["usd"] for o in comparable if not _firm(o)]
+    assert len(firm) >= 2 and firm == sorted(firm)
+    assert indicative == sorted(indicative)
+    # Cheaper undated or estimated offers (an 8 x B200 "from" price, a marketplace row) are
+    # listed, but after every firm price: a buyer cannot sign on them.
+    assert indicative and min(indicative) < firm[0]
+    assert [_firm(o) for o in comparable] == sorted((_firm(o) for o in comparable), reverse=True)
+    assert w["options"][0]["accelerator_id"] != "amd-mi300x" and _firm(w["options"][0])
 
 
 def daily_job_finishes_within_24_hours(r: Result) -> None:
