@@ -75,24 +75,6 @@ def render_report(
     return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
 
 
-def render_report_html(
-    *,
-    result: dict[str, Any],
-    title: str,
-    organization: str,
-    language: str,
-    generated_at: datetime,
-    standalone: bool,
-) -> str:
-    """The report in `language`: a whole HTML document (for the PDF and a standalone page) or,
-    with `standalone=False`, just the body for the site's own layout (which links report.css)."""
-    language = decisions.engine_language(language)
-    with override(language):
-        context = _template_context(result, title, organization, language, generated_at)
-        body = render_to_string("advisor/report/_body.html", context)
-        return _wrap_document(body, context) if standalone else body
-
-
 def _template_context(
     result: dict[str, Any],
     title: str,

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import Role
 from advisor import decisions, services
 from advisor.models import Assessment, Catalog, Report, ScoringModel
-from advisor.reporting import render_report_html
+from advisor.reporting import render_report
 from advisor.starters import BY_SLUG as STARTERS
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
@@ -119,14 +119,13 @@ def _done_report(obj: Assessment, number: int, language: str) -> Report:
         status=Report.Status.DONE,
         answers=obj.answers,
         result=result,
-        html=render_report_html(
+        html=render_report(
             result=result,
             title=obj.title,
             organization=obj.organization.name,
             language=language,
             generated_at=timezone.now(),
-            standalone=False,
-        ),
+        ).body_html,
         finished_at=timezone.now(),
         engine_version=result["versions"]["engine"],
         scoring_model="default v1",
