@@ -33,7 +33,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
 from advisor.engine import i18n
-from advisor.forms import label_for
+from advisor.labels import label_for
 from advisor.templatetags.advisor_tags import usd
 from advisor.wizard import STEPS
 
@@ -168,7 +168,7 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
     }
 
 
-# Which label group of advisor.forms.LABELS names the values of an answer path.
+# Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
 ANSWER_GROUPS = {
     "organization.industry": "industry",
     "organization.regions": "region",

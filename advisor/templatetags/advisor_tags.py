@@ -5,7 +5,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from advisor.forms import label_for
+from advisor.labels import label_for
 from advisor.permissions import can_read_reference
 
 register = template.Library()
@@ -79,8 +79,12 @@ def billing_short_label(value: Any) -> Any:
     return BILLING_SHORT_LABELS.get(value, value)
 
 
-@register.filter
-def reads_models(user: Any, memberships: Any) -> bool:
+@register.simple_tag(takes_context=True)
+def reads_models(context: template.Context) -> bool:
     """Whether the user reads scoring models and the catalog: the same rule as the pages
-    (permissions.can_read_reference), with the memberships the page holds already."""
-    return can_read_reference(user, memberships=memberships or ())
+    (permissions.can_read_reference), with the memberships the page holds already. Pages
+    rendered without a request (error pages) have neither and read nothing."""
+    user = context.get("user")
+    if user is None:
+        return False
+    return can_read_reference(user, memberships=context.get("user_memberships") or ())

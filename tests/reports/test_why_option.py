@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.translation import override
 
 from advisor import decisions, reporting
-from advisor.forms import label_for
+from advisor.labels import label_for
 from advisor.starters import BY_SLUG
 
 pytestmark = pytest.mark.django_db
