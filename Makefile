@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test lint fmt services services-down messages shell clean bench bench-engine bench-reports load fuzz
+.PHONY: help run test quick lint fmt services services-down messages shell clean bench bench-engine bench-reports load fuzz
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -12,6 +12,9 @@ run:  ## Set up and run the product on SQLite + filesystem broker, with a worker
 
 test:  ## Lint, type-check and run every test against real PostgreSQL, Redis, worker, Chromium
 	@bash .ci/test.sh
+
+quick:  ## Inner loop: engine and database-free unit tests, no browser/worker/Schemathesis (< 1 min)
+	@bash .ci/quick.sh $(ARGS)
 
 lint:  ## ruff, mypy, import-linter and the migrations check only
 	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && DEBUG=true mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run

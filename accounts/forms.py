@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Membership, Organization, Role, User
 from accounts.validators import validate_plain_name
@@ -148,3 +149,19 @@ class OrganizationForm(forms.Form):
 
 class SwitchOrganizationForm(forms.Form):
     organization = forms.IntegerField(min_value=1)
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        label=pgettext_lazy("API token", "Name"),
+        max_length=100,
+        help_text=_("Where the key will be used, e.g. “CI pipeline”."),
+    )
+    expires_in_days = forms.IntegerField(
+        label=_("Expires after (days)"),
+        min_value=1,
+        max_value=3650,
+        required=False,
+        help_text=_("Leave empty for a token that works until you revoke it."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )

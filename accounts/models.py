@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import secrets
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -132,10 +131,6 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.organization} ({self.role})"
-
-
-def _invitation_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 class Invitation(models.Model):

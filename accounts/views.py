@@ -3,7 +3,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -16,12 +15,13 @@ from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services, throttle
 from accounts.forms import (
+    ApiTokenForm,
     EmailAuthenticationForm,
     InvitationForm,
     InvitationSignUpForm,
@@ -281,22 +281,6 @@ password_reset_complete = auth_views.PasswordResetCompleteView.as_view(
 
 # The new key waits here between the POST and the redirected GET, which shows it once and drops it.
 NEW_API_KEY_SESSION_KEY = "new_api_key"
-
-
-class ApiTokenForm(forms.Form):
-    name = forms.CharField(
-        label=pgettext_lazy("API token", "Name"),
-        max_length=100,
-        help_text=gettext_lazy("Where the key will be used, e.g. “CI pipeline”."),
-    )
-    expires_in_days = forms.IntegerField(
-        label=gettext_lazy("Expires after (days)"),
-        min_value=1,
-        max_value=3650,
-        required=False,
-        help_text=gettext_lazy("Leave empty for a token that works until you revoke it."),
-        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-    )
 
 
 @never_cache

@@ -21,7 +21,7 @@ from pygal.style import Style
 
 from advisor import decisions
 from advisor.engine.sizing import usable_gib
-from advisor.forms import label_for
+from advisor.labels import label_for
 
 # The same family the PDF body uses; Noto Sans CJK covers Latin too, so one stack serves both
 # languages. Stated on the chart's own style because an SVG image does not inherit page fonts.

@@ -14,6 +14,9 @@ from accounts.models import Organization
 from advisor.catalog_rows import ACCELERATOR_COLUMNS, PRESET_COLUMNS, PRICE_COLUMNS, row_document
 from advisor.engine import scoring
 
+# The option labels come from the one label table; re-exported for the scoring pages.
+from advisor.labels import OPTION_CHOICES as OPTION_CHOICES
+
 
 class Assessment(models.Model):
     """One team's answers about their workloads, built step by step in the wizard.
@@ -186,16 +189,6 @@ PHASE_CHOICES = [
     ("training", _("Training")),
     ("inference", _("Inference")),
     ("preprocessing", _("Preprocessing")),
-]
-OPTION_CHOICES = [
-    ("gpu", _("GPU")),
-    ("tpu", _("TPU")),
-    # The deployment modes, in the engine's order (answers.MODES).
-    ("public_cloud", _("Public cloud")),
-    ("dedicated_hosting", _("Dedicated hosting")),
-    ("bare_metal", _("Bare metal")),
-    ("private_cloud", _("Private cloud")),
-    ("on_premises", _("On premises")),
 ]
 # Tighter than the engine's own limit (100): ten times the strongest criterion of version 1
 # would already drown every other answer, so anything above is a typo.

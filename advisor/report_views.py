@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
 from accounts import throttle
-from accounts.models import User
-from advisor import decisions, selectors, services
+from advisor import decisions, permissions, selectors, services
 from advisor.forms import ReportRequestForm, ShareLinkForm
-from advisor.models import Assessment, Report
+from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
+from advisor.models import Assessment, Report, ShareLink
 
 POLL_SECONDS = 1
 
@@ -30,7 +30,7 @@ POLL_SECONDS = 1
 _no_store = cache_control(private=True, no_store=True)
 
 
-def _report(request: HttpRequest, pk: int, number: int) -> tuple[Assessment, Report]:
+def _report(request: HtmxHttpRequest, pk: int, number: int) -> tuple[Assessment, Report]:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
     return assessment, selectors.report_get(assessment=assessment, number=number)
 
@@ -38,7 +38,7 @@ def _report(request: HttpRequest, pk: int, number: int) -> tuple[Assessment, Rep
 @login_required
 @require_GET
 @_no_store
-def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
     context = {
@@ -46,7 +46,7 @@ def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "report": obj,
         "reports": selectors.reports_for(assessment=assessment),
         "links": selectors.share_links_for(report=obj),
-        "can_share": selectors.can_share(membership=membership, assessment=assessment),
+        "can_share": permissions.can_share(membership=membership, assessment=assessment),
         "request_form": ReportRequestForm(initial={"language": decisions.engine_language()}),
         "share_form": ShareLinkForm(),
         "poll_seconds": POLL_SECONDS,
@@ -58,10 +58,10 @@ def report(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_GET
 @_no_store
-def report_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report_status(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """The polling partial: keeps polling while a worker is busy, then reloads the page."""
     assessment, obj = _report(request, pk, number)
-    if obj.is_finished and request.htmx:  # type: ignore[attr-defined]
+    if obj.is_finished and request.htmx:
         return HttpResponseClientRefresh()
     response = render(
         request,
@@ -75,13 +75,13 @@ def report_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def report_request(request: HttpRequest, pk: int) -> HttpResponse:
+def report_request(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
     form = ReportRequestForm(request.POST)
     if assessment.is_draft or not form.is_valid():
         messages.error(request, _("Submit the assessment before generating a report."))
         return redirect("advisor:assessment", pk=assessment.pk)
-    user = request.user if isinstance(request.user, User) else None
+    user = request.user
     try:
         obj = services.report_request(
             assessment=assessment, user=user, language=form.cleaned_data["language"]
@@ -93,9 +93,9 @@ def report_request(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def report_retry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report_retry(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
-    user = request.user if isinstance(request.user, User) else None
+    user = request.user
     try:
         services.report_retry(report=obj, user=user)
     except services.ReportThrottled as refusal:
@@ -104,7 +104,7 @@ def report_retry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _throttled(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     assessment: Assessment,
     refusal: services.ReportThrottled,
     *,
@@ -115,7 +115,7 @@ def _throttled(
         "Too many report requests: the workers are shared, so please wait %(seconds)s seconds "
         "and try again."
     ) % {"seconds": refusal.retry_after}
-    if request.htmx or not request.accepts("text/html"):  # type: ignore[attr-defined]
+    if request.htmx or not request.accepts("text/html"):
         response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
     else:
         messages.error(request, text)
@@ -159,7 +159,7 @@ def pdf_response(obj: Report) -> HttpResponse:
 @login_required
 @require_GET
 @_no_store
-def report_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
+def report_pdf(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponseBase:
     _, obj = _report(request, pk, number)
     return pdf_response(obj)
 
@@ -167,7 +167,7 @@ def report_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
 @login_required
 @require_GET
 @_no_store
-def report_json(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report_json(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     _, obj = _report(request, pk, number)
     _done(obj)
     response = HttpResponse(
@@ -179,7 +179,7 @@ def report_json(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_GET
 @_no_store
-def report_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report_csv(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     from advisor import reporting  # WeasyPrint loads only where reports are rendered
 
     _, obj = _report(request, pk, number)
@@ -192,10 +192,10 @@ def report_csv(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def share_create(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
-    if not selectors.can_share(membership=membership, assessment=assessment):
+    if not permissions.can_share(membership=membership, assessment=assessment):
         raise Http404
     form = ShareLinkForm(request.POST)
     if not form.is_valid() or obj.status != Report.Status.DONE:
@@ -205,7 +205,6 @@ def share_create(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         )
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
     days = form.cleaned_data["expires_in_days"]
-    assert isinstance(request.user, User)  # noqa: S101 - login_required
     _link, token = services.share_link_create(
         report=obj,
         user=request.user,
@@ -221,11 +220,11 @@ def share_create(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def share_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
+def share_revoke(request: AuthenticatedHttpRequest, pk: int, link_id: int) -> HttpResponse:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
     link = selectors.share_link_get(assessment=assessment, pk=link_id)
-    if not selectors.can_share(membership=membership, assessment=assessment):
+    if not permissions.can_share(membership=membership, assessment=assessment):
         raise Http404
     services.share_link_revoke(link=link)
     messages.success(request, _("The link was revoked; it no longer opens the report."))
@@ -235,7 +234,7 @@ def share_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
 @login_required
 @require_GET
 @_no_store
-def compare(request: HttpRequest, pk: int) -> HttpResponse:
+def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
     reports = list(selectors.reports_for(assessment=assessment))
     try:
@@ -267,21 +266,21 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
 SHARE_GUESSES = throttle.Limit("share-misses", limit=20, window=600)
 
 
-def _shared_link(request: HttpRequest, token: str) -> tuple[object, HttpResponse | None]:
+def _shared_link(request: HtmxHttpRequest, token: str) -> ShareLink | HttpResponse:
     """The live link for a token, or the response to send instead (404, or 429 for guessing)."""
     link = selectors.share_link_by_token(token=token)
     if link is not None:
-        return link, None
+        return link
     wait = throttle.hit(SHARE_GUESSES, throttle.client_ip(request))
     if wait is not None:
         response = _shared_not_found(request, status=429)
         response["Retry-After"] = str(wait)
-        return None, response
+        return response
     # Unknown, revoked and expired tokens are one and the same to a visitor.
-    return None, _shared_not_found(request)
+    return _shared_not_found(request)
 
 
-def _shared_not_found(request: HttpRequest, *, status: int = 404) -> HttpResponse:
+def _shared_not_found(request: HtmxHttpRequest, *, status: int = 404) -> HttpResponse:
     response = render(request, "advisor/shared_missing.html", status=status)
     return _private(response)
 
@@ -294,19 +293,18 @@ def _private[R: HttpResponseBase](response: R) -> R:
 
 
 @require_GET
-def shared(request: HttpRequest, token: str) -> HttpResponse:
-    link, refusal = _shared_link(request, token)
-    if refusal is not None:
-        return refusal
-    assert link is not None  # noqa: S101 - narrowed above
-    services.share_link_record_view(link=link)  # type: ignore[arg-type]
-    context = {"report": link.report, "token": token}  # type: ignore[attr-defined]
+def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    link = _shared_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
+    services.share_link_record_view(link=link)
+    context = {"report": link.report, "token": token}
     return _private(render(request, "advisor/shared.html", context))
 
 
 @require_GET
-def shared_pdf(request: HttpRequest, token: str) -> HttpResponseBase:
-    link, refusal = _shared_link(request, token)
-    if refusal is not None:
-        return refusal
-    return _private(pdf_response(link.report))  # type: ignore[attr-defined]
+def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
+    link = _shared_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
+    return _private(pdf_response(link.report))

@@ -33,7 +33,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
 from advisor.engine import i18n
-from advisor.forms import label_for
+from advisor.labels import label_for
 from advisor.templatetags.advisor_tags import usd
 from advisor.wizard import STEPS
 
@@ -73,24 +73,6 @@ def render_report(
         body = render_to_string("advisor/report/_body.html", context)
         document = _wrap_document(body, context)
     return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
-
-
-def render_report_html(
-    *,
-    result: dict[str, Any],
-    title: str,
-    organization: str,
-    language: str,
-    generated_at: datetime,
-    standalone: bool,
-) -> str:
-    """The report in `language`: a whole HTML document (for the PDF and a standalone page) or,
-    with `standalone=False`, just the body for the site's own layout (which links report.css)."""
-    language = decisions.engine_language(language)
-    with override(language):
-        context = _template_context(result, title, organization, language, generated_at)
-        body = render_to_string("advisor/report/_body.html", context)
-        return _wrap_document(body, context) if standalone else body
 
 
 def _template_context(
@@ -186,7 +168,7 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
     }
 
 
-# Which label group of advisor.forms.LABELS names the values of an answer path.
+# Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
 ANSWER_GROUPS = {
     "organization.industry": "industry",
     "organization.regions": "region",

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from accounts.selectors import is_operator_admin, is_operator_staff, organizations_for_user
+from accounts.selectors import organizations_for_user
 from advisor import charts, selectors, services
 from advisor.models import (
     OPTION_CHOICES,
@@ -26,19 +26,14 @@ from advisor.models import (
     ImpactPreview,
     ScoringModel,
 )
+from advisor.permissions import can_edit_reference, can_read_reference
 
 PREVIEW_ROWS_SHOWN = 200
 
 
-def can_edit_scoring_models(user: User | AnonymousUser) -> bool:
-    """The operating organisation's admins (staff users) and superusers edit."""
-    return is_operator_admin(user=user)
-
-
-def can_view_scoring_models(user: User | AnonymousUser) -> bool:
-    """The operating organisation's sales engineers and admins see models, previews and the
-    catalog; nobody else, whatever role they hold in their own organisations."""
-    return is_operator_staff(user=user)
+# The admin and these pages ask the same rules (advisor.permissions) under these names.
+can_edit_scoring_models = can_edit_reference
+can_view_scoring_models = can_read_reference
 
 
 def latest_preview(

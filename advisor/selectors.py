@@ -251,16 +251,6 @@ def membership_for(*, user: User | AnonymousUser, organization: Organization) ->
     return Membership.objects.filter(user=user, organization=organization).first()
 
 
-def can_share(*, membership: Membership | None, assessment: Assessment) -> bool:
-    """The assessment's owner, sales engineers and admins may share its reports."""
-    if membership is None:
-        return False
-    return assessment.created_by_id == membership.user_id or membership.role in {
-        Role.SALES_ENGINEER,
-        Role.ADMIN,
-    }
-
-
 def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
     """What differs between two reports of one assessment, and the reasons that moved."""
     a, b = left.result or {}, right.result or {}

@@ -13,6 +13,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from advisor.engine.samples import sample
+
 
 @dataclass(frozen=True)
 class Starter:
@@ -30,60 +32,28 @@ STARTERS: tuple[Starter, ...] = (
         "llm-fine-tuning-startup",
         _("LLM fine-tuning start-up"),
         _("LoRA fine-tunes of an 8B model each week, a changing PyTorch stack, hourly cloud."),
-        {
-            "schema_version": 1,
-            "organization": {"industry": "research", "regions": ["hong_kong", "singapore"]},
-            "workloads": [
-                {"kind": "fine_tuning", "schedule": "weekly"},
-                {"kind": "realtime_inference", "schedule": "continuous"},
-            ],
-            "maturity": {
-                "stack_changes": "weekly",
-                "pipeline": "exploratory",
-                "demand": "unpredictable",
-            },
-            "frameworks": {
-                "primary": "pytorch",
-                "others": [],
-                "custom_kernels": True,
-                "serving": "vllm",
-            },
-            "deployment": {
-                "allowed_modes": ["public_cloud", "dedicated_hosting"],
-                "clouds": [],
-                "portability": "preferred",
-                "china_connectivity": False,
-                "data_residency": "none",
-            },
-            "cost": {
-                "billing": "pay_as_you_go",
-                "monthly_budget_usd": 15000,
-                "hours_per_day": 8,
-                "ops_capacity": "part_time",
-            },
-            "model": {"preset": "llama-3-8b"},
-            "training": {
-                "method": "lora",
-                "lora_rank": 16,
-                "precision": "bf16_mixed",
-                "optimizer": "adamw",
-                "micro_batch_size": 4,
-                "sequence_length": 4096,
-                "gradient_checkpointing": True,
-                "dataset_tokens": 200_000_000,
-                "epochs": 2,
-                "deadline_hours": 24,
-            },
-            "inference": {
-                "precision": "bf16",
-                "context_tokens": 4096,
-                "output_tokens": 512,
-                "concurrent_sequences": 32,
-                "p95_latency_ms": 8000,
-                "tokens_per_day": 20_000_000,
-                "traffic": "bursty",
-            },
-        },
+        # The engine's shared sample, as a research start-up that pays by the hour.
+        sample(
+            **{
+                "organization.industry": "research",
+                "maturity": {
+                    "stack_changes": "weekly",
+                    "pipeline": "exploratory",
+                    "demand": "unpredictable",
+                },
+                "frameworks.custom_kernels": True,
+                "deployment.china_connectivity": False,
+                "cost.billing": "pay_as_you_go",
+                "cost.monthly_budget_usd": 15000,
+                "cost.hours_per_day": 8,
+                "training.epochs": 2,
+                "training.deadline_hours": 24,
+                "inference.context_tokens": 4096,
+                "inference.p95_latency_ms": 8000,
+                "inference.tokens_per_day": 20_000_000,
+                "inference.traffic": "bursty",
+            }
+        ),
     ),
     Starter(
         "ecommerce-recommender",

@@ -17,21 +17,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.forms import OrganizationForm
-from accounts.models import Role, User
+from accounts.models import Role
 from accounts.selectors import SESSION_KEY, current_membership, memberships_for_user
 from accounts.services import InvitationError
-from advisor import decisions, selectors, services
+from advisor import decisions, permissions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.answers import Problem, validate
 from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
-from advisor.htmx import render_page_or_partial
+from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment
 from advisor.starters import STARTERS
 from advisor.wizard import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
 
 
 @require_GET
-def landing(request: HttpRequest) -> HttpResponse:
+def landing(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "advisor/landing.html")
 
 
@@ -41,10 +41,10 @@ def _starter_choices() -> list[tuple[str, Any]]:
 
 @login_required
 @require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     membership = current_membership(request)
     user = request.user
-    if membership is None or not isinstance(user, User):
+    if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
     assessments = list(selectors.assessments_for_organization(organization=membership.organization))
@@ -63,7 +63,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         # The tables are kept per what they show (dashboard.html's {% fragment %}s).
         "assessments_key": selectors.rows_digest(assessments),
         "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
-        "prospect_form": ProspectForm() if customers or membership.role != "member" else None,
+        "prospect_form": (
+            ProspectForm() if customers or permissions.can_invite_customers(membership) else None
+        ),
         "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
     }
@@ -72,9 +74,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def assessment_new(request: HttpRequest) -> HttpResponse:
+def assessment_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     membership = current_membership(request)
-    if membership is None or not isinstance(request.user, User):
+    if membership is None:
         return redirect("advisor:dashboard")
     form = NewAssessmentForm(
         request.POST or None,
@@ -94,10 +96,10 @@ def assessment_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def prospect_new(request: HttpRequest) -> HttpResponse:
+def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A sales engineer opens a new prospect: organisation, draft assessment, invitation."""
     membership = current_membership(request)
-    if membership is None or membership.role == "member" or not isinstance(request.user, User):
+    if membership is None or not permissions.can_invite_customers(membership):
         raise Http404
     form = ProspectForm(request.POST)
     if not form.is_valid():
@@ -132,10 +134,10 @@ def prospect_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def customer_invite(request: HttpRequest, pk: int) -> HttpResponse:
+def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     membership = selectors.membership_for(user=request.user, organization=obj.organization)
-    if membership is None or membership.role == "member" or not isinstance(request.user, User):
+    if not permissions.can_invite_to_assessment(membership=membership, assessment=obj):
         raise Http404
     form = CustomerInviteForm(request.POST)
     if not form.is_valid():
@@ -159,7 +161,7 @@ def customer_invite(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def assessment(request: HttpRequest, pk: int) -> HttpResponse:
+def assessment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Where an assessment link lands: its result once submitted, else the next step to do."""
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
@@ -168,9 +170,9 @@ def assessment(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("advisor:step", pk=obj.pk, slug=step.slug)
 
 
-def _go(request: HttpRequest, url: str) -> HttpResponse:
+def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
     # Valid POST: htmx swaps the next step in (and pushes its URL); plain forms redirect.
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return HttpResponseLocation(url, target="#wizard", swap="outerHTML")
     return redirect(url)
 
@@ -179,7 +181,7 @@ def _step_url(obj: Assessment, step: Step) -> str:
     return reverse("advisor:step", kwargs={"pk": obj.pk, "slug": step.slug})
 
 
-def _version(request: HttpRequest) -> int | None:
+def _version(request: HtmxHttpRequest) -> int | None:
     try:
         return int(request.POST.get("version", ""))
     except ValueError:
@@ -188,7 +190,7 @@ def _version(request: HttpRequest) -> int | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
+def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
@@ -232,7 +234,7 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             current,
             form,
             conflict=True,
-            status=200 if request.htmx else 409,  # type: ignore[attr-defined]
+            status=200 if request.htmx else 409,
         )
     if outcome.superseded:
         # This tab has moved on (usually to the next step): nothing here to update.
@@ -249,7 +251,7 @@ def step(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
         return _go(request, _step_url(obj, before or current))
     if outcome.ok:
         return _go(request, _step_url(obj, after or BY_SLUG["review"]))
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         selectors.attach_problems(form, outcome.problems)
         return _render_step(request, obj, current, form)
     # Post/redirect/get even for errors: the refused input waits in pending_input, so a
@@ -264,7 +266,7 @@ def _lazy(compute: Callable[[], Any]) -> Any:
 
 
 def _step_context(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     obj: Assessment,
     current: Step,
     form: Any,
@@ -314,17 +316,14 @@ def _step_context(
     }
 
 
-def _can_invite(request: HttpRequest, obj: Assessment) -> bool:
-    membership = current_membership(request)
-    return (
-        membership is not None
-        and membership.organization_id == obj.organization_id
-        and membership.role != "member"
+def _can_invite(request: HtmxHttpRequest, obj: Assessment) -> bool:
+    return permissions.can_invite_to_assessment(
+        membership=current_membership(request), assessment=obj
     )
 
 
 def _render_step(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     obj: Assessment,
     current: Step,
     form: Any,
@@ -338,7 +337,7 @@ def _render_step(
     return render_page_or_partial(request, "advisor/wizard.html", context, status=status)
 
 
-def _review(request: HttpRequest, obj: Assessment, current: Step) -> HttpResponse:
+def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpResponse:
     problems = functools.cache(lambda: validate(obj.answers))
     context = _step_context(
         request,
@@ -356,7 +355,7 @@ def _review(request: HttpRequest, obj: Assessment, current: Step) -> HttpRespons
 
 @login_required
 @require_POST
-def submit(request: HttpRequest, pk: int) -> HttpResponse:
+def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     review_url = _step_url(obj, BY_SLUG["review"])
     if not obj.is_draft:
@@ -365,7 +364,7 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
         services.assessment_submit(
             assessment=obj,
             expected_version=_version(request),
-            user=request.user if isinstance(request.user, User) else None,
+            user=request.user,
             language=decisions.engine_language(),
         )
     except (AnswersError, services.PendingInput):
@@ -381,14 +380,14 @@ def submit(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return _go(request, review_url)
     url = reverse("advisor:result", kwargs={"pk": obj.pk})
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
 
 
 @login_required
 @require_GET
-def result(request: HttpRequest, pk: int) -> HttpResponse:
+def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The assessment's latest report (in the reader's language when there is one)."""
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     report = selectors.latest_report(assessment=obj, language=decisions.engine_language())
@@ -399,7 +398,7 @@ def result(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         services.assessment_reopen(assessment=obj)

@@ -3,8 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 import factory
+from django.utils import timezone
 
 from accounts.models import Membership, Organization, Role, User
+from advisor.models import Assessment, Catalog, Report, ScoringModel
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -65,3 +67,124 @@ def api_token_for(user: User, name: str = "CI") -> str:
 
     _, key = api_token_create(user=user, name=name)
     return key
+
+
+# --- assessments, reports, scoring models, catalogs --------------------------------------------
+
+# The starter a submitted assessment answers with unless a test names another.
+STARTER = "llm-fine-tuning-startup"
+
+
+def _answers(starter: str | None, status: str) -> dict[str, Any]:
+    """A starter's answers; a submitted assessment has complete ones, a draft only begins."""
+    from advisor.starters import BY_SLUG
+
+    if starter is None and status != Assessment.Status.SUBMITTED:
+        return {"schema_version": 1}
+    return BY_SLUG[starter or STARTER].document()
+
+
+class AssessmentFactory(factory.django.DjangoModelFactory[Assessment]):
+    """An assessment of `membership`'s organisation created by its user (or of a new
+        organisation); `submitted=True` submits it with a starter's complete answers (`starter=`
+    picks which)."""
+
+    class Meta:
+        model = Assessment
+
+    class Params:
+        membership: Membership | None = None
+        starter: str | None = None
+        submitted = factory.Trait(status=Assessment.Status.SUBMITTED)
+
+    organization = factory.LazyAttribute(
+        lambda o: o.membership.organization if o.membership else OrganizationFactory()
+    )
+    created_by = factory.LazyAttribute(lambda o: o.membership.user if o.membership else None)
+    title = factory.Sequence(lambda n: f"Assessment {n}")
+    status = Assessment.Status.DRAFT
+    answers = factory.LazyAttribute(lambda o: _answers(o.starter, o.status))
+
+
+def _evaluate(answers: dict[str, Any], language: str) -> dict[str, Any]:
+    from advisor import decisions
+
+    return decisions.evaluate(answers, language=language)
+
+
+class ReportFactory(factory.django.DjangoModelFactory[Report]):
+    """A finished report (number 1 unless told) of a submitted assessment: the result evaluated
+    now with the versions it used, placeholder HTML and PDF. `queued=True` gives the row a
+    request leaves for the worker (pending, nothing rendered)."""
+
+    class Meta:
+        model = Report
+
+    class Params:
+        queued = factory.Trait(
+            status=Report.Status.PENDING,
+            result=None,
+            html="",
+            finished_at=None,
+            scoring_model="",
+            pdf="",
+        )
+
+    assessment = factory.SubFactory(AssessmentFactory, submitted=True)
+    number = 1
+    language = "en"
+    status = Report.Status.DONE
+    answers = factory.LazyAttribute(lambda o: o.assessment.answers)
+    result = factory.LazyAttribute(lambda o: _evaluate(o.answers, o.language))
+    html = "<section><h2>Executive summary</h2><p>GPU on public cloud</p></section>"
+    finished_at = factory.LazyFunction(timezone.now)
+    engine_version = factory.LazyAttribute(
+        lambda o: str((o.result or {}).get("versions", {}).get("engine", ""))
+    )
+    scoring_model = "default v1"
+    catalog_version = factory.LazyAttribute(
+        lambda o: str((o.result or {}).get("versions", {}).get("catalog", ""))
+    )
+    pdf = factory.django.FileField(data=b"%PDF-1.4 test", filename="report.pdf")
+
+
+class ScoringModelFactory(factory.django.DjangoModelFactory[ScoringModel]):
+    """A draft scoring model: the next version, cloned from the published one with its
+    criteria and contributions, as an editor starts one. Keyword arguments set its fields."""
+
+    class Meta:
+        model = ScoringModel
+
+    @classmethod
+    def _create(cls, model_class: type[ScoringModel], *args: Any, **kwargs: Any) -> ScoringModel:
+        from advisor import services
+
+        published = ScoringModel.objects.get(status=ScoringModel.Status.PUBLISHED)
+        user = kwargs.pop("created_by", None)
+        draft = services.scoring_model_clone(model=published, user=user)
+        return _with_fields(draft, kwargs)
+
+
+class CatalogFactory(factory.django.DjangoModelFactory[Catalog]):
+    """A draft catalog: the next version, cloned from the published one with its accelerators,
+    prices and presets, as an editor starts one. Keyword arguments set its fields."""
+
+    class Meta:
+        model = Catalog
+
+    @classmethod
+    def _create(cls, model_class: type[Catalog], *args: Any, **kwargs: Any) -> Catalog:
+        from advisor import services
+
+        published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
+        user = kwargs.pop("created_by", None)
+        draft = services.catalog_clone(catalog=published, user=user)
+        return _with_fields(draft, kwargs)
+
+
+def _with_fields[M: (ScoringModel, Catalog)](obj: M, fields: dict[str, Any]) -> M:
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    if fields:
+        obj.save(update_fields=list(fields))
+    return obj

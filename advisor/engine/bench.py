@@ -15,44 +15,17 @@ from typing import Any
 
 from advisor.engine import answers as A
 from advisor.engine import evaluate, load_catalog, load_scoring_model, parse_answers, rescore
+from advisor.engine.samples import DELETE, sample
 
-BASE: dict[str, Any] = {
-    "schema_version": 1,
-    "organization": {"industry": "ecommerce", "regions": ["hong_kong", "singapore"]},
-    "workloads": [
-        {"kind": "fine_tuning", "schedule": "weekly"},
-        {"kind": "realtime_inference", "schedule": "continuous"},
-    ],
-    "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "seasonal"},
-    "frameworks": {"primary": "pytorch", "others": [], "custom_kernels": False, "serving": "vllm"},
-    "deployment": {
-        "allowed_modes": ["public_cloud", "dedicated_hosting"],
-        "clouds": [],
-        "portability": "preferred",
-        "china_connectivity": True,
-        "data_residency": "none",
-    },
-    "cost": {"billing": "no_preference", "hours_per_day": 16, "ops_capacity": "part_time"},
-    "model": {"preset": "llama-3-8b"},
-    "training": {
-        "method": "lora",
-        "lora_rank": 16,
-        "precision": "bf16_mixed",
-        "optimizer": "adamw",
-        "micro_batch_size": 4,
-        "sequence_length": 4096,
-        "gradient_checkpointing": True,
-        "dataset_tokens": 200_000_000,
-    },
-    "inference": {
-        "precision": "bf16",
-        "context_tokens": 8192,
-        "output_tokens": 512,
-        "concurrent_sequences": 32,
-        "tokens_per_day": 50_000_000,
-        "traffic": "daily_cycle",
-    },
-}
+# The shared sample without the answers that only bound a result (budget, deadline, latency).
+BASE: dict[str, Any] = sample(
+    **{
+        "cost.monthly_budget_usd": DELETE,
+        "training.epochs": DELETE,
+        "training.deadline_hours": DELETE,
+        "inference.p95_latency_ms": DELETE,
+    }
+)
 
 
 def variants(n: int, seed: int = 7) -> list[A.Answers]:

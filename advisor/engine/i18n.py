@@ -8,6 +8,8 @@ import math
 import re
 from typing import Any
 
+from advisor.engine import labels
+
 LANGS = ("en", "zh-hant")
 
 
@@ -705,161 +707,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
 }
 
-VALUE_LABELS: dict[str, dict[str, str]] = {
-    # organization.industry
-    "ecommerce": _m("e-commerce", "電子商務"),
-    "media": _m("media", "媒體"),
-    "finance": _m("finance", "金融"),
-    "insurance": _m("insurance", "保險"),
-    "healthcare": _m("healthcare", "醫療"),
-    "life_sciences": _m("life sciences", "生命科學"),
-    "research": _m("research", "研究"),
-    "public_sector": _m("public sector", "公部門"),
-    "other": _m("other", "其他"),
-    # organization.regions
-    "hong_kong": _m("Hong Kong", "香港"),
-    "tokyo": _m("Tokyo", "東京"),
-    "singapore": _m("Singapore", "新加坡"),
-    "taipei": _m("Taipei", "台北"),
-    "los_angeles": _m("Los Angeles", "洛杉磯"),
-    "us_east": _m("US East", "美國東部"),
-    "us_west": _m("US West", "美國西部"),
-    "europe": _m("Europe", "歐洲"),
-    "mainland_china": _m("mainland China", "中國大陸"),
-    # workloads[].schedule and maturity.stack_changes
-    "continuous": _m("continuous", "持續執行"),
-    "daily": _m("daily", "每日"),
-    "weekly": _m("weekly", "每週"),
-    "monthly": _m("monthly", "每月"),
-    "quarterly": _m("quarterly", "每季"),
-    "rarely": _m("rarely", "很少"),
-    "project_cycles": _m("in project cycles", "依專案週期"),
-    "ad_hoc": _m("ad hoc", "不定期"),
-    # maturity.pipeline and maturity.demand
-    "exploratory": _m("exploratory", "探索階段"),
-    "evolving": _m("evolving", "持續演進"),
-    "standardized": _m("standardised", "已標準化"),
-    "unpredictable": _m("unpredictable", "難以預測"),
-    "seasonal": _m("seasonal", "季節性"),
-    "predictable": _m("predictable", "可預測"),
-    # frameworks
-    "pytorch": _m("PyTorch", "PyTorch"),
-    "tensorflow": _m("TensorFlow", "TensorFlow"),
-    "jax": _m("JAX", "JAX"),
-    "onnx": _m("ONNX", "ONNX"),
-    "vllm": _m("vLLM", "vLLM"),
-    "tgi": _m("TGI", "TGI"),
-    "tensorrt_llm": _m("TensorRT-LLM", "TensorRT-LLM"),
-    "triton": _m("Triton Inference Server", "Triton Inference Server"),
-    "tf_serving": _m("TF Serving", "TF Serving"),
-    "torchserve": _m("TorchServe", "TorchServe"),
-    "custom": _m("custom", "自行開發"),
-    # deployment
-    "gcp": _m("Google Cloud", "Google Cloud"),
-    "aws": _m("AWS", "AWS"),
-    "azure": _m("Azure", "Azure"),
-    "required": _m("required", "必要"),
-    "preferred": _m("preferred", "偏好"),
-    "not_needed": _m("not needed", "不需要"),
-    "in_region": _m("in region", "留在區域內"),
-    "on_premises_only": _m("on premises only", "僅限自有機房"),
-    # cost
-    "pay_as_you_go": _m("pay-as-you-go", "隨用隨付"),
-    "committed": _m("committed use", "承諾用量"),
-    "no_preference": _m("no preference", "沒有偏好"),
-    "part_time": _m("part-time", "兼職人力"),
-    "dedicated_team": _m("a dedicated team", "專職團隊"),
-    # training and inference
-    "full": _m("full fine-tuning", "全參數訓練"),
-    "lora": _m("LoRA", "LoRA"),
-    "qlora": _m("QLoRA", "QLoRA"),
-    "fp32": _m("FP32", "FP32"),
-    "bf16_mixed": _m("BF16 mixed precision", "BF16 混合精度"),
-    "bf16": _m("BF16", "BF16"),
-    "fp8_mixed": _m("FP8 mixed precision", "FP8 混合精度"),
-    "fp16": _m("FP16", "FP16"),
-    "fp8": _m("FP8", "FP8"),
-    "int8": _m("INT8", "INT8"),
-    "int4": _m("INT4", "INT4"),
-    "adamw": _m("AdamW", "AdamW"),
-    "adamw_8bit": _m("8-bit AdamW", "8 位元 AdamW"),
-    "sgd": _m("SGD", "SGD"),
-    "adafactor": _m("Adafactor", "Adafactor"),
-    "steady": _m("steady", "平穩"),
-    "daily_cycle": _m("a daily cycle", "每日週期"),
-    "bursty": _m("bursty", "突發"),
-    "seasonal_peaks": _m("seasonal peaks", "季節性高峰"),
-    # derived answers
-    "small": _m("small", "小"),
-    "medium": _m("medium", "中"),
-    "large": _m("large", "大"),
-    "unknown": _m("unknown", "未知"),
-    "tight": _m("tight (under 1 s)", "嚴格（1 秒內）"),
-    "moderate": _m("moderate (1–10 s)", "中等（1–10 秒）"),
-    "relaxed": _m("relaxed (10 s or more)", "寬鬆（10 秒以上）"),
-    "all": _m("all regions", "全部區域"),
-    "some": _m("some regions", "部分區域"),
-    "low": _m("low", "低"),
-    "high": _m("high", "高"),
-    "none": _m("none", "無"),
-    # memory parts (sizing)
-    "weights": _m("weights", "權重"),
-    "gradients": _m("gradients", "梯度"),
-    "optimizer": _m("optimizer state", "優化器狀態"),
-    "activations": _m("activations", "激活值"),
-    "kv_cache": _m("KV cache", "KV 快取"),
-    "other_memory": _m("other", "其他"),
-    "gpu": _m("GPU", "GPU"),
-    "tpu": _m("TPU", "TPU"),
-    "public_cloud": _m("public cloud", "公有雲"),
-    "dedicated_hosting": _m("dedicated hosting", "專屬主機代管"),
-    "bare_metal": _m("bare metal", "裸機"),
-    "private_cloud": _m("private cloud", "私有雲"),
-    "on_premises": _m("on premises", "自有機房"),
-    "pretraining": _m("pre-training", "預訓練"),
-    "fine_tuning": _m("fine-tuning", "微調"),
-    "batch_inference": _m("batch inference", "批次推論"),
-    "realtime_inference": _m("real-time inference", "即時推論"),
-    "preprocessing": _m("preprocessing", "前處理"),
-    "on_demand": _m("on-demand", "隨需計費"),
-    "spot": _m("spot", "Spot"),
-    "committed_1y": _m("1-year commitment", "一年期承諾用量"),
-    "committed_3y": _m("3-year commitment", "三年期承諾用量"),
-    "monthly_fixed": _m("monthly fixed", "固定月費"),
-    "fused": _m("fused", "fused（融合）"),
-    "foreach": _m("foreach", "foreach（逐組）"),
-    "whole_response": _m(
-        "whole response (first token + all output tokens)",
-        "完整回應（首個 token + 所有輸出 token）",
-    ),
-    "ttft": _m("time to first token", "首個 token 時間"),
-    "tpot": _m("time per output token", "每個輸出 token 時間"),
-    "purchase": _m("purchase or lease", "購買或租賃"),
-    "forward_backward": _m("start of backward", "反向傳播開始"),
-    "optimizer_step": _m("optimizer step", "優化器步驟"),
-    "true": _m("yes", "是"),
-    "false": _m("no", "否"),
-    "training": _m("training", "訓練"),
-    "inference": _m("inference", "推論"),
-}
-
-
-# Where one value means different things in different answers.
-FIELD_VALUE_LABELS: dict[tuple[str, str], dict[str, str]] = {
-    ("frameworks.serving", "none"): _m("no serving stack", "未使用推論服務框架"),
-    ("frameworks.serving", "other"): _m("another serving stack", "其他推論服務框架"),
-    ("deployment.data_residency", "none"): _m("no residency rule", "無資料落地限制"),
-    ("cost.ops_capacity", "none"): _m("no operations staff", "沒有維運人力"),
-    ("derived.tpu_region_coverage", "none"): _m("no region", "沒有任何區域"),
-    ("derived.latency_class", "none"): _m("no latency target", "沒有延遲目標"),
-    ("organization.industry", "other"): _m("another industry", "其他產業"),
-    ("frameworks.primary", "other"): _m("another framework", "其他框架"),
-    ("frameworks.others", "other"): _m("another framework", "其他框架"),
-    ("deployment.clouds", "other"): _m("another cloud", "其他雲端"),
-    ("training.method", "full"): _m("full training", "全參數訓練"),
-    ("training.precision", "bf16"): _m("pure BF16", "純 BF16"),
-}
-
 # Every answer path of answers v1 (and the derived answers the scoring model reads), as a person
 # reads it. `workloads[i].x` is looked up as `workloads[].x`.
 FIELD_LABELS: dict[str, dict[str, str]] = {
@@ -958,11 +805,7 @@ def value_label(path: str, value: Any, lang: str = "en") -> str:
         return "—"
     if isinstance(value, float) and not isinstance(value, bool):
         return f"{value:g}"
-    key = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    entry = FIELD_VALUE_LABELS.get((_INDEX.sub("[]", path), key))
-    if entry is not None:
-        return entry.get(lang) or entry["en"]
-    return label(value, lang)
+    return labels.in_text(value, lang, path=_INDEX.sub("[]", path))
 
 
 class _SafeDict(dict[str, Any]):
@@ -981,11 +824,7 @@ def message(code: str, lang: str = "en", /, **params: Any) -> str:
 
 def label(value: Any, lang: str = "en") -> str:
     """Display label for an enum value (the value itself when there is none)."""
-    key = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    entry = VALUE_LABELS.get(key)
-    if entry is None:
-        return key
-    return entry.get(lang) or entry["en"]
+    return labels.in_text(value, lang)
 
 
 _LABELLED_PARAMS = {

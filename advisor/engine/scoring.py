@@ -568,15 +568,6 @@ def score_workload(
     return scores
 
 
-def criterion_points(c: Criterion, value: Any) -> list[float]:
-    """Points per option (indexed like OPTIONS) that one criterion gives for an answer value."""
-    out = [0.0] * len(OPTIONS)
-    for key in _value_keys(value):
-        for idx, pts in c.table.get(key, ()):
-            out[idx] += pts
-    return out
-
-
 # Every (accelerator, mode) pair an assessment can end up with, in the order `decide` tries them.
 ALL_PAIRS: tuple[Pair, ...] = (*(("gpu", m) for m in A.MODES), ("tpu", "public_cloud"))
 PAIR_INDEX = {p: i for i, p in enumerate(ALL_PAIRS)}

@@ -5,8 +5,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from accounts.selectors import membership_is_operator_staff
-from advisor.forms import label_for
+from advisor.labels import label_for
+from advisor.permissions import can_read_reference
 
 register = template.Library()
 
@@ -79,8 +79,12 @@ def billing_short_label(value: Any) -> Any:
     return BILLING_SHORT_LABELS.get(value, value)
 
 
-@register.filter
-def reads_models(memberships: Any) -> bool:
-    """Whether these memberships let their user read scoring models and the catalog (a sales
-    engineer or an admin of the operating organisation; accounts.selectors.is_operator_staff)."""
-    return any(membership_is_operator_staff(m) for m in memberships or ())
+@register.simple_tag(takes_context=True)
+def reads_models(context: template.Context) -> bool:
+    """Whether the user reads scoring models and the catalog: the same rule as the pages
+    (permissions.can_read_reference), with the memberships the page holds already. Pages
+    rendered without a request (error pages) have neither and read nothing."""
+    user = context.get("user")
+    if user is None:
+        return False
+    return can_read_reference(user, memberships=context.get("user_memberships") or ())

@@ -9,8 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Invitation, Membership, Organization, Role, User
-from advisor.models import Assessment
-from tests.factories import PASSWORD, MembershipFactory, UserFactory, operator_member
+from tests.factories import (
+    PASSWORD,
+    AssessmentFactory,
+    MembershipFactory,
+    UserFactory,
+    operator_member,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -170,8 +175,8 @@ def test_a_sales_engineer_cannot_demote_the_admin_by_asking_them_to_fill_in_an_a
 ) -> None:
     admin = MembershipFactory(role=Role.ADMIN, user__email="boss@example.com")
     engineer = MembershipFactory(organization=admin.organization, role=Role.SALES_ENGINEER)
-    obj = Assessment.objects.create(
-        organization=admin.organization, created_by=engineer.user, title="T"
+    obj = AssessmentFactory(
+        organization=admin.organization, created_by=engineer.user, title="T", answers={}
     )
     client.force_login(engineer.user)
     with django_capture_on_commit_callbacks(execute=True):
@@ -194,8 +199,8 @@ def test_accepting_an_older_lower_invitation_keeps_the_higher_role(
 ) -> None:
     admin = MembershipFactory(role=Role.ADMIN)
     engineer = MembershipFactory(organization=admin.organization, role=Role.SALES_ENGINEER)
-    obj = Assessment.objects.create(
-        organization=admin.organization, created_by=engineer.user, title="T"
+    obj = AssessmentFactory(
+        organization=admin.organization, created_by=engineer.user, title="T", answers={}
     )
     # Both invitations go out before carol joins: one as admin, one as a customer contact.
     client.force_login(admin.user)

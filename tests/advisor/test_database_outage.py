@@ -7,8 +7,7 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 
-from advisor.models import Assessment
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -30,9 +29,8 @@ def test_a_database_restart_gives_a_clean_503_then_recovers_with_nothing_lost() 
     if connection.vendor != "postgresql":
         pytest.skip("drill for PostgreSQL")
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
+    obj = AssessmentFactory(
+        membership=membership,
         title="Survives",
         answers={"schema_version": 1, "organization": {"industry": "media", "regions": ["tokyo"]}},
     )

@@ -8,8 +8,7 @@ from django.db import OperationalError
 from django.test import Client, RequestFactory
 from django.urls import get_resolver, reverse
 
-from advisor.models import Assessment
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -18,12 +17,7 @@ pytestmark = pytest.mark.django_db
 def step_url(client: Client) -> str:
     membership = MembershipFactory()
     client.force_login(membership.user)
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Targets",
-        answers={"schema_version": 1},
-    )
+    obj = AssessmentFactory(membership=membership, title="Targets")
     return reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "organization"})
 
 

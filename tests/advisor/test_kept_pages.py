@@ -22,7 +22,7 @@ from advisor.models import Assessment, Catalog, Criterion, ScoringModel
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.templatetags import fragments
 from advisor.wizard import STEPS
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import AssessmentFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +44,7 @@ def member(client: Client) -> Any:
 
 
 def _new(member: Any, answers: dict[str, Any], title: str = "Kept") -> Assessment:
-    return Assessment.objects.create(
-        organization=member.organization,
-        created_by=member.user,
-        title=title,
-        answers=copy.deepcopy(answers),
-    )
+    return AssessmentFactory(membership=member, title=title, answers=copy.deepcopy(answers))
 
 
 def _url(obj: Assessment, slug: str = "organization") -> str:
@@ -86,9 +81,7 @@ def test_a_second_view_of_a_step_is_kept_and_identical(client: Client, member: A
 def test_kept_pages_carry_each_visitors_own_csrf_token_and_nonce(client: Client) -> None:
     one, other = MembershipFactory(), MembershipFactory()
     membership_create(user=other.user, organization=one.organization, role=Role.MEMBER)
-    obj = Assessment.objects.create(
-        organization=one.organization, created_by=one.user, title="Shared", answers=FULL
-    )
+    obj = AssessmentFactory(membership=one, title="Shared", answers=FULL)
     visitors, seen = [], []
     for membership in (one, other, one):
         visitor = Client(enforce_csrf_checks=True)
@@ -238,9 +231,7 @@ def test_the_invitation_box_follows_the_readers_role(client: Client) -> None:
     member = MembershipFactory(role=Role.MEMBER)
     engineer = UserFactory()
     membership_create(user=engineer, organization=member.organization, role=Role.SALES_ENGINEER)
-    obj = Assessment.objects.create(
-        organization=member.organization, created_by=member.user, title="Roles", answers=FULL
-    )
+    obj = AssessmentFactory(membership=member, title="Roles", answers=FULL)
     for user, shown in [(engineer, True), (member.user, False), (engineer, True)]:
         visitor = Client()
         visitor.force_login(user)

@@ -13,16 +13,20 @@ import re
 from typing import Any
 
 import pytest
-from django.core.files.base import ContentFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
 from advisor import services
-from advisor.models import Assessment, Catalog, Report, ScoringModel, ShareLink
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory, UserFactory, operator_member
+from advisor.models import Assessment, Catalog, ScoringModel, ShareLink
+from tests.factories import (
+    AssessmentFactory,
+    MembershipFactory,
+    ReportFactory,
+    UserFactory,
+    operator_member,
+)
 from tests.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
@@ -52,24 +56,10 @@ def _object_routes() -> list[str]:
 @pytest.fixture
 def victim() -> dict[str, Any]:
     owner = MembershipFactory(role=Role.ADMIN)
-    obj = Assessment.objects.create(
-        organization=owner.organization,
-        created_by=owner.user,
-        title="Secret",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["realtime-chatbot"].document(),
+    obj = AssessmentFactory(
+        membership=owner, title="Secret", submitted=True, starter="realtime-chatbot"
     )
-    report = Report(
-        assessment=obj,
-        number=1,
-        language="en",
-        status=Report.Status.DONE,
-        answers=obj.answers,
-        result={"recommendation": {}},
-        html="<p>secret</p>",
-    )
-    report.pdf.save("secret.pdf", ContentFile(b"%PDF-1.4"), save=False)
-    report.save()
+    report = ReportFactory(assessment=obj, result={"recommendation": {}}, html="<p>secret</p>")
     link = ShareLink.objects.create(report=report, token_hash="f" * 64, created_by=owner.user)
     return {"pk": obj.pk, "number": 1, "link_id": link.pk, "assessment_id": obj.pk, "id": obj.pk}
 

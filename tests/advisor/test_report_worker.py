@@ -19,9 +19,8 @@ from django.urls import reverse
 
 from advisor import services
 from advisor.models import Assessment, Report
-from advisor.starters import BY_SLUG as STARTERS
 from tests.conftest import start_worker, stop_worker
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = [
     pytest.mark.services,
@@ -58,12 +57,7 @@ def _submitted(starter: str = "llm-fine-tuning-startup") -> tuple[Client, Assess
     membership = MembershipFactory()
     client = Client()
     client.force_login(membership.user)
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Worker drill",
-        answers=STARTERS[starter].document(),
-    )
+    obj = AssessmentFactory(membership=membership, title="Worker drill", starter=starter)
     return client, obj
 
 

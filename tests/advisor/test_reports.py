@@ -5,54 +5,30 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.files.base import ContentFile
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Role
-from advisor import decisions, services
+from advisor import services
 from advisor.models import Assessment, Report, ShareLink
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def _assessment(membership: Any, starter: str = "llm-fine-tuning-startup") -> Assessment:
-    return Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Report tests",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS[starter].document(),
+    return AssessmentFactory(
+        membership=membership, title="Report tests", submitted=True, starter=starter
     )
 
 
 def _report(
     obj: Assessment, number: int = 1, *, status: str = Report.Status.DONE, **extra: Any
 ) -> Report:
-    result = decisions.evaluate(obj.answers, language="en")
-    report = Report(
-        assessment=obj,
-        number=number,
-        language="en",
-        status=status,
-        answers=obj.answers,
-        result=result if status == Report.Status.DONE else None,
-        html="<section><h2>Executive summary</h2><p>GPU on public cloud</p></section>",
-        finished_at=timezone.now() if status == Report.Status.DONE else None,
-        **{
-            "engine_version": result["versions"]["engine"],
-            "scoring_model": "default v1",
-            "catalog_version": str(result["versions"]["catalog"]),
-            **extra,
-        },
-    )
-    if status == Report.Status.DONE:
-        report.pdf.save(f"t-{obj.pk}-{number}.pdf", ContentFile(b"%PDF-1.4 test"), save=False)
-    report.save()
-    return report
+    if status != Report.Status.DONE:
+        extra = {"result": None, "finished_at": None, "pdf": "", **extra}
+    return ReportFactory(assessment=obj, number=number, status=status, **extra)
 
 
 @pytest.fixture
@@ -263,8 +239,8 @@ def test_a_report_that_fails_in_generation_keeps_the_exception_out_of_the_page(
     client: Client, owner: Any
 ) -> None:
     obj = _assessment(owner)
-    broken = Report.objects.create(
-        assessment=obj, number=1, language="en", answers={"schema_version": 1, "bogus": "<x>"}
+    broken = ReportFactory(
+        assessment=obj, queued=True, answers={"schema_version": 1, "bogus": "<x>"}
     )
     services.report_generate(report_id=broken.pk)
     broken.refresh_from_db()

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.models import Invitation, Membership, Organization, Role, User
 from advisor.models import Assessment
-from tests.factories import PASSWORD, MembershipFactory
+from tests.factories import PASSWORD, AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +72,7 @@ def test_sales_engineer_invites_a_customer_to_an_existing_assessment(
     mailoutbox: list,
     django_capture_on_commit_callbacks: Any,  # type: ignore[type-arg]
 ) -> None:
-    obj = Assessment.objects.create(
-        organization=sales.organization, created_by=sales.user, title="T"
-    )
+    obj = AssessmentFactory(membership=sales, title="T", answers={})
     page = client.get(reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "organization"}))
     assert "Ask the customer to fill this in" in page.text
     with django_capture_on_commit_callbacks(execute=True):
@@ -91,9 +89,7 @@ def test_sales_engineer_invites_a_customer_to_an_existing_assessment(
 def test_members_cannot_open_prospects_or_invite_customers(client: Client) -> None:
     member = MembershipFactory(role=Role.MEMBER)
     client.force_login(member.user)
-    obj = Assessment.objects.create(
-        organization=member.organization, created_by=member.user, title="T"
-    )
+    obj = AssessmentFactory(membership=member, title="T", answers={})
     assert "New prospect" not in client.get(reverse("advisor:dashboard")).text
     assert (
         client.post(

@@ -12,7 +12,7 @@ from django.urls import reverse
 from advisor.models import Assessment
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import STEPS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -75,9 +75,8 @@ def member(client: Client) -> Any:
 
 
 def _new(member: Any, answers: dict[str, Any] | None = None) -> Assessment:
-    return Assessment.objects.create(
-        organization=member.organization,
-        created_by=member.user,
+    return AssessmentFactory(
+        membership=member,
         title="Test",
         answers=copy.deepcopy(answers) if answers is not None else {"schema_version": 1},
     )

@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from advisor.engine.answers import check_partial
 from advisor.models import Assessment
-from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import STEPS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -54,12 +53,7 @@ POST = st.dictionaries(
 def logged_in(client: Client) -> tuple[Client, Assessment]:
     membership = MembershipFactory()
     client.force_login(membership.user)
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Fuzz",
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
+    obj = AssessmentFactory(membership=membership, title="Fuzz", starter="llm-fine-tuning-startup")
     return client, obj
 
 

@@ -18,7 +18,7 @@ from advisor.engine import answers_schema, check_partial, parse_answers
 from advisor.engine.answers import answers_draft_schema
 from advisor.models import Assessment
 from advisor.starters import STARTERS
-from tests.factories import MembershipFactory, OrganizationFactory, api_token_for
+from tests.factories import AssessmentFactory, MembershipFactory, OrganizationFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +118,7 @@ def test_lists_the_organisations_assessments_newest_first_without_bodies(
     first = api.post(_body(title="First")).json()
     second = api.post(_body(title="Second", answers={"schema_version": 1}, draft=True)).json()
     other = MembershipFactory()
-    Assessment.objects.create(organization=other.organization, title="Not mine", answers={})
+    AssessmentFactory(organization=other.organization, title="Not mine", answers={})
 
     response = api.get(URL)
     assert response.status_code == 200
@@ -144,8 +144,8 @@ def test_list_is_paginated(api: Api, member: Membership) -> None:
 
 def test_list_filters_by_organisation(client: Client, member: Membership) -> None:
     second = MembershipFactory(user=member.user).organization
-    Assessment.objects.create(organization=member.organization, title="Home", answers={})
-    Assessment.objects.create(organization=second, title="Customer", answers={})
+    AssessmentFactory(organization=member.organization, title="Home", answers={})
+    AssessmentFactory(organization=second, title="Customer", answers={})
     api = Api(client, api_token_for(member.user))
     assert api.get(URL).json()["count"] == 2
     items = api.get(URL, organization=second.slug).json()["items"]
@@ -227,7 +227,7 @@ def test_a_session_login_is_not_enough(client: Client, member: Membership) -> No
 
 def test_another_organisations_assessment_is_404(api: Api) -> None:
     other = MembershipFactory()
-    theirs = Assessment.objects.create(organization=other.organization, title="X", answers={})
+    theirs = AssessmentFactory(organization=other.organization, title="X", answers={})
     missing = api.get(f"{URL}/{theirs.pk}")
     assert missing.status_code == 404
     assert missing.json() == api.get(f"{URL}/{theirs.pk + 1000}").json()

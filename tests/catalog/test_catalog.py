@@ -13,9 +13,15 @@ from django.utils import timezone
 
 from accounts.models import Role
 from advisor import decisions, engine, services
-from advisor.models import Assessment, Catalog, CatalogPrice, Report
+from advisor.models import Assessment, Catalog, CatalogPrice
 from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import (
+    AssessmentFactory,
+    CatalogFactory,
+    MembershipFactory,
+    ReportFactory,
+    UserFactory,
+)
 from tests.scoring.conftest import (
     member_with_role,
     submitted,  # noqa: F401 - a fixture
@@ -34,7 +40,7 @@ def active(db: None) -> Catalog:
 
 @pytest.fixture
 def draft(active: Catalog) -> Catalog:
-    return services.catalog_clone(catalog=active, user=None)
+    return CatalogFactory()
 
 
 @pytest.fixture
@@ -109,15 +115,10 @@ def test_publish_changes_new_results_and_leaves_old_reports_alone(
     active: Catalog, draft: Catalog
 ) -> None:
     membership = MembershipFactory()
-    assessment = Assessment.objects.create(
-        organization=membership.organization,
-        title="Priced before",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS[STARTER].document(),
+    assessment = AssessmentFactory(
+        organization=membership.organization, title="Priced before", submitted=True, starter=STARTER
     )
-    report = Report.objects.create(
-        assessment=assessment, number=1, language="en", answers=assessment.answers
-    )
+    report = ReportFactory(assessment=assessment, queued=True)
     services.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert (report.catalog, report.catalog_version) == (active, "1")

@@ -16,6 +16,7 @@ from accounts.models import Role
 from advisor import services
 from advisor.admin import AcceleratorForm, PresetForm
 from advisor.models import Catalog, CatalogAccelerator, CatalogPreset
+from tests.factories import CatalogFactory
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def active(db: None) -> Catalog:
 
 @pytest.fixture
 def draft(active: Catalog) -> Catalog:
-    return services.catalog_clone(catalog=active, user=None)
+    return CatalogFactory()
 
 
 @pytest.fixture

@@ -13,18 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.files.base import ContentFile
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
 from advisor import decisions, services
 from advisor.models import Assessment, Catalog, Report, ScoringModel
-from advisor.reporting import render_report_html
-from advisor.starters import BY_SLUG as STARTERS
+from advisor.reporting import render_report
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
-from tests.factories import MembershipFactory, operator_organization
+from tests.factories import (
+    AssessmentFactory,
+    MembershipFactory,
+    ReportFactory,
+    operator_organization,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -112,29 +115,14 @@ class Audit:
 
 def _done_report(obj: Assessment, number: int, language: str) -> Report:
     result = decisions.evaluate(obj.answers, language=language)
-    report = Report(
-        assessment=obj,
-        number=number,
-        language=language,
-        status=Report.Status.DONE,
-        answers=obj.answers,
+    html = render_report(
         result=result,
-        html=render_report_html(
-            result=result,
-            title=obj.title,
-            organization=obj.organization.name,
-            language=language,
-            generated_at=timezone.now(),
-            standalone=False,
-        ),
-        finished_at=timezone.now(),
-        engine_version=result["versions"]["engine"],
-        scoring_model="default v1",
-        catalog_version=str(result["versions"]["catalog"]),
-    )
-    report.pdf.save(f"a11y-{obj.pk}-{number}.pdf", ContentFile(b"%PDF-1.4 test"), save=False)
-    report.save()
-    return report
+        title=obj.title,
+        organization=obj.organization.name,
+        language=language,
+        generated_at=timezone.now(),
+    ).body_html
+    return ReportFactory(assessment=obj, number=number, language=language, result=result, html=html)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -168,18 +156,14 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     # A member with a submitted assessment, two done reports and a share link.
     membership = MembershipFactory()
     user = membership.user
-    submitted = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=user,
-        title="Accessibility " + lang,
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    submitted = AssessmentFactory(
+        membership=membership, title="Accessibility " + lang, submitted=True
     )
     first = _done_report(submitted, 1, "en")
     _done_report(submitted, 2, "zh-hant")
     for number, status in [(3, Report.Status.PENDING), (4, Report.Status.FAILED)]:
-        Report.objects.create(
-            assessment=submitted, number=number, language=lang, status=status, answers={}
+        ReportFactory(
+            assessment=submitted, number=number, language=lang, status=status, queued=True
         )
     blank = services.assessment_create(
         organization=membership.organization, user=user, title="Blank " + lang

@@ -7,10 +7,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from advisor.models import Assessment, Report
-from advisor.starters import BY_SLUG as STARTERS
+from advisor.models import Report
 from tests.e2e.test_wizard_browser import _log_in
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -21,11 +20,8 @@ def test_submit_watch_the_status_read_the_report_share_it_and_open_the_link(
 ) -> None:
     worker()
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title=f"Report run {lang}",
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    obj = AssessmentFactory(
+        membership=membership, title=f"Report run {lang}", starter="llm-fine-tuning-startup"
     )
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

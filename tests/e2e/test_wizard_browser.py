@@ -9,8 +9,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from accounts.models import Membership
 from advisor.models import Assessment
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import PASSWORD, MembershipFactory
+from tests.factories import PASSWORD, AssessmentFactory, MembershipFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -218,12 +217,7 @@ def test_two_tabs_editing_one_assessment_get_a_conflict_not_a_silent_overwrite(
     browser: Browser, live_server: Any
 ) -> None:
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Tabs",
-        answers={"schema_version": 1},
-    )
+    obj = AssessmentFactory(membership=membership, title="Tabs")
     context = browser.new_context()
     first, second = context.new_page(), context.new_page()
     _log_in(first, live_server, membership, "en")
@@ -250,12 +244,7 @@ def test_kept_steps_follow_autosaves_navigation_and_reloads(page: Page, live_ser
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Kept",
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
+    obj = AssessmentFactory(membership=membership, title="Kept", starter="llm-fine-tuning-startup")
     _log_in(page, live_server, membership, "en")
     url = f"{live_server.url}/assessments/{obj.pk}/steps/deployment/"
     page.goto(url)
@@ -280,12 +269,7 @@ def test_changing_a_radio_and_clicking_next_at_once_is_not_a_conflict(
     page: Page, live_server: Any
 ) -> None:
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Quick",
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
+    obj = AssessmentFactory(membership=membership, title="Quick", starter="llm-fine-tuning-startup")
 
     def slow_review(route: Route) -> None:
         # The review page is built at once but reaches the browser late, as on a slow link:

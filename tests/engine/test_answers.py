@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
-from advisor.engine.i18n import LANGS, MESSAGES, VALUE_LABELS
+from advisor.engine.i18n import LANGS, MESSAGES
+from advisor.engine.labels import GROUPS
 from tests.engine.conftest import DELETE, SAMPLE, sample
 from tests.engine.strategies import answers_docs, draft_docs
 
@@ -196,9 +197,13 @@ def test_generated_documents_are_valid(doc: dict[str, Any]) -> None:
 
 
 def test_every_message_exists_in_both_languages() -> None:
-    for code, entry in {**MESSAGES, **VALUE_LABELS}.items():
+    for code, entry in MESSAGES.items():
         assert set(entry) == set(LANGS), code
         assert all(entry[lang].strip() for lang in LANGS), code
+    for group, values in GROUPS.items():
+        for value, label in values.items():
+            for lang in LANGS:
+                assert label.shown(lang).strip() and label.in_text(lang).strip(), (group, value)
 
 
 def test_astronomically_large_numbers_get_a_bound_message_not_an_overflow() -> None:

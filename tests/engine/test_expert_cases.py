@@ -15,44 +15,29 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine.i18n import label
+from advisor.engine.samples import DELETE, sample
 from advisor.starters import STARTERS
 
 Result = dict[str, Any]
 
-BASE: dict[str, Any] = {
-    "schema_version": 1,
-    "organization": {"industry": "ecommerce", "regions": ["hong_kong"]},
-    "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
-    "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "predictable"},
-    "frameworks": {"primary": "pytorch", "others": [], "custom_kernels": False, "serving": "vllm"},
-    "deployment": {
-        "allowed_modes": ["public_cloud"],
-        "clouds": [],
-        "portability": "preferred",
-        "china_connectivity": False,
-        "data_residency": "none",
-    },
-    "cost": {"billing": "no_preference", "hours_per_day": 12, "ops_capacity": "part_time"},
-    "model": {"preset": "llama-3-8b"},
-    "training": {
-        "method": "lora",
-        "lora_rank": 16,
-        "precision": "bf16_mixed",
-        "optimizer": "adamw",
-        "micro_batch_size": 4,
-        "sequence_length": 4096,
-        "gradient_checkpointing": True,
-        "dataset_tokens": 200_000_000,
-    },
-    "inference": {
-        "precision": "bf16",
-        "context_tokens": 4096,
-        "output_tokens": 256,
-        "concurrent_sequences": 32,
-        "tokens_per_day": 20_000_000,
-        "traffic": "daily_cycle",
-    },
-}
+# The shared sample as one Hong Kong team serving a chatbot on public cloud.
+BASE: dict[str, Any] = sample(
+    **{
+        "organization.regions": ["hong_kong"],
+        "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
+        "maturity.demand": "predictable",
+        "deployment.allowed_modes": ["public_cloud"],
+        "deployment.china_connectivity": False,
+        "cost.monthly_budget_usd": DELETE,
+        "cost.hours_per_day": 12,
+        "training.epochs": DELETE,
+        "training.deadline_hours": DELETE,
+        "inference.context_tokens": 4096,
+        "inference.output_tokens": 256,
+        "inference.p95_latency_ms": DELETE,
+        "inference.tokens_per_day": 20_000_000,
+    }
+)
 
 
 def team(**overrides: Any) -> dict[str, Any]:

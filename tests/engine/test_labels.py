@@ -6,7 +6,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from advisor.engine import Catalog, ScoringModel, evaluate, i18n, load_catalog, load_scoring_model
+from advisor.engine import (
+    Catalog,
+    ScoringModel,
+    evaluate,
+    i18n,
+    labels,
+    load_catalog,
+    load_scoring_model,
+)
 from advisor.engine import answers as A
 from advisor.engine.bench import variants
 from advisor.engine.explain import text_summary
@@ -143,3 +151,24 @@ def test_every_answer_path_has_a_field_label() -> None:
     found = set(paths(schema, ""))
     assert {"cost.billing", "workloads[].schedule", "model.architecture.kv_heads"} <= found
     assert not {p for p in found if p not in i18n.FIELD_LABELS}
+
+
+@pytest.mark.parametrize(("path", "values"), ENUMS.items())
+def test_every_enum_value_has_its_label_in_the_one_table(
+    path: str, values: tuple[str, ...]
+) -> None:
+    group = labels.GROUPS[labels.PATH_GROUPS[path]]
+    assert set(values) <= set(group), path
+    for value in values:
+        assert labels.shown(labels.PATH_GROUPS[path], value, "zh-hant") != value, (path, value)
+
+
+def test_a_value_outside_the_plain_words_reads_the_same_in_every_answer() -> None:
+    # i18n.label (no answer path known) relies on it: "any" holds the words where answers differ.
+    for value in {v for group in labels.GROUPS.values() for v in group} - set(labels.GROUPS["any"]):
+        texts = {
+            (label.in_text("en"), label.in_text("zh-hant"))
+            for name in ("accelerator", *labels.GROUP_PATHS)
+            if (label := labels.GROUPS[name].get(value)) is not None
+        }
+        assert len(texts) <= 1, (value, texts)

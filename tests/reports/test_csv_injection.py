@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import decisions, reporting, services
-from advisor.models import Assessment, Catalog, Report
+from advisor.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +30,10 @@ def test_formula_text_from_the_catalog_is_quoted_in_the_cost_csv(client: Client)
 
     membership = MembershipFactory()
     client.force_login(membership.user)
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Spreadsheet",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS[STARTER].document(),
+    obj = AssessmentFactory(
+        membership=membership, title="Spreadsheet", submitted=True, starter=STARTER
     )
-    report = Report.objects.create(assessment=obj, number=1, language="en", answers=obj.answers)
+    report = ReportFactory(assessment=obj, queued=True)
     services.report_generate(report_id=report.pk)
     response = client.get(reverse("advisor:report_csv", kwargs={"pk": obj.pk, "number": 1}))
     assert response.status_code == 200

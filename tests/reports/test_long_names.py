@@ -8,9 +8,8 @@ import re
 import pytest
 
 from advisor import services
-from advisor.models import Assessment, Catalog, Report
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from advisor.models import Catalog, Report
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +34,10 @@ def test_a_catalog_with_100_character_accelerator_names_still_makes_a_report(
     names = _publish_long_names()
     assert all(len(name) == 100 for name in names)
     membership = MembershipFactory()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Long names",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS[starter].document(),
+    obj = AssessmentFactory(
+        membership=membership, title="Long names", submitted=True, starter=starter
     )
-    report = Report.objects.create(assessment=obj, number=1, language="en", answers=obj.answers)
+    report = ReportFactory(assessment=obj, queued=True)
     # Before labels were cut, pygal split an axis title for a negative width forever.
     services.report_generate(report_id=report.pk)
     report.refresh_from_db()

@@ -7,16 +7,12 @@ import re
 from typing import Any
 
 import pytest
-from django.core.files.base import ContentFile
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import Role
-from advisor import decisions
 from advisor.models import Assessment, Report
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,26 +23,8 @@ TITLE = 'ACME "Q3" GPU plan'
 def done(client: Client) -> Report:
     membership = MembershipFactory(role=Role.SALES_ENGINEER)
     client.force_login(membership.user)
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title=TITLE,
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
-    report = Report(
-        assessment=obj,
-        number=1,
-        language="en",
-        status=Report.Status.DONE,
-        answers=obj.answers,
-        result=decisions.evaluate(obj.answers, language="en"),
-        html="<p>GPU on public cloud</p>",
-        finished_at=timezone.now(),
-    )
-    report.pdf.save("t.pdf", ContentFile(b"%PDF-1.4 test"), save=False)
-    report.save()
-    return report
+    obj = AssessmentFactory(membership=membership, title=TITLE, submitted=True)
+    return ReportFactory(assessment=obj, html="<p>GPU on public cloud</p>")
 
 
 def _urls(report: Report) -> dict[str, str]:

@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from accounts.models import Role
 from advisor.models import Assessment, Report
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -20,13 +19,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _submitted(membership: Any, title: str = "Throttle") -> Assessment:
-    return Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title=title,
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
+    return AssessmentFactory(membership=membership, title=title, submitted=True)
 
 
 def _login(membership: Any) -> Client:
@@ -119,9 +112,7 @@ def test_retrying_counts_against_the_limit_and_only_failed_reports_are_resent(
     settings.REPORT_REQUESTS_PER_USER = 2
     membership = MembershipFactory()
     client, obj = _login(membership), _submitted(membership)
-    report = Report.objects.create(
-        assessment=obj, number=1, language="en", answers=obj.answers, status=Report.Status.PENDING
-    )
+    report = ReportFactory(assessment=obj, queued=True)
     url = reverse("advisor:report_retry", kwargs={"pk": obj.pk, "number": 1})
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         for _ in range(5):

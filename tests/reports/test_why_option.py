@@ -18,7 +18,7 @@ from django.utils.html import escape
 from django.utils.translation import override
 
 from advisor import decisions, reporting
-from advisor.forms import label_for
+from advisor.labels import label_for
 from advisor.starters import BY_SLUG
 
 pytestmark = pytest.mark.django_db
@@ -82,20 +82,19 @@ def result_for(key: str, language: str) -> dict[str, Any]:
     return decisions.evaluate(answers, language=language)
 
 
-def render(result: dict[str, Any], language: str) -> str:
-    return reporting.render_report_html(
-        result=result,
+@cache
+def rendered_for(key: str, language: str) -> reporting.RenderedReport:
+    return reporting.render_report(
+        result=result_for(key, language),
         title="Why",
         organization="Acme AI Ltd.",
         language=language,
         generated_at=GENERATED_AT,
-        standalone=True,
     )
 
 
-@cache
 def html_for(key: str, language: str) -> str:
-    return render(result_for(key, language), language)
+    return rendered_for(key, language).document_html
 
 
 def _pct(value: float) -> str:
@@ -175,7 +174,7 @@ def test_mode_changed_by_cost_shows_the_preferred_mode_and_the_gap(language: str
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_v2_pdf_holds_the_why_this_option_section(language: str) -> None:
-    pdf = reporting.render_report_pdf(html_for("trt", language))
+    pdf = rendered_for("trt", language).pdf
     text = subprocess.run(
         ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True
     ).stdout.decode("utf-8")
@@ -190,7 +189,13 @@ def test_a_stored_v1_result_renders_without_the_new_sections(language: str) -> N
     result = json.loads(V1_RESULT.read_text())
     assert result["schema_version"] == 1
     assert "rules" not in result["recommendation"]
-    html = render(result, language)
+    html = reporting.render_report(
+        result=result,
+        title="Why",
+        organization="Acme AI Ltd.",
+        language=language,
+        generated_at=GENERATED_AT,
+    ).document_html
     text = TEXT[language]
     assert f">{text['heading']}</h2>" not in html
     assert f">{text['rules']}</h3>" not in html

@@ -7,10 +7,14 @@ import pytest
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import services
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment, Criterion, ScoringModel
-from tests.factories import MembershipFactory, OrganizationFactory, operator_member
+from tests.factories import (
+    MembershipFactory,
+    OrganizationFactory,
+    ScoringModelFactory,
+    operator_member,
+)
 
 
 @pytest.fixture
@@ -37,7 +41,7 @@ def active(db: None) -> ScoringModel:
 @pytest.fixture
 def draft(active: ScoringModel) -> ScoringModel:
     """Version 2: a clone that leans hard towards TPUs and bare metal."""
-    model = services.scoring_model_clone(model=active, user=None)
+    model = ScoringModelFactory()
     Criterion.objects.filter(scoring_model=model, key="framework_fit").update(weight=10)
     fit = Criterion.objects.get(scoring_model=model, key="framework_fit")
     fit.contributions.filter(option="tpu").update(points=5)

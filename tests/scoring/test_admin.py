@@ -12,8 +12,7 @@ from accounts.models import Role
 from accounts.services import membership_create
 from advisor import services
 from advisor.models import Assessment, Criterion, ScoringModel
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import OrganizationFactory
+from tests.factories import AssessmentFactory, OrganizationFactory
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -421,12 +420,7 @@ def test_the_audit_trail_names_who_published_not_their_id(
 
 def test_counts_of_one_read_in_the_singular(editor: Client, draft: ScoringModel) -> None:
     organization = OrganizationFactory()
-    Assessment.objects.create(
-        organization=organization,
-        title="Only one",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
-    )
+    AssessmentFactory(organization=organization, title="Only one", submitted=True)
     preview_url = reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])
     editor.post(preview_url)
     page = " ".join(editor.get(preview_url).content.decode().split())

@@ -6,12 +6,10 @@ from importlib import resources
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from advisor import decisions, services
-from advisor.models import Assessment, Criterion, Report, ScoringModel
-from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory, UserFactory
+from advisor.models import Criterion, ScoringModel
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -103,25 +101,11 @@ def test_old_reports_are_unchanged_after_a_publish(
     active: ScoringModel, draft: ScoringModel
 ) -> None:
     membership = MembershipFactory()
-    assessment = Assessment.objects.create(
-        organization=membership.organization,
-        title="Before the publish",
-        status=Assessment.Status.SUBMITTED,
-        answers=STARTERS["llm-fine-tuning-startup"].document(),
+    assessment = AssessmentFactory(
+        organization=membership.organization, title="Before the publish", submitted=True
     )
     result = decisions.evaluate(assessment.answers, language="en")
-    report = Report.objects.create(
-        assessment=assessment,
-        number=1,
-        language="en",
-        status=Report.Status.DONE,
-        answers=assessment.answers,
-        result=result,
-        html="<p>frozen</p>",
-        engine_version=result["versions"]["engine"],
-        scoring_model="default v1",
-        finished_at=timezone.now(),
-    )
+    report = ReportFactory(assessment=assessment, result=result, html="<p>frozen</p>")
     frozen = json.loads(json.dumps(result))
 
     services.scoring_model_publish(model=draft, user=None)
