@@ -21,7 +21,8 @@ from accounts.selectors import object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
-from advisor.forms import StepForm, label_for
+from advisor.forms import StepForm
+from advisor.labels import label_for
 from advisor.models import Assessment, PriceRefresh, Report, ShareLink
 from advisor.services import step_problems
 from advisor.wizard import STEPS, Step, applicable_steps
