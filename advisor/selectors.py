@@ -21,7 +21,7 @@ from advisor import decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.forms import StepForm
-from advisor.models import Assessment, PriceRefresh, Report, ShareLink
+from advisor.models import Assessment, Report, ShareLink
 from advisor.services import step_problems
 from advisor.wizard import STEPS, Step, applicable_steps
 
@@ -290,25 +290,3 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         "reasons": moved,
         "answers_changed": answers_changed,
     }
-
-
-def freshness(row: Any, days: int) -> str:
-    """'undated', 'stale' (older than `days`) or 'current', for a price or any sourced row."""
-    if row.as_of is None:
-        return "undated"
-    return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
-
-
-def price_refresh_summary() -> list[dict[str, Any]]:
-    """Per source: the newest run and the newest successful one (the admin catalog page)."""
-    out = []
-    for source in PriceRefresh.Source:
-        runs = PriceRefresh.objects.filter(source=source).select_related("draft")
-        out.append(
-            {
-                "source": source.label,
-                "last": runs.first(),
-                "last_success": runs.filter(status=PriceRefresh.Status.DONE).first(),
-            }
-        )
-    return out

@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from accounts.models import Role
 from advisor import decisions, engine, services
-from advisor.models import Assessment, Catalog, CatalogPrice, Report
+from advisor.models import Assessment, Report
+from advisor.reference import services as reference_services
+from advisor.reference.models import Catalog, CatalogPrice
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, UserFactory
 from tests.scoring.conftest import (
@@ -34,7 +36,7 @@ def active(db: None) -> Catalog:
 
 @pytest.fixture
 def draft(active: Catalog) -> Catalog:
-    return services.catalog_clone(catalog=active, user=None)
+    return reference_services.catalog_clone(catalog=active, user=None)
 
 
 @pytest.fixture
@@ -96,11 +98,11 @@ def test_the_seeded_catalog_is_the_bundled_one(active: Catalog) -> None:
 
 
 def test_export_then_import_gives_the_same_catalog(active: Catalog) -> None:
-    exported = services.catalog_export(catalog=active)
-    imported = services.catalog_import(json_text=exported, user=None)
+    exported = reference_services.catalog_export(catalog=active)
+    imported = reference_services.catalog_import(json_text=exported, user=None)
     assert (imported.version, imported.status) == (2, "draft")
-    assert services.catalog_diff(old=active, new=imported)["rows"] == []
-    again = json.loads(services.catalog_export(catalog=imported))
+    assert reference_services.catalog_diff(old=active, new=imported)["rows"] == []
+    again = json.loads(reference_services.catalog_export(catalog=imported))
     assert again.pop("imported_version") == "1"
     assert again == {**json.loads(exported), "version": "2"}
 
@@ -129,7 +131,7 @@ def test_publish_changes_new_results_and_leaves_old_reports_alone(
     price.usd_per_device_hour = old_hourly / 2  # cheaper, so still the one chosen
     price.as_of = timezone.localdate()
     price.save()
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
 
     report.refresh_from_db()
     assert (report.result, report.html, report.catalog_version) == (frozen_result, frozen_html, "1")
@@ -148,7 +150,7 @@ def test_prices_older_than_180_days_are_flagged_stale_in_results(draft: Catalog)
     price = _used_price(draft)
     price.as_of = timezone.localdate() - timedelta(days=181)
     price.save()
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
     result = decisions.evaluate(STARTERS[STARTER].document(), language="en")
     used = {p["price_id"]: p for p in result["cost"]["prices_used"]}
     assert used[price.key]["stale"] is True
@@ -156,11 +158,11 @@ def test_prices_older_than_180_days_are_flagged_stale_in_results(draft: Catalog)
 
 
 def test_published_catalogs_never_change(active: Catalog, draft: Catalog) -> None:
-    with pytest.raises(services.CatalogLocked):
-        services.catalog_ensure_editable(catalog=active)
-    services.catalog_publish(catalog=draft, user=None)
-    with pytest.raises(services.CatalogLocked):
-        services.catalog_publish(catalog=draft, user=None)
+    with pytest.raises(reference_services.CatalogLocked):
+        reference_services.catalog_ensure_editable(catalog=active)
+    reference_services.catalog_publish(catalog=draft, user=None)
+    with pytest.raises(reference_services.CatalogLocked):
+        reference_services.catalog_publish(catalog=draft, user=None)
     draft.status = Catalog.Status.DRAFT
     active.status = Catalog.Status.PUBLISHED
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -173,8 +175,8 @@ def test_publishing_a_broken_draft_lists_every_problem(draft: Catalog) -> None:
     assert price is not None
     price.as_of = timezone.localdate() + timedelta(days=3)
     price.save()
-    with pytest.raises(services.CatalogInvalid) as error:
-        services.catalog_publish(catalog=draft, user=None)
+    with pytest.raises(reference_services.CatalogInvalid) as error:
+        reference_services.catalog_publish(catalog=draft, user=None)
     text = " ".join(error.value.problems)
     assert "llama-3-8b are missing" in text
     assert f"Price {price.key} is dated" in text and "in the future" in text
@@ -191,8 +193,8 @@ def test_publishing_a_broken_draft_lists_every_problem(draft: Catalog) -> None:
     ],
 )
 def test_bad_imports_are_refused_with_reasons(active: Catalog, text: str, message: str) -> None:
-    with pytest.raises(services.CatalogInvalid) as error:
-        services.catalog_import(json_text=text, user=None)
+    with pytest.raises(reference_services.CatalogInvalid) as error:
+        reference_services.catalog_import(json_text=text, user=None)
     assert message in " ".join(error.value.problems)
     assert Catalog.objects.count() == 1
 
@@ -210,15 +212,15 @@ def test_permission_matrix(client: Client, active: Catalog, role: str | None, st
     price = active.prices.first()
     assert price is not None
     urls = [
-        reverse("admin:advisor_catalog_changelist"),
-        reverse("admin:advisor_catalog_change", args=[active.pk]),
-        reverse("admin:advisor_catalog_import"),
-        reverse("admin:advisor_catalog_diff", args=[active.pk]),
-        reverse("admin:advisor_catalog_audit", args=[active.pk]),
-        reverse("admin:advisor_catalogprice_changelist") + f"?catalog__id__exact={active.pk}",
-        reverse("admin:advisor_catalogprice_change", args=[price.pk]),
-        reverse("admin:advisor_catalogaccelerator_changelist"),
-        reverse("admin:advisor_catalogpreset_changelist"),
+        reverse("admin:reference_catalog_changelist"),
+        reverse("admin:reference_catalog_change", args=[active.pk]),
+        reverse("admin:reference_catalog_import"),
+        reverse("admin:reference_catalog_diff", args=[active.pk]),
+        reverse("admin:reference_catalog_audit", args=[active.pk]),
+        reverse("admin:reference_catalogprice_changelist") + f"?catalog__id__exact={active.pk}",
+        reverse("admin:reference_catalogprice_change", args=[price.pk]),
+        reverse("admin:reference_catalogaccelerator_changelist"),
+        reverse("admin:reference_catalogpreset_changelist"),
     ]
     for url in urls:
         response = client.get(url)
@@ -232,8 +234,10 @@ def test_staff_without_the_admin_role_cannot_clone(client: Client, active: Catal
     user.is_staff = True
     user.save()
     client.force_login(user)
-    assert client.get(reverse("admin:advisor_catalog_changelist")).status_code == 403
-    assert client.post(reverse("admin:advisor_catalog_clone", args=[active.pk])).status_code == 403
+    assert client.get(reverse("admin:reference_catalog_changelist")).status_code == 403
+    assert (
+        client.post(reverse("admin:reference_catalog_clone", args=[active.pk])).status_code == 403
+    )
     assert Catalog.objects.count() == 1
 
 
@@ -242,7 +246,7 @@ def test_a_published_price_opens_read_only_and_refuses_posts(
 ) -> None:
     price = active.prices.first()
     assert price is not None
-    url = reverse("admin:advisor_catalogprice_change", args=[price.pk])
+    url = reverse("admin:reference_catalogprice_change", args=[price.pk])
     assert 'name="_save"' not in editor.get(url).content.decode()
     before = price.usd_per_device_hour
     response = editor.post(url, _price_post(price, usd_per_device_hour="99"))
@@ -255,13 +259,13 @@ def test_an_admin_edits_a_price_and_the_audit_says_who_and_what(
     editor: Client, draft: Catalog
 ) -> None:
     price = _used_price(draft)
-    url = reverse("admin:advisor_catalogprice_change", args=[price.pk])
+    url = reverse("admin:reference_catalogprice_change", args=[price.pk])
     today = timezone.localdate().isoformat()
     response = editor.post(url, _price_post(price, usd_per_device_hour="3.21", as_of=today))
     assert response.status_code == 302, response.content.decode()[:3000]
     price.refresh_from_db()
     assert price.usd_per_device_hour == Decimal("3.21")
-    audit = editor.get(reverse("admin:advisor_catalog_audit", args=[draft.pk])).content.decode()
+    audit = editor.get(reverse("admin:reference_catalog_audit", args=[draft.pk])).content.decode()
     assert "usd_per_device_hour" in audit and "3.21" in audit
     admin_email = editor.get(reverse("admin:index")).wsgi_request.user.email  # type: ignore[union-attr]
     assert admin_email in audit
@@ -291,7 +295,7 @@ def test_bad_prices_are_refused_with_clear_messages(
     if "as_of" not in changes:
         changes = {"as_of": timezone.localdate().isoformat(), **changes}
     before = (price.usd_per_device_hour, price.as_of)
-    url = reverse("admin:advisor_catalogprice_change", args=[price.pk])
+    url = reverse("admin:reference_catalogprice_change", args=[price.pk])
     response = editor.post(url, _price_post(price, **changes))
     assert response.status_code == 200
     page = response.content.decode()
@@ -308,8 +312,8 @@ def test_a_price_cannot_name_another_catalogs_accelerator(
     editor: Client, active: Catalog, draft: Catalog
 ) -> None:
     price = _used_price(draft)
-    other_draft = services.catalog_clone(catalog=active, user=None)
-    url = reverse("admin:advisor_catalogprice_add")
+    other_draft = reference_services.catalog_clone(catalog=active, user=None)
+    url = reverse("admin:reference_catalogprice_add")
     for foreign, message in (
         (other_draft.accelerators.get(key=price.accelerator.key), "not to catalog v2"),
         (active.accelerators.get(key=price.accelerator.key), "Select a valid choice"),
@@ -332,7 +336,7 @@ def test_a_price_cannot_name_another_catalogs_accelerator(
 def test_the_price_list_flags_stale_prices_and_edits_drafts_in_place(
     editor: Client, active: Catalog, draft: Catalog
 ) -> None:
-    listing = reverse("admin:advisor_catalogprice_changelist")
+    listing = reverse("admin:reference_catalogprice_changelist")
     stale = editor.get(f"{listing}?catalog__id__exact={active.pk}&freshness=stale")
     page = stale.content.decode()
     assert "⚠" in page and "stale" in page
@@ -369,39 +373,39 @@ def test_the_price_list_flags_stale_prices_and_edits_drafts_in_place(
 def test_the_price_list_opens_on_the_draft_being_edited(
     editor: Client, active: Catalog, draft: Catalog
 ) -> None:
-    listing = reverse("admin:advisor_catalogprice_changelist")
+    listing = reverse("admin:reference_catalogprice_changelist")
     response = editor.get(f"{listing}?freshness=undated")
     assert response.status_code == 302
     assert response["Location"] == f"{listing}?freshness=undated&catalog__id__exact={draft.pk}"
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
     assert editor.get(listing)["Location"].endswith(f"?catalog__id__exact={draft.pk}")
 
 
 def test_catalog_pages_show_counts_problems_and_diff(editor: Client, draft: Catalog) -> None:
-    page = editor.get(reverse("admin:advisor_catalog_change", args=[draft.pk])).content.decode()
+    page = editor.get(reverse("admin:reference_catalog_change", args=[draft.pk])).content.decode()
     assert "157 prices" in page and "undated" in page
     assert "This draft passes every check" in page
     price = draft.prices.get(key="p001")
     price.usd_per_device_hour = Decimal("0.4")
     price.save()
-    diff = editor.get(reverse("admin:advisor_catalog_diff", args=[draft.pk])).content.decode()
+    diff = editor.get(reverse("admin:reference_catalog_diff", args=[draft.pk])).content.decode()
     assert "p001" in diff and "usd_per_device_hour" in diff and "0.35" in diff and "0.4" in diff
 
 
 def test_clone_and_publish_through_the_admin(editor: Client, active: Catalog) -> None:
-    response = editor.post(reverse("admin:advisor_catalog_clone", args=[active.pk]))
+    response = editor.post(reverse("admin:reference_catalog_clone", args=[active.pk]))
     clone = Catalog.objects.get(version=2)
-    assert response["Location"] == reverse("admin:advisor_catalog_change", args=[clone.pk])
-    confirm = editor.get(reverse("admin:advisor_catalog_publish", args=[clone.pk]))
+    assert response["Location"] == reverse("admin:reference_catalog_change", args=[clone.pk])
+    confirm = editor.get(reverse("admin:reference_catalog_publish", args=[clone.pk]))
     assert "retires catalog v1" in confirm.content.decode()
-    editor.post(reverse("admin:advisor_catalog_publish", args=[clone.pk]))
+    editor.post(reverse("admin:reference_catalog_publish", args=[clone.pk]))
     clone.refresh_from_db()
     assert clone.status == "published"
     assert decisions.active_catalog().version == "2"
 
 
 def test_import_page_reports_broken_json(editor: Client, active: Catalog) -> None:
-    response = editor.post(reverse("admin:advisor_catalog_import"), {"text": '{"version": '})
+    response = editor.post(reverse("admin:reference_catalog_import"), {"text": '{"version": '})
     page = response.content.decode()
     assert response.status_code == 200
     assert "The catalog was not imported" in page and "not valid JSON" in page
@@ -411,7 +415,7 @@ def test_import_page_reports_broken_json(editor: Client, active: Catalog) -> Non
 
 def test_presets_keep_the_wizards_list(editor: Client, draft: Catalog) -> None:
     preset = draft.presets.get(key="llama-3-8b")
-    url = reverse("admin:advisor_catalogpreset_change", args=[preset.pk])
+    url = reverse("admin:reference_catalogpreset_change", args=[preset.pk])
     data = {
         f.name: getattr(preset, f.name)
         for f in preset._meta.fields
@@ -427,7 +431,7 @@ def test_presets_keep_the_wizards_list(editor: Client, draft: Catalog) -> None:
 
 def test_the_creator_of_a_clone_is_recorded(active: Catalog) -> None:
     user = UserFactory()
-    clone = services.catalog_clone(catalog=active, user=user)
+    clone = reference_services.catalog_clone(catalog=active, user=user)
     assert clone.created_by == user
     record = clone.prices.first().history.first()  # type: ignore[union-attr]
     assert record.history_user == user
@@ -455,7 +459,7 @@ def test_sales_engineers_see_sources_dates_and_stale_flags(client: Client, draft
     fresh, old = draft.prices.order_by("key")[:2]
     CatalogPrice.objects.filter(pk=fresh.pk).update(as_of=timezone.localdate())
     CatalogPrice.objects.filter(pk=old.pk).update(as_of=timezone.localdate() - timedelta(days=400))
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
     client.force_login(member_with_role(Role.SALES_ENGINEER))
     page = client.get(reverse("advisor:catalog")).content.decode()
     rows = {
@@ -472,7 +476,7 @@ def test_manage_py_assess_uses_the_published_catalog(
 ) -> None:
     from advisor.management.commands.assess import Command
 
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
     answers = tmp_path / "answers.json"
     answers.write_text(json.dumps(STARTERS[STARTER].document()))
     with pytest.raises(SystemExit) as exit_code:
@@ -517,7 +521,7 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
             != engine.rescore(answers, candidate, scoring)["accelerator"]
         )
 
-    url = reverse("admin:advisor_catalog_preview", args=[draft.pk])
+    url = reverse("admin:reference_catalog_preview", args=[draft.pk])
     assert editor.post(url).status_code == 302
     page = editor.get(url).content.decode()
     preview = draft.previews.get()
@@ -535,7 +539,7 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
     )
     page = editor.get(url).content.decode()
     assert 'id="flipped"' in page and "nvidia-l4" in page
-    confirm = editor.get(reverse("admin:advisor_catalog_publish", args=[draft.pk]))
+    confirm = editor.get(reverse("admin:reference_catalog_publish", args=[draft.pk]))
     assert "The latest impact preview" in confirm.content.decode()
 
 
@@ -560,7 +564,7 @@ def test_a_catalog_with_one_price_says_so_in_the_singular(
     assert keep is not None
     draft.prices.exclude(pk=keep.pk).delete()
     editor.cookies["django_language"] = lang
-    page = editor.get(reverse("admin:advisor_catalog_change", args=[draft.pk])).content.decode()
+    page = editor.get(reverse("admin:reference_catalog_change", args=[draft.pk])).content.decode()
     assert one in page
     if many:
         assert many not in page

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import Role
-from advisor import services
-from advisor.admin import AcceleratorForm, PresetForm
-from advisor.models import Catalog, CatalogAccelerator, CatalogPreset
+from advisor.reference import services
+from advisor.reference.admin import AcceleratorForm, PresetForm
+from advisor.reference.models import Catalog, CatalogAccelerator, CatalogPreset
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,7 @@ def test_an_imported_row_name_with_a_line_break_is_refused(
     row = doc[section][item]
     row["name"] = "H100\r\nX-Injected: 1"
     text = json.dumps(doc)
-    response = editor.post(reverse("admin:advisor_catalog_import"), {"text": text})
+    response = editor.post(reverse("admin:reference_catalog_import"), {"text": text})
     assert response.status_code == 200
     body = response.content.decode()
     assert message.format(id=row["id"]) in body
@@ -70,8 +70,8 @@ def test_an_imported_row_name_with_a_line_break_is_refused(
 @pytest.mark.parametrize(
     ("model", "form", "url"),
     [
-        (CatalogAccelerator, AcceleratorForm, "admin:advisor_catalogaccelerator_change"),
-        (CatalogPreset, PresetForm, "admin:advisor_catalogpreset_change"),
+        (CatalogAccelerator, AcceleratorForm, "admin:reference_catalogaccelerator_change"),
+        (CatalogPreset, PresetForm, "admin:reference_catalogpreset_change"),
     ],
 )
 def test_the_row_forms_refuse_a_name_with_a_line_break(
@@ -101,13 +101,17 @@ def test_slice_sizes_are_read_within_bounds(
     tpu = draft.accelerators.filter(kind="tpu").first()
     assert tpu is not None
     data = _row_post(tpu, AcceleratorForm.Meta.fields, slice_sizes=typed)
-    response = editor.post(reverse("admin:advisor_catalogaccelerator_change", args=[tpu.pk]), data)
+    response = editor.post(
+        reverse("admin:reference_catalogaccelerator_change", args=[tpu.pk]), data
+    )
     assert response.status_code == 200
     body = response.content.decode()
     assert message in body
     assert f"{escape(typed)}</textarea>" in body
     data["slice_sizes"] = "[16, 4, 4, 8]"
-    response = editor.post(reverse("admin:advisor_catalogaccelerator_change", args=[tpu.pk]), data)
+    response = editor.post(
+        reverse("admin:reference_catalogaccelerator_change", args=[tpu.pk]), data
+    )
     assert response.status_code == 302
     tpu.refresh_from_db()
     assert tpu.slice_sizes == [4, 8, 16]
@@ -145,7 +149,7 @@ def test_values_too_large_for_their_columns_are_refused(
     doc = json.loads(services.catalog_export(catalog=active))
     row = doc[section][0]
     row.update(change)
-    response = editor.post(reverse("admin:advisor_catalog_import"), {"text": json.dumps(doc)})
+    response = editor.post(reverse("admin:reference_catalog_import"), {"text": json.dumps(doc)})
     assert response.status_code == 200
     assert escape(message.format(id=row["id"])) in response.content.decode()
     assert Catalog.objects.count() == 1

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Role
-from advisor import services
 from advisor.celery import app as celery_app
-from advisor.management.commands.refresh_prices import Command
-from advisor.models import Catalog, ImpactPreview, PriceRefresh
-from advisor.price_sources import RecordedTransport, RecordingTransport, azure_url
+from advisor.reference import services
+from advisor.reference.management.commands.refresh_prices import Command
+from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh
+from advisor.reference.price_sources import RecordedTransport, RecordingTransport, azure_url
 from tests.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -161,10 +161,10 @@ def test_the_admin_sees_the_refresh_draft_its_diff_and_the_last_success(
     _refresh(capsys, "--recorded", str(RECORDED))
     draft = Catalog.objects.get(status=Catalog.Status.DRAFT)
     admin = _admin(client)
-    page = admin.get(reverse("admin:advisor_catalog_changelist")).content.decode()
+    page = admin.get(reverse("admin:reference_catalog_changelist")).content.decode()
     assert 'id="price-refreshes"' in page
-    assert page.count(reverse("admin:advisor_catalog_diff", args=[draft.pk])) == 3
-    diff = admin.get(reverse("admin:advisor_catalog_diff", args=[draft.pk])).content.decode()
+    assert page.count(reverse("admin:reference_catalog_diff", args=[draft.pk])) == 3
+    diff = admin.get(reverse("admin:reference_catalog_diff", args=[draft.pk])).content.decode()
     assert "t-az-a100-1y" in diff and "2.304909" in diff
 
 
@@ -213,12 +213,12 @@ def test_a_failed_source_writes_no_draft_and_shows_with_the_last_success(
     assert list(Catalog.objects.filter(status=Catalog.Status.DRAFT)) == [first]
     published.refresh_from_db()
     assert published.to_document() == before
-    page = _admin(client).get(reverse("admin:advisor_catalog_changelist")).content.decode()
+    page = _admin(client).get(reverse("admin:reference_catalog_changelist")).content.decode()
     table = page.split('id="price-refreshes"', 1)[1]
     assert "Failed" in table and expected.replace('"', "&quot;") in table
     success = PriceRefresh.objects.get(source=source, status=PriceRefresh.Status.DONE)
     assert f"{success.finished_at:%Y-%m-%d %H:%M}" in table
-    assert reverse("admin:advisor_catalog_diff", args=[first.pk]) in table
+    assert reverse("admin:reference_catalog_diff", args=[first.pk]) in table
 
 
 def test_an_implausible_price_is_refused_with_the_row_named(
@@ -292,7 +292,7 @@ def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
         )
     page = (
         _admin(client)
-        .get(reverse("admin:advisor_catalog_changelist"), HTTP_ACCEPT_LANGUAGE="zh-TW")
+        .get(reverse("admin:reference_catalog_changelist"), HTTP_ACCEPT_LANGUAGE="zh-TW")
         .content.decode()
     )
     table = page.split('id="price-refreshes"', 1)[1]

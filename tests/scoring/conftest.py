@@ -7,9 +7,10 @@ import pytest
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import services
 from advisor.management.commands.bench_rescore import varied_answers
-from advisor.models import Assessment, Criterion, ScoringModel
+from advisor.models import Assessment
+from advisor.reference import services
+from advisor.reference.models import Criterion, ScoringModel
 from tests.factories import MembershipFactory, OrganizationFactory, operator_member
 
 

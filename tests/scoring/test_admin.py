@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import services
-from advisor.models import Assessment, Criterion, ScoringModel
+from advisor.models import Assessment
+from advisor.reference import services
+from advisor.reference.models import Criterion, ScoringModel
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import OrganizationFactory
 from tests.scoring.conftest import member_with_role
@@ -26,7 +27,7 @@ def editor(client: Client) -> Client:
 
 
 def _change_url(model: ScoringModel) -> str:
-    return reverse("admin:advisor_scoringmodel_change", args=[model.pk])
+    return reverse("admin:reference_scoringmodel_change", args=[model.pk])
 
 
 def _model_post(model: ScoringModel, **criterion_changes: dict[str, Any]) -> dict[str, Any]:
@@ -127,10 +128,10 @@ def test_permission_matrix(
     if role is not None:
         client.force_login(member_with_role(role))
     admin_urls = [
-        reverse("admin:advisor_scoringmodel_changelist"),
+        reverse("admin:reference_scoringmodel_changelist"),
         _change_url(active),
-        reverse("admin:advisor_scoringmodel_import"),
-        reverse("admin:advisor_scoringmodel_preview", args=[active.pk]),
+        reverse("admin:reference_scoringmodel_import"),
+        reverse("admin:reference_scoringmodel_preview", args=[active.pk]),
     ]
     for url in admin_urls:
         response = client.get(url)
@@ -154,9 +155,9 @@ def test_staff_without_the_admin_role_gets_403(client: Client, active: ScoringMo
     user.is_staff = True
     user.save()
     client.force_login(user)
-    assert client.get(reverse("admin:advisor_scoringmodel_changelist")).status_code == 403
+    assert client.get(reverse("admin:reference_scoringmodel_changelist")).status_code == 403
     assert (
-        client.post(reverse("admin:advisor_scoringmodel_clone", args=[active.pk])).status_code
+        client.post(reverse("admin:reference_scoringmodel_clone", args=[active.pk])).status_code
         == 403
     )
     assert ScoringModel.objects.count() == 1
@@ -230,7 +231,7 @@ def test_a_valid_weight_change_is_saved_and_audited(editor: Client, draft: Scori
     assert [(c.field, c.old, c.new) for c in delta.changes] == [
         ("weight", Decimal("2.00"), Decimal("3.50"))
     ]
-    audit = editor.get(reverse("admin:advisor_scoringmodel_audit", args=[draft.pk]))
+    audit = editor.get(reverse("admin:reference_scoringmodel_audit", args=[draft.pk]))
     assert "weight: 2.00 → 3.50" in audit.content.decode()
 
 
@@ -238,7 +239,7 @@ def test_contributions_with_unknown_values_or_no_points_are_refused(
     editor: Client, draft: ScoringModel
 ) -> None:
     criterion = draft.criteria.get(key="stack_changes")
-    url = reverse("admin:advisor_criterion_change", args=[criterion.pk])
+    url = reverse("admin:reference_criterion_change", args=[criterion.pk])
     response = editor.post(url, _contributions_post(criterion, [("hourly", "gpu", "1")]))
     assert "Select a valid choice. hourly is not one of the available choices." in (
         response.content.decode()
@@ -259,7 +260,7 @@ def test_contributions_with_unknown_values_or_no_points_are_refused(
 def test_import_page_reports_broken_json_and_duplicates(
     editor: Client, active: ScoringModel
 ) -> None:
-    url = reverse("admin:advisor_scoringmodel_import")
+    url = reverse("admin:reference_scoringmodel_import")
     page = editor.post(url, {"text": "{not json"}).content.decode()
     assert "The model was not imported:" in page and "not valid JSON" in page
     exported = services.scoring_model_export(model=active)
@@ -273,7 +274,7 @@ def test_import_page_reports_broken_json_and_duplicates(
 
 
 def test_export_downloads_the_document(editor: Client, active: ScoringModel) -> None:
-    response = editor.get(reverse("admin:advisor_scoringmodel_export", args=[active.pk]))
+    response = editor.get(reverse("admin:reference_scoringmodel_export", args=[active.pk]))
     assert response["Content-Disposition"] == 'attachment; filename="scoring-default-v1.json"'
     assert json.loads(response.content)["criteria"][0]["id"] == "stack_changes"
 
@@ -284,22 +285,22 @@ def test_export_downloads_the_document(editor: Client, active: ScoringModel) -> 
 def test_clone_preview_and_publish_through_the_admin(
     editor: Client, active: ScoringModel, submitted: list[Assessment]
 ) -> None:
-    response = editor.post(reverse("admin:advisor_scoringmodel_clone", args=[active.pk]))
+    response = editor.post(reverse("admin:reference_scoringmodel_clone", args=[active.pk]))
     draft = ScoringModel.objects.get(version=2)
     assert response["Location"] == _change_url(draft)
     Criterion.objects.filter(scoring_model=draft, key="framework_fit").update(weight=10)
 
-    preview_url = reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])
+    preview_url = reverse("admin:reference_scoringmodel_preview", args=[draft.pk])
     assert editor.post(preview_url)["Location"] == preview_url
     page = editor.get(preview_url).content.decode()
     assert "Assessments that flip" in page
     assert 'src="data:image/svg+xml;base64,' in page
     assert "style=" not in page.split('id="content-main"', 1)[1]
 
-    diff = editor.get(reverse("admin:advisor_scoringmodel_diff", args=[draft.pk]))
+    diff = editor.get(reverse("admin:reference_scoringmodel_diff", args=[draft.pk]))
     assert "framework_fit" in diff.content.decode()
 
-    publish_url = reverse("admin:advisor_scoringmodel_publish", args=[draft.pk])
+    publish_url = reverse("admin:reference_scoringmodel_publish", args=[draft.pk])
     assert "retires default v1" in editor.get(publish_url).content.decode()
     editor.post(publish_url)
     draft.refresh_from_db()
@@ -313,7 +314,7 @@ def test_publishing_an_invalid_draft_shows_each_problem(
     draft.criteria.get(key="pipeline").contributions.all().delete()
     draft.criteria.get(key="demand").contributions.all().delete()
     response = editor.post(
-        reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]), follow=True
+        reverse("admin:reference_scoringmodel_publish", args=[draft.pk]), follow=True
     )
     page = response.content.decode()
     assert "Default v2 was not published; fix these first:" in page
@@ -354,20 +355,20 @@ def test_the_preview_lists_only_flipped_assessments_the_reader_may_open(
 def test_no_bulk_delete_and_published_models_cannot_be_deleted(
     editor: Client, active: ScoringModel, draft: ScoringModel
 ) -> None:
-    page = editor.get(reverse("admin:advisor_scoringmodel_changelist")).content.decode()
+    page = editor.get(reverse("admin:reference_scoringmodel_changelist")).content.decode()
     assert 'value="delete_selected"' not in page
-    delete = reverse("admin:advisor_scoringmodel_delete", args=[active.pk])
+    delete = reverse("admin:reference_scoringmodel_delete", args=[active.pk])
     assert editor.post(delete, {"post": "yes"}).status_code == 403
     fit = active.criteria.get(key="framework_fit")
-    delete = reverse("admin:advisor_criterion_delete", args=[fit.pk])
+    delete = reverse("admin:reference_criterion_delete", args=[fit.pk])
     assert editor.post(delete, {"post": "yes"}).status_code == 403
     assert ScoringModel.objects.filter(pk=active.pk).exists()
-    editor.post(reverse("admin:advisor_scoringmodel_delete", args=[draft.pk]), {"post": "yes"})
+    editor.post(reverse("admin:reference_scoringmodel_delete", args=[draft.pk]), {"post": "yes"})
     assert not ScoringModel.objects.filter(pk=draft.pk).exists()
 
 
 def test_an_admin_adds_a_draft_from_scratch(editor: Client, active: ScoringModel) -> None:
-    add = reverse("admin:advisor_scoringmodel_add")
+    add = reverse("admin:reference_scoringmodel_add")
     assert 'value="2"' in editor.get(add).content.decode()  # the next free version
     data = {
         "name": "default",
@@ -405,15 +406,15 @@ def test_the_audit_trail_names_who_published_not_their_id(
 ) -> None:
     admin = member_with_role(Role.ADMIN)
     client.force_login(admin)
-    client.post(reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]))
+    client.post(reverse("admin:reference_scoringmodel_publish", args=[draft.pk]))
     draft.refresh_from_db()
     assert draft.published_by == admin
-    audit = client.get(reverse("admin:advisor_scoringmodel_audit", args=[draft.pk]))
+    audit = client.get(reverse("admin:reference_scoringmodel_audit", args=[draft.pk]))
     page = audit.content.decode()
     assert f"published_by: — → {admin.email}" in page
     assert f"→ {admin.pk}<" not in page
     # django-simple-history's own history page of the model says the same.
-    history = client.get(reverse("admin:advisor_scoringmodel_history", args=[draft.pk]))
+    history = client.get(reverse("admin:reference_scoringmodel_history", args=[draft.pk]))
     text = " ".join(history.content.decode().split())
     assert admin.email in text.split('id="change-history"', 1)[1]
     assert f"&rarr;&nbsp;&nbsp;{admin.pk} " not in text
@@ -427,11 +428,11 @@ def test_counts_of_one_read_in_the_singular(editor: Client, draft: ScoringModel)
         status=Assessment.Status.SUBMITTED,
         answers=STARTERS["llm-fine-tuning-startup"].document(),
     )
-    preview_url = reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])
+    preview_url = reverse("admin:reference_scoringmodel_preview", args=[draft.pk])
     editor.post(preview_url)
     page = " ".join(editor.get(preview_url).content.decode().split())
     assert "over 1 submitted assessment (" in page
     assert "1 submitted assessments" not in page and "1 assessments" not in page
-    confirm = editor.get(reverse("admin:advisor_scoringmodel_publish", args=[draft.pk]))
+    confirm = editor.get(reverse("admin:reference_scoringmodel_publish", args=[draft.pk]))
     text = " ".join(confirm.content.decode().split())
     assert "of 1 submitted assessment whose recommendation would change" in text

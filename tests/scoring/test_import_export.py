@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from advisor import services
-from advisor.models import ScoringModel
+from advisor.reference import services
+from advisor.reference.models import ScoringModel
 
 pytestmark = pytest.mark.django_db
 

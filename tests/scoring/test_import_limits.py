@@ -13,14 +13,14 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import Role
-from advisor import services
-from advisor.models import Catalog, ScoringModel
+from advisor.reference import services
+from advisor.reference.models import Catalog, ScoringModel
 from tests.scoring.conftest import member_with_role
 from tests.scoring.test_admin import _change_url, _model_post
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["admin:advisor_scoringmodel_import", "admin:advisor_catalog_import"]
+PAGES = ["admin:reference_scoringmodel_import", "admin:reference_catalog_import"]
 HOSTILE = [
     pytest.param("[" * 100_000, "nests lists and objects more than 64 levels deep", id="deep"),
     pytest.param(
@@ -85,7 +85,7 @@ def test_hostile_pastes_are_refused_and_kept(
 @pytest.mark.parametrize(("text", "message"), HOSTILE[1:3])
 def test_uploaded_files_are_read_the_same_way(editor: Client, text: str, message: str) -> None:
     upload = SimpleUploadedFile("catalog.json", text.encode(), "application/json")
-    response = editor.post(reverse("admin:advisor_catalog_import"), {"file": upload})
+    response = editor.post(reverse("admin:reference_catalog_import"), {"file": upload})
     assert response.status_code == 200
     assert escape(message) in response.content.decode()
 
@@ -93,8 +93,8 @@ def test_uploaded_files_are_read_the_same_way(editor: Client, text: str, message
 @pytest.mark.parametrize(
     ("import_url", "advice"),
     [
-        ("admin:advisor_scoringmodel_import", ""),
-        ("admin:advisor_catalog_import", " Upload it as a file (up to 5 MB) instead."),
+        ("admin:reference_scoringmodel_import", ""),
+        ("admin:reference_catalog_import", " Upload it as a file (up to 5 MB) instead."),
     ],
 )
 def test_a_paste_over_1_mb_is_refused_and_kept(
@@ -124,7 +124,7 @@ def test_an_imported_name_with_a_control_character_is_refused(
     doc = json.loads(services.scoring_model_export(model=active))
     doc.update(name=name, version=9)
     text = json.dumps(doc)
-    response = editor.post(reverse("admin:advisor_scoringmodel_import"), {"text": text})
+    response = editor.post(reverse("admin:reference_scoringmodel_import"), {"text": text})
     assert response.status_code == 200
     body = response.content.decode()
     assert (
@@ -139,7 +139,9 @@ def test_a_version_too_large_for_the_database_is_refused(
 ) -> None:
     doc = json.loads(services.scoring_model_export(model=active))
     doc.update(version=10**30)
-    response = editor.post(reverse("admin:advisor_scoringmodel_import"), {"text": json.dumps(doc)})
+    response = editor.post(
+        reverse("admin:reference_scoringmodel_import"), {"text": json.dumps(doc)}
+    )
     assert response.status_code == 200
     assert (
         f"The version {10**30} is too large (versions go up to 2,147,483,647)."
@@ -176,7 +178,7 @@ def test_export_names_the_file_safely_whatever_the_model_is_called(
 ) -> None:
     # Stored before the forms refused such names, or written straight to the database.
     ScoringModel.objects.filter(pk=draft.pk).update(name=name)
-    response = editor.get(reverse("admin:advisor_scoringmodel_export", args=[draft.pk]))
+    response = editor.get(reverse("admin:reference_scoringmodel_export", args=[draft.pk]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == disposition
     assert json.loads(response.content)["name"] == name
@@ -195,7 +197,7 @@ def test_export_names_the_file_safely_whatever_the_model_is_called(
 )
 def test_the_messages_follow_the_users_language(editor: Client, text: str, message: str) -> None:
     response = editor.post(
-        reverse("admin:advisor_scoringmodel_import"), {"text": text}, HTTP_ACCEPT_LANGUAGE="zh-TW"
+        reverse("admin:reference_scoringmodel_import"), {"text": text}, HTTP_ACCEPT_LANGUAGE="zh-TW"
     )
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -209,7 +211,7 @@ def test_values_too_long_for_their_columns_are_refused(
     criterion = doc["criteria"][0]
     criterion["label"]["en"] = "x" * 201
     text = json.dumps(doc)
-    response = editor.post(reverse("admin:advisor_scoringmodel_import"), {"text": text})
+    response = editor.post(reverse("admin:reference_scoringmodel_import"), {"text": text})
     assert response.status_code == 200
     body = response.content.decode()
     assert (

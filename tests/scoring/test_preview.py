@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
-from advisor import decisions, services, tasks
+from advisor import decisions
 from advisor.engine import load_scoring_model, parse_answers, rescore
 from advisor.management.commands.bench_rescore import varied_answers
-from advisor.models import Assessment, ImpactPreview, ScoringModel
+from advisor.models import Assessment
+from advisor.reference import services, tasks
+from advisor.reference.models import ImpactPreview, ScoringModel
 from tests.factories import OrganizationFactory
 
 pytestmark = pytest.mark.django_db

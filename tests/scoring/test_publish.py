@@ -8,8 +8,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from advisor import decisions, services
-from advisor.models import Assessment, Criterion, Report, ScoringModel
+from advisor import decisions
+from advisor.models import Assessment, Report
+from advisor.reference import services
+from advisor.reference.models import Criterion, ScoringModel
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, UserFactory
 
