@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, Organization, Role, User
@@ -20,10 +19,8 @@ from accounts.selectors import object_get_for_user
 from advisor import decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
-from advisor.forms import StepForm
 from advisor.models import Assessment, Report, ShareLink
-from advisor.services import step_problems
-from advisor.wizard import STEPS, Step, applicable_steps
+from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)
 
@@ -102,39 +99,6 @@ def customer_assessments(*, user: User, limit: int = 50) -> QuerySet[Assessment]
         .defer("answers", "pending_input", "result")
         .order_by("-updated_at")[:limit]
     )
-
-
-def attach_problems(form: StepForm, problems: Sequence[Problem]) -> None:
-    """Show the engine's problems at the fields they name, in the reader's language."""
-    language = decisions.engine_language()
-    for problem in problems:
-        if problem.code == "form":
-            continue  # Django's own conversion errors are on the field already
-        name = form.field_for(problem.path)
-        message = problem.message(language)
-        if name is not None and name in form.errors and message in form.errors[name]:
-            continue
-        form.add_error(name, message)
-
-
-def step_form(*, assessment: Assessment, step: Step) -> StepForm:
-    """The step's form: bound to input still waiting to be fixed, else filled from answers."""
-    assert step.form is not None  # noqa: S101 - only form steps get here
-    pending = assessment.pending_input.get(step.slug)
-    if isinstance(pending, dict) and isinstance(pending.get("data"), dict):
-        data = MultiValueDict({k: list(v) for k, v in pending["data"].items()})
-        data["version"] = str(assessment.version)
-        form = step.form(data)
-        _, problems = step_problems(
-            assessment=assessment, form=form, strict=bool(pending.get("strict"))
-        )
-        attach_problems(form, problems)
-        return form
-    form = step.form()
-    # One form, not a second one only to read the initial values: each costs a deep copy
-    # of every field.
-    form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
-    return form
 
 
 def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:

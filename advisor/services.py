@@ -9,6 +9,7 @@ import math
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,16 +28,10 @@ from accounts.services import invitation_create, organization_create
 from advisor import decisions
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
-from advisor.forms import StepForm
 from advisor.models import Assessment, Report, ShareLink
 from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
-from advisor.wizard import Step, progress
-
-IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
-# Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.
-MAX_PENDING_VALUES = 64
-MAX_PENDING_CHARS = 2_000
+from advisor.wizard import progress
 
 
 class PendingInput(Exception):
@@ -93,28 +88,39 @@ def assessment_create(
 def step_save(
     *,
     assessment: Assessment,
-    step: Step,
-    form: StepForm,
+    section: str,
+    value: Any,
+    raw_input: dict[str, list[str]],
+    input_problems: Sequence[Problem] = (),
     expected_version: int | None,
     strict: bool,
     editor: str = "",
     autosave: bool = False,
 ) -> StepOutcome:
-    """Save what a step's form holds, then report the engine's problems for that step.
+    """Save one section of the answers, then report the engine's problems for that section.
 
-    Values the engine accepts are merged into `answers`; anything it refuses is dropped from
-    `answers` but kept verbatim in `pending_input`, so the step shows it again with its error.
-    `strict` (Next) also reports what is missing; a lenient save (Back, autosave) does not.
+    `value` is the section as the step's form converted it (None or empty: not answered),
+    `raw_input` what the person typed, field by field, and `input_problems` what could not
+    be converted at all (a word in a number field). Values the engine accepts are merged into
+    `answers`; anything it refuses is dropped from `answers` while `raw_input` waits in
+    `pending_input`, so the step shows it again with its error. `strict` (Next) also reports
+    what is missing; a lenient save (Back, autosave) does not.
     Raises VersionConflict when `expected_version` is stale, writing nothing. An `autosave`
     that is stale only because its own tab saved since (it was delayed past that tab's Next)
     writes nothing either, and comes back `superseded` rather than as a conflict.
     """
-    answers, problems = step_problems(assessment=assessment, form=form, strict=strict)
+    answers, problems = step_problems(
+        assessment=assessment,
+        section=section,
+        value=value,
+        input_problems=input_problems,
+        strict=strict,
+    )
     pending = dict(assessment.pending_input)
-    if problems and form.is_bound:
-        pending[step.slug] = {"data": _raw_input(form), "strict": strict}
+    if problems:
+        pending[section] = {"data": raw_input, "strict": strict}
     else:
-        pending.pop(step.slug, None)
+        pending.pop(section, None)
 
     done, total = progress(answers, validate(answers))
     try:
@@ -134,23 +140,27 @@ def step_save(
 
 
 def step_problems(
-    *, assessment: Assessment, form: StepForm, strict: bool
+    *,
+    assessment: Assessment,
+    section: str,
+    value: Any,
+    input_problems: Sequence[Problem] = (),
+    strict: bool,
 ) -> tuple[dict[str, Any], list[Problem]]:
-    """The answers with this form's section merged in (refused values dropped), and the
-    problems the engine and the form report for that section. Writes nothing."""
-    form.is_valid()
-    section = form.section
+    """The answers with `value` merged in as `section` (refused values dropped), and the
+    problems the engine reports for that section after `input_problems`. Writes nothing."""
     answers = copy.deepcopy(assessment.answers)
     answers.setdefault("schema_version", SCHEMA_VERSION)
-    value = form.section_value()
     if value in (None, [], {}):
         answers.pop(section, None)
     else:
         answers[section] = value
     problems = [
-        p for p in (validate(answers) if strict else check_partial(answers)) if form.owns(p.path)
+        p
+        for p in (validate(answers) if strict else check_partial(answers))
+        if p.path == section or p.path.startswith((section + ".", section + "["))
     ]
-    problems += _problems_for_invalid_input(form)
+    problems += input_problems
     return _drop_refused(answers, section, assessment.answers), problems
 
 
@@ -195,16 +205,6 @@ def _write(
     return version
 
 
-def _problems_for_invalid_input(form: StepForm) -> list[Problem]:
-    # Django's own conversion errors ("Enter a whole number.") become problems at the field's
-    # path, so the caller handles one list.
-    return [
-        Problem(f"{form.section}.{name}", "form", {"messages": [str(m) for m in errors]})
-        for name, errors in form.errors.items()
-        if name != "version"
-    ]
-
-
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -246,22 +246,6 @@ def _delete(node: Any, parts: list[str | int]) -> None:
         node.pop(last, None)
     elif isinstance(node, list) and isinstance(last, int) and last < len(node):
         node.pop(last)
-
-
-def _raw_input(form: StepForm) -> dict[str, list[str]]:
-    data = form.data
-    raw: dict[str, list[str]] = {}
-    keys = list(data.keys())[:MAX_PENDING_VALUES]
-    for key in keys:
-        if key in IGNORED_INPUT or key not in form.fields:
-            continue
-        values = data.getlist(key) if hasattr(data, "getlist") else [data[key]]
-        # PostgreSQL's jsonb cannot hold NUL; it is never meaningful input anyway.
-        raw[key] = [
-            str(v)[:MAX_PENDING_CHARS].replace("\x00", "\ufffd")
-            for v in values[:MAX_PENDING_VALUES]
-        ]
-    return raw
 
 
 def assessment_submit(

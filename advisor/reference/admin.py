@@ -1,7 +1,8 @@
-"""Admin for scoring models: criteria and contributions as tables, clone → preview → publish.
+"""Admin for scoring models and catalogs: rows as tables, clone → preview → publish.
 
-Only the admin role edits (see scoring_views.can_edit_scoring_models). Published and retired
-models open read-only; every change is recorded by django-simple-history (the audit trail).
+Both kinds' own pages come from one VersionedAdmin. Only the admin role edits (see
+reference.views.can_edit_scoring_models). Published and retired versions open read-only; every
+change is recorded by django-simple-history (the audit trail).
 """
 
 from __future__ import annotations

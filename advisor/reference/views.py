@@ -1,7 +1,7 @@
 """Scoring models and the price catalog for the operator's sales engineers: read-only pages.
 
-Admins edit in the Django admin (advisor/admin.py); both read who may do what from here, and
-this from accounts.selectors (the operating organisation's staff).
+Admins edit in the Django admin (reference/admin.py); both read who may do what from here,
+and this from accounts.selectors (the operating organisation's staff).
 """
 
 from __future__ import annotations
