@@ -182,7 +182,7 @@ def test_publishing_a_scoring_model_reaches_a_kept_step(client: Client, member: 
     kept = _preview(client.get(_url(obj)))
     assert kept == _preview(client.get(_url(obj)))
     assert "GPU" in kept
-    # A model that leans hard towards TPUs, as tests/scoring/conftest.py's draft.
+    # A model that leans hard towards TPUs, as tests/reference/scoring/conftest.py's draft.
     active = ScoringModel.objects.get(status=ScoringModel.Status.PUBLISHED)
     model = reference_services.scoring_model_clone(model=active, user=None)
     Criterion.objects.filter(scoring_model=model, key="framework_fit").update(weight=10)

@@ -24,7 +24,7 @@ from advisor.reference import services
 from advisor.reference.models import Catalog, ScoringModel
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, UserFactory, operator_member
-from tests.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
+from tests.reference.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 

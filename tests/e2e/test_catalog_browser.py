@@ -17,7 +17,7 @@ from advisor.reference import services
 from advisor.reference.models import Catalog
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

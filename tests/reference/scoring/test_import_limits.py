@@ -15,8 +15,8 @@ from django.utils.html import escape
 from accounts.models import Role
 from advisor.reference import services
 from advisor.reference.models import Catalog, ScoringModel
-from tests.scoring.conftest import member_with_role
-from tests.scoring.test_admin import _change_url, _model_post
+from tests.reference.scoring.conftest import member_with_role
+from tests.reference.scoring.test_admin import _change_url, _model_post
 
 pytestmark = pytest.mark.django_db
 

@@ -17,11 +17,11 @@ from advisor.reference import services
 from advisor.reference.management.commands.refresh_prices import Command
 from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh
 from advisor.reference.price_sources import RecordedTransport, RecordingTransport, azure_url
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
 
-RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "pricing"
+RECORDED = Path(__file__).resolve().parents[2] / "fixtures" / "pricing"
 # The catalog's cloud rows the tests refresh, with their figures before: (id, accelerator,
 # cloud, billing, region, USD per device-hour).
 ROWS = [

@@ -1,5 +1,5 @@
 """Names with control characters and hostile JSON in the catalog's import and row forms (the
-bounds shared with scoring models are in tests/scoring/test_import_limits.py)."""
+bounds shared with scoring models are in tests/reference/scoring/test_import_limits.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from accounts.models import Role
 from advisor.reference import services
 from advisor.reference.admin import AcceleratorForm, PresetForm
 from advisor.reference.models import Catalog, CatalogAccelerator, CatalogPreset
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from advisor.reference import services
 from advisor.reference.models import Criterion, ScoringModel
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import OrganizationFactory
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
 

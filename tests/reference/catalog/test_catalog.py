@@ -18,7 +18,7 @@ from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, CatalogPrice
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, UserFactory
-from tests.scoring.conftest import (
+from tests.reference.scoring.conftest import (
     member_with_role,
     submitted,  # noqa: F401 - a fixture
 )
