@@ -13,8 +13,8 @@ from django.utils import timezone, translation
 
 from advisor import engine
 from advisor.engine import Answers, Catalog, ScoringModel
-from advisor.models import Catalog as CatalogRow
-from advisor.models import ScoringModel as ScoringModelRow
+from advisor.reference.models import Catalog as CatalogRow
+from advisor.reference.models import ScoringModel as ScoringModelRow
 
 LANGUAGES = ("en", "zh-hant")
 

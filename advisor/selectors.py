@@ -12,7 +12,6 @@ from django.db import connection
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.datastructures import MultiValueDict
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -21,11 +20,8 @@ from accounts.selectors import object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
-from advisor.forms import StepForm
-from advisor.labels import label_for
-from advisor.models import Assessment, PriceRefresh, Report, ShareLink
-from advisor.services import step_problems
-from advisor.wizard import STEPS, Step, applicable_steps
+from advisor.models import Assessment, Report, ShareLink
+from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)
 
@@ -104,39 +100,6 @@ def customer_assessments(*, user: User, limit: int = 50) -> QuerySet[Assessment]
         .defer("answers", "pending_input", "result")
         .order_by("-updated_at")[:limit]
     )
-
-
-def attach_problems(form: StepForm, problems: Sequence[Problem]) -> None:
-    """Show the engine's problems at the fields they name, in the reader's language."""
-    language = decisions.engine_language()
-    for problem in problems:
-        if problem.code == "form":
-            continue  # Django's own conversion errors are on the field already
-        name = form.field_for(problem.path)
-        message = problem.message(language)
-        if name is not None and name in form.errors and message in form.errors[name]:
-            continue
-        form.add_error(name, message)
-
-
-def step_form(*, assessment: Assessment, step: Step) -> StepForm:
-    """The step's form: bound to input still waiting to be fixed, else filled from answers."""
-    assert step.form is not None  # noqa: S101 - only form steps get here
-    pending = assessment.pending_input.get(step.slug)
-    if isinstance(pending, dict) and isinstance(pending.get("data"), dict):
-        data = MultiValueDict({k: list(v) for k, v in pending["data"].items()})
-        data["version"] = str(assessment.version)
-        form = step.form(data)
-        _, problems = step_problems(
-            assessment=assessment, form=form, strict=bool(pending.get("strict"))
-        )
-        attach_problems(form, problems)
-        return form
-    form = step.form()
-    # One form, not a second one only to read the initial values: each costs a deep copy
-    # of every field.
-    form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
-    return form
 
 
 def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
@@ -374,56 +337,4 @@ def workload_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[s
             if before.get(f) is not None or after.get(f) is not None
         ]
         out.append({"kind": kind, "fields": fields, "changed": any(x["changed"] for x in fields)})
-    return out
-
-
-def freshness(row: Any, days: int) -> str:
-    """'undated', 'stale' (older than `days`) or 'current', for a price or any sourced row."""
-    if row.as_of is None:
-        return "undated"
-    return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
-
-
-def catalog_availability(catalog: Any) -> list[dict[str, Any]]:
-    """Where each card is offered, per customer region, from a catalog's availability table:
-    the cards, the provider regions behind them and what is not offered there (a price-list
-    row is not availability), each with its source and date (the `/catalog/` page)."""
-    names = {a.key: a.name for a in catalog.accelerators.all()}
-    table = ((catalog.data or {}).get("availability") or {}).get("regions") or {}
-
-    def cards(keys: Iterable[str]) -> list[str]:
-        return [names.get(k, k) for k in keys]
-
-    return [
-        {
-            "key": key,
-            "name": label_for("region", key),
-            "cards": cards(row.get("public_cloud") or []),
-            "hosted": cards(row.get("hosted") or []),
-            "source": row.get("source"),
-            "as_of": row.get("as_of"),
-            "note": row.get("note"),
-            "by_provider": [
-                {**e, "cards": cards(e.get("cards") or [])} for e in row.get("by_provider") or []
-            ],
-            "not_offered": [
-                {**e, "cards": cards(e.get("cards") or [])} for e in row.get("not_offered") or []
-            ],
-        }
-        for key, row in table.items()
-    ]
-
-
-def price_refresh_summary() -> list[dict[str, Any]]:
-    """Per source: the newest run and the newest successful one (the admin catalog page)."""
-    out = []
-    for source in PriceRefresh.Source:
-        runs = PriceRefresh.objects.filter(source=source).select_related("draft")
-        out.append(
-            {
-                "source": source.label,
-                "last": runs.first(),
-                "last_success": runs.filter(status=PriceRefresh.Status.DONE).first(),
-            }
-        )
     return out

@@ -78,6 +78,7 @@ BENCH_BASELINE = envbool("BENCH_BASELINE", False)
 INSTALLED_APPS = [
     "accounts",
     "advisor",
+    "advisor.reference",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -100,30 +100,3 @@ def generate_report(report_id: int) -> str | None:
 @shared_task(name="advisor.sweep_reports", acks_late=False)
 def sweep_reports() -> int:
     return services.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))
-
-
-@shared_task(
-    name="advisor.impact_preview",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(DatabaseError,),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=3,
-)
-def run_impact_preview(preview_id: int) -> str:
-    return services.impact_preview_run(preview_id=preview_id).status
-
-
-@shared_task(
-    name="advisor.refresh_prices",
-    acks_late=False,
-    # An AWS regional offer file is hundreds of MB: longer than the default task limit. The soft
-    # limit fails the source being read (its run says so) before the hard one kills the task.
-    soft_time_limit=settings.PRICE_REFRESH_TIME_LIMIT_SECONDS,
-    time_limit=settings.PRICE_REFRESH_TIME_LIMIT_SECONDS + 60,
-)
-def refresh_prices() -> dict[str, str]:
-    """Beat's daily fetch of the public price lists into a draft catalog."""
-    runs = services.price_refresh_scheduled()
-    return {run.source: run.status for run in runs}

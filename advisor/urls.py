@@ -4,8 +4,10 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import bench_views, report_views, scoring_views, views
+from advisor import bench_views, report_views, views
 from advisor.api import api
+from advisor.reference import views as scoring_views
+from advisor.reference.urls import moved_admin_urls
 
 advisor_patterns = (
     [
@@ -79,6 +81,7 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
+    path("admin/advisor/", include(moved_admin_urls)),
     path("admin/", admin.site.urls),
 ]
 if settings.BENCH_BASELINE:

@@ -20,7 +20,7 @@ from accounts.forms import OrganizationForm
 from accounts.models import Role
 from accounts.selectors import SESSION_KEY, current_membership, memberships_for_user
 from accounts.services import InvitationError
-from advisor import decisions, permissions, selectors, services
+from advisor import decisions, permissions, selectors, services, step_forms
 from advisor.engine import AnswersError
 from advisor.engine.answers import Problem, validate
 from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
@@ -201,16 +201,19 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     if current.form is None:
         return _review(request, obj, current)
     if request.method == "GET":
-        form = _lazy(lambda: selectors.step_form(assessment=obj, step=current))
+        form = _lazy(lambda: step_forms.step_form(assessment=obj, step=current))
         return _render_step(request, obj, current, form)
 
     action = request.POST.get("action", "next")
     form = current.form(request.POST)
+    entered = step_forms.step_input(form)
     try:
         outcome = services.step_save(
             assessment=obj,
-            step=current,
-            form=form,
+            section=entered.section,
+            value=entered.value,
+            raw_input=entered.raw_input,
+            input_problems=entered.problems,
             expected_version=_version(request),
             strict=action == "next",
             editor=request.POST.get("tab", "")[:40],
@@ -240,7 +243,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
         # This tab has moved on (usually to the next step): nothing here to update.
         return HttpResponse(status=204)
     if action == "autosave":
-        selectors.attach_problems(form, outcome.problems)
+        step_forms.attach_problems(form, outcome.problems)
         return render(
             request,
             "advisor/wizard.html#autosave",
@@ -252,7 +255,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     if outcome.ok:
         return _go(request, _step_url(obj, after or BY_SLUG["review"]))
     if request.htmx:
-        selectors.attach_problems(form, outcome.problems)
+        step_forms.attach_problems(form, outcome.problems)
         return _render_step(request, obj, current, form)
     # Post/redirect/get even for errors: the refused input waits in pending_input, so a
     # refresh shows the same page without a "resubmit the form?" prompt.

@@ -6,7 +6,8 @@ import factory
 from django.utils import timezone
 
 from accounts.models import Membership, Organization, Role, User
-from advisor.models import Assessment, Catalog, Report, ScoringModel
+from advisor.models import Assessment, Report
+from advisor.reference.models import Catalog, ScoringModel
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -157,7 +158,7 @@ class ScoringModelFactory(factory.django.DjangoModelFactory[ScoringModel]):
 
     @classmethod
     def _create(cls, model_class: type[ScoringModel], *args: Any, **kwargs: Any) -> ScoringModel:
-        from advisor import services
+        from advisor.reference import services
 
         published = ScoringModel.objects.get(status=ScoringModel.Status.PUBLISHED)
         user = kwargs.pop("created_by", None)
@@ -174,7 +175,7 @@ class CatalogFactory(factory.django.DjangoModelFactory[Catalog]):
 
     @classmethod
     def _create(cls, model_class: type[Catalog], *args: Any, **kwargs: Any) -> Catalog:
-        from advisor import services
+        from advisor.reference import services
 
         published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
         user = kwargs.pop("created_by", None)

@@ -8,7 +8,7 @@ from importlib import resources
 from django.db import migrations
 from django.utils import timezone
 
-from advisor.catalog_rows import (
+from advisor.reference.catalog_rows import (
     CATALOG_ROW_KEYS,
     accelerator_fields,
     preset_fields,

@@ -21,7 +21,7 @@ from django.db import migrations
 from django.db.models import Max
 from django.utils import timezone
 
-from advisor.catalog_rows import accelerator_fields, price_fields
+from advisor.reference.catalog_rows import accelerator_fields, price_fields
 
 _DATA_KEYS = ("availability", "regional_offers")
 

@@ -34,7 +34,7 @@ def test_the_demo_seed_makes_its_sales_engineer_and_admin_the_operators_staff(
     assert operator.name == "Demo AI Lab"
     assert not Organization.objects.get(name="Demo Customer Ltd").is_operator
     scoring = reverse("advisor:scoring_models")
-    admin_scoring = reverse("admin:advisor_scoringmodel_changelist")
+    admin_scoring = reverse("admin:reference_scoringmodel_changelist")
     assert _client_for("member@demo.example").get(scoring).status_code == 404
     sales = _client_for("sales@demo.example")
     assert sales.get(scoring).status_code == 200

@@ -18,8 +18,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import services
-from advisor.models import Assessment, Catalog, ScoringModel, ShareLink
+from advisor.models import Assessment, ShareLink
+from advisor.reference import services
+from advisor.reference.models import Catalog, ScoringModel
 from tests.factories import (
     AssessmentFactory,
     MembershipFactory,
@@ -27,7 +28,7 @@ from tests.factories import (
     UserFactory,
     operator_member,
 )
-from tests.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
+from tests.reference.scoring.conftest import active, draft, submitted  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 
@@ -136,16 +137,17 @@ def global_pages(
         (SITE, reverse("advisor:scoring_model", args=[draft.pk])),
         (SITE, reverse("advisor:scoring_preview", args=[draft.pk])),
         (SITE, reverse("advisor:catalog")),
-        (ADMIN, reverse("admin:advisor_scoringmodel_changelist")),
-        (ADMIN, reverse("admin:advisor_scoringmodel_change", args=[draft.pk])),
-        (ADMIN, reverse("admin:advisor_scoringmodel_preview", args=[draft.pk])),
-        (ADMIN, reverse("admin:advisor_impactpreview_changelist")),
-        (ADMIN, reverse("admin:advisor_catalog_changelist")),
-        (ADMIN, reverse("admin:advisor_catalog_change", args=[catalog_draft.pk])),
-        (ADMIN, reverse("admin:advisor_catalog_preview", args=[catalog_draft.pk])),
+        (ADMIN, reverse("admin:reference_scoringmodel_changelist")),
+        (ADMIN, reverse("admin:reference_scoringmodel_change", args=[draft.pk])),
+        (ADMIN, reverse("admin:reference_scoringmodel_preview", args=[draft.pk])),
+        (ADMIN, reverse("admin:reference_impactpreview_changelist")),
+        (ADMIN, reverse("admin:reference_catalog_changelist")),
+        (ADMIN, reverse("admin:reference_catalog_change", args=[catalog_draft.pk])),
+        (ADMIN, reverse("admin:reference_catalog_preview", args=[catalog_draft.pk])),
         (
             ADMIN,
-            reverse("admin:advisor_catalogprice_changelist") + f"?catalog__id__exact={catalog.pk}",
+            reverse("admin:reference_catalogprice_changelist")
+            + f"?catalog__id__exact={catalog.pk}",
         ),
     ]
 

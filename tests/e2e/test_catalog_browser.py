@@ -10,12 +10,14 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
-from advisor import engine, services
+from advisor import engine
 from advisor.management.commands.bench_rescore import varied_answers
-from advisor.models import Assessment, Catalog
+from advisor.models import Assessment
+from advisor.reference import services
+from advisor.reference.models import Catalog
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -67,23 +69,23 @@ def test_an_admin_corrects_a_price_and_sees_stale_flags(
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
 
-    page.goto(live_server.url + "/admin/advisor/catalog/")
+    page.goto(live_server.url + "/admin/reference/catalog/")
     expect(page.locator("#result_list")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-list-{lang}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/change/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/change/")
     expect(page.locator("#accelerators-group")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-change-{lang}.png"), full_page=True)
 
     page.goto(
-        f"{live_server.url}/admin/advisor/catalogprice/?catalog__id__exact={draft.pk}"
+        f"{live_server.url}/admin/reference/catalogprice/?catalog__id__exact={draft.pk}"
         "&freshness=stale"
     )
     expect(page.locator(".stale-flag").first).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-prices-{lang}.png"), full_page=True)
 
     price = draft.prices.get(key="p001")
-    page.goto(f"{live_server.url}/admin/advisor/catalogprice/{price.pk}/change/")
+    page.goto(f"{live_server.url}/admin/reference/catalogprice/{price.pk}/change/")
     page.locator("#id_usd_per_device_hour").fill("-3")
     page.locator("#id_as_of").fill("")
     page.locator("input[name=_save]").click()
@@ -99,20 +101,20 @@ def test_an_admin_corrects_a_price_and_sees_stale_flags(
     price.refresh_from_db()
     assert str(price.usd_per_device_hour) == "0.330000"
 
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/diff/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/diff/")
     expect(page.locator("#diff")).to_contain_text("p001")
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-diff-{lang}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/preview/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/preview/")
     page.locator("#content-main form input[type=submit]").click()
     expect(page.locator("#flip-counts")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-preview-{lang}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/audit/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/audit/")
     expect(page.locator("#audit")).to_contain_text(admin.email)
 
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/publish/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/publish/")
     page.screenshot(
         path=str(screenshot_dir / f"catalog-admin-publish-phone-{lang}.png"), full_page=True
     )
@@ -161,7 +163,7 @@ def test_the_price_list_and_audit_trail_fit_a_laptop(
     for state in ("draft", "published"):
         if state == "published":
             services.catalog_publish(catalog=draft, user=admin)
-        page.goto(f"{live_server.url}/admin/advisor/catalogprice/?catalog__id__exact={draft.pk}")
+        page.goto(f"{live_server.url}/admin/reference/catalogprice/?catalog__id__exact={draft.pk}")
         expect(page.locator("#result_list")).to_be_visible()
         page.screenshot(path=str(screenshot_dir / f"catalog-admin-prices-1366-{state}-{lang}.png"))
         # No sideways scrolling: the whole table, filters beside it, is inside the window.
@@ -170,7 +172,7 @@ def test_the_price_list_and_audit_trail_fit_a_laptop(
         scroller = "document.querySelector('.results').getBoundingClientRect().right"
         assert page.evaluate(box) <= page.evaluate(scroller) <= 1366
 
-    page.goto(f"{live_server.url}/admin/advisor/catalog/{draft.pk}/audit/")
+    page.goto(f"{live_server.url}/admin/reference/catalog/{draft.pk}/audit/")
     expect(page.locator("#audit")).to_contain_text(f"published_by: — → {admin.email}")
     page.screenshot(path=str(screenshot_dir / f"catalog-admin-audit-1366-{lang}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366

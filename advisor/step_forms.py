@@ -1,0 +1,109 @@
+"""The wizard's step forms at work: a bound form turned into the data a service takes, and
+a service's problems put back onto the form's fields.
+
+Services take data (a section's value, the raw input, problems), never a form; this is the
+one place that binds a step's form to an assessment and attaches errors to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.datastructures import MultiValueDict
+
+from advisor import decisions, services
+from advisor.engine.answers import Problem
+from advisor.forms import StepForm
+from advisor.models import Assessment
+from advisor.wizard import Step
+
+IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
+# Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.
+MAX_PENDING_VALUES = 64
+MAX_PENDING_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class StepInput:
+    """What a bound step form holds, as data for services.step_save."""
+
+    section: str
+    value: Any
+    raw_input: dict[str, list[str]]
+    problems: list[Problem]
+
+
+def step_input(form: StepForm) -> StepInput:
+    form.is_valid()
+    return StepInput(
+        section=form.section,
+        value=form.section_value(),
+        raw_input=_raw_input(form),
+        problems=_problems_for_invalid_input(form),
+    )
+
+
+def attach_problems(form: StepForm, problems: Sequence[Problem]) -> None:
+    """Show the engine's problems at the fields they name, in the reader's language."""
+    language = decisions.engine_language()
+    for problem in problems:
+        if problem.code == "form":
+            continue  # Django's own conversion errors are on the field already
+        name = form.field_for(problem.path)
+        message = problem.message(language)
+        if name is not None and name in form.errors and message in form.errors[name]:
+            continue
+        form.add_error(name, message)
+
+
+def step_form(*, assessment: Assessment, step: Step) -> StepForm:
+    """The step's form: bound to input still waiting to be fixed, else filled from answers."""
+    assert step.form is not None  # noqa: S101 - only form steps get here
+    pending = assessment.pending_input.get(step.slug)
+    if isinstance(pending, dict) and isinstance(pending.get("data"), dict):
+        data = MultiValueDict({k: list(v) for k, v in pending["data"].items()})
+        data["version"] = str(assessment.version)
+        form = step.form(data)
+        entered = step_input(form)
+        _, problems = services.step_problems(
+            assessment=assessment,
+            section=entered.section,
+            value=entered.value,
+            input_problems=entered.problems,
+            strict=bool(pending.get("strict")),
+        )
+        attach_problems(form, problems)
+        return form
+    form = step.form()
+    # One form, not a second one only to read the initial values: each costs a deep copy
+    # of every field.
+    form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
+    return form
+
+
+def _problems_for_invalid_input(form: StepForm) -> list[Problem]:
+    # Django's own conversion errors ("Enter a whole number.") become problems at the field's
+    # path, so the caller handles one list.
+    return [
+        Problem(f"{form.section}.{name}", "form", {"messages": [str(m) for m in errors]})
+        for name, errors in form.errors.items()
+        if name != "version"
+    ]
+
+
+def _raw_input(form: StepForm) -> dict[str, list[str]]:
+    data = form.data
+    raw: dict[str, list[str]] = {}
+    keys = list(data.keys())[:MAX_PENDING_VALUES]
+    for key in keys:
+        if key in IGNORED_INPUT or key not in form.fields:
+            continue
+        values = data.getlist(key) if hasattr(data, "getlist") else [data[key]]
+        # PostgreSQL's jsonb cannot hold NUL; it is never meaningful input anyway.
+        raw[key] = [
+            str(v)[:MAX_PENDING_CHARS].replace("\x00", "\ufffd")
+            for v in values[:MAX_PENDING_VALUES]
+        ]
+    return raw
