@@ -48,20 +48,21 @@ _MATCH_RANK = {"exact": 0, "nearby": 1, "elsewhere": 2}
 class PriceChoice:
     price: Price
     match: str  # exact | nearby | elsewhere
+    hours_per_month: float  # the catalog's figure: turns a monthly price into an hourly one
 
     @property
     def hourly(self) -> float:
         p = self.price
         if p.usd_per_device_hour is not None:
             return p.usd_per_device_hour
-        return (p.usd_per_device_month or 0.0) / 730.0
+        return (p.usd_per_device_month or 0.0) / self.hours_per_month
 
     @property
     def monthly(self) -> float:
         p = self.price
         if p.usd_per_device_month is not None:
             return p.usd_per_device_month
-        return (p.usd_per_device_hour or 0.0) * 730.0
+        return (p.usd_per_device_hour or 0.0) * self.hours_per_month
 
 
 def _group(catalog: Catalog, key: str | None) -> str | None:
@@ -100,7 +101,7 @@ def choose_price(
             match = "elsewhere"
         if residency == "in_region" and match != "exact":
             continue
-        choice = PriceChoice(p, match)
+        choice = PriceChoice(p, match, catalog.hours_per_month)
         key = (_MATCH_RANK[match], choice.hourly, p.id)
         if best is None or key < best:
             best, chosen = key, choice
@@ -260,7 +261,7 @@ def _offer_memo(acc: Accelerator, mode: str, ci: CostInputs) -> _Offer:
         for s in ("monthly", "commit_1y", "commit_3y"):
             choice = prices[s]
             break_even[s] = (
-                round(choice.monthly / (od.hourly * 730.0), 3)
+                round(choice.monthly / (od.hourly * ci.catalog.hours_per_month), 3)
                 if choice and od and od.hourly
                 else None
             )
@@ -300,7 +301,7 @@ def choose_slot(
 
     Hourly on-demand is always allowed. A fixed-price slot (a monthly server, a 1- or 3-year
     commitment) is allowed on public cloud only when the option's own utilisation is at or above
-    that slot's break-even (its monthly price over 730 on-demand hours; the catalog's figure when
+    that slot's break-even (its monthly price over a month of on-demand hours; the catalog's figure when
     one side is missing), demand is not unpredictable and the customer did not ask to pay as they
     go; 3 years also needs a stable stack. Hosted modes sell monthly servers only. Spot is never
     the headline: it can be taken away mid-run.
@@ -336,7 +337,7 @@ def _money(
 ) -> dict[str, Any]:
     offer = _offer(acc, mode, ci)
     prices = offer.prices
-    fixed_hours = count * 730.0
+    fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
     for slot, choice in prices.items():
         if choice is None:
@@ -443,7 +444,7 @@ def _training_base(
 ) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
     """What a training option is in every deployment mode (its money aside)."""
     n_min, n, hours, target, basis = sized
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     runs = catalog.rule("training_runs_per_month")[schedule]
     run_device_hours = n * hours
     used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
@@ -497,7 +498,7 @@ def training_option(
     if base_key not in ci.sized:
         ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
     per_run: dict[str, float | None] = {}
     for slot in ("on_demand", "spot", "capacity_block"):
@@ -536,7 +537,7 @@ def inference_option(
     where the customer is (added to real-time latency)."""
     catalog = ci.catalog
     per_day = float(inf.tokens_per_day)
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     realtime = kind == "realtime_inference"
     if realtime:
         # Replicas for the peak: the answered concurrency and the peak token rate.
