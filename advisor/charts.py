@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, override
 from pygal.style import Style
 
 from advisor import decisions
+from advisor.engine import Catalog
 from advisor.engine.sizing import usable_gib
 from advisor.forms import label_for
 
@@ -239,6 +240,11 @@ def _hours_per_month(result: dict[str, Any]) -> float:
         return HOURS_PER_MONTH
 
 
+def pinned_catalog(result: dict[str, Any]) -> Catalog | None:
+    """The catalog version the result was computed with (see decisions.catalog_at)."""
+    return decisions.catalog_at(str(result["versions"]["catalog"]))
+
+
 def workloads_of(result: dict[str, Any], kinds: Iterable[str]) -> list[dict[str, Any]]:
     wanted = set(kinds)
     return [w for w in result.get("workloads") or [] if w.get("kind") in wanted]
@@ -272,9 +278,10 @@ def _memory_candidates(
             names.setdefault(o["accelerator_id"], o.get("name") or o["accelerator_id"])
     min_devices = sizing.get("min_devices") or {}
     if not names:
-        catalog = decisions.active_catalog()
+        catalog = pinned_catalog(result)
+        by_id = catalog.by_id if catalog is not None else {}
         names = {
-            acc_id: (catalog.by_id[acc_id].name if acc_id in catalog.by_id else acc_id)
+            acc_id: (by_id[acc_id].name if acc_id in by_id else acc_id)
             for acc_id, n in min_devices.items()
             if n
         }
@@ -295,12 +302,13 @@ def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = N
     if not sizing or not sizing.get("memory_gib"):
         return None
     memory = sizing["memory_gib"]
-    catalog = decisions.active_catalog()
-    # Usable memory comes from the catalog's device figures (the result stores only the counts).
+    # Usable memory comes from the device figures of the catalog version the result used (the
+    # result stores only the counts), never from the one published today.
+    catalog = pinned_catalog(result)
     candidates = [
         (name, n, usable_gib(catalog.by_id[acc_id], catalog) * n)
         for acc_id, name, n in _memory_candidates(result, phase or "", sizing)
-        if acc_id in catalog.by_id
+        if catalog is not None and acc_id in catalog.by_id
     ]
     candidates.sort(key=lambda c: c[2])
     candidates = candidates[:10]

@@ -59,6 +59,39 @@ def active_catalog() -> Catalog:
     return catalog
 
 
+# Catalogs a stored result names, compiled once per process and keyed like `_compiled` by
+# (row id, version): published and retired versions never change.
+_pinned: dict[tuple[int, int], Catalog] = {}
+
+
+def catalog_at(version: str) -> Catalog | None:
+    """The catalog version a result names (`versions.catalog`), whatever is published today:
+    a report shows the card names and figures of the catalog its numbers came from. None when
+    that version is no longer stored anywhere (the report then uses only the result's own text).
+    """
+    if not version.isdigit():
+        bundled = engine.load_catalog()
+        return bundled if bundled.version == version else None
+    found: tuple[int, int] | None = (
+        CatalogRow.objects.filter(version=int(version))
+        .exclude(status=CatalogRow.Status.DRAFT)
+        .values_list("pk", "version")
+        .first()
+    )
+    if found is None:
+        return None
+    catalog = _pinned.get(found)
+    if catalog is None:
+        catalog = engine.load_catalog(
+            CatalogRow.objects.prefetch_related("accelerators", "presets").get(pk=found[0]).to_document()
+        )
+        with _compiled_lock:
+            if len(_pinned) >= 8:
+                _pinned.clear()
+            _pinned[found] = catalog
+    return catalog
+
+
 def active_scoring_model() -> ScoringModel:
     published = _published(ScoringModelRow)
     if published is None:

@@ -239,7 +239,9 @@ def _reason(reason: dict[str, Any]) -> dict[str, Any]:
 
 
 def _accelerator_names(result: dict[str, Any]) -> dict[str, str]:
-    names = {acc.id: acc.name for acc in decisions.active_catalog().accelerators}
+    # The names of the catalog version the result used; the result's own names win.
+    catalog = charts.pinned_catalog(result)
+    names = {acc.id: acc.name for acc in catalog.accelerators} if catalog is not None else {}
     for w in result.get("workloads") or []:
         for o in w.get("options") or []:
             names[o["accelerator_id"]] = o.get("name") or o["accelerator_id"]
