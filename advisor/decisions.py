@@ -82,9 +82,8 @@ def catalog_at(version: str) -> Catalog | None:
         return None
     catalog = _pinned.get(found)
     if catalog is None:
-        catalog = engine.load_catalog(
-            CatalogRow.objects.prefetch_related("accelerators", "presets").get(pk=found[0]).to_document()
-        )
+        rows = CatalogRow.objects.prefetch_related("accelerators", "presets")
+        catalog = engine.load_catalog(rows.get(pk=found[0]).to_document())
         with _compiled_lock:
             if len(_pinned) >= 8:
                 _pinned.clear()

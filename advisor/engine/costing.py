@@ -301,10 +301,10 @@ def choose_slot(
 
     Hourly on-demand is always allowed. A fixed-price slot (a monthly server, a 1- or 3-year
     commitment) is allowed on public cloud only when the option's own utilisation is at or above
-    that slot's break-even (its monthly price over a month of on-demand hours; the catalog's figure when
-    one side is missing), demand is not unpredictable and the customer did not ask to pay as they
-    go; 3 years also needs a stable stack. Hosted modes sell monthly servers only. Spot is never
-    the headline: it can be taken away mid-run.
+    that slot's break-even (its monthly price over a month of on-demand hours; the catalog's
+    figure when one side is missing), demand is not unpredictable and the customer did not ask to
+    pay as they go; 3 years also needs a stable stack. Hosted modes sell monthly servers only.
+    Spot is never the headline: it can be taken away mid-run.
     """
     if mode in ("dedicated_hosting", "bare_metal", "private_cloud", "on_premises"):
         for slot in ("monthly", "on_demand"):

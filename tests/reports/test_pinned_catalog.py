@@ -56,7 +56,8 @@ def test_publishing_a_catalog_with_a_renamed_card_leaves_an_old_report_unchanged
         memory_gb=F("memory_gb") / 2,
     )
     services.catalog_publish(catalog=draft, user=None)
-    assert decisions.active_catalog().by_id["nvidia-h100-sxm"].name == "Renamed NVIDIA H100 SXM 80GB"
+    renamed = decisions.active_catalog().by_id["nvidia-h100-sxm"]
+    assert renamed.name == "Renamed NVIDIA H100 SXM 80GB"
 
     after = _body(result)
     assert "Renamed" not in after
