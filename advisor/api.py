@@ -284,10 +284,7 @@ class AssessmentOut(AssessmentSummaryOut):
 
     @staticmethod
     def resolve_result(obj: Assessment) -> dict[str, Any] | None:
-        if obj.status != Assessment.Status.SUBMITTED or not isinstance(obj.result, dict):
-            return None
-        result: dict[str, Any] | None = obj.result.get(decisions.engine_language())
-        return result
+        return services.assessment_result(assessment=obj, language=decisions.engine_language())
 
 
 class ErrorItem(Schema):
@@ -514,6 +511,7 @@ def assessment_create(request: HttpRequest, payload: AssessmentIn) -> Status[Ass
         title=payload.title,
         answers=payload.answers,
         draft=payload.draft,
+        language=decisions.engine_language(),
     )
     return Status(201, assessment)
 

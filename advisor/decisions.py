@@ -116,10 +116,66 @@ def evaluate(answers: Answers, *, language: str | None = None) -> dict[str, Any]
     return _evaluate(answers, active_catalog(), active_scoring_model(), language)
 
 
-def evaluate_all_languages(answers: Answers) -> dict[str, dict[str, Any]]:
-    # One catalog and model for both, read once (a publish between the two must not split them).
+def scoring_model_at(name: str, version: int) -> ScoringModel | None:
+    """The scoring model version a result names, whatever is published today (None when it is
+    no longer stored)."""
+    found: tuple[int, int] | None = (
+        ScoringModelRow.objects.filter(name=name, version=version)
+        .exclude(status=ScoringModelRow.Status.DRAFT)
+        .values_list("pk", "version")
+        .first()
+    )
+    if found is None:
+        bundled = engine.load_scoring_model()
+        return bundled if (bundled.name, bundled.version) == (name, version) else None
+    model: ScoringModel | None = _pinned_models.get(found)
+    if model is None:
+        rows = ScoringModelRow.objects.prefetch_related("criteria__contributions")
+        model = engine.load_scoring_model(rows.get(pk=found[0]).to_document())
+        with _compiled_lock:
+            if len(_pinned_models) >= 8:
+                _pinned_models.clear()
+            _pinned_models[found] = model
+    return model
+
+
+_pinned_models: dict[tuple[int, int], ScoringModel] = {}
+
+
+def is_current(result: dict[str, Any], *, language: str) -> bool:
+    """Whether `result` is what evaluating its answers now would give: the same engine, the
+    catalog and scoring model published now, the same day (prices age by the day) and
+    `language`."""
+    versions = result["versions"]
     catalog, scoring = active_catalog(), active_scoring_model()
-    return {lang: _evaluate(answers, catalog, scoring, lang) for lang in LANGUAGES}
+    return (
+        versions["engine"] == engine.ENGINE_VERSION
+        and str(versions["catalog"]) == catalog.version
+        and versions["scoring_model"] == {"name": scoring.name, "version": scoring.version}
+        and result["cost"]["today"] == timezone.localdate().isoformat()
+        and result["lang"] == engine_language(language)
+    )
+
+
+def evaluate_like(
+    answers: Answers, result: dict[str, Any], *, language: str | None
+) -> dict[str, Any]:
+    """`answers` evaluated with the catalog, scoring model and day that `result` used, in
+    `language`: the same recommendation, worded in another language. The versions published
+    now stand in for one that is no longer stored."""
+    versions = result["versions"]
+    catalog = catalog_at(str(versions["catalog"])) or active_catalog()
+    named = versions["scoring_model"]
+    scoring = scoring_model_at(str(named["name"]), int(named["version"])) or (
+        active_scoring_model()
+    )
+    return engine.evaluate(
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=result["cost"]["today"],
+    )
 
 
 def _evaluate(
@@ -131,4 +187,7 @@ def _evaluate(
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:
-    return engine.preview(draft, active_catalog(), active_scoring_model(), lang=engine_language())
+    # Only stored drafts come here, and a stored draft always passes check_partial.
+    return engine.preview(
+        draft, active_catalog(), active_scoring_model(), lang=engine_language(), checked=True
+    )

@@ -48,7 +48,14 @@ from advisor.engine import (
 )
 from advisor.engine import Catalog as EngineCatalog
 from advisor.engine import ScoringModel as EngineScoringModel
-from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, preset_ids, validate
+from advisor.engine.answers import (
+    SCHEMA_VERSION,
+    Problem,
+    check_partial,
+    draft_problems,
+    preset_ids,
+    validate,
+)
 from advisor.engine.catalog import CatalogError
 from advisor.forms import StepForm
 from advisor.jsonsafe import (
@@ -123,6 +130,8 @@ class StepOutcome:
     # An autosave that reached the server after its own tab's newer save (Next, Back or a
     # later autosave) and so was dropped rather than written over it.
     superseded: bool = False
+    # Every problem of the answers as saved (validate's), for the page that shows them.
+    answer_problems: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -166,14 +175,14 @@ def step_save(
     that is stale only because its own tab saved since (it was delayed past that tab's Next)
     writes nothing either, and comes back `superseded` rather than as a conflict.
     """
-    answers, problems = step_problems(assessment=assessment, form=form, strict=strict)
+    answers, problems, checked = _step_checked(assessment=assessment, form=form, strict=strict)
     pending = dict(assessment.pending_input)
     if problems and form.is_bound:
         pending[step.slug] = {"data": _raw_input(form), "strict": strict}
     else:
         pending.pop(step.slug, None)
 
-    done, total = progress(answers, validate(answers))
+    done, total = progress(answers, checked)
     try:
         version = _write(
             assessment,
@@ -186,8 +195,10 @@ def step_save(
             total_steps=total,
         )
     except Superseded:
-        return StepOutcome(problems=problems, version=assessment.version, superseded=True)
-    return StepOutcome(problems=problems, version=version)
+        return StepOutcome(
+            problems=problems, version=assessment.version, superseded=True, answer_problems=checked
+        )
+    return StepOutcome(problems=problems, version=version, answer_problems=checked)
 
 
 def step_problems(
@@ -195,6 +206,16 @@ def step_problems(
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The answers with this form's section merged in (refused values dropped), and the
     problems the engine and the form report for that section. Writes nothing."""
+    answers, problems, _checked = _step_checked(assessment=assessment, form=form, strict=strict)
+    return answers, problems
+
+
+def _step_checked(
+    *, assessment: Assessment, form: StepForm, strict: bool
+) -> tuple[dict[str, Any], list[Problem], list[Problem]]:
+    """step_problems, plus every problem of the answers it returns (`validate`'s, for the
+    progress count and the page). The merged answers are validated once; only a value the
+    engine refuses costs another pass, to check what is left once it is dropped."""
     form.is_valid()
     section = form.section
     answers = copy.deepcopy(assessment.answers)
@@ -204,11 +225,11 @@ def step_problems(
         answers.pop(section, None)
     else:
         answers[section] = value
-    problems = [
-        p for p in (validate(answers) if strict else check_partial(answers)) if form.owns(p.path)
-    ]
+    checked = validate(answers)
+    problems = [p for p in (checked if strict else draft_problems(checked)) if form.owns(p.path)]
     problems += _problems_for_invalid_input(form)
-    return _drop_refused(answers, section, assessment.answers), problems
+    answers, checked = _drop_refused(answers, section, assessment.answers, checked)
+    return answers, problems, checked
 
 
 def _write(
@@ -269,27 +290,37 @@ def _split(path: str) -> list[str | int]:
     return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
 
 
-def _drop_refused(answers: dict[str, Any], section: str, stored: dict[str, Any]) -> dict[str, Any]:
+def _drop_refused(
+    answers: dict[str, Any], section: str, stored: dict[str, Any], checked: list[Problem]
+) -> tuple[dict[str, Any], list[Problem]]:
     """Remove from `section` every value the engine refuses for a draft (a few passes at most:
-    removing one value can clear a cross-field problem that named another).
+    removing one value can clear a cross-field problem that named another). `checked` is
+    `validate(answers)`; the answers come back with theirs.
 
     If the engine still refuses something it cannot place, the section keeps its stored
     (valid) value: a draft in the database is never invalid.
     """
-    for _ in range(5):
-        refused = [
-            p.path for p in check_partial(answers) if p.path.split(".")[0].split("[")[0] == section
+
+    def refused() -> list[str]:
+        return [
+            p.path for p in draft_problems(checked) if p.path.split(".")[0].split("[")[0] == section
         ]
-        if not refused:
+
+    paths = refused()
+    for _ in range(5):
+        if not paths:
             break
-        for path in sorted(set(refused), key=len, reverse=True):
+        for path in sorted(set(paths), key=len, reverse=True):
             _delete(answers, _split(path))
-    if check_partial(answers):
+        checked = validate(answers)
+        paths = refused()
+    if draft_problems(checked):
         if section in stored:
             answers[section] = copy.deepcopy(stored[section])
         else:
             answers.pop(section, None)
-    return answers
+        checked = validate(answers)
+    return answers, checked
 
 
 def _delete(node: Any, parts: list[str | int]) -> None:
@@ -338,8 +369,10 @@ def assessment_submit(
     if assessment.pending_input:
         raise PendingInput(sorted(assessment.pending_input))
     parsed = parse_answers(assessment.answers)
-    # Frozen in both languages: what was recommended must not change when the page is re-read.
-    result = decisions.evaluate_all_languages(parsed)
+    # One engine run, in the submitter's language; the first report reuses it, and the other
+    # language is worded from the same versions and day when first asked for (assessment_result).
+    language = decisions.engine_language(language)
+    result = {language: decisions.evaluate(parsed, language=language)}
     with transaction.atomic():
         _write(
             assessment,
@@ -351,6 +384,31 @@ def assessment_submit(
         # Not throttled: a submit is a rare, deliberate step with its own engine run.
         report_request(assessment=assessment, user=user, language=language, throttle=False)
     return assessment
+
+
+def assessment_result(*, assessment: Assessment, language: str) -> dict[str, Any] | None:
+    """A submitted assessment's result in `language` (None for a draft), frozen at submission.
+
+    Submit stores the result in the submitter's language; another language is evaluated once,
+    when first asked for, with the catalog, scoring model and day of the stored one, and kept.
+    """
+    stored = assessment.result
+    if assessment.status != Assessment.Status.SUBMITTED or not isinstance(stored, dict):
+        return None
+    language = decisions.engine_language(language)
+    if language in stored or not stored:
+        found: dict[str, Any] | None = stored.get(language)
+        return found
+    result = decisions.evaluate_like(
+        parse_answers(assessment.answers), next(iter(stored.values())), language=language
+    )
+    stored = {**stored, language: result}
+    # Only onto the same submission: a resubmit since has its own result.
+    Assessment.objects.filter(pk=assessment.pk, submitted_at=assessment.submitted_at).update(
+        result=stored
+    )
+    assessment.result = stored
+    return result
 
 
 def assessment_reopen(*, assessment: Assessment) -> Assessment:
@@ -366,6 +424,7 @@ def assessment_create_from_document(
     title: str,
     answers: dict[str, Any],
     draft: bool,
+    language: str = "en",
 ) -> Assessment:
     """Create an assessment from a whole answers document (the JSON API's way in).
 
@@ -384,7 +443,9 @@ def assessment_create_from_document(
             answers=copy.deepcopy(answers),
         )
         if not draft:
-            assessment_submit(assessment=assessment, expected_version=assessment.version)
+            assessment_submit(
+                assessment=assessment, expected_version=assessment.version, language=language
+            )
             assessment.refresh_from_db()  # the submit's timestamps were written by UPDATE
     return assessment
 
@@ -540,7 +601,7 @@ def report_generate(*, report_id: int) -> Report | None:
         report.error = ""
         report.save(update_fields=["status", "started_at", "attempts", "error"])
     try:
-        result = decisions.evaluate(parse_answers(report.answers), language=report.language)
+        result = _report_result(report)
         common: dict[str, Any] = {
             "result": result,
             "title": report.assessment.title,
@@ -578,6 +639,21 @@ def report_generate(*, report_id: int) -> Report | None:
     report.finished_at = timezone.now()
     report.save()
     return report
+
+
+def _report_result(report: Report) -> dict[str, Any]:
+    """The submit's own result when it is what the engine would give now (same answers,
+    language, versions and day: the first report of a submit), else a fresh engine run."""
+    stored = (report.assessment.result or {}).get(report.language)
+    if (
+        isinstance(stored, dict)
+        and report.answers == report.assessment.answers
+        and decisions.is_current(stored, language=report.language)
+    ):
+        logger.info("report %s: reuses the submitted result", report.pk)
+        return stored
+    logger.info("report %s: runs the engine", report.pk)
+    return decisions.evaluate(parse_answers(report.answers), language=report.language)
 
 
 def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -1040,20 +1040,39 @@ def _number_or(value: Any, lo: float, hi: float, default: Any) -> Any:
 
 
 def preview(
-    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, *, lang: str = "en"
+    draft: Mapping[str, Any],
+    catalog: Catalog,
+    scoring: ScoringModel,
+    *,
+    lang: str = "en",
+    checked: bool = False,
 ) -> dict[str, Any] | None:
     """Best-effort leaning for an incomplete wizard draft; None when there is nothing to say yet.
 
-    Unanswered or invalid answers count as neutral. Never raises.
+    Unanswered or invalid answers count as neutral. Never raises. `checked` says the draft is
+    known to pass check_partial (a stored wizard draft is), so its sections are not checked again.
     """
     try:
-        return _preview(draft, catalog, scoring, lang if lang in i18n.LANGS else "en")
+        lang = lang if lang in i18n.LANGS else "en"
+        return _preview(draft, catalog, scoring, lang, _ok if checked else _partial_ok)
     except Exception:  # noqa: BLE001 - a draft preview must never break the wizard
         return None
 
 
+def _ok(doc: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _partial_ok(doc: Mapping[str, Any]) -> bool:
+    return not A.check_partial(doc)
+
+
 def _preview(
-    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, lang: str
+    draft: Mapping[str, Any],
+    catalog: Catalog,
+    scoring: ScoringModel,
+    lang: str,
+    valid: Callable[[Mapping[str, Any]], bool],
 ) -> dict[str, Any] | None:
     if not isinstance(draft, Mapping):
         return None
@@ -1113,11 +1132,11 @@ def _preview(
         e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)
     ][:3]
     memory: dict[str, float | None] = {"training": None, "inference": None}
-    shape = _preview_shape(draft, catalog)
+    shape = _preview_shape(draft, catalog, valid)
     if shape is None:
         notes.append(i18n.message("preview.no_model", lang))
     else:
-        memory = _preview_memory(draft, shape, catalog)
+        memory = _preview_memory(draft, shape, catalog, valid)
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -1126,7 +1145,9 @@ def _preview(
     }
 
 
-def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape | None:
+def _preview_shape(
+    draft: Mapping[str, Any], catalog: Catalog, valid: Callable[[Mapping[str, Any]], bool]
+) -> S.ModelShape | None:
     model = _get(draft, "model")
     if not isinstance(model, Mapping):
         return None
@@ -1136,7 +1157,7 @@ def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape |
     arch = model.get("architecture")
     if isinstance(arch, Mapping):
         doc = {"model": {"architecture": arch}}
-        if A.check_partial(doc):
+        if not valid(doc):
             return None
         try:
             parsed = A.Architecture(
@@ -1157,11 +1178,14 @@ def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape |
 
 
 def _preview_memory(
-    draft: Mapping[str, Any], shape: S.ModelShape, catalog: Catalog
+    draft: Mapping[str, Any],
+    shape: S.ModelShape,
+    catalog: Catalog,
+    valid: Callable[[Mapping[str, Any]], bool],
 ) -> dict[str, float | None]:
     out: dict[str, float | None] = {"training": None, "inference": None}
     t = _get(draft, "training")
-    if isinstance(t, Mapping) and not A.check_partial({"training": t}):
+    if isinstance(t, Mapping) and valid({"training": t}):
         method = t.get("method", "full")
         training = A.Training(
             method=method,
@@ -1175,7 +1199,7 @@ def _preview_memory(
         )
         out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
     i = _get(draft, "inference")
-    if isinstance(i, Mapping) and not A.check_partial({"inference": i}):
+    if isinstance(i, Mapping) and valid({"inference": i}):
         ctx_tokens = int(i.get("context_tokens", 4096))
         inference = A.Inference(
             precision=i.get("precision", "bf16"),
