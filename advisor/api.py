@@ -56,6 +56,7 @@ from advisor.engine.answers import (
     first_problems,
     join_path,
 )
+from advisor.engine.document import ResultDocument
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
 
@@ -283,7 +284,7 @@ class AssessmentOut(AssessmentSummaryOut):
     )
 
     @staticmethod
-    def resolve_result(obj: Assessment) -> dict[str, Any] | None:
+    def resolve_result(obj: Assessment) -> ResultDocument | None:
         return services.assessment_result(assessment=obj, language=decisions.engine_language())
 
 

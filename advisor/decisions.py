@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 
 from advisor import engine
 from advisor.engine import Answers, Catalog, ScoringModel
+from advisor.engine.document import ResultDocument
 from advisor.models import Catalog as CatalogRow
 from advisor.models import ScoringModel as ScoringModelRow
 
@@ -112,7 +113,7 @@ def engine_language(language: str | None = None) -> str:
     return "zh-hant" if language.startswith("zh") else "en"
 
 
-def evaluate(answers: Answers, *, language: str | None = None) -> dict[str, Any]:
+def evaluate(answers: Answers, *, language: str | None = None) -> ResultDocument:
     return _evaluate(answers, active_catalog(), active_scoring_model(), language)
 
 
@@ -142,7 +143,7 @@ def scoring_model_at(name: str, version: int) -> ScoringModel | None:
 _pinned_models: dict[tuple[int, int], ScoringModel] = {}
 
 
-def is_current(result: dict[str, Any], *, language: str) -> bool:
+def is_current(result: ResultDocument, *, language: str) -> bool:
     """Whether `result` is what evaluating its answers now would give: the same engine, the
     catalog and scoring model published now, the same day (prices age by the day) and
     `language`."""
@@ -158,8 +159,8 @@ def is_current(result: dict[str, Any], *, language: str) -> bool:
 
 
 def evaluate_like(
-    answers: Answers, result: dict[str, Any], *, language: str | None
-) -> dict[str, Any]:
+    answers: Answers, result: ResultDocument, *, language: str | None
+) -> ResultDocument:
     """`answers` evaluated with the catalog, scoring model and day that `result` used, in
     `language`: the same recommendation, worded in another language. The versions published
     now stand in for one that is no longer stored."""
@@ -180,7 +181,7 @@ def evaluate_like(
 
 def _evaluate(
     answers: Answers, catalog: Catalog, scoring: ScoringModel, language: str | None
-) -> dict[str, Any]:
+) -> ResultDocument:
     return engine.evaluate(
         answers, catalog, scoring, lang=engine_language(language), today=timezone.localdate()
     )

@@ -57,6 +57,7 @@ from advisor.engine.answers import (
     validate,
 )
 from advisor.engine.catalog import CatalogError
+from advisor.engine.document import ResultDocument, normalise
 from advisor.forms import StepForm
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
@@ -386,7 +387,7 @@ def assessment_submit(
     return assessment
 
 
-def assessment_result(*, assessment: Assessment, language: str) -> dict[str, Any] | None:
+def assessment_result(*, assessment: Assessment, language: str) -> ResultDocument | None:
     """A submitted assessment's result in `language` (None for a draft), frozen at submission.
 
     Submit stores the result in the submitter's language; another language is evaluated once,
@@ -397,10 +398,9 @@ def assessment_result(*, assessment: Assessment, language: str) -> dict[str, Any
         return None
     language = decisions.engine_language(language)
     if language in stored or not stored:
-        found: dict[str, Any] | None = stored.get(language)
-        return found
+        return normalise(stored[language]) if language in stored else None
     result = decisions.evaluate_like(
-        parse_answers(assessment.answers), next(iter(stored.values())), language=language
+        parse_answers(assessment.answers), normalise(next(iter(stored.values()))), language=language
     )
     stored = {**stored, language: result}
     # Only onto the same submission: a resubmit since has its own result.
@@ -641,17 +641,15 @@ def report_generate(*, report_id: int) -> Report | None:
     return report
 
 
-def _report_result(report: Report) -> dict[str, Any]:
+def _report_result(report: Report) -> ResultDocument:
     """The submit's own result when it is what the engine would give now (same answers,
     language, versions and day: the first report of a submit), else a fresh engine run."""
     stored = (report.assessment.result or {}).get(report.language)
-    if (
-        isinstance(stored, dict)
-        and report.answers == report.assessment.answers
-        and decisions.is_current(stored, language=report.language)
-    ):
-        logger.info("report %s: reuses the submitted result", report.pk)
-        return stored
+    if isinstance(stored, dict) and report.answers == report.assessment.answers:
+        submitted = normalise(stored)
+        if decisions.is_current(submitted, language=report.language):
+            logger.info("report %s: reuses the submitted result", report.pk)
+            return submitted
     logger.info("report %s: runs the engine", report.pk)
     return decisions.evaluate(parse_answers(report.answers), language=report.language)
 

@@ -6,7 +6,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from advisor.engine import answers as A
 from advisor.engine import costing as C
@@ -16,6 +16,7 @@ from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
+from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
 ENGINE_VERSION = "2.0.0"
@@ -631,8 +632,9 @@ def evaluate(
     *,
     lang: str = "en",
     today: date | str | None = None,
-) -> dict[str, Any]:
-    """The result document v1 for `answers` (a dict is parsed first and may raise AnswersError).
+) -> ResultDocument:
+    """The result document (schema 2, typed in engine/document.py) for `answers` (a dict is
+    parsed first and may raise AnswersError).
 
     Deterministic: `today` (for flagging stale prices) defaults to the catalog's newest price date,
     never the wall clock.
@@ -893,7 +895,7 @@ def evaluate(
             ),
         ],
     }
-    return {
+    doc = {
         "schema_version": RESULT_SCHEMA_VERSION,
         "versions": {
             "engine": ENGINE_VERSION,
@@ -945,6 +947,8 @@ def evaluate(
             "notes": notes,
         },
     }
+    # Built as plain dicts (they are JSON); document.py states the shape readers rely on.
+    return cast(ResultDocument, doc)
 
 
 _PRICE_USED_KEYS = (
