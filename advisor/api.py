@@ -56,6 +56,7 @@ from advisor.engine.answers import (
     first_problems,
     join_path,
 )
+from advisor.engine.document import ResultDocument
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
 
@@ -283,11 +284,8 @@ class AssessmentOut(AssessmentSummaryOut):
     )
 
     @staticmethod
-    def resolve_result(obj: Assessment) -> dict[str, Any] | None:
-        if obj.status != Assessment.Status.SUBMITTED or not isinstance(obj.result, dict):
-            return None
-        result: dict[str, Any] | None = obj.result.get(decisions.engine_language())
-        return result
+    def resolve_result(obj: Assessment) -> ResultDocument | None:
+        return services.assessment_result(assessment=obj, language=decisions.engine_language())
 
 
 class ErrorItem(Schema):
@@ -514,6 +512,7 @@ def assessment_create(request: HttpRequest, payload: AssessmentIn) -> Status[Ass
         title=payload.title,
         answers=payload.answers,
         draft=payload.draft,
+        language=decisions.engine_language(),
     )
     return Status(201, assessment)
 

@@ -20,6 +20,14 @@ from django.utils.translation import gettext_lazy, override
 from pygal.style import Style
 
 from advisor import decisions
+from advisor.engine import Catalog
+from advisor.engine.document import (
+    InferenceSizing,
+    Option,
+    ResultDocument,
+    TrainingSizing,
+    Workload,
+)
 from advisor.engine.sizing import usable_gib
 from advisor.labels import label_for
 
@@ -30,8 +38,6 @@ FONT_FAMILY = '"Noto Sans CJK TC", "Noto Sans TC", "Noto Sans", sans-serif'
 # Viewbox in px; the page scales the image to the A4 text width (about 170 mm).
 WIDTH = 760
 HEIGHT = 380
-
-HOURS_PER_MONTH = 730.0  # overridden by the result's own figure when present
 
 # Longest text a chart shows, in characters. Names come from the catalog (up to 100 characters,
 # set by admins); pygal sizes its margins from label widths and, once a label is wider than the
@@ -231,76 +237,79 @@ def _usd(value: float) -> str:
     return f"${value:,.0f}" if abs(value) >= 10 else f"${value:,.2f}"
 
 
-def _hours_per_month(result: dict[str, Any]) -> float:
-    figure = (result.get("cost") or {}).get("figures_used", {}).get("hours_per_month") or {}
-    try:
-        return float(figure.get("value") or HOURS_PER_MONTH)
-    except (TypeError, ValueError):
-        return HOURS_PER_MONTH
+def _hours_per_month(result: ResultDocument) -> float:
+    # The catalog's sourced figure, as every result records it (no constant to drift from it).
+    return float(result["cost"]["figures_used"]["hours_per_month"]["value"])
 
 
-def workloads_of(result: dict[str, Any], kinds: Iterable[str]) -> list[dict[str, Any]]:
+def pinned_catalog(result: ResultDocument) -> Catalog | None:
+    """The catalog version the result was computed with (see decisions.catalog_at)."""
+    return decisions.catalog_at(str(result["versions"]["catalog"]))
+
+
+def workloads_of(result: ResultDocument, kinds: Iterable[str]) -> list[Workload]:
     wanted = set(kinds)
-    return [w for w in result.get("workloads") or [] if w.get("kind") in wanted]
+    return [w for w in result["workloads"] if w["kind"] in wanted]
 
 
-def chosen_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any] | None:
+def chosen_option(result: ResultDocument, workload: Workload) -> Option | None:
     """The option the cost summary used for this workload (else the first, the cheapest)."""
-    options = workload.get("options") or []
+    options = workload["options"]
     if not options:
         return None
-    for entry in (result.get("cost") or {}).get("by_workload") or []:
-        if entry.get("workload") == workload.get("kind"):
+    for entry in result["cost"]["by_workload"]:
+        if entry["workload"] == workload["kind"]:
             for option in options:
-                if option.get("accelerator_id") == entry.get("accelerator_id"):
-                    return dict(option)
-    return dict(options[0])
+                if option["accelerator_id"] == entry["accelerator_id"]:
+                    return option
+    return options[0]
 
 
 # --- memory -----------------------------------------------------------------------------------
 
 
 def _memory_candidates(
-    result: dict[str, Any], phase: str, sizing: dict[str, Any]
+    result: ResultDocument, phase: str, sizing: TrainingSizing | InferenceSizing
 ) -> list[tuple[str, str, int]]:
     """(accelerator id, name, min devices) for the accelerators the workloads' options list;
     when no workload lists options, every accelerator the sizing found a device count for."""
     kinds = TRAINING_KINDS if phase == "training" else INFERENCE_KINDS
     names: dict[str, str] = {}
     for w in workloads_of(result, kinds):
-        for o in w.get("options") or []:
-            names.setdefault(o["accelerator_id"], o.get("name") or o["accelerator_id"])
-    min_devices = sizing.get("min_devices") or {}
+        for o in w["options"]:
+            names.setdefault(o["accelerator_id"], o["name"])
+    min_devices = sizing["min_devices"]
     if not names:
-        catalog = decisions.active_catalog()
+        catalog = pinned_catalog(result)
+        by_id = catalog.by_id if catalog is not None else {}
         names = {
-            acc_id: (catalog.by_id[acc_id].name if acc_id in catalog.by_id else acc_id)
+            acc_id: (by_id[acc_id].name if acc_id in by_id else acc_id)
             for acc_id, n in min_devices.items()
             if n
         }
-    return [
-        (acc_id, name, int(min_devices[acc_id]))
-        for acc_id, name in names.items()
-        if min_devices.get(acc_id)
-    ]
+    return [(acc_id, name, n) for acc_id, name in names.items() if (n := min_devices.get(acc_id))]
 
 
-def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = None) -> str | None:
+def memory_chart(result: ResultDocument, language: str, *, phase: str | None = None) -> str | None:
     """Memory needed (stacked by component) against each candidate's usable memory × the fewest
     devices it takes. `phase` is "training" or "inference"; None picks the first with sizing."""
-    sizing_all = result.get("sizing") or {}
+    by_phase = {
+        "training": result["sizing"]["training"],
+        "inference": result["sizing"]["inference"],
+    }
     if phase is None:
-        phase = next((p for p in ("training", "inference") if sizing_all.get(p)), None)
-    sizing = sizing_all.get(phase or "") if phase else None
-    if not sizing or not sizing.get("memory_gib"):
+        phase = next((p for p, found in by_phase.items() if found), None)
+    sizing = by_phase.get(phase) if phase else None
+    if not sizing or not sizing["memory_gib"]:
         return None
     memory = sizing["memory_gib"]
-    catalog = decisions.active_catalog()
-    # Usable memory comes from the catalog's device figures (the result stores only the counts).
+    # Usable memory comes from the device figures of the catalog version the result used (the
+    # result stores only the counts), never from the one published today.
+    catalog = pinned_catalog(result)
     candidates = [
         (name, n, usable_gib(catalog.by_id[acc_id], catalog) * n)
         for acc_id, name, n in _memory_candidates(result, phase or "", sizing)
-        if acc_id in catalog.by_id
+        if catalog is not None and acc_id in catalog.by_id
     ]
     candidates.sort(key=lambda c: c[2])
     candidates = candidates[:10]
@@ -343,15 +352,15 @@ def memory_chart(result: dict[str, Any], language: str, *, phase: str | None = N
 # --- cost against utilisation -----------------------------------------------------------------
 
 
-def _price_lines(option: dict[str, Any], hours_per_month: float) -> dict[str, tuple[str, float]]:
+def _price_lines(option: Option, hours_per_month: float) -> dict[str, tuple[str, float]]:
     """slot -> ("hourly" | "fixed", USD per month at 100% use (hourly) or flat (fixed))."""
-    count = float(option.get("count") or 1)
+    count = float(option["count"])
     lines: dict[str, tuple[str, float]] = {}
-    for slot, price in (option.get("prices") or {}).items():
+    for slot, price in option["prices"].items():
         if not price:
             continue
-        per_hour = price.get("usd_per_device_hour")
-        per_month = price.get("usd_per_device_month")
+        per_hour: float | None = price["usd_per_device_hour"]
+        per_month: float | None = price["usd_per_device_month"]
         if slot in HOURLY_SLOTS and per_hour is not None:
             lines[slot] = ("hourly", float(per_hour) * count * hours_per_month)
         elif slot in FIXED_SLOTS:
@@ -363,28 +372,27 @@ def _price_lines(option: dict[str, Any], hours_per_month: float) -> dict[str, tu
     return lines
 
 
-def cost_chart(result: dict[str, Any], language: str, *, workload: str | None = None) -> str | None:
+def cost_chart(result: ResultDocument, language: str, *, workload: str | None = None) -> str | None:
     """Monthly compute cost of the recommended option against utilisation (0–100%) for every
     billing it has a price for, with each break-even point against on-demand marked and the
     workload's own utilisation drawn as a dashed line. `workload` is a kind; None picks the
     first workload whose chosen option has a price."""
-    hours_per_month = _hours_per_month(result)
-    for w in result.get("workloads") or []:
-        if workload is not None and w.get("kind") != workload:
+    for w in result["workloads"]:
+        if workload is not None and w["kind"] != workload:
             continue
         option = chosen_option(result, w)
         if option is None:
             continue
-        lines = _price_lines(option, hours_per_month)
+        lines = _price_lines(option, _hours_per_month(result))
         if lines:
             return _cost_svg(result, w, option, lines, language)
     return None
 
 
 def _cost_svg(
-    result: dict[str, Any],
-    w: dict[str, Any],
-    option: dict[str, Any],
+    result: ResultDocument,
+    w: Workload,
+    option: Option,
     lines: dict[str, tuple[str, float]],
     language: str,
 ) -> str:
@@ -406,7 +414,7 @@ def _cost_svg(
         )
         chart.title = fit(
             _("%(option)s × %(count)s: monthly cost against utilisation")
-            % {"option": fit(option.get("name"), NAME_CHARS), "count": option.get("count")},
+            % {"option": fit(option["name"], NAME_CHARS), "count": option["count"]},
             TITLE_CHARS,
         )
         for slot, (shape, value) in lines.items():
@@ -414,7 +422,7 @@ def _cost_svg(
             chart.add(fit(BILLING_LABELS[slot]), points)
         marks: list[dict[str, Any]] = []
         od = lines.get("on_demand")
-        for slot, share in (option.get("break_even_utilisation") or {}).items():
+        for slot, share in option["break_even_utilisation"].items():
             if share is None or slot not in lines or od is None:
                 continue
             x = float(share) * 100
@@ -437,9 +445,9 @@ def _cost_svg(
                 dots_size=6,
                 print_labels=True,
             )
-        utilisation = option.get("utilisation")
+        utilisation = option["utilisation"]
         if utilisation is not None:
-            x = min(100.0, float(utilisation) * 100)
+            x = min(100.0, utilisation * 100)
             top = max(v for _k, v in lines.values())
             chart.add(
                 fit(_("Your utilisation (%(share).0f%%)") % {"share": x}),
@@ -452,14 +460,16 @@ def _cost_svg(
 # --- time to result vs cost (training) ---------------------------------------------------------
 
 
-def _run_cost(option: dict[str, Any]) -> tuple[float | None, str | None]:
-    costs = option.get("cost_per_run_usd") or {}
-    used = option.get("billing_used")
-    if used in costs and costs[used] is not None:
-        return float(costs[used]), used
+def _run_cost(option: Option) -> tuple[float | None, str | None]:
+    costs = option.get("cost_per_run_usd") or {}  # training options only
+    used = option["billing_used"]
+    cost = costs.get(used) if used else None
+    if cost is not None:
+        return cost, used
     for slot in HOURLY_SLOTS:
-        if costs.get(slot) is not None:
-            return float(costs[slot]), slot
+        cost = costs.get(slot)
+        if cost is not None:
+            return cost, slot
     return None, None
 
 
@@ -472,19 +482,19 @@ def short_name(name: str) -> str:
     return name.replace(" (HGX)", "").replace(" (Trillium)", "").replace(" (Ironwood)", "")
 
 
-def time_cost_chart(result: dict[str, Any], language: str) -> str | None:
+def time_cost_chart(result: ResultDocument, language: str) -> str | None:
     """Training: hours per run against cost per run, one labelled point per option, so a dearer
     card that finishes sooner shows up to the left."""
     points: list[tuple[str, float, float, bool]] = []
     for w in workloads_of(result, TRAINING_KINDS):
-        for o in w.get("options") or []:
+        for o in w["options"]:
             cost, _slot = _run_cost(o)
-            if cost is None or o.get("hours") is None:
+            if cost is None:
                 continue
-            name = f"{fit(o.get('name'), NAME_CHARS)} × {o.get('count')}"
+            name = f"{fit(o['name'], NAME_CHARS)} × {o['count']}"
             if len(workloads_of(result, TRAINING_KINDS)) > 1:
-                name = f"{name} ({label_for('kind', w.get('kind'))})"
-            points.append((name, float(o["hours"]), cost, o.get("meets_deadline") is not False))
+                name = f"{name} ({label_for('kind', w['kind'])})"
+            points.append((name, o["hours"], cost, o.get("meets_deadline") is not False))
     if not points:
         return None
     y_ticks = nice_ticks(max(p[2] for p in points) * 1.1)
@@ -519,35 +529,35 @@ def time_cost_chart(result: dict[str, Any], language: str) -> str | None:
 # --- serving cost (inference) ------------------------------------------------------------------
 
 
-def _token_cost(option: dict[str, Any]) -> tuple[float | None, str | None]:
-    costs = option.get("cost_per_million_output_tokens_usd") or {}
-    used = option.get("billing_used")
-    if used in costs and costs[used] is not None:
-        return float(costs[used]), used
+def _token_cost(option: Option) -> tuple[float | None, str | None]:
+    costs = option.get("cost_per_million_output_tokens_usd") or {}  # serving options only
+    used = option["billing_used"]
+    cost = costs.get(used) if used else None
+    if cost is not None:
+        return cost, used
     for slot in (*HOURLY_SLOTS, *FIXED_SLOTS):
-        if costs.get(slot) is not None:
-            return float(costs[slot]), slot
+        cost = costs.get(slot)
+        if cost is not None:
+            return cost, slot
     return None, None
 
 
-def serving_chart(result: dict[str, Any], language: str) -> str | None:
+def serving_chart(result: ResultDocument, language: str) -> str | None:
     """Inference: USD per million output tokens per option (at the billing each option uses)."""
     rows: list[tuple[str, float, bool]] = []
     workloads = workloads_of(result, INFERENCE_KINDS)
     for w in workloads:
         chosen = chosen_option(result, w)
-        for o in w.get("options") or []:
+        for o in w["options"]:
             cost, slot = _token_cost(o)
             if cost is None:
                 continue
-            name = f"{fit(o.get('name'), NAME_CHARS)} × {o.get('count')}"
+            name = f"{fit(o['name'], NAME_CHARS)} × {o['count']}"
             if slot:
                 name = f"{name}, {BILLING_LABELS[slot]}" if slot in BILLING_LABELS else name
             if len(workloads) > 1:
-                name = f"{label_for('kind', w.get('kind'))}: {name}"
-            is_chosen = chosen is not None and o.get("accelerator_id") == chosen.get(
-                "accelerator_id"
-            )
+                name = f"{label_for('kind', w['kind'])}: {name}"
+            is_chosen = chosen is not None and o["accelerator_id"] == chosen["accelerator_id"]
             rows.append((name, cost, is_chosen))
     if not rows:
         return None

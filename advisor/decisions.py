@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 
 from advisor import engine
 from advisor.engine import Answers, Catalog, ScoringModel
+from advisor.engine.document import ResultDocument
 from advisor.reference.models import Catalog as CatalogRow
 from advisor.reference.models import ScoringModel as ScoringModelRow
 
@@ -59,6 +60,38 @@ def active_catalog() -> Catalog:
     return catalog
 
 
+# Catalogs a stored result names, compiled once per process and keyed like `_compiled` by
+# (row id, version): published and retired versions never change.
+_pinned: dict[tuple[int, int], Catalog] = {}
+
+
+def catalog_at(version: str) -> Catalog | None:
+    """The catalog version a result names (`versions.catalog`), whatever is published today:
+    a report shows the card names and figures of the catalog its numbers came from. None when
+    that version is no longer stored anywhere (the report then uses only the result's own text).
+    """
+    if not version.isdigit():
+        bundled = engine.load_catalog()
+        return bundled if bundled.version == version else None
+    found: tuple[int, int] | None = (
+        CatalogRow.objects.filter(version=int(version))
+        .exclude(status=CatalogRow.Status.DRAFT)
+        .values_list("pk", "version")
+        .first()
+    )
+    if found is None:
+        return None
+    catalog = _pinned.get(found)
+    if catalog is None:
+        rows = CatalogRow.objects.prefetch_related("accelerators", "presets")
+        catalog = engine.load_catalog(rows.get(pk=found[0]).to_document())
+        with _compiled_lock:
+            if len(_pinned) >= 8:
+                _pinned.clear()
+            _pinned[found] = catalog
+    return catalog
+
+
 def active_scoring_model() -> ScoringModel:
     published = _published(ScoringModelRow)
     if published is None:
@@ -80,23 +113,82 @@ def engine_language(language: str | None = None) -> str:
     return "zh-hant" if language.startswith("zh") else "en"
 
 
-def evaluate(answers: Answers, *, language: str | None = None) -> dict[str, Any]:
+def evaluate(answers: Answers, *, language: str | None = None) -> ResultDocument:
     return _evaluate(answers, active_catalog(), active_scoring_model(), language)
 
 
-def evaluate_all_languages(answers: Answers) -> dict[str, dict[str, Any]]:
-    # One catalog and model for both, read once (a publish between the two must not split them).
+def scoring_model_at(name: str, version: int) -> ScoringModel | None:
+    """The scoring model version a result names, whatever is published today (None when it is
+    no longer stored)."""
+    found: tuple[int, int] | None = (
+        ScoringModelRow.objects.filter(name=name, version=version)
+        .exclude(status=ScoringModelRow.Status.DRAFT)
+        .values_list("pk", "version")
+        .first()
+    )
+    if found is None:
+        bundled = engine.load_scoring_model()
+        return bundled if (bundled.name, bundled.version) == (name, version) else None
+    model: ScoringModel | None = _pinned_models.get(found)
+    if model is None:
+        rows = ScoringModelRow.objects.prefetch_related("criteria__contributions")
+        model = engine.load_scoring_model(rows.get(pk=found[0]).to_document())
+        with _compiled_lock:
+            if len(_pinned_models) >= 8:
+                _pinned_models.clear()
+            _pinned_models[found] = model
+    return model
+
+
+_pinned_models: dict[tuple[int, int], ScoringModel] = {}
+
+
+def is_current(result: ResultDocument, *, language: str) -> bool:
+    """Whether `result` is what evaluating its answers now would give: the same engine, the
+    catalog and scoring model published now, the same day (prices age by the day) and
+    `language`."""
+    versions = result["versions"]
     catalog, scoring = active_catalog(), active_scoring_model()
-    return {lang: _evaluate(answers, catalog, scoring, lang) for lang in LANGUAGES}
+    return (
+        versions["engine"] == engine.ENGINE_VERSION
+        and str(versions["catalog"]) == catalog.version
+        and versions["scoring_model"] == {"name": scoring.name, "version": scoring.version}
+        and result["cost"]["today"] == timezone.localdate().isoformat()
+        and result["lang"] == engine_language(language)
+    )
+
+
+def evaluate_like(
+    answers: Answers, result: ResultDocument, *, language: str | None
+) -> ResultDocument:
+    """`answers` evaluated with the catalog, scoring model and day that `result` used, in
+    `language`: the same recommendation, worded in another language. The versions published
+    now stand in for one that is no longer stored."""
+    versions = result["versions"]
+    catalog = catalog_at(str(versions["catalog"])) or active_catalog()
+    named = versions["scoring_model"]
+    scoring = scoring_model_at(str(named["name"]), int(named["version"])) or (
+        active_scoring_model()
+    )
+    return engine.evaluate(
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=result["cost"]["today"],
+    )
 
 
 def _evaluate(
     answers: Answers, catalog: Catalog, scoring: ScoringModel, language: str | None
-) -> dict[str, Any]:
+) -> ResultDocument:
     return engine.evaluate(
         answers, catalog, scoring, lang=engine_language(language), today=timezone.localdate()
     )
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:
-    return engine.preview(draft, active_catalog(), active_scoring_model(), lang=engine_language())
+    # Only stored drafts come here, and a stored draft always passes check_partial.
+    return engine.preview(
+        draft, active_catalog(), active_scoring_model(), lang=engine_language(), checked=True
+    )

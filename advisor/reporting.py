@@ -10,7 +10,7 @@ import csv
 import io
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -33,6 +33,20 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
 from advisor.engine import i18n
+from advisor.engine.document import (
+    Change,
+    Cost,
+    Excluded,
+    InferenceSizing,
+    Option,
+    Price,
+    PriceUsed,
+    Reason,
+    ResultDocument,
+    TrainingSizing,
+    Workload,
+    normalise,
+)
 from advisor.labels import label_for
 from advisor.templatetags.advisor_tags import usd
 from advisor.wizard import STEPS
@@ -60,7 +74,7 @@ class RenderedReport:
 
 def render_report(
     *,
-    result: dict[str, Any],
+    result: Mapping[str, Any],
     title: str,
     organization: str,
     language: str,
@@ -69,14 +83,14 @@ def render_report(
     """Everything a finished report stores, with the charts and the body rendered only once."""
     language = decisions.engine_language(language)
     with override(language):
-        context = _template_context(result, title, organization, language, generated_at)
+        context = _template_context(normalise(result), title, organization, language, generated_at)
         body = render_to_string("advisor/report/_body.html", context)
         document = _wrap_document(body, context)
     return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
 
 
 def _template_context(
-    result: dict[str, Any],
+    result: ResultDocument,
     title: str,
     organization: str,
     language: str,
@@ -110,18 +124,24 @@ def _stylesheet_url() -> str:
         return f"/{settings.STATIC_URL.strip('/')}/{STYLESHEET}"
 
 
-def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
-    """Everything the report templates show, derived from the result document. Call inside
-    `override(language)`: the derived sentences are translated here."""
-    rec = result.get("recommendation") or {}
-    cost = result.get("cost") or {}
+def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
+    """Everything the report templates show, derived from the result document (normalised:
+    see engine/document.py). Call inside `override(language)`: the derived sentences are
+    translated here."""
+    rec = result["recommendation"]
+    cost = result["cost"]
     names = _accelerator_names(result)
-    workloads = [_workload_context(result, w, names) for w in result.get("workloads") or []]
+    workloads = [_workload_context(result, w, names) for w in result["workloads"]]
+    sizing = result["sizing"]
     memory = [
-        _memory_context(result, phase, sizing, names, language)
-        for phase, sizing in (result.get("sizing") or {}).items()
-        if sizing
+        _memory_context(result, phase, phase_sizing, names, language)
+        for phase, phase_sizing in (
+            ("training", sizing["training"]),
+            ("inference", sizing["inference"]),
+        )
+        if phase_sizing
     ]
+    server = result["server"]
     training = [w for w in workloads if w["kind"] in charts.TRAINING_KINDS and w["options"]]
     serving = [w for w in workloads if w["kind"] in charts.INFERENCE_KINDS and w["options"]]
     cost_blocks = []
@@ -133,8 +153,8 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
     return {
         "result": result,
         "rec": rec,
-        "versions": result.get("versions") or {},
-        "split": bool(rec.get("split")),
+        "versions": result["versions"],
+        "split": rec["split"],
         "workloads": workloads,
         "memory": memory,
         "cost_blocks": cost_blocks,
@@ -142,28 +162,26 @@ def report_context(result: dict[str, Any], *, language: str) -> dict[str, Any]:
         "time_chart": charts.as_data_uri(time_svg) if time_svg else None,
         "serving": serving,
         "serving_chart": charts.as_data_uri(serving_svg) if serving_svg else None,
-        "server": result.get("server"),
-        "server_name": names.get((result.get("server") or {}).get("accelerator_id", ""), ""),
+        "server": server,
+        "server_name": names.get(server["accelerator_id"] or "", "") if server else "",
         "cost": cost,
         "risks": _risks(result, workloads, memory),
         "next_steps": _next_steps(result, workloads),
         "price_sources": _price_sources(cost),
         "figures": _figures(cost),
-        "excluded": [_excluded(e) for e in rec.get("excluded") or []],
-        "reasons": [_reason(r) for r in rec.get("reasons") or []],
+        "excluded": [_excluded(e) for e in rec["excluded"]],
+        "reasons": [_reason(r) for r in rec["reasons"]],
         # Result schema 2 and later: why each workload's option, the rules and the levers. A v1
-        # document has none of these fields, and the report leaves their sections out.
+        # document has none of these (normalise leaves them empty), and the report leaves
+        # their sections out.
         "why_options": [w["why"] for w in workloads if w["why"]],
         "rules": [
-            {"name": label_for("rule", r.get("id")), "statement": r.get("statement") or ""}
-            for r in rec.get("rules") or []
-            if isinstance(r, dict)
+            {"name": label_for("rule", r["id"]), "statement": r["statement"]} for r in rec["rules"]
         ],
-        "changes": [c for c in rec.get("would_change_if") or [] if c.get("kind") != "lever"],
+        # A flip of family and mode has no kind; a numeric lever's is "lever".
+        "changes": [c for c in rec["would_change_if"] if c.get("kind") != "lever"],
         "levers": [
-            _lever(c, names, language)
-            for c in rec.get("would_change_if") or []
-            if c.get("kind") == "lever"
+            _lever(c, names, language) for c in rec["would_change_if"] if c.get("kind") == "lever"
         ],
     }
 
@@ -201,13 +219,11 @@ def _answer_label(path: str | None, value: Any) -> str:
     return i18n.value_label(path or "", value, decisions.engine_language())
 
 
-def _reason(reason: dict[str, Any]) -> dict[str, Any]:
-    contributions = sorted(
-        (reason.get("contribution") or {}).items(), key=lambda kv: (-abs(kv[1]), kv[0])
-    )
+def _reason(reason: Reason) -> dict[str, Any]:
+    contributions = sorted(reason["contribution"].items(), key=lambda kv: (-abs(kv[1]), kv[0]))
     return {
         **reason,
-        "answer_label": _answer_label(reason.get("answer_path"), reason.get("answer_value")),
+        "answer_label": _answer_label(reason["answer_path"], reason["answer_value"]),
         "contributions": [
             {
                 "label": {"gpu": _("GPU"), "tpu": _("TPU")}.get(key) or label_for("mode", key),
@@ -220,22 +236,22 @@ def _reason(reason: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _accelerator_names(result: dict[str, Any]) -> dict[str, str]:
-    names = {acc.id: acc.name for acc in decisions.active_catalog().accelerators}
-    for w in result.get("workloads") or []:
-        for o in w.get("options") or []:
-            names[o["accelerator_id"]] = o.get("name") or o["accelerator_id"]
+def _accelerator_names(result: ResultDocument) -> dict[str, str]:
+    # The names of the catalog version the result used; the result's own names win.
+    catalog = charts.pinned_catalog(result)
+    names = {acc.id: acc.name for acc in catalog.accelerators} if catalog is not None else {}
+    for w in result["workloads"]:
+        for o in w["options"]:
+            names[o["accelerator_id"]] = o["name"]
     return names
 
 
-def _workload_context(
-    result: dict[str, Any], w: dict[str, Any], names: dict[str, str]
-) -> dict[str, Any]:
+def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]) -> dict[str, Any]:
     chosen = charts.chosen_option(result, w)
-    lang = result.get("lang") or "en"
-    options = []
-    for o in w.get("options") or []:
-        compute = o.get("compute_usd_per_month") or {}
+    lang = result["lang"]
+    options: list[dict[str, Any]] = []
+    for o in w["options"]:
+        compute = o["compute_usd_per_month"]
         run_cost, run_slot = charts._run_cost(o)
         token_cost, token_slot = charts._token_cost(o)
         options.append(
@@ -247,24 +263,24 @@ def _workload_context(
                 "run_billing": run_slot,
                 "token_cost": token_cost,
                 "token_billing": token_slot,
-                "interconnect_text": i18n.message(o.get("interconnect") or "", lang)
-                if o.get("interconnect")
+                "interconnect_text": i18n.message(o["interconnect"], lang)
+                if o["interconnect"]
                 else "",
-                "capacity_tps": (o.get("tokens_per_second_per_replica") or 0)
-                * (o.get("replicas") or 1),
+                # Serving options only.
+                "capacity_tps": o.get("tokens_per_second_per_replica", 0) * o.get("replicas", 1),
                 "price": _option_price(o),
             }
         )
     return {
-        "kind": w.get("kind"),
-        "accelerator": w.get("accelerator"),
-        "deployment_mode": w.get("deployment_mode"),
-        "billing": w.get("billing"),
-        "confidence": w.get("confidence"),
+        "kind": w["kind"],
+        "accelerator": w["accelerator"],
+        "deployment_mode": w["deployment_mode"],
+        "billing": w["billing"],
+        "confidence": w["confidence"],
         "chosen": chosen,
         "break_even": [
             (slot, share)
-            for slot, share in ((chosen or {}).get("break_even_utilisation") or {}).items()
+            for slot, share in (chosen["break_even_utilisation"] if chosen else {}).items()
             if share is not None
         ],
         "why": _why_option(w, chosen, names),
@@ -277,29 +293,29 @@ def _workload_context(
     }
 
 
-def _why_option(
-    w: dict[str, Any], chosen: dict[str, Any] | None, names: dict[str, str]
-) -> dict[str, Any] | None:
+def _why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dict[str, Any] | None:
     """The facts behind one workload's option, as (label, text) rows: mode decision,
     confidence parts, latency or time to result, cards that need porting, cards excluded and
     the rules applied. None for a v1 result, which states none of them."""
-    if not any(k in w for k in ("rules", "mode_decision", "confidence_parts", "excluded_options")):
+    md = w["mode_decision"]
+    parts = w["confidence_parts"]
+    if md is None and parts is None and not w["rules"] and not w["excluded_options"]:
         return None
     rows: list[tuple[Any, str]] = []
-    md = w.get("mode_decision")
-    if isinstance(md, dict):
-        chosen_mode = label_for("mode", md.get("chosen"))
-        if md.get("chosen") == md.get("by_scores"):
+    if md is not None:
+        chosen_mode = label_for("mode", md["chosen"])
+        if md["chosen"] == md["by_scores"]:
             text = _("%(chosen)s, as the scores prefer") % {"chosen": chosen_mode}
         else:
             text = _("%(chosen)s (preferred by the scores: %(preferred)s)") % {
                 "chosen": chosen_mode,
-                "preferred": label_for("mode", md.get("by_scores")),
+                "preferred": label_for("mode", md["by_scores"]),
             }
-        if md.get("gap_usd") is not None and md.get("chosen") != md.get("by_scores"):
-            text += " · " + _("cost gap %(gap)s") % {"gap": usd(abs(md["gap_usd"]))}
-        costs = md.get("costs") or {}
-        per = ((chosen or {}).get("cost_to_result") or {}).get("per")
+        gap = md.get("gap_usd")  # only when cost moved the mode
+        if gap is not None and md["chosen"] != md["by_scores"]:
+            text += " · " + _("cost gap %(gap)s") % {"gap": usd(abs(gap))}
+        costs = md["costs"]
+        per = chosen["cost_to_result"]["per"] if chosen and "cost_to_result" in chosen else None
         if len(costs) > 1 and per:
             text += " · " + _("best option in each mode (%(per)s): %(costs)s") % {
                 "per": i18n.message(f"per.{per}", decisions.engine_language()),
@@ -307,42 +323,36 @@ def _why_option(
                     f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()
                 ),
             }
-        if md.get("reason"):
-            text += " — " + str(md["reason"])
+        if md["reason"]:
+            text += " — " + md["reason"]
         rows.append((_("Deployment mode"), text))
-    parts = w.get("confidence_parts")
-    if isinstance(parts, dict):
+    if parts is not None:
         rows.append(
             (
                 _("Confidence"),
                 _("family %(family)s · mode %(mode)s · card %(card)s")
-                % {k: _percent(parts.get(k)) for k in ("family", "mode", "card")},
+                % {
+                    "family": _percent(parts["family"]),
+                    "mode": _percent(parts["mode"]),
+                    "card": _percent(parts["card"]),
+                },
             )
         )
     if chosen and chosen.get("latency_metric"):
         rows.append((_("Latency"), _latency_text(chosen)))
     if chosen and chosen.get("target_hours") is not None:
         rows.append((_("Time to result"), _time_text(chosen)))
-    porting = [
-        o for o in w.get("options") or [] if (o.get("stack") or {}).get("status") == "needs_porting"
-    ]
-    for o in porting:
-        what = "; ".join(str(p) for p in o["stack"].get("porting") or []) or "—"
-        rows.append(
-            (_("Needs porting"), f"{names.get(o['accelerator_id'], o.get('name'))}: {what}")
-        )
-    for e in w.get("excluded_options") or []:
-        name = e.get("name") or names.get(e.get("accelerator_id", ""), e.get("accelerator_id"))
-        rows.append((_("Excluded"), f"{name}: {e.get('reason') or '—'}"))
-    rules = [label_for("rule", r) for r in w.get("rules") or []]
+    for o in w["options"]:
+        if "stack" in o and o["stack"]["status"] == "needs_porting":
+            what = "; ".join(o["stack"]["porting"]) or "—"
+            rows.append((_("Needs porting"), f"{o['name']}: {what}"))
+    for e in w["excluded_options"]:
+        rows.append((_("Excluded"), f"{e['name']}: {e['reason'] or '—'}"))
+    rules = [label_for("rule", r) for r in w["rules"]]
     if rules:
         rows.append((_("Rules applied"), " · ".join(str(r) for r in rules)))
-    option = (
-        f"{chosen.get('name') or chosen.get('accelerator_id')} × {chosen.get('count')}"
-        if chosen
-        else None
-    )
-    return {"kind": w.get("kind"), "option": option, "rows": rows}
+    option = f"{chosen['name']} × {chosen['count']}" if chosen else None
+    return {"kind": w["kind"], "option": option, "rows": rows}
 
 
 def _percent(value: Any) -> str:
@@ -352,7 +362,7 @@ def _percent(value: Any) -> str:
         return "—"
 
 
-def _latency_text(option: dict[str, Any]) -> str:
+def _latency_text(option: Option) -> str:
     metric = label_for("latency_metric", option.get("latency_metric"))
     at = option.get("latency_at_metric_ms")
     target = option.get("latency_target_ms")
@@ -383,11 +393,11 @@ TARGET_BASES = {
 }
 
 
-def _time_text(option: dict[str, Any]) -> str:
+def _time_text(option: Option) -> str:
     verdict = _("met") if option.get("meets_deadline") else _("cannot be met")
     basis = TARGET_BASES.get(option.get("target_basis") or "", option.get("target_basis") or "—")
     return _("%(hours)s h per run against a target of %(target)s h (%(basis)s) — %(verdict)s") % {
-        "hours": f"{float(option.get('hours') or 0):,.1f}",
+        "hours": f"{option['hours']:,.1f}",
         "target": f"{float(option['target_hours']):,.0f}",
         "basis": basis,
         "verdict": verdict,
@@ -404,45 +414,45 @@ FIELD_LABELS: dict[str, Any] = {
 }
 
 
-def _lever(change: dict[str, Any], names: dict[str, str], language: str) -> dict[str, Any]:
+def _lever(change: Change, names: dict[str, str], language: str) -> dict[str, Any]:
     lang = decisions.engine_language()
-    option = change.get("option") or {}
-    acc = option.get("accelerator_id")
+    option = change.get("option")  # a lever names the option it leads to
+    acc = option["accelerator_id"] if option else None
     return {
         "workload": change.get("workload"),
         "changes": [
             {
-                "label": FIELD_LABELS.get(c.get("answer_path"), c.get("answer_path")),
-                "from": i18n.value_label(c.get("answer_path") or "", c.get("from"), lang),
-                "to": i18n.value_label(c.get("answer_path") or "", c.get("to"), lang),
+                "label": FIELD_LABELS.get(c["answer_path"], c["answer_path"]),
+                "from": i18n.value_label(c["answer_path"], c["from"], lang),
+                "to": i18n.value_label(c["answer_path"], c["to"], lang),
             }
-            for c in change.get("changes") or []
+            for c in change["changes"]
         ],
-        "option": f"{names.get(acc, acc)} × {option.get('count')}" if acc else "—",
-        "explanation": change.get("explanation"),
+        "option": f"{names.get(acc, acc)} × {option['count']}" if option and acc else "—",
+        "explanation": change["explanation"],
     }
 
 
-def _option_price(option: dict[str, Any]) -> dict[str, Any] | None:
-    prices = option.get("prices") or {}
-    used = option.get("billing_used")
+def _option_price(option: Option) -> Price | None:
+    prices = option["prices"]
+    used = option["billing_used"]
     if used and prices.get(used):
-        return dict(prices[used])
-    return next((dict(p) for p in prices.values() if p), None)
+        return prices[used]
+    return next((p for p in prices.values() if p), None)
 
 
 def _memory_context(
-    result: dict[str, Any],
+    result: ResultDocument,
     phase: str,
-    sizing: dict[str, Any],
+    sizing: TrainingSizing | InferenceSizing,
     names: dict[str, str],
     language: str,
 ) -> dict[str, Any]:
     svg = charts.memory_chart(result, language, phase=phase)
     # The chart shows the fewest devices per candidate; the text adds which cards cannot hold
     # the model at all and, for cards that need several devices, how they talk to each other.
-    min_devices = sizing.get("min_devices") or {}
-    interconnect = sizing.get("interconnect") or {}
+    min_devices = sizing["min_devices"]
+    interconnect = sizing["interconnect"]
     no_fit = [names.get(a, a) for a, n in min_devices.items() if not n]
     grouped: dict[str, list[str]] = {}
     for acc_id, n in min_devices.items():
@@ -453,29 +463,29 @@ def _memory_context(
     return {
         "phase": phase,
         "sizing": sizing,
-        "parts": [(k, v) for k, v in (sizing.get("memory_gib") or {}).items() if k != "total"],
-        "total": (sizing.get("memory_gib") or {}).get("total"),
-        "fits": [names.get(a, a) for a in sizing.get("fits_single_device") or []],
+        "parts": [(k, v) for k, v in sizing["memory_gib"].items() if k != "total"],
+        "total": sizing["memory_gib"].get("total"),
+        "fits": [names.get(a, a) for a in sizing["fits_single_device"]],
         "no_fit": no_fit,
         "interconnects": list(grouped.items()),
         "chart": charts.as_data_uri(svg) if svg else None,
     }
 
 
-def _excluded(entry: dict[str, Any]) -> dict[str, Any]:
-    option = entry.get("option")
-    label = {"gpu": _("GPU"), "tpu": _("TPU")}.get(str(option)) or label_for("mode", option)
+def _excluded(entry: Excluded) -> dict[str, Any]:
+    option = entry["option"]
+    label = {"gpu": _("GPU"), "tpu": _("TPU")}.get(option) or label_for("mode", option)
     return {**entry, "label": label}
 
 
 def _risks(
-    result: dict[str, Any], workloads: list[dict[str, Any]], memory: list[dict[str, Any]]
+    result: ResultDocument, workloads: list[dict[str, Any]], memory: list[dict[str, Any]]
 ) -> list[str]:
     """Risks the result itself shows: prices, confidence, splits, sharding, known gaps."""
-    rec = result.get("recommendation") or {}
-    cost = result.get("cost") or {}
+    rec = result["recommendation"]
+    cost = result["cost"]
     risks: list[str] = []
-    stale = [p for p in cost.get("prices_used") or [] if p.get("stale")]
+    stale = [p for p in cost["prices_used"] if p["stale"]]
     if stale:
         risks.append(
             _(
@@ -484,8 +494,8 @@ def _risks(
             )
             % {
                 "count": len(stale),
-                "total": len(cost.get("prices_used") or []),
-                "days": f"{float(cost.get('stale_after_days') or 0):.0f}",
+                "total": len(cost["prices_used"]),
+                "days": f"{cost['stale_after_days']:.0f}",
             }
         )
     for w in workloads:
@@ -524,13 +534,13 @@ def _risks(
                 _("%(kind)s: %(count)s option(s) miss the latency target.")
                 % {"kind": kind, "count": len(slow)}
             )
-    confidence = rec.get("confidence")
-    if confidence is not None and float(confidence) < LOW_CONFIDENCE:
+    confidence = rec["confidence"]
+    if confidence < LOW_CONFIDENCE:
         risks.append(
             _("Overall confidence is %(confidence)s: the runner-up is close.")
             % {"confidence": f"{float(confidence) * 100:.0f}%"}
         )
-    if rec.get("split"):
+    if rec["split"]:
         risks.append(
             _(
                 "Training and inference run on different infrastructure: plan to move "
@@ -538,7 +548,7 @@ def _risks(
             )
         )
     for m in memory:
-        if not m["sizing"].get("fits_single_device"):
+        if not m["sizing"]["fits_single_device"]:
             risks.append(
                 _(
                     "%(phase)s does not fit on any single device: it needs sharding or "
@@ -546,18 +556,18 @@ def _risks(
                 )
                 % {"phase": _("Training") if m["phase"] == "training" else _("Serving")}
             )
-    total, budget = cost.get("monthly_total_usd"), cost.get("monthly_budget_usd")
-    if total and budget and float(total) > float(budget):
+    total, budget = cost["monthly_total_usd"], cost["monthly_budget_usd"]
+    if total and budget and total > budget:
         risks.append(
             _("The estimated monthly total (%(total)s) is above the budget (%(budget)s).")
             % {"total": f"${float(total):,.0f}", "budget": f"${float(budget):,.0f}"}
         )
-    for gap in cost.get("gaps") or []:
+    for gap in cost["gaps"]:
         risks.append(_("Not in the price catalog yet: %(gap)s.") % {"gap": gap})
     return risks
 
 
-def _next_steps(result: dict[str, Any], workloads: list[dict[str, Any]]) -> list[str]:
+def _next_steps(result: ResultDocument, workloads: list[dict[str, Any]]) -> list[str]:
     steps = [
         _(
             "Run a pilot on the recommended accelerator with your own model and data; compare "
@@ -579,7 +589,7 @@ def _next_steps(result: dict[str, Any], workloads: list[dict[str, Any]]) -> list
                 "the job resumes from checkpoints."
             )
         )
-    if any(w.get("billing") in ("monthly_fixed", "purchase") for w in workloads):
+    if any(w["billing"] in ("monthly_fixed", "purchase") for w in workloads):
         steps.append(
             _("Check utilisation after a month before committing to fixed or owned capacity.")
         )
@@ -587,31 +597,22 @@ def _next_steps(result: dict[str, Any], workloads: list[dict[str, Any]]) -> list
     return steps
 
 
-def _prices(cost: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted(
-        (dict(p) for p in cost.get("prices_used") or []),
-        key=lambda p: (p.get("provider") or "", p.get("price_id") or ""),
-    )
+def _prices(cost: Cost) -> list[PriceUsed]:
+    return sorted(cost["prices_used"], key=lambda p: (p["provider"], p["price_id"]))
 
 
-def _price_sources(cost: dict[str, Any]) -> list[dict[str, Any]]:
+def _price_sources(cost: Cost) -> list[dict[str, Any]]:
     """The prices used, one row per source (with its date and flags): many prices come from
     the same catalog or page, and repeating a long source on every price made the table pages
     long. Each row names every price it covers, by provider and region."""
     groups: dict[tuple[str, str, bool, bool, bool], dict[str, Any]] = {}
     for p in _prices(cost):
-        key = (
-            str(p.get("source") or ""),
-            str(p.get("as_of") or ""),
-            bool(p.get("stale")),
-            bool(p.get("estimated")),
-            bool(p.get("derived")),
-        )
+        key = (p["source"], p["as_of"] or "", p["stale"], p["estimated"], p["derived"])
         group = groups.setdefault(
             key,
             {
                 "source": key[0],
-                "as_of": p.get("as_of"),
+                "as_of": p["as_of"],
                 "stale": key[2],
                 "estimated": key[3],
                 "derived": key[4],
@@ -631,13 +632,13 @@ def _price_sources(cost: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _figures(cost: dict[str, Any]) -> list[dict[str, Any]]:
+def _figures(cost: Cost) -> list[dict[str, Any]]:
     """The figures used, each with a stale flag against the result's own date and threshold."""
-    today = _parse_date(cost.get("today"))
-    limit = float(cost.get("stale_after_days") or 0)
+    today = _parse_date(cost["today"])
+    limit = cost["stale_after_days"]
     rows = []
-    for key, fig in (cost.get("figures_used") or {}).items():
-        as_of = _parse_date(fig.get("as_of"))
+    for key, fig in cost["figures_used"].items():
+        as_of = _parse_date(fig["as_of"])
         stale = bool(as_of and today and limit and (today - as_of).days > limit)
         rows.append({"key": key, **fig, "stale": stale})
     return rows
@@ -763,8 +764,9 @@ def csv_row(values: Iterable[Any]) -> list[Any]:
     return [csv_cell(v) for v in values]
 
 
-def cost_table_csv(result: dict[str, Any], language: str) -> str:
+def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
     """One row per workload × option with every monthly cost component, in `language`."""
+    doc = normalise(result)
     language = decisions.engine_language(language)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -794,32 +796,32 @@ def cost_table_csv(result: dict[str, Any], language: str) -> str:
                 ]
             )
         )
-        for w in result.get("workloads") or []:
-            for o in w.get("options") or []:
-                compute = o.get("compute_usd_per_month") or {}
-                price = _option_price(o) or {}
+        for w in doc["workloads"]:
+            for o in w["options"]:
+                compute = o["compute_usd_per_month"]
+                price = _option_price(o)
                 run_cost, _slot = charts._run_cost(o)
                 token_cost, _slot = charts._token_cost(o)
-                used = o.get("billing_used")
+                used = o["billing_used"]
                 writer.writerow(
                     csv_row(
                         [
-                            label_for("kind", w.get("kind")),
-                            o.get("name"),
-                            o.get("count"),
-                            _blank(o.get("hours")),
+                            label_for("kind", w["kind"]),
+                            o["name"],
+                            o["count"],
+                            _blank(o["hours"]),
                             *[_blank(compute.get(s)) for s in BILLING_SLOTS],
-                            _blank(o.get("storage_usd_per_month")),
-                            _blank(o.get("egress_usd_per_month")),
-                            _blank(o.get("idle_usd_per_month")),
-                            _blank(o.get("staff_usd_per_month")),
-                            _blank(o.get("monthly_cost_usd")),
-                            charts.BILLING_LABELS.get(used, ""),
+                            _blank(o["storage_usd_per_month"]),
+                            _blank(o["egress_usd_per_month"]),
+                            _blank(o["idle_usd_per_month"]),
+                            _blank(o["staff_usd_per_month"]),
+                            _blank(o["monthly_cost_usd"]),
+                            charts.BILLING_LABELS[used] if used else "",
                             _blank(run_cost),
                             _blank(token_cost),
-                            price.get("source") or "",
-                            price.get("as_of") or "",
-                            (_("yes") if price.get("stale") else _("no")) if price else "",
+                            price["source"] if price else "",
+                            (price["as_of"] or "") if price else "",
+                            (_("yes") if price["stale"] else _("no")) if price else "",
                         ]
                     )
                 )

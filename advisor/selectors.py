@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
@@ -20,6 +20,7 @@ from accounts.selectors import object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
+from advisor.engine.document import ResultDocument, Workload
 from advisor.models import Assessment, Report, ShareLink
 from advisor.wizard import STEPS, applicable_steps
 
@@ -293,7 +294,8 @@ WORKLOAD_FIELDS = (
 
 def _first_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any]:
     """The facts a buyer compares about the option the report leads with for a workload."""
-    option = charts.chosen_option(result, workload) or {}
+    chosen = charts.chosen_option(cast(ResultDocument, result), cast(Workload, workload))
+    option: dict[str, Any] = dict(chosen) if chosen else {}
     if not option:
         return {}
     price = (option.get("prices") or {}).get(option.get("billing_used") or "") or {}

@@ -27,7 +27,8 @@ from accounts.models import Invitation, Organization, Role, User
 from accounts.services import invitation_create, organization_create
 from advisor import decisions
 from advisor.engine import AnswersError, parse_answers
-from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, validate
+from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, draft_problems, validate
+from advisor.engine.document import ResultDocument, normalise
 from advisor.models import Assessment, Report, ShareLink
 from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
@@ -61,6 +62,8 @@ class StepOutcome:
     # An autosave that reached the server after its own tab's newer save (Next, Back or a
     # later autosave) and so was dropped rather than written over it.
     superseded: bool = False
+    # Every problem of the answers as saved (validate's), for the page that shows them.
+    answer_problems: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -104,12 +107,13 @@ def step_save(
     be converted at all (a word in a number field). Values the engine accepts are merged into
     `answers`; anything it refuses is dropped from `answers` while `raw_input` waits in
     `pending_input`, so the step shows it again with its error. `strict` (Next) also reports
-    what is missing; a lenient save (Back, autosave) does not.
+    what is missing; a lenient save (Back, autosave) does not. The merged answers are
+    validated once (only a refused value costs another pass).
     Raises VersionConflict when `expected_version` is stale, writing nothing. An `autosave`
     that is stale only because its own tab saved since (it was delayed past that tab's Next)
     writes nothing either, and comes back `superseded` rather than as a conflict.
     """
-    answers, problems = step_problems(
+    answers, problems, checked = _step_checked(
         assessment=assessment,
         section=section,
         value=value,
@@ -122,7 +126,7 @@ def step_save(
     else:
         pending.pop(section, None)
 
-    done, total = progress(answers, validate(answers))
+    done, total = progress(answers, checked)
     try:
         version = _write(
             assessment,
@@ -135,8 +139,10 @@ def step_save(
             total_steps=total,
         )
     except Superseded:
-        return StepOutcome(problems=problems, version=assessment.version, superseded=True)
-    return StepOutcome(problems=problems, version=version)
+        return StepOutcome(
+            problems=problems, version=assessment.version, superseded=True, answer_problems=checked
+        )
+    return StepOutcome(problems=problems, version=version, answer_problems=checked)
 
 
 def step_problems(
@@ -149,19 +155,42 @@ def step_problems(
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The answers with `value` merged in as `section` (refused values dropped), and the
     problems the engine reports for that section after `input_problems`. Writes nothing."""
+    answers, problems, _checked = _step_checked(
+        assessment=assessment,
+        section=section,
+        value=value,
+        input_problems=input_problems,
+        strict=strict,
+    )
+    return answers, problems
+
+
+def _step_checked(
+    *,
+    assessment: Assessment,
+    section: str,
+    value: Any,
+    input_problems: Sequence[Problem],
+    strict: bool,
+) -> tuple[dict[str, Any], list[Problem], list[Problem]]:
+    """step_problems, plus every problem of the answers it returns (`validate`'s, for the
+    progress count and the page). The merged answers are validated once; only a value the
+    engine refuses costs another pass, to check what is left once it is dropped."""
     answers = copy.deepcopy(assessment.answers)
     answers.setdefault("schema_version", SCHEMA_VERSION)
     if value in (None, [], {}):
         answers.pop(section, None)
     else:
         answers[section] = value
+    checked = validate(answers)
     problems = [
         p
-        for p in (validate(answers) if strict else check_partial(answers))
+        for p in (checked if strict else draft_problems(checked))
         if p.path == section or p.path.startswith((section + ".", section + "["))
     ]
     problems += input_problems
-    return _drop_refused(answers, section, assessment.answers), problems
+    answers, checked = _drop_refused(answers, section, assessment.answers, checked)
+    return answers, problems, checked
 
 
 def _write(
@@ -212,27 +241,37 @@ def _split(path: str) -> list[str | int]:
     return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
 
 
-def _drop_refused(answers: dict[str, Any], section: str, stored: dict[str, Any]) -> dict[str, Any]:
+def _drop_refused(
+    answers: dict[str, Any], section: str, stored: dict[str, Any], checked: list[Problem]
+) -> tuple[dict[str, Any], list[Problem]]:
     """Remove from `section` every value the engine refuses for a draft (a few passes at most:
-    removing one value can clear a cross-field problem that named another).
+    removing one value can clear a cross-field problem that named another). `checked` is
+    `validate(answers)`; the answers come back with theirs.
 
     If the engine still refuses something it cannot place, the section keeps its stored
     (valid) value: a draft in the database is never invalid.
     """
-    for _ in range(5):
-        refused = [
-            p.path for p in check_partial(answers) if p.path.split(".")[0].split("[")[0] == section
+
+    def refused() -> list[str]:
+        return [
+            p.path for p in draft_problems(checked) if p.path.split(".")[0].split("[")[0] == section
         ]
-        if not refused:
+
+    paths = refused()
+    for _ in range(5):
+        if not paths:
             break
-        for path in sorted(set(refused), key=len, reverse=True):
+        for path in sorted(set(paths), key=len, reverse=True):
             _delete(answers, _split(path))
-    if check_partial(answers):
+        checked = validate(answers)
+        paths = refused()
+    if draft_problems(checked):
         if section in stored:
             answers[section] = copy.deepcopy(stored[section])
         else:
             answers.pop(section, None)
-    return answers
+        checked = validate(answers)
+    return answers, checked
 
 
 def _delete(node: Any, parts: list[str | int]) -> None:
@@ -265,8 +304,10 @@ def assessment_submit(
     if assessment.pending_input:
         raise PendingInput(sorted(assessment.pending_input))
     parsed = parse_answers(assessment.answers)
-    # Frozen in both languages: what was recommended must not change when the page is re-read.
-    result = decisions.evaluate_all_languages(parsed)
+    # One engine run, in the submitter's language; the first report reuses it, and the other
+    # language is worded from the same versions and day when first asked for (assessment_result).
+    language = decisions.engine_language(language)
+    result = {language: decisions.evaluate(parsed, language=language)}
     with transaction.atomic():
         _write(
             assessment,
@@ -278,6 +319,30 @@ def assessment_submit(
         # Not throttled: a submit is a rare, deliberate step with its own engine run.
         report_request(assessment=assessment, user=user, language=language, throttle=False)
     return assessment
+
+
+def assessment_result(*, assessment: Assessment, language: str) -> ResultDocument | None:
+    """A submitted assessment's result in `language` (None for a draft), frozen at submission.
+
+    Submit stores the result in the submitter's language; another language is evaluated once,
+    when first asked for, with the catalog, scoring model and day of the stored one, and kept.
+    """
+    stored = assessment.result
+    if assessment.status != Assessment.Status.SUBMITTED or not isinstance(stored, dict):
+        return None
+    language = decisions.engine_language(language)
+    if language in stored or not stored:
+        return normalise(stored[language]) if language in stored else None
+    result = decisions.evaluate_like(
+        parse_answers(assessment.answers), normalise(next(iter(stored.values()))), language=language
+    )
+    stored = {**stored, language: result}
+    # Only onto the same submission: a resubmit since has its own result.
+    Assessment.objects.filter(pk=assessment.pk, submitted_at=assessment.submitted_at).update(
+        result=stored
+    )
+    assessment.result = stored
+    return result
 
 
 def assessment_reopen(*, assessment: Assessment) -> Assessment:
@@ -293,6 +358,7 @@ def assessment_create_from_document(
     title: str,
     answers: dict[str, Any],
     draft: bool,
+    language: str = "en",
 ) -> Assessment:
     """Create an assessment from a whole answers document (the JSON API's way in).
 
@@ -311,7 +377,9 @@ def assessment_create_from_document(
             answers=copy.deepcopy(answers),
         )
         if not draft:
-            assessment_submit(assessment=assessment, expected_version=assessment.version)
+            assessment_submit(
+                assessment=assessment, expected_version=assessment.version, language=language
+            )
             assessment.refresh_from_db()  # the submit's timestamps were written by UPDATE
     return assessment
 
@@ -467,7 +535,7 @@ def report_generate(*, report_id: int) -> Report | None:
         report.error = ""
         report.save(update_fields=["status", "started_at", "attempts", "error"])
     try:
-        result = decisions.evaluate(parse_answers(report.answers), language=report.language)
+        result = _report_result(report)
         common: dict[str, Any] = {
             "result": result,
             "title": report.assessment.title,
@@ -505,6 +573,19 @@ def report_generate(*, report_id: int) -> Report | None:
     report.finished_at = timezone.now()
     report.save()
     return report
+
+
+def _report_result(report: Report) -> ResultDocument:
+    """The submit's own result when it is what the engine would give now (same answers,
+    language, versions and day: the first report of a submit), else a fresh engine run."""
+    stored = (report.assessment.result or {}).get(report.language)
+    if isinstance(stored, dict) and report.answers == report.assessment.answers:
+        submitted = normalise(stored)
+        if decisions.is_current(submitted, language=report.language):
+            logger.info("report %s: reuses the submitted result", report.pk)
+            return submitted
+    logger.info("report %s: runs the engine", report.pk)
+    return decisions.evaluate(parse_answers(report.answers), language=report.language)
 
 
 def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:

@@ -242,12 +242,16 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     if outcome.superseded:
         # This tab has moved on (usually to the next step): nothing here to update.
         return HttpResponse(status=204)
+
+    def saved() -> list[Problem]:
+        return outcome.answer_problems  # the save validated the answers already
+
     if action == "autosave":
         step_forms.attach_problems(form, outcome.problems)
         return render(
             request,
             "advisor/wizard.html#autosave",
-            _step_context(request, obj, current, form),
+            _step_context(request, obj, current, form, answer_problems=saved),
         )
     before, after = neighbours(current, obj.answers)
     if action == "back":
@@ -256,7 +260,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
         return _go(request, _step_url(obj, after or BY_SLUG["review"]))
     if request.htmx:
         step_forms.attach_problems(form, outcome.problems)
-        return _render_step(request, obj, current, form)
+        return _render_step(request, obj, current, form, answer_problems=saved)
     # Post/redirect/get even for errors: the refused input waits in pending_input, so a
     # refresh shows the same page without a "resubmit the form?" prompt.
     return redirect(_step_url(obj, current))
@@ -333,10 +337,19 @@ def _render_step(
     *,
     conflict: bool = False,
     status: int = 200,
+    answer_problems: Callable[[], list[Problem]] | None = None,
 ) -> HttpResponse:
     # Only a GET shows exactly what is stored; a POST's page carries its own input and errors.
     keep = request.method == "GET" and not conflict
-    context = _step_context(request, obj, current, form, conflict=conflict, keep=keep)
+    context = _step_context(
+        request,
+        obj,
+        current,
+        form,
+        answer_problems=answer_problems,
+        conflict=conflict,
+        keep=keep,
+    )
     return render_page_or_partial(request, "advisor/wizard.html", context, status=status)
 
 

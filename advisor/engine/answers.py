@@ -882,6 +882,27 @@ def validate(doc: Mapping[str, Any]) -> list[Problem]:
     return _collect(doc, partial=False)
 
 
+# What a complete validation reports that a draft may still lack (a missing key or section, a
+# list not filled in yet, neither preset nor architecture chosen); every other problem is a value
+# present and wrong, which check_partial reports too.
+_MISSING = frozenset(
+    {
+        "required",
+        "min_items",
+        "model_one_of",
+        "section_required",
+        "model_required",
+        "lora_rank_required",
+    }
+)
+
+
+def draft_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """`check_partial`'s problems out of `validate`'s for the same document, without a second
+    pass: `draft_problems(validate(doc)) == check_partial(doc)`."""
+    return [p for p in problems if p.code not in _MISSING]
+
+
 # ---------------------------------------------------------------------------- dataclasses
 
 

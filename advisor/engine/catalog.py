@@ -150,6 +150,12 @@ class Catalog:
                 continue  # figure() raises for it when asked
         return out
 
+    @cached_property
+    def hours_per_month(self) -> float:
+        """Hours in a billing month (the sourced `hours_per_month` figure), read once: it turns
+        hourly prices into monthly ones and back everywhere in costing."""
+        return self.figure("hours_per_month")
+
     def rule(self, key: str) -> Any:
         """The value of a product rule (may be a mapping)."""
         return self.rules[key]["value"]

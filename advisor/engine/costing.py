@@ -61,6 +61,7 @@ def billed_devices(count: int, gpus_per_unit: int) -> int:
 class PriceChoice:
     price: Price
     match: str  # exact | nearby | elsewhere
+    hours_per_month: float  # the catalog's figure: turns a monthly price into an hourly one
     # Same provider and region as the option's anchor price (its on-demand, else monthly, ...).
     same_offer: bool = True
 
@@ -69,14 +70,14 @@ class PriceChoice:
         p = self.price
         if p.usd_per_device_hour is not None:
             return p.usd_per_device_hour
-        return (p.usd_per_device_month or 0.0) / 730.0
+        return (p.usd_per_device_month or 0.0) / self.hours_per_month
 
     @property
     def monthly(self) -> float:
         p = self.price
         if p.usd_per_device_month is not None:
             return p.usd_per_device_month
-        return (p.usd_per_device_hour or 0.0) * 730.0
+        return (p.usd_per_device_hour or 0.0) * self.hours_per_month
 
 
 def _group(catalog: Catalog, key: str | None) -> str | None:
@@ -139,7 +140,7 @@ def choose_price(
         if residency == "in_region" and match != "exact":
             continue
         same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
-        choice = PriceChoice(p, match, same)
+        choice = PriceChoice(p, match, catalog.hours_per_month, same)
         cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
         key = (_MATCH_RANK[match], 0 if same else 1, cost, p.id)
         if best is None or key < best:
@@ -319,7 +320,7 @@ def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Off
         for s in ("monthly", "commit_1y", "commit_3y"):
             choice = prices[s]
             break_even[s] = (
-                round(choice.monthly / (od.hourly * 730.0), 3)
+                round(choice.monthly / (od.hourly * ci.catalog.hours_per_month), 3)
                 if choice and od and od.hourly
                 else None
             )
@@ -360,10 +361,10 @@ def choose_slot(
 
     Hourly on-demand is always allowed. A fixed-price slot (a monthly server, a 1- or 3-year
     commitment) is allowed on public cloud only when the option's own utilisation is at or above
-    that slot's break-even (its monthly price over 730 on-demand hours; the catalog's figure when
-    one side is missing), demand is not unpredictable and the customer did not ask to pay as they
-    go; 3 years also needs a stable stack. Hosted modes sell monthly servers only. Spot is never
-    the headline: it can be taken away mid-run.
+    that slot's break-even (its monthly price over a month of on-demand hours; the catalog's
+    figure when one side is missing), demand is not unpredictable and the customer did not ask to
+    pay as they go; 3 years also needs a stable stack. Hosted modes sell monthly servers only.
+    Spot is never the headline: it can be taken away mid-run.
     """
     if mode in ("dedicated_hosting", "bare_metal", "private_cloud", "on_premises"):
         for slot in ("monthly", "on_demand"):
@@ -396,7 +397,7 @@ def _money(
 ) -> dict[str, Any]:
     offer = _offer(acc, mode, count, ci)
     prices = offer.prices
-    fixed_hours = count * 730.0
+    fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
     billed: dict[str, int] = {}
     for slot, choice in prices.items():
@@ -408,7 +409,11 @@ def _money(
         if slot in _HOURLY_SLOTS:
             compute[slot] = used_device_hours * n / count * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
-            compute[slot] = n * 730.0 * choice.hourly if slot != "monthly" else n * choice.monthly
+            compute[slot] = (
+                n * ci.catalog.hours_per_month * choice.hourly
+                if slot != "monthly"
+                else n * choice.monthly
+            )
     storage = storage_gb * offer.storage_rate
     egress = egress_gb * offer.egress_rate
     staff = ci.sized.get(("staff", mode, count))
@@ -433,7 +438,9 @@ def _money(
     idle = 0.0
     billed_count = billed.get(chosen_slot or "", count) if chosen is not None else count
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
-        idle = chosen * max(0.0, 1.0 - used_device_hours / (billed_count * 730.0))
+        idle = chosen * max(
+            0.0, 1.0 - used_device_hours / (billed_count * ci.catalog.hours_per_month)
+        )
     elif chosen is not None:
         idle = chosen * (1.0 - count / billed_count)  # devices of a unit the workload leaves idle
     total = None if chosen is None else chosen + storage + egress + staff
@@ -481,7 +488,7 @@ def _rental_equivalent(acc: Accelerator, ci: CostInputs) -> dict[str, Any] | Non
     for p in ci.catalog.prices_by_accelerator.get(acc.id, ()):
         if p.billing not in billings:
             continue
-        choice = PriceChoice(p, "elsewhere")
+        choice = PriceChoice(p, "elsewhere", ci.catalog.hours_per_month)
         if not choice.monthly:
             continue
         key = (choice.monthly, billings.index(p.billing), p.id)
@@ -585,7 +592,7 @@ def _training_base(
 ) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
     """What a training option is in every deployment mode (its money aside)."""
     n_min, n, hours, target, basis = sized
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     runs = catalog.rule("training_runs_per_month")[schedule]
     run_device_hours = n * hours
     used = n * hpm if runs is None else min(n * hpm, run_device_hours * float(runs))
@@ -639,7 +646,7 @@ def training_option(
     if base_key not in ci.sized:
         ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
     if money["billed_count"] > n:
         # The price is sold in whole units (an 8-GPU node): the run uses every device paid for.
@@ -702,7 +709,7 @@ def inference_option(
     where the customer is (added to real-time latency)."""
     catalog = ci.catalog
     per_day = float(inf.tokens_per_day)
-    hpm = catalog.figure("hours_per_month")
+    hpm = catalog.hours_per_month
     realtime = kind == "realtime_inference"
     if realtime:
         # Replicas for the peak: the answered concurrency and the peak token rate.

@@ -13,6 +13,7 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import i18n
 from advisor.engine import scoring as SC
+from advisor.engine.document import ResultDocument
 
 _DERIVED_FROM = {
     "derived.utilisation": "cost.hours_per_day",
@@ -629,7 +630,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def text_summary(result: Mapping[str, Any], lang: str) -> str:
+def text_summary(result: ResultDocument, lang: str) -> str:
     """A readable summary of a result document (the CLI's --format text)."""
     t = i18n.message
     rec = result["recommendation"]
@@ -650,8 +651,9 @@ def text_summary(result: Mapping[str, Any], lang: str) -> str:
             tpu=_fmt(rec["scores"]["tpu"]) if rec["scores"]["tpu"] is not None else "—",
         ),
     ]
-    if rec.get("split_note"):
-        lines.append(rec["split_note"])
+    split_note = rec["split_note"]
+    if split_note:
+        lines.append(split_note)
     lines.append(rec["billing_reason"])
     if rec["excluded"]:
         lines.append(f"-- {t('summary.excluded', lang)} --")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from advisor.engine import answers as A
 from advisor.engine import costing as C
@@ -16,6 +16,7 @@ from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
+from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
 ENGINE_VERSION = "2.0.0"
@@ -631,8 +632,9 @@ def evaluate(
     *,
     lang: str = "en",
     today: date | str | None = None,
-) -> dict[str, Any]:
-    """The result document v1 for `answers` (a dict is parsed first and may raise AnswersError).
+) -> ResultDocument:
+    """The result document (schema 2, typed in engine/document.py) for `answers` (a dict is
+    parsed first and may raise AnswersError).
 
     Deterministic: `today` (for flagging stale prices) defaults to the catalog's newest price date,
     never the wall clock.
@@ -896,7 +898,7 @@ def evaluate(
             ),
         ],
     }
-    return {
+    doc = {
         "schema_version": RESULT_SCHEMA_VERSION,
         "versions": {
             "engine": ENGINE_VERSION,
@@ -948,6 +950,8 @@ def evaluate(
             "notes": notes,
         },
     }
+    # Built as plain dicts (they are JSON); document.py states the shape readers rely on.
+    return cast(ResultDocument, doc)
 
 
 _PRICE_USED_KEYS = (
@@ -1045,20 +1049,39 @@ def _number_or(value: Any, lo: float, hi: float, default: Any) -> Any:
 
 
 def preview(
-    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, *, lang: str = "en"
+    draft: Mapping[str, Any],
+    catalog: Catalog,
+    scoring: ScoringModel,
+    *,
+    lang: str = "en",
+    checked: bool = False,
 ) -> dict[str, Any] | None:
     """Best-effort leaning for an incomplete wizard draft; None when there is nothing to say yet.
 
-    Unanswered or invalid answers count as neutral. Never raises.
+    Unanswered or invalid answers count as neutral. Never raises. `checked` says the draft is
+    known to pass check_partial (a stored wizard draft is), so its sections are not checked again.
     """
     try:
-        return _preview(draft, catalog, scoring, lang if lang in i18n.LANGS else "en")
+        lang = lang if lang in i18n.LANGS else "en"
+        return _preview(draft, catalog, scoring, lang, _ok if checked else _partial_ok)
     except Exception:  # noqa: BLE001 - a draft preview must never break the wizard
         return None
 
 
+def _ok(doc: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _partial_ok(doc: Mapping[str, Any]) -> bool:
+    return not A.check_partial(doc)
+
+
 def _preview(
-    draft: Mapping[str, Any], catalog: Catalog, scoring: ScoringModel, lang: str
+    draft: Mapping[str, Any],
+    catalog: Catalog,
+    scoring: ScoringModel,
+    lang: str,
+    valid: Callable[[Mapping[str, Any]], bool],
 ) -> dict[str, Any] | None:
     if not isinstance(draft, Mapping):
         return None
@@ -1118,11 +1141,11 @@ def _preview(
         e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)
     ][:3]
     memory: dict[str, float | None] = {"training": None, "inference": None}
-    shape = _preview_shape(draft, catalog)
+    shape = _preview_shape(draft, catalog, valid)
     if shape is None:
         notes.append(i18n.message("preview.no_model", lang))
     else:
-        memory = _preview_memory(draft, shape, catalog)
+        memory = _preview_memory(draft, shape, catalog, valid)
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -1131,7 +1154,9 @@ def _preview(
     }
 
 
-def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape | None:
+def _preview_shape(
+    draft: Mapping[str, Any], catalog: Catalog, valid: Callable[[Mapping[str, Any]], bool]
+) -> S.ModelShape | None:
     model = _get(draft, "model")
     if not isinstance(model, Mapping):
         return None
@@ -1141,7 +1166,7 @@ def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape |
     arch = model.get("architecture")
     if isinstance(arch, Mapping):
         doc = {"model": {"architecture": arch}}
-        if A.check_partial(doc):
+        if not valid(doc):
             return None
         try:
             parsed = A.Architecture(
@@ -1162,11 +1187,14 @@ def _preview_shape(draft: Mapping[str, Any], catalog: Catalog) -> S.ModelShape |
 
 
 def _preview_memory(
-    draft: Mapping[str, Any], shape: S.ModelShape, catalog: Catalog
+    draft: Mapping[str, Any],
+    shape: S.ModelShape,
+    catalog: Catalog,
+    valid: Callable[[Mapping[str, Any]], bool],
 ) -> dict[str, float | None]:
     out: dict[str, float | None] = {"training": None, "inference": None}
     t = _get(draft, "training")
-    if isinstance(t, Mapping) and not A.check_partial({"training": t}):
+    if isinstance(t, Mapping) and valid({"training": t}):
         method = t.get("method", "full")
         training = A.Training(
             method=method,
@@ -1180,7 +1208,7 @@ def _preview_memory(
         )
         out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
     i = _get(draft, "inference")
-    if isinstance(i, Mapping) and not A.check_partial({"inference": i}):
+    if isinstance(i, Mapping) and valid({"inference": i}):
         ctx_tokens = int(i.get("context_tokens", 4096))
         inference = A.Inference(
             precision=i.get("precision", "bf16"),

@@ -61,7 +61,9 @@ def _submitted(starter: str = "llm-fine-tuning-startup") -> tuple[Client, Assess
     return client, obj
 
 
-def test_submit_produces_a_pdf_report_in_each_language(worker: Callable[[], Any]) -> None:
+def test_submit_produces_a_pdf_report_in_each_language(
+    worker: Callable[[], Any], tmp_path: Path
+) -> None:
     worker()
     client, obj = _submitted()
     response = client.post(
@@ -85,6 +87,14 @@ def test_submit_produces_a_pdf_report_in_each_language(worker: Callable[[], Any]
 
     page = client.get(reverse("advisor:report", kwargs={"pk": obj.pk, "number": 2}))
     assert "公有雲" in page.text or "Public cloud" in page.text
+
+    # The submit ran the engine in English; the worker reused that result for the first report
+    # and ran the engine once for the Chinese one.
+    log = (tmp_path / "worker-0.log").read_text()
+    assert f"report {english.pk}: reuses the submitted result" in log
+    assert f"report {english.pk}: runs the engine" not in log
+    assert log.count(f"report {chinese.pk}: runs the engine") == 1
+    assert english.result == Assessment.objects.get(pk=obj.pk).result["en"]
 
 
 def test_a_worker_killed_mid_report_still_finishes_after_a_restart(

@@ -5,9 +5,11 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
+from advisor.engine.answers import draft_problems, validate
 from advisor.engine.i18n import LANGS, MESSAGES
 from advisor.engine.labels import GROUPS
 from tests.engine.conftest import DELETE, SAMPLE, sample
@@ -212,3 +214,36 @@ def test_astronomically_large_numbers_get_a_bound_message_not_an_overflow() -> N
     problems = check_partial({"training": {"micro_batch_size": 10**400}})
     assert [(p.path, p.code) for p in problems] == [("training.micro_batch_size", "maximum")]
     assert "1e400" in problems[0].message("en")
+
+
+@st.composite
+def _damaged(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid document with a few values removed or replaced by wrong ones (lists emptied,
+    numbers out of range, both model choices, a LoRA rank dropped...)."""
+    doc = json.loads(json.dumps(draw(answers_docs())))
+    wrong = st.sampled_from([None, "", -1, 0, 10**12, [], {}, "nope", True, 1.5])
+    for _ in range(draw(st.integers(1, 4))):
+        section = draw(st.sampled_from(sorted(doc)))
+        node = doc[section]
+        if isinstance(node, dict) and node and draw(st.booleans()):
+            key = draw(st.sampled_from(sorted(node)))
+            if draw(st.booleans()):
+                del node[key]
+            else:
+                node[key] = draw(wrong)
+        elif draw(st.booleans()):
+            del doc[section]
+        else:
+            doc[section] = draw(wrong)
+    if isinstance(doc.get("model"), dict) and draw(st.booleans()):
+        doc["model"]["architecture"] = {"parameters": 7}
+    return doc
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(draft_docs(), answers_docs(), _damaged()))
+def test_a_drafts_problems_are_a_complete_validations_less_what_is_missing(
+    doc: dict[str, Any],
+) -> None:
+    # The wizard validates a save once and takes the draft's problems from the full ones.
+    assert draft_problems(validate(doc)) == check_partial(doc)

@@ -138,3 +138,32 @@ def test_the_server_is_balanced_around_the_devices(catalog: Catalog, scoring: Sc
     server = evaluate(sample(), catalog, scoring)["server"]
     assert server["cpu_cores"] > 0 and server["ram_gib"] > 0 and server["nvme_tb"] > 0
     assert server["notes"]
+
+
+def test_a_catalog_month_of_other_length_reprices_every_conversion(scoring: ScoringModel) -> None:
+    # Billing months are the catalog's sourced `hours_per_month` figure, not a constant: a
+    # catalog that counts 720 hours converts hourly and monthly prices, break-evens and the
+    # hours a commitment pays for with 720.
+    data = load_catalog().to_dict()
+    data["version"] = "month-720"
+    data["figures"]["hours_per_month"]["value"] = 720
+    custom = load_catalog(data)
+    doc = sample(**{"deployment.allowed_modes": ["public_cloud"]})
+    result = evaluate(doc, custom, scoring)
+    assert result["cost"]["figures_used"]["hours_per_month"]["value"] == 720
+    checked = 0
+    for w in result["workloads"]:
+        for o in w["options"]:
+            for slot, p in o["prices"].items():
+                if p is None:
+                    continue
+                if p["unit"] == "device-month":
+                    assert abs(p["usd_per_device_hour"] - p["usd_per_device_month"] / 720) < 1e-4
+                else:
+                    assert abs(p["usd_per_device_month"] - p["usd_per_device_hour"] * 720) < 0.01
+                checked += 1
+                if slot == "commit_1y" and o["prices"]["on_demand"]:
+                    od = o["prices"]["on_demand"]["usd_per_device_hour"]
+                    expected = p["usd_per_device_month"] / (od * 720)
+                    assert abs(o["break_even_utilisation"]["commit_1y"] - expected) < 1e-3
+    assert checked

@@ -1,0 +1,368 @@
+"""The result document's types (schema 2, engine 2.x) and the one place older documents are
+brought up to it.
+
+The document is stored as JSON (Assessment.result, Report.result) and served by the API, so
+its types are TypedDicts over plain dicts: typing it changes no byte of it. Readers (reporting,
+charts, the API, the CLI) take a `ResultDocument` and index the keys the types guarantee;
+`normalise` turns a stored schema-1 document into one, once, where it is read.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
+
+
+class ScoringModelVersion(TypedDict):
+    name: str
+    version: int
+
+
+class Versions(TypedDict):
+    engine: str
+    scoring_model: ScoringModelVersion
+    catalog: str
+
+
+class Rule(TypedDict):
+    id: str
+    statement: str
+
+
+class ConfidenceParts(TypedDict):
+    family: float
+    mode: float
+    card: float
+
+
+class Reason(TypedDict):
+    criterion: str
+    label: str
+    answer_path: str
+    answer_value: Any
+    weight: float
+    contribution: dict[str, float]
+    effect: str
+    mode_effect: str | None
+    explanation: str
+    derived_from: NotRequired[str]
+    workloads: NotRequired[list[str]]
+
+
+class Excluded(TypedDict):
+    option: str
+    workload: str | None
+    code: str
+    answer_path: str
+    reason: str
+
+
+class Change(TypedDict):
+    """One entry of `would_change_if`: a flip of family and mode, or (kind "lever") a numeric
+    answer that changes a workload's option."""
+
+    changes: list[dict[str, Any]]
+    explanation: str
+    kind: NotRequired[str]
+    workload: NotRequired[str]
+    option: NotRequired[dict[str, Any]]
+    accelerator: NotRequired[str]
+    deployment_mode: NotRequired[str]
+
+
+class Recommendation(TypedDict):
+    accelerator: str
+    deployment_mode: str
+    billing: str
+    billing_reason: str
+    rules: list[Rule]
+    confidence: float
+    mode_confidence: float
+    confidence_formula: str | None
+    scores: dict[str, float | None]
+    split: bool
+    split_note: str | None
+    by_workload: dict[str, dict[str, str]]
+    excluded: list[Excluded]
+    reasons: list[Reason]
+    would_change_if: list[Change]
+    confidence_parts: NotRequired[ConfidenceParts]
+
+
+class Price(TypedDict):
+    price_id: str
+    usd_per_device_hour: float
+    usd_per_device_month: float
+    unit: str
+    provider: str
+    cloud: str | None
+    region: str | None
+    region_match: str
+    source: str
+    as_of: str | None
+    stale: bool
+    estimated: bool
+    derived: bool
+    note: str | None
+    # A price sold in units of several devices (an 8-GPU node): the devices one unit holds,
+    # its name and hourly price; the per-device figures above are then derived.
+    gpus_per_unit: int
+    sold_as: str | None
+    usd_per_unit_hour: float
+    # From the same provider and region as the option's anchor price (its on-demand, else
+    # monthly); False labels a slot filled from another offer.
+    same_offer: bool
+
+
+class Stack(TypedDict):
+    status: str
+    runnable: bool
+    checks: list[dict[str, str]]
+    porting: list[str]
+    source: str
+    as_of: str | None
+
+
+class Availability(TypedDict):
+    available: bool
+    regions: list[str]
+    nearest_region: str | None
+    round_trip_ms: float | None
+    source: str | None
+    as_of: str | None
+    # Owned hardware (private cloud, on premises) is where the customer is by definition.
+    owned: NotRequired[bool]
+
+
+class CostToResult(TypedDict):
+    usd: float | None
+    per: str
+
+
+class Option(TypedDict):
+    """One sized and priced card for a workload. Training options carry the run's figures,
+    serving options the load's; schema 2 added stack, availability, rank, billing and
+    cost_to_result (a schema-1 option has none of them)."""
+
+    accelerator_id: str
+    name: str
+    type: str
+    count: int
+    hours: float
+    interconnect: str
+    prices: dict[str, Price | None]
+    missing_prices: list[str]
+    compute_usd_per_month: dict[str, float | None]
+    billing_used: str | None
+    storage_usd_per_month: float
+    egress_usd_per_month: float
+    idle_usd_per_month: float
+    staff_usd_per_month: float
+    utilisation: float
+    break_even_utilisation: dict[str, float | None]
+    monthly_cost_usd: float | None
+    # Schema 2.
+    billing: NotRequired[str | None]
+    stack: NotRequired[Stack]
+    availability: NotRequired[Availability]
+    rank: NotRequired[int]
+    cost_to_result: NotRequired[CostToResult]
+    # Devices paid for when the price is sold in whole units (an 8-GPU node) and the count is
+    # not a multiple of it.
+    billed_count: NotRequired[int]
+    # An option with no price (owned hardware): why, what it was ranked by, its size and the
+    # labelled rental-equivalent proxy (never ranked, never in the totals).
+    unpriced: NotRequired[dict[str, Any]]
+    # Training.
+    min_count: NotRequired[int]
+    target_hours: NotRequired[float]
+    target_basis: NotRequired[str]
+    device_hours: NotRequired[float]
+    meets_deadline: NotRequired[bool]
+    peak_tflops_per_device: NotRequired[float]
+    peak_basis: NotRequired[str]
+    mfu: NotRequired[float]
+    cost_per_run_usd: NotRequired[dict[str, float | None] | None]
+    # Serving.
+    tensor_parallel: NotRequired[int]
+    replicas: NotRequired[int]
+    batch_per_replica: NotRequired[int]
+    tokens_per_second_per_replica: NotRequired[float]
+    tpot_ms: NotRequired[float]
+    ttft_ms: NotRequired[float]
+    latency_ms: NotRequired[float]
+    latency_metric: NotRequired[str]
+    latency_target_ms: NotRequired[float | None]
+    latency_at_metric_ms: NotRequired[float]
+    best_latency_at_metric_ms: NotRequired[float]
+    round_trip_ms: NotRequired[float | None]
+    tp_comm_ms_per_token: NotRequired[float]
+    meets_latency: NotRequired[bool]
+    bound: NotRequired[str]
+    cost_per_million_output_tokens_usd: NotRequired[dict[str, float | None] | None]
+
+
+class ExcludedOption(TypedDict):
+    accelerator_id: str
+    name: str
+    code: str
+    reason: str
+    availability: NotRequired[Availability]
+    stack: NotRequired[Stack]
+
+
+class ModeDecision(TypedDict):
+    by_scores: str
+    chosen: str
+    costs: dict[str, float | None]
+    reason: str | None
+    alternative: NotRequired[str]
+    gap_usd: NotRequired[float | None]
+
+
+class Feasible(TypedDict):
+    accelerators: list[str]
+    deployment_modes: list[str]
+
+
+class Workload(TypedDict):
+    kind: str
+    schedule: str
+    accelerator: str
+    deployment_mode: str
+    billing: str
+    confidence: float
+    scores: dict[str, float]
+    feasible: Feasible
+    reasons: list[Reason]
+    options: list[Option]
+    alternatives: list[Option]
+    # Schema 2; normalise gives a schema-1 workload empty ones (the report then shows no
+    # "why this option" block for it).
+    confidence_parts: ConfidenceParts | None
+    excluded_options: list[ExcludedOption]
+    mode_decision: ModeDecision | None
+    rules: list[str]
+
+
+class TrainingSizing(TypedDict):
+    memory_gib: dict[str, float]
+    peak_phase: str
+    phases_gib: dict[str, float]
+    detail_gib: dict[str, float]
+    trainable_parameters: int
+    fits_single_device: list[str]
+    min_devices: dict[str, int | None]
+    interconnect: dict[str, str]
+    flops: dict[str, float]
+    assumptions: list[str]
+
+
+class InferenceSizing(TypedDict):
+    memory_gib: dict[str, float]
+    kv_cache_bytes_per_token: float
+    fits_single_device: list[str]
+    min_devices: dict[str, int | None]
+    interconnect: dict[str, str]
+    assumptions: list[str]
+
+
+class Sizing(TypedDict):
+    training: TrainingSizing | None
+    inference: InferenceSizing | None
+
+
+class Server(TypedDict):
+    accelerator_id: str | None
+    devices_per_node: int
+    nodes: int
+    cpu_cores: int
+    ram_gib: int
+    nvme_tb: float
+    network_gbps: float
+    notes: list[str]
+    read_mb_per_s: NotRequired[float | None]
+    workload: NotRequired[str]
+
+
+class CostByWorkload(TypedDict):
+    workload: str
+    accelerator_id: str
+    count: int
+    monthly_cost_usd: float | None
+    billing_used: str | None
+    compute_usd_per_month: dict[str, float | None]
+    storage_usd_per_month: float
+    egress_usd_per_month: float
+    idle_usd_per_month: float
+    staff_usd_per_month: float
+    break_even_utilisation: dict[str, float | None]
+    cost_per_run_usd: dict[str, float | None] | None
+    cost_per_million_output_tokens_usd: dict[str, float | None] | None
+
+
+class PriceUsed(TypedDict):
+    price_id: str
+    provider: str
+    region: str | None
+    source: str
+    as_of: str | None
+    stale: bool
+    estimated: bool
+    derived: bool
+    gpus_per_unit: int
+    sold_as: str | None
+
+
+class Figure(TypedDict):
+    value: float
+    source: str
+    as_of: str | None
+    unit: NotRequired[str]
+    estimated: NotRequired[bool]
+    derived: NotRequired[bool]
+
+
+class Cost(TypedDict):
+    currency: str
+    today: str
+    stale_after_days: float
+    monthly_total_usd: float
+    monthly_budget_usd: float | None
+    by_workload: list[CostByWorkload]
+    prices_used: list[PriceUsed]
+    figures_used: dict[str, Figure]
+    gaps: list[str]
+    notes: list[str]
+
+
+class ResultDocument(TypedDict):
+    """What `evaluate` returns and every stored result is (after `normalise`)."""
+
+    schema_version: int
+    versions: Versions
+    lang: str
+    recommendation: Recommendation
+    workloads: list[Workload]
+    sizing: Sizing
+    server: Server | None
+    servers: list[Server]
+    cost: Cost
+
+
+def normalise(doc: Mapping[str, Any]) -> ResultDocument:
+    """A stored result as schema 2 reads it. A schema-1 document (engine 1.x) gets the fields
+    schema 2 added, empty: no rules, no excluded cards, no mode decision or confidence parts,
+    and its one server as the list of servers. A schema-2 document comes back as it is."""
+    if doc.get("schema_version", 1) >= 2:
+        return cast(ResultDocument, doc)
+    out: dict[str, Any] = copy.deepcopy(dict(doc))
+    out["recommendation"].setdefault("rules", [])
+    for w in out["workloads"]:
+        w.setdefault("confidence_parts", None)
+        w.setdefault("excluded_options", [])
+        w.setdefault("mode_decision", None)
+        w.setdefault("rules", [])
+    out.setdefault("servers", [out["server"]] if out.get("server") else [])
+    return cast(ResultDocument, out)

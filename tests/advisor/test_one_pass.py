@@ -1,0 +1,168 @@
+"""One pass: the engine runs once per submit and once per report at most, and a step save
+validates the answers once. Counted through the real pages and API with counting wrappers that
+call the real functions."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from advisor import engine, services
+from advisor.engine import answers as A
+from advisor.models import Assessment, Report
+from advisor.starters import BY_SLUG as STARTERS
+from tests.factories import MembershipFactory, api_token_for
+
+pytestmark = pytest.mark.django_db
+
+ANSWERS = STARTERS["llm-fine-tuning-startup"].answers
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
+    calls: list[Any] = []
+    real: Callable[..., Any] = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs.get("lang", kwargs.get("partial")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
+@pytest.fixture
+def engine_runs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The languages of every engine evaluation (decisions calls `advisor.engine.evaluate`)."""
+    return _counting(monkeypatch, engine, "evaluate")
+
+
+@pytest.fixture
+def validations(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every pass of the answers validator (validate and check_partial both make one)."""
+    return _counting(monkeypatch, A, "_collect")
+
+
+@pytest.fixture
+def member(client: Client) -> Any:
+    membership = MembershipFactory()
+    client.force_login(membership.user)
+    return membership
+
+
+def _draft(member: Any, answers: dict[str, Any]) -> Assessment:
+    return Assessment.objects.create(
+        organization=member.organization,
+        created_by=member.user,
+        title="One pass",
+        answers=copy.deepcopy(answers),
+    )
+
+
+def test_a_submit_runs_the_engine_once_and_its_first_report_reuses_the_result(
+    client: Client, member: Any, engine_runs: list[Any]
+) -> None:
+    obj = _draft(member, ANSWERS)
+    response = client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": 1})
+    assert response.status_code == 302
+    assert engine_runs == ["en"]
+    report = obj.reports.get()
+    # What the task runs, in this process so that its engine runs are counted.
+    services.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    obj.refresh_from_db()
+    assert report.status == Report.Status.DONE, report.error
+    assert engine_runs == ["en"]
+    assert obj.result is not None and report.result == obj.result["en"]
+
+
+def test_a_report_in_the_other_language_runs_the_engine_once(
+    client: Client, member: Any, engine_runs: list[Any]
+) -> None:
+    obj = _draft(member, ANSWERS)
+    client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": 1})
+    client.post(reverse("advisor:report_request", kwargs={"pk": obj.pk}), {"language": "zh-hant"})
+    chinese = obj.reports.get(language="zh-hant")
+    services.report_generate(report_id=chinese.pk)
+    chinese.refresh_from_db()
+    assert chinese.status == Report.Status.DONE, chinese.error
+    assert engine_runs == ["en", "zh-hant"]
+    assert chinese.result["lang"] == "zh-hant"
+
+
+def test_the_api_runs_the_engine_once_per_language_it_is_read_in(
+    client: Client, member: Any, engine_runs: list[Any]
+) -> None:
+    auth = {"Authorization": f"Bearer {api_token_for(member.user)}"}
+    created = client.post(
+        "/api/v1/assessments",
+        json.dumps({"title": "API", "answers": ANSWERS}),
+        content_type="application/json",
+        headers={**auth, "Accept-Language": "en"},
+    ).json()
+    assert engine_runs == ["en"]
+    url = f"/api/v1/assessments/{created['id']}"
+    chinese = client.get(url, headers={**auth, "Accept-Language": "zh-Hant"}).json()
+    assert engine_runs == ["en", "zh-hant"]
+    again = client.get(url, headers={**auth, "Accept-Language": "zh-Hant"}).json()
+    english = client.get(url, headers={**auth, "Accept-Language": "en"}).json()
+    assert engine_runs == ["en", "zh-hant"]
+    assert again["result"] == chinese["result"] and english["result"] == created["result"]
+    # The other language is the same recommendation, from the same versions and day.
+    assert chinese["result"]["lang"] == "zh-hant"
+    for key in ("versions", "recommendation"):
+        assert chinese["result"][key].keys() == created["result"][key].keys()
+    assert chinese["result"]["versions"] == created["result"]["versions"]
+    assert chinese["result"]["cost"]["today"] == created["result"]["cost"]["today"]
+    assert (
+        chinese["result"]["cost"]["monthly_total_usd"]
+        == (created["result"]["cost"]["monthly_total_usd"])
+    )
+
+
+def test_a_step_save_validates_the_answers_once(
+    client: Client, member: Any, validations: list[Any]
+) -> None:
+    obj = _draft(member, ANSWERS)
+    url = reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "organization"})
+    data = {"industry": "research", "regions": ["hong_kong", "singapore"], "version": 1}
+    for action, version in (("next", 1), ("back", 2), ("autosave", 3)):
+        validations.clear()
+        response = client.post(url, {**data, "action": action, "version": version})
+        assert response.status_code in (200, 302)
+        assert len(validations) == 1, action
+    obj.refresh_from_db()
+    assert obj.version == 4 and obj.completed_steps == obj.total_steps
+
+
+def test_a_refused_value_costs_one_more_validation_and_is_not_stored(
+    client: Client, member: Any, validations: list[Any]
+) -> None:
+    obj = _draft(member, ANSWERS)
+    url = reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "inference"})
+    inference = {
+        "precision": "bf16",
+        "context_tokens": "4096",
+        "output_tokens": "8192",  # more than the context: the engine refuses it
+        "concurrent_sequences": "32",
+        "p95_latency_ms": "8000",
+        "tokens_per_day": "20000000",
+        "traffic": "bursty",
+    }
+    response = client.post(
+        url,
+        {**inference, "version": 1, "action": "next"},
+        headers={"HX-Request": "true", "HX-Target": "wizard"},
+    )
+    assert response.status_code == 200
+    assert "output_tokens" in response.text
+    # The save's pass, and one over what is left once the refused value is dropped.
+    assert len(validations) == 2
+    obj.refresh_from_db()
+    assert obj.answers["inference"].get("output_tokens") != 8192
+    assert obj.pending_input["inference"]["data"]["output_tokens"] == ["8192"]
