@@ -10,8 +10,9 @@ import pytest
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 
-from advisor import decisions, reporting, services
-from advisor.models import Catalog
+from advisor import decisions, reporting
+from advisor.reference import services
+from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
 
 pytestmark = pytest.mark.django_db
