@@ -105,14 +105,15 @@ class Price(TypedDict):
     estimated: bool
     derived: bool
     note: str | None
-    # A price sold in units of several devices (an 8-GPU node): the devices one unit holds,
-    # its name and hourly price; the per-device figures above are then derived.
-    gpus_per_unit: int
-    sold_as: str | None
-    usd_per_unit_hour: float
+    # Engine 2.1 (additive): a price sold in units of several devices (an 8-GPU node): the
+    # devices one unit holds, its name and hourly price; the per-device figures above are then
+    # derived.
+    gpus_per_unit: NotRequired[int]
+    sold_as: NotRequired[str | None]
+    usd_per_unit_hour: NotRequired[float]
     # From the same provider and region as the option's anchor price (its on-demand, else
     # monthly); False labels a slot filled from another offer.
-    same_offer: bool
+    same_offer: NotRequired[bool]
 
 
 class Stack(TypedDict):
@@ -311,8 +312,8 @@ class PriceUsed(TypedDict):
     stale: bool
     estimated: bool
     derived: bool
-    gpus_per_unit: int
-    sold_as: str | None
+    gpus_per_unit: NotRequired[int]
+    sold_as: NotRequired[str | None]
 
 
 class Figure(TypedDict):

@@ -19,7 +19,7 @@ from advisor.engine.catalog import Catalog
 from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "2.0.0"
+ENGINE_VERSION = "2.1.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
@@ -595,7 +595,9 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
                 rate=i18n.fmt_number(int(rate)),
                 hours=f"{window_h:g}",
                 source=catalog.figures["preprocess_tokens_per_vcpu_second"]["source"],
-            )
+            ),
+            # No sourced CPU-server price exists in the catalog: say so rather than guess one.
+            i18n.message("server.preprocessing_unpriced", lang, vcpu=vcpu),
         ],
     }
 

@@ -757,3 +757,16 @@ def test_expert_case(
 
 def test_every_case_is_a_distinct_team() -> None:
     assert len({c[0] for c in CASES}) == len(CASES)
+
+
+def test_the_preprocessing_server_says_it_is_unpriced_and_why(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Preprocessing is sized as its own CPU server; with no sourced CPU-server price in the
+    catalog it says so and what to ask for, rather than showing a guessed cost."""
+    doc = next(d for n, d, _ in CASES if n == "tokyo_daily_pretraining_pipeline_with_preprocessing")
+    for lang, words in (("en", "not priced"), ("zh-hant", "未定價")):
+        result = evaluate(doc, catalog, scoring, lang=lang)
+        (server,) = [s for s in result["servers"] if s["workload"] == "preprocessing"]
+        (note,) = [n for n in server["notes"] if words in n]
+        assert f"{server['cpu_cores']}" in note
