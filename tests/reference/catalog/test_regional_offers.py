@@ -7,11 +7,13 @@ import importlib
 import json
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
-from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 
@@ -22,8 +24,14 @@ from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = importlib.import_module("advisor.migrations.0012_catalog_regional_offers")
-OFFERS = Path(__file__).parents[1] / "fixtures" / "offers" / "offers_hk_tokyo_la.json"
+MIGRATION_NAME = "0012_catalog_regional_offers"
+MIGRATION = importlib.import_module(f"advisor.migrations.{MIGRATION_NAME}")
+OFFERS = Path(__file__).parents[2] / "fixtures" / "offers" / "offers_hk_tokyo_la.json"
+
+
+def _migration_apps() -> Any:
+    # The migration's own picture of the models (they have since moved to the reference app).
+    return MigrationLoader(connection).project_state(("advisor", MIGRATION_NAME)).apps
 
 
 def _published() -> Catalog:
@@ -32,7 +40,7 @@ def _published() -> Catalog:
 
 def test_a_fresh_seed_already_carries_the_regional_offers() -> None:
     published = _published()
-    MIGRATION.publish(apps, None)
+    MIGRATION.publish(_migration_apps(), None)
     assert Catalog.objects.count() == 1
     doc = published.to_document()
     assert sum(p["id"].startswith("rg") for p in doc["prices"]) == 37
@@ -56,7 +64,7 @@ def test_an_older_published_catalog_is_cloned_with_the_fixes_and_offers_and_reti
     old.save()
     prices = old.prices.count()
 
-    MIGRATION.publish(apps, None)
+    MIGRATION.publish(_migration_apps(), None)
 
     old.refresh_from_db()
     new = _published()
