@@ -418,7 +418,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "
         "({figure}, under Figures used).",
-        "NVMe 容納資料集、{ckpt} 個檢查點與模型，每個裝置至少 {per} TB（見「使用的數據」：{figure}）。",
+        "NVMe 容納資料集、{ckpt} 個檢查點與模型，每個裝置至少 {per} TB"
+        "（見「使用的數據」：{figure}）。",
     ),
     "server.network_multi": _m(
         "Multi-node: {gbps} Gb/s per device between nodes (EST).",
@@ -811,9 +812,7 @@ CATALOG_TEXT: dict[str, dict[str, str]] = {
         "實體位於香港的 H100 等級方案",
     ),
     "Azure GPU prices in Asia": _m("Azure GPU prices in Asia", "Azure 在亞洲的 GPU 價格"),
-    "CN2 GIA per-Mbps list prices": _m(
-        "CN2 GIA per-Mbps list prices", "CN2 GIA 每 Mbps 的牌價"
-    ),
+    "CN2 GIA per-Mbps list prices": _m("CN2 GIA per-Mbps list prices", "CN2 GIA 每 Mbps 的牌價"),
     "NVIDIA V100 and GeForce RTX 4090 offers (offers_hk_tokyo_la.json rows 30 and 38) are held "
     "back: the catalog has no such accelerator": _m(
         "NVIDIA V100 and GeForce RTX 4090 offers (offers_hk_tokyo_la.json rows 30 and 38) are "

@@ -272,16 +272,16 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "inference_rule_of_thumb": _l("Inference memory rule of thumb", "推論記憶體經驗法則"),
         "hours_per_month": _l("Hours in a month", "每月時數"),
         "eur_usd": _l("Euro exchange rate", "歐元匯率"),
-        "host_ram_per_device_memory": _l(
-            "Host RAM for training servers", "訓練伺服器的主機記憶體"
-        ),
+        "host_ram_per_device_memory": _l("Host RAM for training servers", "訓練伺服器的主機記憶體"),
         "host_vcpu_per_device": _l("Host vCPU per device", "每個裝置的主機 vCPU"),
         "nvme_per_device_tb": _l("Local NVMe per device", "每個裝置的本機 NVMe"),
         "multi_node_network_gbps_per_device": _l(
             "Network between nodes per device", "每個裝置的節點間網路"
         ),
         "single_node_network_gbps": _l("Front-end network of one server", "單一伺服器的前端網路"),
-        "tpu_dcn_gbps_per_chip": _l("TPU data-centre network per chip", "每顆 TPU 晶片的資料中心網路"),
+        "tpu_dcn_gbps_per_chip": _l(
+            "TPU data-centre network per chip", "每顆 TPU 晶片的資料中心網路"
+        ),
         "dataset_bytes_per_token": _l("Dataset size per token", "每個 token 的資料集大小"),
         "response_bytes_per_token": _l("Response size per token", "每個 token 的回應大小"),
         "checkpoints_kept": _l("Checkpoints kept", "保留的檢查點數"),
@@ -322,9 +322,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "training_read_mb_per_s_per_device": _l(
             "Dataset read rate per training device", "每個訓練裝置的資料集讀取速率"
         ),
-        "serving_host_ram_per_weight": _l(
-            "Host RAM for serving servers", "推論伺服器的主機記憶體"
-        ),
+        "serving_host_ram_per_weight": _l("Host RAM for serving servers", "推論伺服器的主機記憶體"),
         "serving_host_ram_min_gib": _l("Smallest serving host RAM", "推論主機的最小記憶體"),
         "preprocess_tokens_per_vcpu_second": _l(
             "Tokenisation rate per vCPU", "每個 vCPU 的斷詞速率"
