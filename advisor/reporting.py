@@ -33,6 +33,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
 from advisor.engine import i18n
+from advisor.engine import labels as engine_labels
 from advisor.engine.document import (
     Change,
     Cost,
@@ -168,7 +169,7 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "risks": _risks(result, workloads, memory),
         "next_steps": _next_steps(result, workloads),
         "price_sources": _price_sources(cost),
-        "figures": _figures(cost),
+        "figures": _figures(cost, language),
         "excluded": [_excluded(e) for e in rec["excluded"]],
         "reasons": [_reason(r) for r in rec["reasons"]],
         # Result schema 2 and later: why each workload's option, the rules and the levers. A v1
@@ -632,15 +633,18 @@ def _price_sources(cost: Cost) -> list[dict[str, Any]]:
     ]
 
 
-def _figures(cost: Cost) -> list[dict[str, Any]]:
-    """The figures used, each with a stale flag against the result's own date and threshold."""
+def _figures(cost: Cost, language: str) -> list[dict[str, Any]]:
+    """The figures used, each named and its unit written in the report's language, with a stale
+    flag against the result's own date and threshold."""
     today = _parse_date(cost["today"])
     limit = cost["stale_after_days"]
     rows = []
     for key, fig in cost["figures_used"].items():
         as_of = _parse_date(fig["as_of"])
         stale = bool(as_of and today and limit and (today - as_of).days > limit)
-        rows.append({"key": key, **fig, "stale": stale})
+        unit = engine_labels.unit(fig.get("unit") or "", language)
+        label = engine_labels.shown("figure", key, language)
+        rows.append({"key": key, **fig, "label": label, "unit": unit, "stale": stale})
     return rows
 
 

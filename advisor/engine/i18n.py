@@ -387,17 +387,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     # --- server
     "server.ram": _m(
-        "RAM ≥ {ratio}× the accelerator memory ({source}).",
-        "RAM ≥ 加速器記憶體的 {ratio} 倍（{source}）。",
+        "RAM ≥ {ratio}× the accelerator memory ({figure}, under Figures used).",
+        "RAM ≥ 加速器記憶體的 {ratio} 倍（見「使用的數據」：{figure}）。",
     ),
     "server.cpu": _m("{per} vCPU per device ({source}).", "每個裝置 {per} 個 vCPU（{source}）。"),
     "server.cpu_training": _m(
-        "{per} vCPU per device for data loading ({source}).",
-        "每個裝置 {per} 個 vCPU 用於資料載入（{source}）。",
+        "{per} vCPU per device for data loading ({figure}, under Figures used).",
+        "每個裝置 {per} 個 vCPU 用於資料載入（見「使用的數據」：{figure}）。",
     ),
     "server.cpu_serving": _m(
-        "{per} vCPU per device for tokenisation and the HTTP front end ({source}).",
-        "每個裝置 {per} 個 vCPU 用於斷詞與 HTTP 前端（{source}）。",
+        "{per} vCPU per device for tokenisation and the HTTP front end ({figure}, under Figures "
+        "used).",
+        "每個裝置 {per} 個 vCPU 用於斷詞與 HTTP 前端（見「使用的數據」：{figure}）。",
     ),
     "server.ram_serving": _m(
         "RAM for the model, not the GPUs: {ratio}× the {weights} GiB of weights, at least "
@@ -410,9 +411,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "server.preprocessing": _m(
         "Preprocessing: {tokens} tokens a day at {rate} tokens per vCPU-second within {hours} h "
-        "({source}).",
+        "({figure}, under Figures used).",
         "前處理：每日 {tokens} 個 token，每 vCPU 每秒 {rate} 個 token，"
-        "於 {hours} 小時內完成（{source}）。",
+        "於 {hours} 小時內完成（見「使用的數據」：{figure}）。",
     ),
     "server.preprocessing_unpriced": _m(
         "This CPU server is not priced: the catalog holds no sourced price for CPU-only "
@@ -423,8 +424,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "
-        "({source}).",
-        "NVMe 容納資料集、{ckpt} 個檢查點與模型，每個裝置至少 {per} TB（{source}）。",
+        "({figure}, under Figures used).",
+        "NVMe 容納資料集、{ckpt} 個檢查點與模型，每個裝置至少 {per} TB"
+        "（見「使用的數據」：{figure}）。",
     ),
     "server.network_multi": _m(
         "Multi-node: {gbps} Gb/s per device between nodes (EST).",
@@ -782,6 +784,56 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
     "derived.training_scale": _m("training compute scale", "訓練運算規模"),
 }
+
+# The bundled catalog's own sentences (its known gaps), keyed by their English text as gettext
+# keys on a msgid: a sentence an admin's own catalog adds shows as written.
+CATALOG_TEXT: dict[str, dict[str, str]] = {
+    "AWS/Azure reserved GPU prices (except AWS g6/g6e 'reserved')": _m(
+        "AWS/Azure reserved GPU prices (except AWS g6/g6e 'reserved')",
+        "AWS／Azure 的 GPU 預留執行個體價格（AWS g6／g6e 的「reserved」除外）",
+    ),
+    "1-year TPU commitments; v5e/v5p CUD prices": _m(
+        "1-year TPU commitments; v5e/v5p CUD prices",
+        "TPU 一年期承諾用量；v5e／v5p 的承諾使用折扣（CUD）價格",
+    ),
+    "purchase prices for on-premises / private-cloud hardware": _m(
+        "purchase prices for on-premises / private-cloud hardware",
+        "自有機房／私有雲硬體的購置價格",
+    ),
+    "L40S price at GCP; TPU v5p spot": _m(
+        "L40S price at GCP; TPU v5p spot",
+        "Google Cloud 的 L40S 價格；TPU v5p 的 Spot 價格",
+    ),
+    "measured Hong Kong <-> mainland China round-trip times": _m(
+        "measured Hong Kong <-> mainland China round-trip times",
+        "香港與中國大陸之間實測的往返時間",
+    ),
+    "published monthly prices of Hong Kong / Tokyo / Los Angeles dedicated GPU hosts (sold on "
+    "request)": _m(
+        "published monthly prices of Hong Kong / Tokyo / Los Angeles dedicated GPU hosts (sold on "
+        "request)",
+        "香港／東京／洛杉磯專屬 GPU 主機的公開月費（須洽詢報價）",
+    ),
+    "any H100-class offer physically in Hong Kong": _m(
+        "any H100-class offer physically in Hong Kong",
+        "實體位於香港的 H100 等級方案",
+    ),
+    "Azure GPU prices in Asia": _m("Azure GPU prices in Asia", "Azure 在亞洲的 GPU 價格"),
+    "CN2 GIA per-Mbps list prices": _m("CN2 GIA per-Mbps list prices", "CN2 GIA 每 Mbps 的牌價"),
+    "NVIDIA V100 and GeForce RTX 4090 offers (offers_hk_tokyo_la.json rows 30 and 38) are held "
+    "back: the catalog has no such accelerator": _m(
+        "NVIDIA V100 and GeForce RTX 4090 offers (offers_hk_tokyo_la.json rows 30 and 38) are "
+        "held back: the catalog has no such accelerator",
+        "NVIDIA V100 與 GeForce RTX 4090 的方案暫未收錄：目錄中沒有這兩種加速器",
+    ),
+}
+
+
+def catalog_text(text: str, lang: str = "en") -> str:
+    """A sentence of the catalog data in `lang` where the table has it, else as written."""
+    entry = CATALOG_TEXT.get(text)
+    return text if entry is None else entry.get(lang) or text
+
 
 _INDEX = re.compile(r"\[(\d+)\]")
 

@@ -247,6 +247,91 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         ),
         "real_levers": _l("real levers", "真正可調整的參數"),
     },
+    # The catalog's sourced figures by key, for the report's "Figures used" table and the notes
+    # that cite them.
+    "figure": {
+        "mfu_pretraining": _l("MFU for pre-training", "預訓練的 MFU（模型算力使用率）"),
+        "mfu_fine_tuning": _l("MFU for fine-tuning", "微調的 MFU（模型算力使用率）"),
+        "qlora_speed_factor": _l("QLoRA speed factor", "QLoRA 速度係數"),
+        "fp8_training_speedup": _l("FP8 training speed-up", "FP8 訓練加速倍數"),
+        "tf32_share_of_bf16_peak": _l("TF32 share of BF16 peak", "TF32 相對 BF16 峰值的比例"),
+        "decode_mbu": _l("Decode memory-bandwidth use", "解碼的記憶體頻寬使用率"),
+        "decode_compute_mfu": _l("Decode compute efficiency", "解碼的運算效率"),
+        "prefill_mfu": _l("Prefill compute efficiency", "預填的運算效率"),
+        "runtime_overhead_gib": _l("Runtime overhead per device", "每個裝置的執行環境開銷"),
+        "reserve_fraction": _l("Memory reserve (share)", "記憶體保留比例"),
+        "reserve_min_gib": _l("Smallest memory reserve", "最小記憶體保留量"),
+        "optimizer_step_transient_bytes": _l(
+            "Optimizer-step temporary memory", "優化器步驟的暫存記憶體"
+        ),
+        "logits_bytes_per_element": _l("Memory per logits element", "每個 logits 元素的記憶體"),
+        "prefill_chunk_tokens": _l("Prefill tokens at once", "一次預填的 token 數"),
+        "serving_prefill_chunk_tokens": _l(
+            "Prefill tokens per step (chunked prefill)", "每步預填的 token 數（分塊預填）"
+        ),
+        "inference_rule_of_thumb": _l("Inference memory rule of thumb", "推論記憶體經驗法則"),
+        "hours_per_month": _l("Hours in a month", "每月時數"),
+        "eur_usd": _l("Euro exchange rate", "歐元匯率"),
+        "host_ram_per_device_memory": _l("Host RAM for training servers", "訓練伺服器的主機記憶體"),
+        "host_vcpu_per_device": _l("Host vCPU per device", "每個裝置的主機 vCPU"),
+        "nvme_per_device_tb": _l("Local NVMe per device", "每個裝置的本機 NVMe"),
+        "multi_node_network_gbps_per_device": _l(
+            "Network between nodes per device", "每個裝置的節點間網路"
+        ),
+        "single_node_network_gbps": _l("Front-end network of one server", "單一伺服器的前端網路"),
+        "tpu_dcn_gbps_per_chip": _l(
+            "TPU data-centre network per chip", "每顆 TPU 晶片的資料中心網路"
+        ),
+        "dataset_bytes_per_token": _l("Dataset size per token", "每個 token 的資料集大小"),
+        "response_bytes_per_token": _l("Response size per token", "每個 token 的回應大小"),
+        "checkpoints_kept": _l("Checkpoints kept", "保留的檢查點數"),
+        "staff_hourly_wage_usd": _l("Staff hourly wage", "維運人員時薪"),
+        "staff_loaded_multiplier": _l("Staff loaded-cost multiplier", "人力總成本倍數"),
+        "gcs_storage_usd_per_gb_month": _l("Google Cloud storage price", "Google Cloud 儲存價格"),
+        "aws_storage_usd_per_gb_month": _l("AWS storage price", "AWS 儲存價格"),
+        "azure_storage_usd_per_gb_month": _l("Azure storage price", "Azure 儲存價格"),
+        "other_storage_usd_per_gb_month": _l("Storage price elsewhere", "其他供應商的儲存價格"),
+        "gcp_egress_usd_per_gb": _l("Google Cloud egress price", "Google Cloud 對外流量價格"),
+        "gcp_egress_china_usd_per_gb": _l(
+            "Google Cloud egress price to China", "Google Cloud 連往中國的對外流量價格"
+        ),
+        "aws_egress_usd_per_gb": _l("AWS egress price", "AWS 對外流量價格"),
+        "azure_egress_usd_per_gb": _l("Azure egress price", "Azure 對外流量價格"),
+        "other_egress_usd_per_gb": _l("Egress price elsewhere", "其他供應商的對外流量價格"),
+        "dedicated_egress_usd_per_gb": _l(
+            "Egress price of dedicated hosts", "專屬主機的對外流量價格"
+        ),
+        "attention_flops_per_token_factor": _l(
+            "Attention compute per token", "每個 token 的注意力運算量"
+        ),
+        "commit_break_even_utilisation": _l(
+            "Break-even utilisation of a commitment", "承諾用量的損益兩平使用率"
+        ),
+        "pcie_p2p_gbytes_per_s": _l("PCIe bandwidth between GPUs", "GPU 之間的 PCIe 頻寬"),
+        "allreduce_latency_us": _l("All-reduce latency", "all-reduce 延遲"),
+        "tp_allreduces_per_layer": _l(
+            "All-reduces per layer (tensor parallel)", "每層的 all-reduce 次數（張量平行）"
+        ),
+        "default_training_target_hours": _l(
+            "Default time for a training run", "訓練一次的預設目標時間"
+        ),
+        "realtime_hours_per_month": _l("Hours a real-time service runs", "即時服務每月運行時數"),
+        "dataloader_vcpu_per_device": _l(
+            "Data-loading vCPU per training device", "每個訓練裝置的資料載入 vCPU"
+        ),
+        "training_read_mb_per_s_per_device": _l(
+            "Dataset read rate per training device", "每個訓練裝置的資料集讀取速率"
+        ),
+        "serving_host_ram_per_weight": _l("Host RAM for serving servers", "推論伺服器的主機記憶體"),
+        "serving_host_ram_min_gib": _l("Smallest serving host RAM", "推論主機的最小記憶體"),
+        "preprocess_tokens_per_vcpu_second": _l(
+            "Tokenisation rate per vCPU", "每個 vCPU 的斷詞速率"
+        ),
+        "card_confidence_full_gap": _l(
+            "Cost gap for a sure card choice", "卡片選擇確定所需的成本差距"
+        ),
+        "serving_vcpu_per_device": _l("vCPU per serving device", "每個推論裝置的 vCPU"),
+    },
     "model_source": {
         "preset": _l("A published model", "公開發表的模型"),
         "architecture": _l("Our own architecture", "自有架構"),
@@ -294,6 +379,54 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "training": _l("training", "訓練"),
         "inference": _l("inference", "推論"),
     },
+}
+
+# The units of the catalog's figures, keyed by their English text as gettext keys on a msgid: a
+# unit an admin's own catalog adds shows as written.
+UNITS: Final[dict[str, str]] = {
+    "fraction of dense peak": "稠密運算峰值的比例",
+    "multiplier on MFU": "MFU 的乘數",
+    "multiplier over BF16 throughput": "相對 BF16 吞吐量的倍數",
+    "fraction": "比例",
+    "fraction of memory bandwidth": "記憶體頻寬的比例",
+    "GiB per device": "GiB／每個裝置",
+    "fraction of device memory": "裝置記憶體的比例",
+    "GiB": "GiB",
+    "bytes per trainable parameter (fp32 states; half for bf16 states)": (
+        "位元組／每個可訓練參數（fp32 狀態；bf16 狀態減半）"
+    ),
+    "bytes per batch*sequence*vocab element": "位元組／每個 batch×序列×詞彙元素",
+    "tokens": "個 token",
+    "x weight memory": "倍權重記憶體",
+    "hours": "小時",
+    "USD per EUR": "美元／每歐元",
+    "x total accelerator memory": "倍加速器總記憶體",
+    "vCPU per device": "vCPU／每個裝置",
+    "TB per device": "TB／每個裝置",
+    "Gb/s per GPU": "Gb/s／每個 GPU",
+    "Gb/s": "Gb/s",
+    "Gb/s per chip": "Gb/s／每顆晶片",
+    "bytes": "位元組",
+    "checkpoints": "個檢查點",
+    "USD per hour": "美元／每小時",
+    "x base wage": "倍基本薪資",
+    "USD per GB-month": "美元／每 GB 每月",
+    "USD per GiB-month": "美元／每 GiB 每月",
+    "USD per GB": "美元／每 GB",
+    "x layers*hidden*sequence": "倍 層數×隱藏維度×序列長度",
+    "fraction of the month": "每月時間的比例",
+    "GB/s per direction between GPUs over PCIe": "GB/s（GPU 之間經 PCIe，每個方向）",
+    "microseconds per all-reduce (NVLink); twice over PCIe": (
+        "微秒／每次 all-reduce（NVLink；PCIe 加倍）"
+    ),
+    "all-reduces per decoder layer per step": "次 all-reduce／每個解碼層每步",
+    "hours per device per month": "小時／每個裝置每月",
+    "vCPU per training device for data loading": "vCPU／每個訓練裝置（資料載入）",
+    "MB/s of dataset read per training device": "MB/s 資料集讀取／每個訓練裝置",
+    "x model weight bytes (host RAM for a serving box)": "倍模型權重大小（推論主機的記憶體）",
+    "tokens per vCPU-second": "個 token／每 vCPU 每秒",
+    "fraction of the first option's cost": "第一個方案成本的比例",
+    "vCPU per serving device": "vCPU／每個推論裝置",
 }
 
 # The answer paths whose values each group names (`workloads[i].x` is read as `workloads[].x`).
@@ -353,3 +486,8 @@ def in_text(value: Any, lang: str = "en", *, path: str | None = None) -> str:
     group = GROUPS.get(PATH_GROUPS.get(path or "", ""), {})
     label = group.get(key) or _IN_TEXT.get(key)
     return key if label is None else label.in_text(lang)
+
+
+def unit(text: str, lang: str = "en") -> str:
+    """A figure's unit as the catalog writes it, in `lang` where the table has it."""
+    return UNITS.get(text, text) if lang == "zh-hant" else text

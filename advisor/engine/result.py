@@ -11,7 +11,7 @@ from typing import Any, cast
 from advisor.engine import answers as A
 from advisor.engine import costing as C
 from advisor.engine import explain as X
-from advisor.engine import i18n
+from advisor.engine import i18n, labels
 from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
@@ -484,7 +484,6 @@ def _server(
         per_node = min(int(option.get("tensor_parallel") or count), acc.max_devices_per_node)
         nodes = max(1, math.ceil(count / per_node))
     notes = []
-    fig = catalog.figures
     if acc.type == "tpu":
         notes.append(i18n.message("server.tpu", lang))
     multi = training and nodes > 1
@@ -498,20 +497,20 @@ def _server(
                 "server.cpu_training",
                 lang,
                 per=f"{vcpu:g}",
-                source=fig["dataloader_vcpu_per_device"]["source"],
+                figure=labels.shown("figure", "dataloader_vcpu_per_device", lang),
             ),
             i18n.message(
                 "server.ram",
                 lang,
                 ratio=f"{catalog.figure('host_ram_per_device_memory'):g}",
-                source=fig["host_ram_per_device_memory"]["source"],
+                figure=labels.shown("figure", "host_ram_per_device_memory", lang),
             ),
             i18n.message(
                 "server.nvme",
                 lang,
                 ckpt=f"{catalog.figure('checkpoints_kept'):g}",
                 per=f"{catalog.figure('nvme_per_device_tb'):g}",
-                source=fig["nvme_per_device_tb"]["source"],
+                figure=labels.shown("figure", "nvme_per_device_tb", lang),
             ),
             i18n.message("server.read", lang, mbps=f"{read:,.0f}"),
         ]
@@ -529,7 +528,7 @@ def _server(
                 "server.cpu_serving",
                 lang,
                 per=f"{vcpu:g}",
-                source=fig["serving_vcpu_per_device"]["source"],
+                figure=labels.shown("figure", "serving_vcpu_per_device", lang),
             ),
             i18n.message(
                 "server.ram_serving",
@@ -594,7 +593,7 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
                 tokens=i18n.fmt_number(int(per_day)),
                 rate=i18n.fmt_number(int(rate)),
                 hours=f"{window_h:g}",
-                source=catalog.figures["preprocess_tokens_per_vcpu_second"]["source"],
+                figure=labels.shown("figure", "preprocess_tokens_per_vcpu_second", lang),
             ),
             # No sourced CPU-server price exists in the catalog: say so rather than guess one.
             i18n.message("server.preprocessing_unpriced", lang, vcpu=vcpu),
@@ -948,7 +947,7 @@ def evaluate(
             ],
             "prices_used": sorted(prices_used.values(), key=lambda p: p["price_id"]),
             "figures_used": figures_used,
-            "gaps": list(catalog.gaps),
+            "gaps": [i18n.catalog_text(g, lang) for g in dict.fromkeys(catalog.gaps)],
             "notes": notes,
         },
     }

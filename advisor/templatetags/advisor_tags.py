@@ -52,8 +52,10 @@ def usd(value: Any) -> str:
 def billing_label(value: Any) -> Any:
     """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
     from advisor.charts import BILLING_LABELS
+    from advisor.engine.costing import BILLING_TO_SLOT
 
-    return BILLING_LABELS.get(value, value)
+    # A workload's billing is an answer-side plan ("committed_3y"), a price's a slot ("commit_3y").
+    return BILLING_LABELS.get(value) or BILLING_LABELS.get(BILLING_TO_SLOT.get(value, value), value)
 
 
 @register.filter
