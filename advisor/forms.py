@@ -675,3 +675,74 @@ class CustomerInviteForm(forms.Form):
         label=_("Customer contact's email"),
         widget=forms.EmailInput(attrs={"class": "form-control form-control-sm"}),
     )
+
+
+class WhatIfForm(forms.Form):
+    """The answers a report's what-if may change, pre-filled from the report's answers.
+
+    Only the fields whose section the answers hold are offered (no latency target without an
+    inference workload). Like the step forms it only converts types; the engine judges values.
+    """
+
+    default_renderer = WIZARD_RENDERER
+    # Blank means "no target" (null) for these; for the others the engine says it is required.
+    nullable: ClassVar[frozenset[str]] = frozenset({"p95_latency_ms", "deadline_hours"})
+
+    hours_per_day = _number(
+        label=_("Hours per day the accelerators are busy"), help_text=_("0 to 24.")
+    )
+    tokens_per_day = _integer(label=_("Output tokens per day"))
+    p95_latency_ms = _number(
+        label=_("p95 latency target (ms)"), help_text=_("Leave empty for no latency target.")
+    )
+    deadline_hours = _number(
+        label=_("Training deadline (hours)"), help_text=_("Leave empty for no deadline.")
+    )
+    allowed_modes = _checkboxes("mode", A.MODES, label=_("Where you may deploy"))
+
+    def __init__(self, *args: Any, answers: dict[str, Any], **kwargs: Any) -> None:
+        from advisor.services import WHAT_IF_FIELDS
+
+        self.paths = {
+            f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()
+        }
+        initial = {}
+        for name, (section, key) in WHAT_IF_FIELDS.items():
+            held = answers.get(section)
+            if isinstance(held, dict):
+                initial[name] = held.get(key)
+        super().__init__(*args, initial=initial, auto_id="id_whatif_%s", **kwargs)
+        for name in list(self.fields):
+            if name not in initial:
+                del self.fields[name]
+            else:
+                self.fields[name].widget.attrs["aria-describedby"] = f"errors-whatif-{name}"
+
+    def changes(self) -> dict[str, Any]:
+        """The fields that converted, as answers values (services.what_if_answers)."""
+        from advisor.services import UNANSWERED
+
+        out: dict[str, Any] = {}
+        for name in self.fields:
+            if name not in self.cleaned_data:
+                continue
+            value = self.cleaned_data[name]
+            if name == "allowed_modes":
+                out[name] = list(value or [])
+            elif value is None:
+                out[name] = None if name in self.nullable else UNANSWERED
+            else:
+                out[name] = _from_field(value)
+        return out
+
+    def attach(self, problems: list[Any], language: str) -> None:
+        """The engine's problems at the fields they name (others for the whole form)."""
+        for problem in problems:
+            name = self.paths.get(problem.path)
+            if name is None and problem.path.startswith("deployment."):
+                name = "allowed_modes"  # data residency rules speak of the allowed modes
+            if name is not None and name not in self.fields:
+                name = None
+            if name is not None and name in self.errors:
+                continue  # a conversion error already says what is wrong with it
+            self.add_error(name, problem.message(language))

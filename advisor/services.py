@@ -491,6 +491,94 @@ def report_request(
     return report
 
 
+# --- What-if ----------------------------------------------------------------------------
+
+# The answers a what-if may change: form field -> (section, key) of the answers document.
+WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
+    "hours_per_day": ("cost", "hours_per_day"),
+    "tokens_per_day": ("inference", "tokens_per_day"),
+    "p95_latency_ms": ("inference", "p95_latency_ms"),
+    "deadline_hours": ("training", "deadline_hours"),
+    "allowed_modes": ("deployment", "allowed_modes"),
+}
+# A what-if value that removes its key (a required number left blank: the engine says so).
+UNANSWERED = object()
+
+
+@dataclass
+class WhatIf:
+    """A report's answers with some changed, and either the engine's problems with them or the
+    result they give."""
+
+    answers: dict[str, Any]
+    problems: list[Problem]
+    result: ResultDocument | None = None
+
+
+def what_if_answers(*, answers: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`answers` (a copy) with each of `changes` (WHAT_IF_FIELDS names) put in its place."""
+    out = copy.deepcopy(answers)
+    for name, value in changes.items():
+        section, key = WHAT_IF_FIELDS[name]
+        target = out.get(section)
+        if not isinstance(target, dict):
+            continue  # the section does not apply to these answers
+        if value is UNANSWERED:
+            target.pop(key, None)
+        else:
+            target[key] = value
+    return out
+
+
+def report_what_if(
+    *, report: Report, answers: dict[str, Any], language: str, run: bool = True
+) -> WhatIf:
+    """`answers` evaluated as `report` was: with its catalog, scoring model and day (the ones
+    published now stand in for any no longer stored), so that the difference comes from the
+    answers alone. Writes nothing; the problems are the engine's when it refuses them. Without
+    `run` (some input did not even convert) only the problems are found."""
+    problems = validate(answers)
+    if problems or not run or not isinstance(report.result, dict):
+        return WhatIf(answers=answers, problems=problems)
+    result = decisions.evaluate_like(
+        parse_answers(answers), normalise(report.result), language=language
+    )
+    return WhatIf(answers=answers, problems=[], result=result)
+
+
+def report_save_what_if(*, report: Report, answers: dict[str, Any], user: User | None) -> Report:
+    """A new report version of `report`'s assessment with `answers`, in `report`'s language.
+
+    The version holds its own frozen answers; the assessment's answers stay as they were
+    submitted (a what-if is a scenario, not an edit: "Edit answers" changes those). Its result
+    is evaluated now, as report_what_if showed it (the pinned catalog, scoring model and day),
+    and the worker renders that result rather than running the engine again. Raises
+    AnswersError when the engine refuses the answers and ReportThrottled past the limits.
+    """
+    problems = validate(answers)
+    if problems:
+        raise AnswersError(problems)
+    what_if = report_what_if(report=report, answers=answers, language=report.language)
+    with transaction.atomic():
+        locked = (
+            Assessment.objects.select_for_update()
+            .select_related("organization")
+            .get(pk=report.assessment_id)
+        )
+        report_throttle(user=user, organization=locked.organization)
+        number = (locked.reports.aggregate(n=Max("number"))["n"] or 0) + 1
+        saved = Report.objects.create(
+            assessment=locked,
+            number=number,
+            language=report.language,
+            requested_by=user,
+            answers=copy.deepcopy(answers),
+            result=what_if.result,
+        )
+        transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
+    return saved
+
+
 def report_enqueue(*, report_id: int) -> bool:
     """Send the generation task; False (and a log line) when the broker cannot be reached."""
     from advisor.tasks import generate_report
@@ -576,8 +664,12 @@ def report_generate(*, report_id: int) -> Report | None:
 
 
 def _report_result(report: Report) -> ResultDocument:
-    """The submit's own result when it is what the engine would give now (same answers,
-    language, versions and day: the first report of a submit), else a fresh engine run."""
+    """The result a what-if version was saved with (report_save_what_if), else the submit's
+    own result when it is what the engine would give now (same answers, language, versions
+    and day: the first report of a submit), else a fresh engine run."""
+    if isinstance(report.result, dict):
+        logger.info("report %s: keeps the result it was requested with", report.pk)
+        return normalise(report.result)
     stored = (report.assessment.result or {}).get(report.language)
     if isinstance(stored, dict) and report.answers == report.assessment.answers:
         submitted = normalise(stored)
