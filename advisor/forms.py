@@ -717,6 +717,8 @@ class WhatIfForm(forms.Form):
                 del self.fields[name]
             else:
                 self.fields[name].widget.attrs["aria-describedby"] = f"errors-whatif-{name}"
+        if "allowed_modes" in self.fields:
+            self.fields["allowed_modes"].widget.attrs["class"] = "form-check-input"
 
     def changes(self) -> dict[str, Any]:
         """The fields that converted, as answers values (services.what_if_answers)."""

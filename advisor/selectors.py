@@ -371,6 +371,8 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
             elif f["field"] == "cost_to_result" and None not in f["pair"]:
                 if f["left"][1] == f["right"][1]:
                     f["delta"] = f["right"][0] - f["left"][0]
+            if not f["delta"]:
+                f["delta"] = None  # no difference reads as "—", not "$0.00"
             f["delta_abs"] = abs(f["delta"]) if f["delta"] is not None else None
             f["target"] = targets.get(w["kind"], {}).get(f["field"])
         w["targets"] = targets.get(w["kind"], {})

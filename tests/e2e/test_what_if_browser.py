@@ -44,8 +44,13 @@ def test_changing_hours_per_day_updates_the_what_if_panel_in_place(
     assert page.evaluate("() => document.body.dataset.stayed") == "yes"
     assert page.url == url
     assert Report.objects.filter(assessment=obj).count() == 1  # nothing saved
-    page.locator("#what-if").scroll_into_view_if_needed()
-    page.screenshot(path=str(screenshot_dir / f"what-if-{lang}-1366.png"), full_page=True)
+
+    # Ten times the tokens needs more cards: the first option changes in the panel.
+    tokens = page.locator("#id_whatif_tokens_per_day")
+    tokens.fill("200,000,000")
+    tokens.press("Tab")
+    expect(panel.locator("tr[data-field=option].table-warning").first).to_be_visible()
+    page.locator("#what-if").screenshot(path=str(screenshot_dir / f"what-if-{lang}-1366.png"))
     audit.check(page, "report with a what-if")
 
     # A refused value shows its message at the field and keeps what was typed.
@@ -69,4 +74,5 @@ def test_changing_hours_per_day_updates_the_what_if_panel_in_place(
     page.wait_for_url("**/reports/2/")
     saved = Report.objects.get(assessment=obj, number=2)
     assert saved.answers["cost"]["hours_per_day"] == 20
+    assert saved.answers["inference"]["tokens_per_day"] == 200_000_000
     audit.report()
