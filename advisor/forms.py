@@ -677,6 +677,16 @@ class CustomerInviteForm(forms.Form):
     )
 
 
+# The answers a what-if may change: field -> (section, key) of the answers document.
+WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
+    "hours_per_day": ("cost", "hours_per_day"),
+    "tokens_per_day": ("inference", "tokens_per_day"),
+    "p95_latency_ms": ("inference", "p95_latency_ms"),
+    "deadline_hours": ("training", "deadline_hours"),
+    "allowed_modes": ("deployment", "allowed_modes"),
+}
+
+
 class WhatIfForm(forms.Form):
     """The answers a report's what-if may change, pre-filled from the report's answers.
 
@@ -700,18 +710,14 @@ class WhatIfForm(forms.Form):
     )
     allowed_modes = _checkboxes("mode", A.MODES, label=_("Where you may deploy"))
 
-    def __init__(self, *args: Any, answers: dict[str, Any], **kwargs: Any) -> None:
-        from advisor.services import WHAT_IF_FIELDS
-
-        self.paths = {
-            f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()
-        }
+    def __init__(self, data: Any = None, *, answers: dict[str, Any]) -> None:
+        self.paths = {f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()}
         initial = {}
         for name, (section, key) in WHAT_IF_FIELDS.items():
             held = answers.get(section)
             if isinstance(held, dict):
                 initial[name] = held.get(key)
-        super().__init__(*args, initial=initial, auto_id="id_whatif_%s", **kwargs)
+        super().__init__(data, initial=initial, auto_id="id_whatif_%s")
         for name in list(self.fields):
             if name not in initial:
                 del self.fields[name]
@@ -720,22 +726,23 @@ class WhatIfForm(forms.Form):
         if "allowed_modes" in self.fields:
             self.fields["allowed_modes"].widget.attrs["class"] = "form-check-input"
 
-    def changes(self) -> dict[str, Any]:
-        """The fields that converted, as answers values (services.what_if_answers)."""
-        from advisor.services import UNANSWERED
-
-        out: dict[str, Any] = {}
+    def changes(self) -> tuple[dict[str, Any], list[str]]:
+        """The fields that converted, as answers values by path, and the paths of required
+        numbers left blank (services.what_if_answers removes them: the engine says so)."""
+        values: dict[str, Any] = {}
+        removed: list[str] = []
         for name in self.fields:
             if name not in self.cleaned_data:
                 continue
+            path = "{}.{}".format(*WHAT_IF_FIELDS[name])
             value = self.cleaned_data[name]
             if name == "allowed_modes":
-                out[name] = list(value or [])
-            elif value is None:
-                out[name] = None if name in self.nullable else UNANSWERED
+                values[path] = list(value or [])
+            elif value is None and name not in self.nullable:
+                removed.append(path)
             else:
-                out[name] = _from_field(value)
-        return out
+                values[path] = _from_field(value)
+        return values, removed
 
     def attach(self, problems: list[Any], language: str) -> None:
         """The engine's problems at the fields they name (others for the whole form)."""

@@ -25,10 +25,10 @@ from django_htmx.http import (
 
 from accounts import throttle
 from advisor import decisions, permissions, selectors, services
-from advisor.forms import ReportRequestForm, ShareLinkForm, WhatIfForm
 from advisor.engine import AnswersError
-from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.engine.document import normalise
+from advisor.forms import ReportRequestForm, ShareLinkForm, WhatIfForm
+from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
 
 POLL_SECONDS = 1
@@ -133,7 +133,8 @@ def _what_if(
     _done(obj)
     form = WhatIfForm(request.POST, answers=obj.answers)
     form.is_valid()
-    answers = services.what_if_answers(answers=obj.answers, changes=form.changes())
+    changes, removed = form.changes()
+    answers = services.what_if_answers(answers=obj.answers, changes=changes, removed=removed)
     language = decisions.engine_language()
     # Input that did not convert is not run; the rest still gets the engine's word.
     outcome = services.report_what_if(
@@ -199,9 +200,7 @@ def report_what_if_save(request: AuthenticatedHttpRequest, pk: int, number: int)
     if outcome is None:
         return _what_if_page(request, assessment, obj, form, outcome)
     try:
-        saved = services.report_save_what_if(
-            report=obj, answers=outcome.answers, user=request.user
-        )
+        saved = services.report_save_what_if(report=obj, answers=outcome.answers, user=request.user)
     except AnswersError:  # refused by the engine: _what_if already showed why
         return _what_if_page(request, assessment, obj, form, outcome)
     except services.ReportThrottled as refusal:

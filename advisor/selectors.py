@@ -368,9 +368,12 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
             f["delta"] = None
             if f["field"] in _NUMERIC and None not in f["pair"]:
                 f["delta"] = f["right"] - f["left"]
-            elif f["field"] == "cost_to_result" and None not in f["pair"]:
-                if f["left"][1] == f["right"][1]:
-                    f["delta"] = f["right"][0] - f["left"][0]
+            elif (
+                f["field"] == "cost_to_result"
+                and None not in f["pair"]
+                and f["left"][1] == f["right"][1]  # per run against per run, not per month
+            ):
+                f["delta"] = f["right"][0] - f["left"][0]
             if not f["delta"]:
                 f["delta"] = None  # no difference reads as "—", not "$0.00"
             f["delta_abs"] = abs(f["delta"]) if f["delta"] is not None else None

@@ -493,17 +493,6 @@ def report_request(
 
 # --- What-if ----------------------------------------------------------------------------
 
-# The answers a what-if may change: form field -> (section, key) of the answers document.
-WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
-    "hours_per_day": ("cost", "hours_per_day"),
-    "tokens_per_day": ("inference", "tokens_per_day"),
-    "p95_latency_ms": ("inference", "p95_latency_ms"),
-    "deadline_hours": ("training", "deadline_hours"),
-    "allowed_modes": ("deployment", "allowed_modes"),
-}
-# A what-if value that removes its key (a required number left blank: the engine says so).
-UNANSWERED = object()
-
 
 @dataclass
 class WhatIf:
@@ -515,18 +504,22 @@ class WhatIf:
     result: ResultDocument | None = None
 
 
-def what_if_answers(*, answers: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """`answers` (a copy) with each of `changes` (WHAT_IF_FIELDS names) put in its place."""
+def what_if_answers(
+    *, answers: dict[str, Any], changes: dict[str, Any], removed: Sequence[str] = ()
+) -> dict[str, Any]:
+    """`answers` (a copy) with each of `changes` ("section.key": value) put in its place and
+    the `removed` paths taken out. A section the answers do not hold is left out: it does not
+    apply to them."""
     out = copy.deepcopy(answers)
-    for name, value in changes.items():
-        section, key = WHAT_IF_FIELDS[name]
+    for path in [*changes, *removed]:
+        section, key = path.split(".", 1)
         target = out.get(section)
         if not isinstance(target, dict):
-            continue  # the section does not apply to these answers
-        if value is UNANSWERED:
-            target.pop(key, None)
+            continue
+        if path in changes:
+            target[key] = changes[path]
         else:
-            target[key] = value
+            target.pop(key, None)
     return out
 
 

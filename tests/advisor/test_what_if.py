@@ -233,7 +233,9 @@ def test_a_shared_report_page_has_no_what_if(client: Client, owner: Any) -> None
         {"label": "CTO"},
         follow=True,
     )
-    shared = re.search(r'id="new-share-url" class="form-control" readonly value="([^"]+)"', page.text)
+    shared = re.search(
+        r'id="new-share-url" class="form-control" readonly value="([^"]+)"', page.text
+    )
     assert shared
     client.logout()
     public = client.get(shared.group(1).split("testserver", 1)[1])
