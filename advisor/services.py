@@ -558,6 +558,12 @@ def report_save_what_if(*, report: Report, answers: dict[str, Any], user: User |
             .select_related("organization")
             .get(pk=report.assessment_id)
         )
+        unfinished = locked.reports.filter(
+            status__in=[Report.Status.PENDING, Report.Status.RUNNING], language=report.language
+        )
+        for waiting in unfinished:
+            if waiting.answers == answers:  # a second click on the same what-if
+                return waiting
         report_throttle(user=user, organization=locked.organization)
         number = (locked.reports.aggregate(n=Max("number"))["n"] or 0) + 1
         saved = Report.objects.create(

@@ -197,6 +197,12 @@ def test_saving_makes_a_new_version_with_the_changed_answers_and_leaves_the_asse
     assert saved.result["cost"]["today"] == report.result["cost"]["today"]  # type: ignore[index]
     assert Assessment.objects.get(pk=report.assessment_id).answers == before
 
+    # A second click while the version is still being generated gives the same version.
+    with django_capture_on_commit_callbacks(execute=False):
+        again = client.post(_url(report, "report_what_if_save"), _data(report, hours_per_day="20"))
+    assert again["Location"] == response["Location"]
+    assert Report.objects.filter(assessment=report.assessment).count() == 2
+
     with django_capture_on_commit_callbacks(execute=False):
         htmx = client.post(
             _url(report, "report_what_if_save"), _data(report, hours_per_day="12"), **HTMX
