@@ -75,4 +75,18 @@ def test_changing_hours_per_day_updates_the_what_if_panel_in_place(
     saved = Report.objects.get(assessment=obj, number=2)
     assert saved.answers["cost"]["hours_per_day"] == 20
     assert saved.answers["inference"]["tokens_per_day"] == 200_000_000
+
+    # Without JavaScript the same form posts and the whole page comes back with the panel.
+    plain = browser.new_context(java_script_enabled=False, viewport={"width": 1366, "height": 900})
+    plain.add_cookies(page.context.cookies())
+    no_js = plain.new_page()
+    no_js.goto(url)
+    no_js.locator("#id_whatif_deadline_hours").fill("6")
+    no_js.locator("#what-if button[type=submit]:not([formaction])").click()
+    no_js.wait_for_url("**/reports/1/what-if/#what-if")
+    expect(no_js.locator("#what-if-panel tr[data-field=hours]").first).to_be_visible()
+    expect(no_js.locator(".report-body")).to_be_visible()
+    assert no_js.locator("#id_whatif_deadline_hours").input_value() == "6"
+    no_js.locator("#what-if").screenshot(path=str(screenshot_dir / f"what-if-{lang}-no-js.png"))
+    plain.close()
     audit.report()
