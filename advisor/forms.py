@@ -675,3 +675,83 @@ class CustomerInviteForm(forms.Form):
         label=_("Customer contact's email"),
         widget=forms.EmailInput(attrs={"class": "form-control form-control-sm"}),
     )
+
+
+# The answers a what-if may change: field -> (section, key) of the answers document.
+WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
+    "hours_per_day": ("cost", "hours_per_day"),
+    "tokens_per_day": ("inference", "tokens_per_day"),
+    "p95_latency_ms": ("inference", "p95_latency_ms"),
+    "deadline_hours": ("training", "deadline_hours"),
+    "allowed_modes": ("deployment", "allowed_modes"),
+}
+
+
+class WhatIfForm(forms.Form):
+    """The answers a report's what-if may change, pre-filled from the report's answers.
+
+    Only the fields whose section the answers hold are offered (no latency target without an
+    inference workload). Like the step forms it only converts types; the engine judges values.
+    """
+
+    default_renderer = WIZARD_RENDERER
+    # Blank means "no target" (null) for these; for the others the engine says it is required.
+    nullable: ClassVar[frozenset[str]] = frozenset({"p95_latency_ms", "deadline_hours"})
+
+    hours_per_day = _number(
+        label=_("Hours per day the accelerators are busy"), help_text=_("0 to 24.")
+    )
+    tokens_per_day = _integer(label=_("Output tokens per day"))
+    p95_latency_ms = _number(
+        label=_("p95 latency target (ms)"), help_text=_("Leave empty for no latency target.")
+    )
+    deadline_hours = _number(
+        label=_("Training deadline (hours)"), help_text=_("Leave empty for no deadline.")
+    )
+    allowed_modes = _checkboxes("mode", A.MODES, label=_("Where you may deploy"))
+
+    def __init__(self, data: Any = None, *, answers: dict[str, Any]) -> None:
+        self.paths = {f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()}
+        initial = {}
+        for name, (section, key) in WHAT_IF_FIELDS.items():
+            held = answers.get(section)
+            if isinstance(held, dict):
+                initial[name] = held.get(key)
+        super().__init__(data, initial=initial, auto_id="id_whatif_%s")
+        for name in list(self.fields):
+            if name not in initial:
+                del self.fields[name]
+            else:
+                self.fields[name].widget.attrs["aria-describedby"] = f"errors-whatif-{name}"
+        if "allowed_modes" in self.fields:
+            self.fields["allowed_modes"].widget.attrs["class"] = "form-check-input"
+
+    def changes(self) -> tuple[dict[str, Any], list[str]]:
+        """The fields that converted, as answers values by path, and the paths of required
+        numbers left blank (services.what_if_answers removes them: the engine says so)."""
+        values: dict[str, Any] = {}
+        removed: list[str] = []
+        for name in self.fields:
+            if name not in self.cleaned_data:
+                continue
+            path = "{}.{}".format(*WHAT_IF_FIELDS[name])
+            value = self.cleaned_data[name]
+            if name == "allowed_modes":
+                values[path] = list(value or [])
+            elif value is None and name not in self.nullable:
+                removed.append(path)
+            else:
+                values[path] = _from_field(value)
+        return values, removed
+
+    def attach(self, problems: list[Any], language: str) -> None:
+        """The engine's problems at the fields they name (others for the whole form)."""
+        for problem in problems:
+            name = self.paths.get(problem.path)
+            if name is None and problem.path.startswith("deployment."):
+                name = "allowed_modes"  # data residency rules speak of the allowed modes
+            if name is not None and name not in self.fields:
+                name = None
+            if name is not None and name in self.errors:
+                continue  # a conversion error already says what is wrong with it
+            self.add_error(name, problem.message(language))

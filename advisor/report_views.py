@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,12 +17,18 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
+from django_htmx.http import (
+    HttpResponseClientRedirect,
+    HttpResponseClientRefresh,
+    HttpResponseStopPolling,
+)
 
 from accounts import throttle
 from advisor import decisions, permissions, selectors, services
-from advisor.forms import ReportRequestForm, ShareLinkForm
-from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
+from advisor.engine import AnswersError
+from advisor.engine.document import normalise
+from advisor.forms import ReportRequestForm, ShareLinkForm, WhatIfForm
+from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
 
 POLL_SECONDS = 1
@@ -40,8 +47,14 @@ def _report(request: HtmxHttpRequest, pk: int, number: int) -> tuple[Assessment,
 @_no_store
 def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
+    return render(request, "advisor/report.html", _report_context(request, assessment, obj))
+
+
+def _report_context(
+    request: AuthenticatedHttpRequest, assessment: Assessment, obj: Report, **extra: Any
+) -> dict[str, Any]:
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
-    context = {
+    return {
         "assessment": assessment,
         "report": obj,
         "reports": selectors.reports_for(assessment=assessment),
@@ -51,8 +64,11 @@ def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRespo
         "share_form": ShareLinkForm(),
         "poll_seconds": POLL_SECONDS,
         "new_share_url": request.session.pop("new_share_url", None),
+        "what_if_form": (
+            WhatIfForm(answers=obj.answers) if obj.status == Report.Status.DONE else None
+        ),
+        **extra,
     }
-    return render(request, "advisor/report.html", context)
 
 
 @login_required
@@ -101,6 +117,98 @@ def report_retry(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     except services.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal, number=obj.number)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+# Each what-if runs the engine (2-10 ms): plenty for someone trying answers out, and a cap on
+# what a script can make one account cost the web workers.
+WHAT_IFS = throttle.Limit("what-if", limit=120, window=60)
+
+
+def _what_if(
+    request: AuthenticatedHttpRequest, pk: int, number: int
+) -> tuple[Assessment, Report, WhatIfForm, services.WhatIf | None]:
+    """The report (404 unless the user may see it and it is done), the bound what-if form and,
+    when its input converted, the engine's verdict on the changed answers."""
+    assessment, obj = _report(request, pk, number)
+    _done(obj)
+    form = WhatIfForm(request.POST, answers=obj.answers)
+    form.is_valid()
+    changes, removed = form.changes()
+    answers = services.what_if_answers(answers=obj.answers, changes=changes, removed=removed)
+    language = decisions.engine_language()
+    # Input that did not convert is not run; the rest still gets the engine's word.
+    outcome = services.report_what_if(
+        report=obj, answers=answers, language=language, run=not form.errors
+    )
+    form.attach(outcome.problems, language)
+    return assessment, obj, form, None if form.errors else outcome
+
+
+def _what_if_page(
+    request: AuthenticatedHttpRequest,
+    assessment: Assessment,
+    obj: Report,
+    form: WhatIfForm,
+    outcome: services.WhatIf | None,
+) -> HttpResponse:
+    """The what-if panel for htmx, the whole report page with it filled for a form post."""
+    changes = (
+        selectors.what_if_comparison(report=normalise(obj.result or {}), what_if=outcome.result)
+        if outcome is not None and outcome.result is not None
+        else None
+    )
+    context = _report_context(
+        request,
+        assessment,
+        obj,
+        what_if_form=form,
+        what_if=outcome.result if outcome is not None else None,
+        what_if_changes=changes,
+        what_if_posted=True,
+    )
+    status = 200 if request.htmx or not form.errors else 422
+    return render_page_or_partial(request, "advisor/report.html", context, status=status)
+
+
+def _what_if_throttled(request: AuthenticatedHttpRequest) -> HttpResponse | None:
+    wait = throttle.hit(WHAT_IFS, str(request.user.pk))
+    if wait is None:
+        return None
+    text = _("Too many what-if requests; please wait %(seconds)s seconds.") % {"seconds": wait}
+    response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(wait)
+    return response
+
+
+@login_required
+@require_POST
+@_no_store
+def report_what_if(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The report's recommendation and cost with some answers changed; writes nothing."""
+    refused = _what_if_throttled(request)
+    if refused is not None:
+        return refused
+    assessment, obj, form, outcome = _what_if(request, pk, number)
+    return _what_if_page(request, assessment, obj, form, outcome)
+
+
+@login_required
+@require_POST
+def report_what_if_save(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The what-if's answers as a new report version (the assessment's answers stay)."""
+    assessment, obj, form, outcome = _what_if(request, pk, number)
+    if outcome is None:
+        return _what_if_page(request, assessment, obj, form, outcome)
+    try:
+        saved = services.report_save_what_if(report=obj, answers=outcome.answers, user=request.user)
+    except AnswersError:  # refused by the engine: _what_if already showed why
+        return _what_if_page(request, assessment, obj, form, outcome)
+    except services.ReportThrottled as refusal:
+        return _throttled(request, assessment, refusal, number=obj.number)
+    url = reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 def _throttled(

@@ -340,3 +340,54 @@ def workload_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[s
         ]
         out.append({"kind": kind, "fields": fields, "changed": any(x["changed"] for x in fields)})
     return out
+
+
+# Figures of a first option whose difference a what-if states (what-if minus the report).
+_NUMERIC = {"monthly_cost_usd", "hours", "latency_ms"}
+
+
+def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> dict[str, Any]:
+    """A report's result beside a what-if's: the recommendation, each workload's first option
+    (workload_changes' fields, with the difference of the figures and the time or latency
+    target it is held to) and what would change the what-if's answer."""
+    before, after = report["recommendation"], what_if["recommendation"]
+    targets: dict[str, dict[str, Any]] = {}
+    for workload in what_if["workloads"]:
+        option = charts.chosen_option(what_if, workload)
+        if option is None:
+            continue
+        targets[workload["kind"]] = {
+            "latency_ms": option.get("latency_target_ms"),
+            "hours": option.get("target_hours"),
+            "meets_latency": option.get("meets_latency"),
+            "meets_deadline": option.get("meets_deadline"),
+        }
+    workloads = workload_changes(cast(dict[str, Any], report), cast(dict[str, Any], what_if))
+    for w in workloads:
+        for f in w["fields"]:
+            f["delta"] = None
+            if f["field"] in _NUMERIC and None not in f["pair"]:
+                f["delta"] = f["right"] - f["left"]
+            elif (
+                f["field"] == "cost_to_result"
+                and None not in f["pair"]
+                and f["left"][1] == f["right"][1]  # per run against per run, not per month
+            ):
+                f["delta"] = f["right"][0] - f["left"][0]
+            if not f["delta"]:
+                f["delta"] = None  # no difference reads as "—", not "$0.00"
+            f["delta_abs"] = abs(f["delta"]) if f["delta"] is not None else None
+            f["target"] = targets.get(w["kind"], {}).get(f["field"])
+        w["targets"] = targets.get(w["kind"], {})
+    return {
+        "recommendation": [
+            {"field": name, "left": before.get(name), "right": after.get(name)}
+            for name in ("accelerator", "deployment_mode", "billing")
+        ],
+        "recommendation_changed": any(
+            before.get(name) != after.get(name)
+            for name in ("accelerator", "deployment_mode", "billing")
+        ),
+        "workloads": workloads,
+        "would_change_if": [c["explanation"] for c in after["would_change_if"]],
+    }

@@ -35,6 +35,16 @@ advisor_patterns = (
             name="report_retry",
         ),
         path(
+            "assessments/<int:pk>/reports/<int:number>/what-if/",
+            report_views.report_what_if,
+            name="report_what_if",
+        ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/what-if/save/",
+            report_views.report_what_if_save,
+            name="report_what_if_save",
+        ),
+        path(
             "assessments/<int:pk>/reports/<int:number>/pdf/",
             report_views.report_pdf,
             name="report_pdf",
