@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,7 +21,7 @@ from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
 from accounts import throttle
 from advisor import decisions, permissions, selectors, services
-from advisor.forms import ReportRequestForm, ShareLinkForm
+from advisor.forms import LeadStatusForm, QuoteRequestForm, ReportRequestForm, ShareLinkForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from advisor.models import Assessment, Report, ShareLink
 
@@ -51,6 +52,7 @@ def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRespo
         "share_form": ShareLinkForm(),
         "poll_seconds": POLL_SECONDS,
         "new_share_url": request.session.pop("new_share_url", None),
+        **_quote_context(obj),
     }
     return render(request, "advisor/report.html", context)
 
@@ -308,3 +310,62 @@ def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
     if isinstance(link, HttpResponse):
         return link
     return _private(pdf_response(link.report))
+
+
+# --- Quote requests -----------------------------------------------------------------------------
+
+
+def _quote_context(obj: Report, form: QuoteRequestForm | None = None) -> dict[str, Any]:
+    quote = selectors.quote_snapshot(report=obj) if obj.status == Report.Status.DONE else None
+    if quote is None:
+        return {"quote": None}
+    term = ((quote["offer"].get("server") or {}).get("min_term_months")) or 12
+    return {
+        "quote": quote,
+        "quote_form": form or QuoteRequestForm(initial={"term_months": max(12, int(term))}),
+        "quote_leads": selectors.leads_for_report(report=obj),
+    }
+
+
+@login_required
+@require_POST
+def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    assessment, obj = _report(request, pk, number)
+    form = QuoteRequestForm(request.POST)
+    if form.is_valid():
+        try:
+            services.lead_create(
+                report=obj,
+                user=request.user,
+                term_months=form.cleaned_data["term_months"],
+                china_bandwidth_mbps=form.cleaned_data["china_bandwidth_mbps"] or 0,
+                china_bandwidth_type=form.cleaned_data["china_bandwidth_type"],
+                note=form.cleaned_data["note"],
+                dashboard_url=request.build_absolute_uri(reverse("advisor:dashboard")),
+            )
+        except services.QuoteNotAvailable:
+            raise Http404 from None
+        messages.success(request, _("Your quote request was sent to our sales engineers."))
+        return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+    messages.error(
+        request,
+        _("The quote request was not sent: %(errors)s")
+        % {"errors": " ".join(str(e) for errors in form.errors.values() for e in errors)},
+    )
+    return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+
+
+@login_required
+@require_POST
+def lead_status(request: AuthenticatedHttpRequest, lead_id: int) -> HttpResponse:
+    lead = selectors.lead_get_for_operator(user=request.user, pk=lead_id)
+    form = LeadStatusForm(request.POST)
+    if form.is_valid():
+        services.lead_set_status(lead=lead, status=form.cleaned_data["status"])
+        messages.success(
+            request,
+            _("The quote request is now “%(status)s”.") % {"status": lead.get_status_display()},
+        )
+    else:
+        messages.error(request, _("Choose one of the statuses."))
+    return redirect(reverse("advisor:dashboard") + "#leads-heading")
