@@ -196,7 +196,7 @@ def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, 
     def build() -> list[dict[str, Any]]:
         groups = {_group(ci.catalog, r) for r in ci.regions}
         unlisted = _not_offered(ci.catalog)
-        found = []
+        found: list[tuple[int, str, dict[str, Any]]] = []
         for p in ci.catalog.prices_by_accelerator.get(acc_id, ()):
             if not p.on_request or mode not in p.modes:
                 continue
@@ -211,23 +211,26 @@ def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, 
             if ci.residency == "in_region" and match != "exact":
                 continue
             found.append(
-                {
-                    "price_id": p.id,
-                    "provider": p.provider,
-                    "region": p.region,
-                    "region_key": p.region_key,
-                    "region_match": match,
-                    "gpus_per_unit": p.gpus_per_unit,
-                    "sold_as": p.unit,
-                    "house": p.house,
-                    "server": dict(p.server or {}),
-                    "source": p.source,
-                    "as_of": p.as_of,
-                    "note": p.note,
-                }
+                (
+                    _MATCH_RANK[match],
+                    p.id,
+                    {
+                        "price_id": p.id,
+                        "provider": p.provider,
+                        "region": p.region,
+                        "region_key": p.region_key,
+                        "region_match": match,
+                        "gpus_per_unit": p.gpus_per_unit,
+                        "sold_as": p.unit,
+                        "house": p.house,
+                        "server": dict(p.server or {}),
+                        "source": p.source,
+                        "as_of": p.as_of,
+                        "note": p.note,
+                    },
+                )
             )
-        found.sort(key=lambda o: (_MATCH_RANK[o["region_match"]], o["price_id"]))
-        return found
+        return [doc for *_key, doc in sorted(found, key=lambda f: (f[0], f[1]))]
 
     key = ("on_request", acc_id, mode, ci.regions, ci.residency)
     return ci.catalog.memo(key, build)

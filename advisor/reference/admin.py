@@ -1862,9 +1862,10 @@ class HouseOfferForm(SourcedForm):
         data = self.cleaned_data
         count = int(data["gpu_count"])
         price = data.get("usd_per_server_month")
-        server = {k: data.get(k) for k in SERVER_FIELDS}
+        server: dict[str, Any] = {k: data.get(k) for k in SERVER_FIELDS}
         for k in ("nvme_tb", "network_gbps"):
-            server[k] = float(server[k]) if server[k] is not None else None
+            value = server[k]
+            server[k] = None if value is None else float(value)
         server["china_bandwidth_mbps"] = server["china_bandwidth_mbps"] or 0
         server["name"] = data["server_name"]
         server["gpus"] = count
