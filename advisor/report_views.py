@@ -41,8 +41,17 @@ def _report(request: HtmxHttpRequest, pk: int, number: int) -> tuple[Assessment,
 @_no_store
 def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
+    return render(request, "advisor/report.html", _report_context(request, assessment, obj))
+
+
+def _report_context(
+    request: AuthenticatedHttpRequest,
+    assessment: Assessment,
+    obj: Report,
+    quote_form: QuoteRequestForm | None = None,
+) -> dict[str, Any]:
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
-    context = {
+    return {
         "assessment": assessment,
         "report": obj,
         "reports": selectors.reports_for(assessment=assessment),
@@ -52,9 +61,8 @@ def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRespo
         "share_form": ShareLinkForm(),
         "poll_seconds": POLL_SECONDS,
         "new_share_url": request.session.pop("new_share_url", None),
-        **_quote_context(obj),
+        **_quote_context(obj, quote_form),
     }
-    return render(request, "advisor/report.html", context)
 
 
 @login_required
@@ -329,6 +337,7 @@ def _quote_context(obj: Report, form: QuoteRequestForm | None = None) -> dict[st
 
 @login_required
 @require_POST
+@_no_store
 def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
     form = QuoteRequestForm(request.POST)
@@ -347,12 +356,11 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
             raise Http404 from None
         messages.success(request, _("Your quote request was sent to our sales engineers."))
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
-    messages.error(
-        request,
-        _("The quote request was not sent: %(errors)s")
-        % {"errors": " ".join(str(e) for errors in form.errors.values() for e in errors)},
-    )
-    return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+    if selectors.quote_snapshot(report=obj) is None:
+        raise Http404
+    # The page again with the form as typed and its problems (nothing is lost).
+    context = _report_context(request, assessment, obj, quote_form=form)
+    return render(request, "advisor/report.html", context, status=400)
 
 
 @login_required

@@ -216,8 +216,11 @@ def test_bad_quote_requests_are_refused_and_nothing_is_sent(
 ) -> None:
     client, report = customer
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(_quote_url(report), post, follow=True)
-    assert problem in response.content.decode()
+        response = client.post(_quote_url(report), {**post, "note": post.get("note", "Kept")})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert problem in page and "The quote request was not sent" in page
+    assert "x" * 1000 in page or "Kept" in page  # what was typed comes back
     assert not Lead.objects.exists() and not mail.outbox
 
 
@@ -285,3 +288,27 @@ def test_customers_see_only_their_own_leads_and_cannot_change_them(
     assert other.post(url, {"status": "won"}).status_code == 404
     lead.refresh_from_db()
     assert lead.status == "new"
+
+
+def test_a_priced_house_offer_heads_the_report_and_is_quoted_with_its_price(
+    editor: Client, client: Client
+) -> None:
+    draft = CatalogFactory()
+    post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
+    assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
+    reference_services.catalog_publish(catalog=draft, user=None)
+    membership = MembershipFactory(role=Role.MEMBER)
+    assessment = AssessmentFactory(
+        membership=membership, status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted()
+    )
+    report = ReportFactory(assessment=assessment)
+    first = report.result["workloads"][0]["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert (price["price_id"], price["provider"], price["house"]) == (
+        "house-hk-h200",
+        "Harbour Compute",
+        True,
+    )
+    client.force_login(membership.user)
+    page = client.get(_report_url(report)).content.decode()
+    assert "Request a quote" in page and "$2,000 per card-month" in page
