@@ -312,3 +312,9 @@ def test_a_priced_house_offer_heads_the_report_and_is_quoted_with_its_price(
     client.force_login(membership.user)
     page = client.get(_report_url(report)).content.decode()
     assert "Request a quote" in page and "$2,000 per card-month" in page
+
+
+def test_a_clone_of_a_catalog_keeps_its_house_offers(published_offer: CatalogPrice) -> None:
+    clone = CatalogFactory()
+    row = HouseOffer.objects.get(catalog=clone, key="house-hk-h200")
+    assert row.extra == published_offer.extra and row.usd_per_device_month is None
