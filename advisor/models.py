@@ -171,3 +171,59 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return self.label or f"link to {self.report}"
+
+
+class Lead(models.Model):
+    """A request for a quote on a house offer, sent from a report to the operating
+    organisation's sales engineers. `server` is a snapshot of the sized server as the report
+    showed it (cards, count, CPU, RAM, NVMe, network, the offer), so that nobody retypes it and a
+    later report or catalog changes nothing in it."""
+
+    class Status(models.TextChoices):
+        NEW = "new", _("New")
+        CONTACTED = "contacted", _("Contacted")
+        QUOTED = "quoted", _("Quoted")
+        WON = "won", _("Won")
+        LOST = "lost", _("Lost")
+
+    class ChinaBandwidth(models.TextChoices):
+        NONE = "", _("None")
+        CN2_GIA = "cn2_gia", _("CN2 GIA")
+        CMI = "cmi", _("CMI")
+
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, related_name="leads", verbose_name=_("report")
+    )
+    # The customer's organisation (the report's), kept when the report is deleted.
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="leads", verbose_name=_("customer")
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    server = models.JSONField(_("sized server"), default=dict)
+    region = models.CharField(_("region"), max_length=40)
+    term_months = models.PositiveSmallIntegerField(_("term (months)"))
+    china_bandwidth_mbps = models.PositiveIntegerField(_("bandwidth to China (Mbps)"), default=0)
+    china_bandwidth_type = models.CharField(
+        _("China route"), max_length=10, choices=ChinaBandwidth.choices, blank=True
+    )
+    note = models.TextField(_("note"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.NEW
+    )
+    created_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("quote request")
+        verbose_name_plural = _("quote requests")
+        ordering: ClassVar = ["-created_at"]
+        indexes: ClassVar = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.organization}: {self.server.get('summary', '')}"

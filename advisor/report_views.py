@@ -27,7 +27,13 @@ from accounts import throttle
 from advisor import decisions, permissions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
-from advisor.forms import ReportRequestForm, ShareLinkForm, WhatIfForm
+from advisor.forms import (
+    LeadStatusForm,
+    QuoteRequestForm,
+    ReportRequestForm,
+    ShareLinkForm,
+    WhatIfForm,
+)
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
 
@@ -51,7 +57,11 @@ def report(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRespo
 
 
 def _report_context(
-    request: AuthenticatedHttpRequest, assessment: Assessment, obj: Report, **extra: Any
+    request: AuthenticatedHttpRequest,
+    assessment: Assessment,
+    obj: Report,
+    quote_form: QuoteRequestForm | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
     membership = selectors.membership_for(user=request.user, organization=assessment.organization)
     return {
@@ -67,6 +77,7 @@ def _report_context(
         "what_if_form": (
             WhatIfForm(answers=obj.answers) if obj.status == Report.Status.DONE else None
         ),
+        **_quote_context(obj, quote_form),
         **extra,
     }
 
@@ -416,3 +427,62 @@ def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
     if isinstance(link, HttpResponse):
         return link
     return _private(pdf_response(link.report))
+
+
+# --- Quote requests -----------------------------------------------------------------------------
+
+
+def _quote_context(obj: Report, form: QuoteRequestForm | None = None) -> dict[str, Any]:
+    quote = selectors.quote_snapshot(report=obj) if obj.status == Report.Status.DONE else None
+    if quote is None:
+        return {"quote": None}
+    term = ((quote["offer"].get("server") or {}).get("min_term_months")) or 12
+    return {
+        "quote": quote,
+        "quote_form": form or QuoteRequestForm(initial={"term_months": max(12, int(term))}),
+        "quote_leads": selectors.leads_for_report(report=obj),
+    }
+
+
+@login_required
+@require_POST
+@_no_store
+def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    assessment, obj = _report(request, pk, number)
+    form = QuoteRequestForm(request.POST)
+    if form.is_valid():
+        try:
+            services.lead_create(
+                report=obj,
+                user=request.user,
+                term_months=form.cleaned_data["term_months"],
+                china_bandwidth_mbps=form.cleaned_data["china_bandwidth_mbps"] or 0,
+                china_bandwidth_type=form.cleaned_data["china_bandwidth_type"],
+                note=form.cleaned_data["note"],
+                dashboard_url=request.build_absolute_uri(reverse("advisor:dashboard")),
+            )
+        except services.QuoteNotAvailable:
+            raise Http404 from None
+        messages.success(request, _("Your quote request was sent to our sales engineers."))
+        return redirect("advisor:report", pk=assessment.pk, number=obj.number)
+    if selectors.quote_snapshot(report=obj) is None:
+        raise Http404
+    # The page again with the form as typed and its problems (nothing is lost).
+    context = _report_context(request, assessment, obj, quote_form=form)
+    return render(request, "advisor/report.html", context, status=400)
+
+
+@login_required
+@require_POST
+def lead_status(request: AuthenticatedHttpRequest, lead_id: int) -> HttpResponse:
+    lead = selectors.lead_get_for_operator(user=request.user, pk=lead_id)
+    form = LeadStatusForm(request.POST)
+    if form.is_valid():
+        services.lead_set_status(lead=lead, status=form.cleaned_data["status"])
+        messages.success(
+            request,
+            _("The quote request is now “%(status)s”.") % {"status": lead.get_status_display()},
+        )
+    else:
+        messages.error(request, _("Choose one of the statuses."))
+    return redirect(reverse("advisor:dashboard") + "#leads-heading")

@@ -16,12 +16,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, Organization, Role, User
-from accounts.selectors import object_get_for_user
+from accounts.selectors import is_operator_staff, object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.engine.document import ResultDocument, Workload
-from advisor.models import Assessment, Report, ShareLink
+from advisor.models import Assessment, Lead, Report, ShareLink
 from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)
@@ -391,3 +391,93 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
         "workloads": workloads,
         "would_change_if": [c["explanation"] for c in after["would_change_if"]],
     }
+
+
+# --- Quote requests (house offers) ---------------------------------------------------------------
+
+
+def _house_offer(option: dict[str, Any]) -> dict[str, Any] | None:
+    """The house offer behind an option: the house price it is billed at, else one sold on
+    request beside it (a house one first)."""
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    if price and price.get("house"):
+        return {**price, "price_on_request": False}
+    offers = sorted(option.get("on_request") or [], key=lambda o: not o.get("house"))
+    return {**offers[0], "price_on_request": True} if offers else None
+
+
+def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
+    """What a quote request sends, read from a finished report: the first option of the first
+    workload whose first option is a house offer (priced, or on request), with its sized server,
+    the offer and where it is; None when the report has no house offer to quote."""
+    result = report.result or {}
+    for w in result.get("workloads") or []:
+        options = w.get("options") or []
+        offer = _house_offer(options[0]) if options else None
+        if offer is None:
+            continue
+        option = options[0]
+        server = next(
+            (s for s in result.get("servers") or [] if s.get("workload") == w.get("kind")),
+            result.get("server") or {},
+        )
+        count = int(option.get("billed_count") or option.get("count") or 1)
+        regions = ((report.answers or {}).get("organization") or {}).get("regions") or []
+        region = offer.get("region_key") or (regions[0] if regions else "")
+        return {
+            "workload": w.get("kind"),
+            "deployment_mode": w.get("deployment_mode"),
+            "accelerator_id": option.get("accelerator_id"),
+            "accelerator": option.get("name"),
+            "count": count,
+            "summary": f"{count} × {option.get('name')}",
+            "server": {
+                k: server.get(k)
+                for k in ("cpu_cores", "ram_gib", "nvme_tb", "network_gbps", "nodes")
+                if server.get(k) is not None
+            },
+            "offer": {
+                k: offer.get(k)
+                for k in (
+                    "price_id",
+                    "provider",
+                    "region",
+                    "sold_as",
+                    "gpus_per_unit",
+                    "usd_per_device_month",
+                    "price_on_request",
+                    "server",
+                )
+                if offer.get(k) is not None
+            },
+            "monthly_cost_usd": option.get("monthly_cost_usd"),
+            "region": region,
+            "catalog": report.catalog_version,
+        }
+    return None
+
+
+def leads_for_user(*, user: User, organization: Organization | None) -> QuerySet[Lead]:
+    """Quote requests a person sees: every one for the operating organisation's sales engineers
+    and admins; otherwise their current organisation's own."""
+    leads = Lead.objects.select_related("organization", "requested_by", "report__assessment")
+    if is_operator_staff(user=user):
+        return leads
+    if organization is None:
+        return leads.none()
+    return leads.filter(organization=organization)
+
+
+def leads_for_report(*, report: Report) -> QuerySet[Lead]:
+    return Lead.objects.filter(report=report).select_related("requested_by")
+
+
+def lead_get_for_operator(*, user: User | AnonymousUser, pk: int) -> Lead:
+    """A quote request for the operating organisation's staff; 404 for anyone else."""
+    if not is_operator_staff(user=user):
+        raise Http404
+    try:
+        return Lead.objects.get(pk=pk)
+    except Lead.DoesNotExist as error:
+        raise Http404 from error

@@ -17,19 +17,21 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.base import ContentFile
+from django.core.mail import EmailMessage
 from django.db import DatabaseError, transaction
 from django.db.models import F, Max, Q
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Invitation, Organization, Role, User
 from accounts.services import invitation_create, organization_create
-from advisor import decisions
+from advisor import decisions, selectors
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, draft_problems, validate
 from advisor.engine.document import ResultDocument, normalise
-from advisor.models import Assessment, Report, ShareLink
+from advisor.models import Assessment, Lead, Report, ShareLink
 from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import progress
@@ -790,3 +792,72 @@ def prospect_start(
                 assessment=assessment, email=contact_email, invited_by=user, base_url=base_url
             )
     return assessment
+
+
+# --- Quote requests (house offers) ---------------------------------------------------------------
+
+
+class QuoteNotAvailable(Exception):
+    """The report has no house offer to quote (or is not finished)."""
+
+
+def _sales_engineer_emails() -> list[str]:
+    return sorted(
+        User.objects.filter(
+            is_active=True,
+            memberships__organization__is_operator=True,
+            memberships__role__in=[Role.SALES_ENGINEER, Role.ADMIN],
+        )
+        .values_list("email", flat=True)
+        .distinct()
+    )
+
+
+def lead_create(
+    *,
+    report: Report,
+    user: User,
+    term_months: int,
+    china_bandwidth_mbps: int,
+    china_bandwidth_type: str,
+    note: str,
+    dashboard_url: str,
+) -> Lead:
+    """A quote request for the report's house offer, its sized server copied from the report
+    (selectors.quote_snapshot), and an email to the operating organisation's sales engineers
+    once it is committed."""
+    snapshot = (
+        selectors.quote_snapshot(report=report) if report.status == Report.Status.DONE else None
+    )
+    if snapshot is None:
+        raise QuoteNotAvailable
+    lead = Lead.objects.create(
+        report=report,
+        organization=report.assessment.organization,
+        requested_by=user,
+        server=snapshot,
+        region=str(snapshot["region"])[:40],
+        term_months=term_months,
+        china_bandwidth_mbps=china_bandwidth_mbps,
+        china_bandwidth_type=china_bandwidth_type,
+        note=note,
+    )
+    recipients = _sales_engineer_emails()
+    if recipients:
+        context = {"lead": lead, "snapshot": snapshot, "url": dashboard_url}
+        message = EmailMessage(
+            subject=gettext("Quote request: %(server)s for %(customer)s")
+            % {"server": snapshot["summary"], "customer": lead.organization.name},
+            body=render_to_string("advisor/email/quote_request.txt", context),
+            to=recipients,
+            reply_to=[user.email],
+        )
+        transaction.on_commit(message.send)
+    return lead
+
+
+def lead_set_status(*, lead: Lead, status: str) -> Lead:
+    """A sales engineer moves a quote request along (new → contacted → quoted → won/lost)."""
+    lead.status = status
+    lead.save(update_fields=["status", "updated_at"])
+    return lead

@@ -69,6 +69,12 @@ advisor_patterns = (
             report_views.share_revoke,
             name="share_revoke",
         ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/quote/",
+            report_views.quote_request,
+            name="quote_request",
+        ),
+        path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
         path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),

@@ -18,14 +18,19 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.forms import OrganizationForm
 from accounts.models import Role
-from accounts.selectors import SESSION_KEY, current_membership, memberships_for_user
+from accounts.selectors import (
+    SESSION_KEY,
+    current_membership,
+    is_operator_staff,
+    memberships_for_user,
+)
 from accounts.services import InvitationError
 from advisor import decisions, permissions, selectors, services, step_forms
 from advisor.engine import AnswersError
 from advisor.engine.answers import Problem, validate
 from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
-from advisor.models import Assessment
+from advisor.models import Assessment, Lead
 from advisor.starters import STARTERS
 from advisor.wizard import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
 
@@ -68,6 +73,12 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
         ),
         "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
+        # Quote requests: all of them for the operator's sales engineers, else the org's own.
+        "leads": list(
+            selectors.leads_for_user(user=user, organization=membership.organization)[:100]
+        ),
+        "leads_operator": is_operator_staff(user=user),
+        "lead_statuses": Lead.Status.choices,
     }
     return render(request, "advisor/dashboard.html", context)
 

@@ -89,6 +89,11 @@ class Price:
     # are then derived, and counts are billed in whole units.
     gpus_per_unit: int = 1
     unit: str | None = None
+    # The operating organisation's own servers (house offers): ranked like any other offer; one
+    # sold on request has no figure and never prices an option (it is listed beside it).
+    house: bool = False
+    on_request: bool = False
+    server: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +288,8 @@ def _problems(data: Any) -> list[Problem]:
                     {"detail": "unknown accelerator"},
                 )
             )
-        if p.get("usd_per_device_hour") is None and p.get("usd_per_device_month") is None:
+        no_value = p.get("usd_per_device_hour") is None and p.get("usd_per_device_month") is None
+        if no_value and not p.get("price_on_request"):
             out.append(Problem(f"prices[{i}]", "catalog_invalid", {"detail": "no price value"}))
     return out
 
@@ -349,6 +355,9 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             note=p.get("note"),
             gpus_per_unit=int(p.get("gpus_per_unit") or 1),
             unit=p.get("unit"),
+            house=bool(p.get("house", False)),
+            on_request=bool(p.get("price_on_request", False)),
+            server=p.get("server"),
         )
         for p in data["prices"]
     )

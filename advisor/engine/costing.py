@@ -124,8 +124,8 @@ def choose_price(
     chosen: PriceChoice | None = None
     unlisted = _not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
-        if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes:
-            continue
+        if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes or p.on_request:
+            continue  # a price on request has no figure: it is listed, never priced
         if (p.region_key, p.provider, acc_id) in unlisted:
             continue  # a price-list row in a region that does not offer the card
         # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
@@ -182,7 +182,58 @@ def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, 
         "sold_as": p.unit,
         "usd_per_unit_hour": round(choice.hourly * p.gpus_per_unit, 4),
         "same_offer": choice.same_offer,
+        # Only on house offers, so that results priced without one keep their bytes.
+        **({"house": True, "server": dict(p.server or {})} if p.house else {}),
     }
+
+
+def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, Any]]:
+    """The card's offers in this mode sold on request (no figure, so they price nothing):
+    listed beside the option so that a buyer can ask for a quote. Same region rules as a price
+    (not where the availability table says the card is not offered; in-region when residency
+    requires it); the customer's regions first."""
+
+    def build() -> list[dict[str, Any]]:
+        groups = {_group(ci.catalog, r) for r in ci.regions}
+        unlisted = _not_offered(ci.catalog)
+        found: list[tuple[int, str, dict[str, Any]]] = []
+        for p in ci.catalog.prices_by_accelerator.get(acc_id, ()):
+            if not p.on_request or mode not in p.modes:
+                continue
+            if (p.region_key, p.provider, acc_id) in unlisted:
+                continue
+            if p.region_key is not None and p.region_key in ci.regions:
+                match = "exact"
+            elif p.region_key is not None and _group(ci.catalog, p.region_key) in groups:
+                match = "nearby"
+            else:
+                match = "elsewhere"
+            if ci.residency == "in_region" and match != "exact":
+                continue
+            found.append(
+                (
+                    _MATCH_RANK[match],
+                    p.id,
+                    {
+                        "price_id": p.id,
+                        "provider": p.provider,
+                        "region": p.region,
+                        "region_key": p.region_key,
+                        "region_match": match,
+                        "gpus_per_unit": p.gpus_per_unit,
+                        "sold_as": p.unit,
+                        "house": p.house,
+                        "server": dict(p.server or {}),
+                        "source": p.source,
+                        "as_of": p.as_of,
+                        "note": p.note,
+                    },
+                )
+            )
+        return [doc for *_key, doc in sorted(found, key=lambda f: (f[0], f[1]))]
+
+    key = ("on_request", acc_id, mode, ci.regions, ci.residency)
+    return ci.catalog.memo(key, build)
 
 
 def billing_advice(mode: str, facts: Mapping[str, Any], catalog: Catalog) -> tuple[str, str]:
@@ -444,7 +495,10 @@ def _money(
     elif chosen is not None:
         idle = chosen * (1.0 - count / billed_count)  # devices of a unit the workload leaves idle
     total = None if chosen is None else chosen + storage + egress + staff
+    on_request = on_request_offers(acc.id, mode, ci)
     return {
+        # Only when the card has offers sold on request here (the report's quote action).
+        **({"on_request": on_request} if on_request else {}),
         # Shared with the memoised offer: read-only by contract (results are serialised as is).
         "prices": offer.docs,
         "missing_prices": list(offer.missing),

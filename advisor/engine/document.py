@@ -114,6 +114,9 @@ class Price(TypedDict):
     # From the same provider and region as the option's anchor price (its on-demand, else
     # monthly); False labels a slot filled from another offer.
     same_offer: NotRequired[bool]
+    # A house offer (the operating organisation's own server) and its server spec.
+    house: NotRequired[bool]
+    server: NotRequired[dict[str, Any]]
 
 
 class Stack(TypedDict):
@@ -175,6 +178,8 @@ class Option(TypedDict):
     # An option with no price (owned hardware): why, what it was ranked by, its size and the
     # labelled rental-equivalent proxy (never ranked, never in the totals).
     unpriced: NotRequired[dict[str, Any]]
+    # The card's offers in this mode sold on request (no figure): the report's quote action.
+    on_request: NotRequired[list[dict[str, Any]]]
     # Training.
     min_count: NotRequired[int]
     target_hours: NotRequired[float]

@@ -375,7 +375,9 @@ def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
     """(accelerator, mode) pairs that have at least one price in the catalog."""
     return catalog.memo(
         "priced_pairs",
-        lambda: frozenset((p.accelerator_id, m) for p in catalog.prices for m in p.modes),
+        lambda: frozenset(
+            (p.accelerator_id, m) for p in catalog.prices if not p.on_request for m in p.modes
+        ),
     )
 
 

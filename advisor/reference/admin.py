@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django import forms
@@ -32,8 +33,10 @@ from simple_history.template_utils import HistoricalRecordContextHelper
 
 from accounts.models import User
 from advisor import jsonsafe
+from advisor.engine import load_catalog
 from advisor.engine.answers import preset_ids
 from advisor.forms import ARCHITECTURE_FIELDS
+from advisor.labels import label_for
 from advisor.reference import selectors, services
 from advisor.reference.models import (
     ANSWER_VALUES,
@@ -45,6 +48,7 @@ from advisor.reference.models import (
     CatalogPrice,
     Contribution,
     Criterion,
+    HouseOffer,
     ImpactPreview,
     PriceRefresh,
     ScoringModel,
@@ -1131,7 +1135,10 @@ class PriceForm(SourcedForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         fields = ("usd_per_device_hour", "usd_per_device_month")
-        if all(f in self.fields for f in fields) and all(data.get(f) is None for f in fields):
+        # A house offer sold on request has no figure (HouseOfferForm edits it).
+        on_request = bool((self.instance.extra or {}).get("price_on_request"))
+        unpriced = all(data.get(f) is None for f in fields)
+        if all(f in self.fields for f in fields) and unpriced and not on_request:
             self.add_error(
                 "usd_per_device_hour",
                 _("Give a price per device-hour or per device-month (or both)."),
@@ -1693,3 +1700,275 @@ class CatalogAdmin(VersionedAdmin):
             "stale": obj.prices.filter(as_of__lt=cutoff).count(),
             "undated": obj.prices.filter(as_of__isnull=True).count(),
         }
+
+
+# --- House offers: the operating organisation's own servers ---------------------------------------
+
+HOUSE_MODES = [(m, label) for m, label in MODE_CHOICES if m in ("dedicated_hosting", "bare_metal")]
+CHINA_ROUTES = [
+    ("", gettext_lazy("None")),
+    ("cn2_gia", "CN2 GIA"),
+    ("cmi", "CMI"),
+]
+# The server fields kept in the price row's `extra.server` (the engine hands them to reports).
+SERVER_FIELDS = (
+    "cpu",
+    "ram_gb",
+    "nvme_tb",
+    "network_gbps",
+    "china_bandwidth_mbps",
+    "china_bandwidth_type",
+)
+
+
+def _region_choices() -> list[tuple[str, Any]]:
+    return [("", "—")] + [(key, label_for("region", key)) for key in load_catalog().regions]
+
+
+class HouseOfferForm(SourcedForm):
+    """A server as the sales team describes it; saved as a monthly catalog price per card."""
+
+    dated_fields = ("source",)
+    modes = forms.MultipleChoiceField(
+        label=gettext_lazy("Deployment modes"),
+        choices=HOUSE_MODES,
+        initial=["dedicated_hosting", "bare_metal"],
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": gettext_lazy("Pick at least one deployment mode.")},
+    )
+    region_key = forms.ChoiceField(label=gettext_lazy("Region"), choices=_region_choices)
+    server_name = forms.CharField(
+        label=gettext_lazy("Server name"),
+        max_length=100,
+        help_text=gettext_lazy("As the offer is sold, e.g. “HK-H100-8”."),
+    )
+    gpu_count = forms.IntegerField(
+        label=gettext_lazy("GPUs per server"), min_value=1, max_value=16, initial=8
+    )
+    cpu = forms.CharField(
+        label=gettext_lazy("CPU"),
+        max_length=100,
+        help_text=gettext_lazy("e.g. “2 × AMD EPYC 9354 (64 cores)”."),
+    )
+    ram_gb = forms.IntegerField(label=gettext_lazy("RAM (GB)"), min_value=1, max_value=16_384)
+    nvme_tb = forms.DecimalField(
+        label=gettext_lazy("NVMe (TB)"), min_value=0, max_value=1000, decimal_places=2
+    )
+    network_gbps = forms.DecimalField(
+        label=gettext_lazy("Network (Gbps)"), min_value=0, max_value=3200, decimal_places=1
+    )
+    china_bandwidth_mbps = forms.IntegerField(
+        label=gettext_lazy("Premium bandwidth to mainland China (Mbps)"),
+        min_value=0,
+        max_value=100_000,
+        required=False,
+    )
+    china_bandwidth_type = forms.ChoiceField(
+        label=gettext_lazy("China route"), choices=CHINA_ROUTES, required=False
+    )
+    usd_per_server_month = forms.DecimalField(
+        label=gettext_lazy("Monthly price per server (USD)"),
+        min_value=Decimal("0.01"),
+        max_value=Decimal(2_000_000),
+        decimal_places=2,
+        required=False,
+    )
+    price_on_request = forms.BooleanField(
+        label=gettext_lazy("Price on request"),
+        required=False,
+        help_text=gettext_lazy(
+            "No published price: the offer is listed, unpriced (it never ranks above a priced "
+            "option), and the report offers a quote request."
+        ),
+    )
+
+    class Meta:
+        model = HouseOffer
+        fields: tuple[str, ...] = (
+            "catalog",
+            "accelerator",
+            "key",
+            "region",
+            "setup_fee_usd",
+            "min_term_months",
+            "source",
+            "as_of",
+            "note",
+        )
+        labels: ClassVar = {"region": gettext_lazy("Location")}
+        help_texts: ClassVar = {
+            "region": gettext_lazy("The data centre, e.g. “Hong Kong (Tseung Kwan O)”.")
+        }
+        widgets: ClassVar[dict[str, Any]] = {
+            "source": forms.Textarea(attrs={"rows": 2, "cols": 80}),
+            "note": forms.Textarea(attrs={"rows": 2, "cols": 80}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        obj = self.instance
+        if obj.pk:
+            extra = obj.extra or {}
+            server = extra.get("server") or {}
+            count = int(extra.get("gpus_per_unit") or 1)
+            self.initial.update({k: server.get(k) for k in SERVER_FIELDS})
+            self.initial.update(
+                modes=obj.modes,
+                region_key=obj.region_key,
+                server_name=extra.get("unit") or "",
+                gpu_count=count,
+                price_on_request=bool(extra.get("price_on_request")),
+                usd_per_server_month=(
+                    None
+                    if obj.usd_per_device_month is None
+                    else (obj.usd_per_device_month * count).quantize(Decimal("0.01"))
+                ),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        price, on_request = data.get("usd_per_server_month"), data.get("price_on_request")
+        if price is None and not on_request and "usd_per_server_month" not in self.errors:
+            self.add_error(
+                "usd_per_server_month", _("Give the monthly price, or tick “Price on request”.")
+            )
+        if price is not None and on_request:
+            self.add_error(
+                "price_on_request", _("An offer has a monthly price or is on request, not both.")
+            )
+        mbps, route = data.get("china_bandwidth_mbps"), data.get("china_bandwidth_type")
+        if mbps and not route:
+            self.add_error("china_bandwidth_type", _("Choose the route for the China bandwidth."))
+        if route and not mbps:
+            self.add_error("china_bandwidth_mbps", _("Give the bandwidth for this route."))
+        accelerator, count = data.get("accelerator"), data.get("gpu_count")
+        if accelerator and count and count > accelerator.max_devices_per_node:
+            self.add_error(
+                "gpu_count",
+                _("A server holds at most %(n)s %(card)s cards.")
+                % {"n": accelerator.max_devices_per_node, "card": accelerator.name},
+            )
+        catalog = data.get("catalog") or getattr(self.instance, "catalog", None)
+        if catalog and accelerator and accelerator.catalog_id != catalog.pk:
+            self.add_error(
+                "accelerator",
+                _("%(accelerator)s belongs to %(other)s, not to %(catalog)s.")
+                % {"accelerator": accelerator, "other": accelerator.catalog, "catalog": catalog},
+            )
+        return data
+
+    def save(self, commit: bool = True) -> Any:
+        obj = super().save(commit=False)
+        data = self.cleaned_data
+        count = int(data["gpu_count"])
+        price = data.get("usd_per_server_month")
+        server: dict[str, Any] = {k: data.get(k) for k in SERVER_FIELDS}
+        for k in ("nvme_tb", "network_gbps"):
+            value = server[k]
+            server[k] = None if value is None else float(value)
+        server["china_bandwidth_mbps"] = server["china_bandwidth_mbps"] or 0
+        server["name"] = data["server_name"]
+        server["gpus"] = count
+        if obj.setup_fee_usd is not None:
+            server["setup_fee_usd"] = float(obj.setup_fee_usd)
+        if obj.min_term_months is not None:
+            server["min_term_months"] = obj.min_term_months
+        obj.provider = services.house_provider_name()
+        obj.cloud = "other"
+        obj.billing = "monthly"
+        obj.modes = list(data["modes"])
+        obj.region_key = data["region_key"]
+        obj.usd_per_device_hour = None
+        obj.usd_per_device_month = (
+            None if price is None else (price / count).quantize(Decimal("0.0001"))
+        )
+        obj.estimated = False
+        # A per-card figure of a server sold whole is derived (price / cards).
+        obj.derived = count > 1
+        obj.extra = {
+            **(obj.extra or {}),
+            "house": True,
+            "gpus_per_unit": count,
+            "unit": data["server_name"],
+            "server": server,
+            "price_on_request": bool(data.get("price_on_request")),
+        }
+        if commit:
+            obj.save()
+        return obj
+
+
+@admin.register(HouseOffer)
+class HouseOfferAdmin(CatalogRowAdmin):
+    form = HouseOfferForm
+    list_display = (
+        "key",
+        "server",
+        "accelerator_key",
+        "region",
+        "monthly",
+        "as_of",
+        "catalog",
+    )
+    list_filter = ("catalog", "region_key")
+    list_select_related = ("catalog", "accelerator")
+    search_fields = ("key", "region", "accelerator__name")
+    fieldsets = (
+        (None, {"fields": ("catalog", "key", "accelerator", "gpu_count", "server_name")}),
+        (
+            gettext_lazy("Server"),
+            {
+                "fields": (
+                    "cpu",
+                    "ram_gb",
+                    "nvme_tb",
+                    "network_gbps",
+                    "china_bandwidth_mbps",
+                    "china_bandwidth_type",
+                )
+            },
+        ),
+        (gettext_lazy("Where"), {"fields": ("region", "region_key", "modes")}),
+        (
+            gettext_lazy("Price"),
+            {
+                "fields": (
+                    "usd_per_server_month",
+                    "price_on_request",
+                    "setup_fee_usd",
+                    "min_term_months",
+                    "source",
+                    "as_of",
+                    "note",
+                )
+            },
+        ),
+    )
+
+    @admin.display(description=gettext_lazy("server"))
+    def server(self, obj: HouseOffer) -> str:
+        extra = obj.extra or {}
+        count = extra.get("gpus_per_unit") or 1
+        return f"{extra.get('unit') or '—'} ({count} × {obj.accelerator.name})"
+
+    @admin.display(description=gettext_lazy("accelerator"), ordering="accelerator__key")
+    def accelerator_key(self, obj: HouseOffer) -> str:
+        return obj.accelerator.key
+
+    @admin.display(description=gettext_lazy("per server-month"))
+    def monthly(self, obj: HouseOffer) -> str:
+        extra = obj.extra or {}
+        if extra.get("price_on_request") or obj.usd_per_device_month is None:
+            return _("price on request")
+        total = obj.usd_per_device_month * int(extra.get("gpus_per_unit") or 1)
+        return f"${total:,.0f}"
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kw)
+        if obj is not None and "accelerator" in form.base_fields:
+            form.base_fields["accelerator"].queryset = CatalogAccelerator.objects.filter(
+                catalog_id=obj.catalog_id
+            )
+        return form

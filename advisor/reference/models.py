@@ -653,3 +653,21 @@ class PriceRefresh(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_source_display()} {self.started_at:%Y-%m-%d %H:%M} {self.status}"
+
+
+class HouseOfferManager(models.Manager["HouseOffer"]):
+    def get_queryset(self) -> models.QuerySet[HouseOffer]:
+        return super().get_queryset().filter(extra__house=True)
+
+
+class HouseOffer(CatalogPrice):
+    """The operating organisation's own servers, as catalog prices (`extra.house`): edited as a
+    server (GPU x count, CPU, RAM, NVMe, network, China bandwidth, setup fee, term, a monthly price
+    or price on request) in a draft catalog, published with it, ranked like any other price."""
+
+    objects = HouseOfferManager()  # type: ignore[misc]
+
+    class Meta:
+        proxy = True
+        verbose_name = _("house offer")
+        verbose_name_plural = _("house offers")

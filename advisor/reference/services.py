@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.models import User
+from accounts.models import Organization, User
 from advisor import decisions
 from advisor.engine import (
     Answers,
@@ -1258,3 +1258,10 @@ def price_refresh_scheduled() -> list[PriceRefresh]:
         transport=UrllibTransport(timeout=settings.PRICE_REFRESH_TIMEOUT_SECONDS),
         api_key=settings.GCP_BILLING_API_KEY,
     )
+
+
+def house_provider_name() -> str:
+    """The provider a house offer names: the operating organisation (the company running the
+    site), so that a report says whose server it is."""
+    name = Organization.objects.filter(is_operator=True).values_list("name", flat=True).first()
+    return name or gettext("House offer")

@@ -1,0 +1,320 @@
+"""Issue 14 item 4 through the pages: the operator adds house offers in the admin (a draft
+catalog, then published), reports rank them like any other offer, and a report with one sends
+a quote request (the sized server, nothing retyped) to the operator's sales engineers, who work
+the leads list on their dashboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role
+from advisor.models import Assessment, Lead, Report
+from advisor.reference import services as reference_services
+from advisor.reference.models import Catalog, CatalogPrice, HouseOffer
+from advisor.starters import BY_SLUG
+from tests.factories import (
+    AssessmentFactory,
+    CatalogFactory,
+    MembershipFactory,
+    ReportFactory,
+    operator_member,
+    operator_organization,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _offer_post(catalog: Catalog, **changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "catalog": catalog.pk,
+        "key": "house-hk-h200",
+        "accelerator": catalog.accelerators.get(key="nvidia-h200").pk,
+        "gpu_count": 8,
+        "server_name": "HK-H200-8",
+        "cpu": "2 × AMD EPYC 9354 (64 cores)",
+        "ram_gb": 2048,
+        "nvme_tb": "30.72",
+        "network_gbps": "100",
+        "china_bandwidth_mbps": 200,
+        "china_bandwidth_type": "cn2_gia",
+        "region": "Hong Kong (Tseung Kwan O)",
+        "region_key": "hong_kong",
+        "modes": ["dedicated_hosting", "bare_metal"],
+        "usd_per_server_month": "",
+        "price_on_request": "on",
+        "setup_fee_usd": "500",
+        "min_term_months": 12,
+        "source": "Operator price list 2026-11",
+        "as_of": "2026-11-01",
+        "note": "",
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def editor(client: Client) -> Client:
+    operator_organization().__class__.objects.filter(is_operator=True).update(
+        name="Harbour Compute"
+    )
+    client.force_login(operator_member(Role.ADMIN))
+    return client
+
+
+@pytest.fixture
+def published_offer(editor: Client) -> CatalogPrice:
+    draft = CatalogFactory()
+    response = editor.post(reverse("admin:reference_houseoffer_add"), _offer_post(draft))
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    reference_services.catalog_publish(catalog=draft, user=None)
+    return CatalogPrice.objects.get(catalog=draft, key="house-hk-h200")
+
+
+def _hong_kong_hosted() -> dict[str, Any]:
+    answers = BY_SLUG["llm-fine-tuning-startup"].document()
+    answers["organization"]["regions"] = ["hong_kong"]
+    answers["deployment"]["allowed_modes"] = ["dedicated_hosting"]
+    return answers
+
+
+@pytest.fixture
+def customer(published_offer: CatalogPrice) -> tuple[Client, Report]:
+    membership = MembershipFactory(role=Role.MEMBER)
+    assessment = AssessmentFactory(
+        membership=membership, status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted()
+    )
+    report = ReportFactory(assessment=assessment)
+    client = Client()
+    client.force_login(membership.user)
+    return client, report
+
+
+def _report_url(report: Report) -> str:
+    return reverse("advisor:report", kwargs={"pk": report.assessment_id, "number": report.number})
+
+
+def _quote_url(report: Report) -> str:
+    return reverse(
+        "advisor:quote_request", kwargs={"pk": report.assessment_id, "number": report.number}
+    )
+
+
+# --- the admin ----------------------------------------------------------------------------------
+
+
+def test_an_admin_adds_a_house_offer_as_a_catalog_price(published_offer: CatalogPrice) -> None:
+    row = published_offer
+    assert (row.provider, row.cloud, row.billing) == ("Harbour Compute", "other", "monthly")
+    assert row.usd_per_device_month is None and row.extra["price_on_request"] is True
+    assert row.extra["house"] is True and row.extra["gpus_per_unit"] == 8
+    assert row.extra["server"]["china_bandwidth_type"] == "cn2_gia"
+    assert row.extra["server"]["ram_gb"] == 2048 and row.extra["server"]["setup_fee_usd"] == 500
+    assert HouseOffer.objects.filter(pk=row.pk).exists()
+
+
+def test_a_priced_house_offer_stores_the_per_card_month(editor: Client) -> None:
+    draft = CatalogFactory()
+    post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
+    response = editor.post(reverse("admin:reference_houseoffer_add"), post)
+    assert response.status_code == 302
+    row = CatalogPrice.objects.get(catalog=draft, key="house-hk-h200")
+    assert row.usd_per_device_month == 2000 and row.derived is True
+    page = editor.get(reverse("admin:reference_houseoffer_change", args=[row.pk]))
+    assert page.context["adminform"].form.initial["usd_per_server_month"] == 16000
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"price_on_request": ""}, "usd_per_server_month", "tick “Price on request”"),
+        ({"usd_per_server_month": "9000"}, "price_on_request", "not both"),
+        ({"china_bandwidth_type": ""}, "china_bandwidth_type", "Choose the route"),
+        ({"gpu_count": 17}, "gpu_count", "16"),
+        ({"ram_gb": 0}, "ram_gb", "greater than or equal to 1"),
+        ({"region_key": "atlantis"}, "region_key", "Select a valid choice"),
+        ({"as_of": "2099-01-01"}, "as_of", "in the future"),
+        ({"modes": ["public_cloud"]}, "modes", "Select a valid choice"),
+    ],
+)
+def test_bad_house_offers_are_refused_with_every_problem(
+    editor: Client, changes: dict[str, Any], field: str, message: str
+) -> None:
+    draft = CatalogFactory()
+    response = editor.post(reverse("admin:reference_houseoffer_add"), _offer_post(draft, **changes))
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert message in " ".join(errors[field])
+    assert not CatalogPrice.objects.filter(catalog=draft, key="house-hk-h200").exists()
+
+
+def test_only_editors_open_the_house_offer_admin(client: Client) -> None:
+    client.force_login(operator_member(Role.SALES_ENGINEER))
+    assert client.get(reverse("admin:reference_houseoffer_add")).status_code in (302, 403)
+
+
+# --- the report and the quote request -----------------------------------------------------------
+
+
+def test_the_report_ranks_the_house_offer_and_shows_the_quote_form(
+    customer: tuple[Client, Report],
+) -> None:
+    client, report = customer
+    first = report.result["workloads"][0]["options"][0]
+    assert first["accelerator_id"] == "nvidia-h200" and "unpriced" in first
+    assert first["on_request"][0]["provider"] == "Harbour Compute"
+    page = client.get(_report_url(report)).content.decode()
+    assert "Request a quote" in page and "Harbour Compute" in page
+    assert _quote_url(report) in page
+
+
+def test_a_quote_request_sends_the_sized_server_to_the_sales_engineers(
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+) -> None:
+    client, report = customer
+    engineer = operator_member(Role.SALES_ENGINEER)
+    post = {"term_months": 24, "china_bandwidth_mbps": 100, "china_bandwidth_type": "cmi"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(_quote_url(report), {**post, "note": "Go live in March"})
+    assert response.status_code == 302
+    lead = Lead.objects.get()
+    assert (lead.organization, lead.report, lead.status) == (
+        report.assessment.organization,
+        report,
+        "new",
+    )
+    assert lead.server["accelerator_id"] == "nvidia-h200" and lead.server["count"] >= 1
+    assert lead.server["offer"]["price_id"] == "house-hk-h200"
+    assert lead.server["server"]["cpu_cores"] == report.result["servers"][0]["cpu_cores"]
+    assert (lead.region, lead.term_months, lead.china_bandwidth_mbps) == ("hong_kong", 24, 100)
+    (message,) = mail.outbox
+    assert engineer.email in message.to
+    assert lead.server["summary"] in message.subject and "Go live in March" in message.body
+    # The customer sees their request and its status on the report and their dashboard.
+    assert "New" in client.get(_report_url(report)).content.decode()
+    assert lead.server["summary"] in client.get(reverse("advisor:dashboard")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("post", "problem"),
+    [
+        ({"term_months": 5}, "Select a valid choice"),
+        ({"term_months": 12, "china_bandwidth_mbps": -1}, "greater than or equal to 0"),
+        ({"term_months": 12, "china_bandwidth_mbps": 100}, "Choose the route"),
+        ({"term_months": 12, "note": "x" * 1001}, "at most 1000"),
+    ],
+)
+def test_bad_quote_requests_are_refused_and_nothing_is_sent(
+    customer: tuple[Client, Report],
+    post: dict[str, Any],
+    problem: str,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    client, report = customer
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(_quote_url(report), {**post, "note": post.get("note", "Kept")})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert problem in page and "The quote request was not sent" in page
+    assert "x" * 1000 in page or "Kept" in page  # what was typed comes back
+    assert not Lead.objects.exists() and not mail.outbox
+
+
+def test_a_stranger_gets_404_for_the_quote_request(customer: tuple[Client, Report]) -> None:
+    _client, report = customer
+    stranger = Client()
+    stranger.force_login(MembershipFactory().user)
+    assert stranger.post(_quote_url(report), {"term_months": 12}).status_code == 404
+    assert not Lead.objects.exists()
+
+
+def test_a_report_without_a_house_offer_has_no_quote_action(client: Client) -> None:
+    membership = MembershipFactory()
+    report = ReportFactory(assessment=AssessmentFactory(membership=membership, submitted=True))
+    client.force_login(membership.user)
+    assert "Request a quote" not in client.get(_report_url(report)).content.decode()
+    assert client.post(_quote_url(report), {"term_months": 12}).status_code == 404
+
+
+def test_the_quote_request_needs_csrf(customer: tuple[Client, Report]) -> None:
+    _client, report = customer
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(report.assessment.organization.memberships.first().user)
+    assert strict.post(_quote_url(report), {"term_months": 12}).status_code == 403
+
+
+# --- the leads list -----------------------------------------------------------------------------
+
+
+def _lead(report: Report) -> Lead:
+    client = Client()
+    client.force_login(report.assessment.organization.memberships.first().user)
+    client.post(_quote_url(report), {"term_months": 12})
+    return Lead.objects.get()
+
+
+def test_sales_engineers_see_every_lead_and_move_its_status(
+    customer: tuple[Client, Report],
+) -> None:
+    _client, report = customer
+    lead = _lead(report)
+    engineer = Client()
+    engineer.force_login(operator_member(Role.SALES_ENGINEER))
+    page = engineer.get(reverse("advisor:dashboard")).content.decode()
+    assert "Quote requests" in page and report.assessment.organization.name in page
+    url = reverse("advisor:lead_status", kwargs={"lead_id": lead.pk})
+    assert engineer.post(url, {"status": "quoted"}).status_code == 302
+    lead.refresh_from_db()
+    assert lead.status == "quoted"
+    assert engineer.post(url, {"status": "sold"}).status_code == 302
+    lead.refresh_from_db()
+    assert lead.status == "quoted"
+
+
+def test_customers_see_only_their_own_leads_and_cannot_change_them(
+    customer: tuple[Client, Report],
+) -> None:
+    client, report = customer
+    lead = _lead(report)
+    other = Client()
+    other.force_login(MembershipFactory().user)
+    assert lead.server["summary"] not in other.get(reverse("advisor:dashboard")).content.decode()
+    url = reverse("advisor:lead_status", kwargs={"lead_id": lead.pk})
+    assert client.post(url, {"status": "won"}).status_code == 404
+    assert other.post(url, {"status": "won"}).status_code == 404
+    lead.refresh_from_db()
+    assert lead.status == "new"
+
+
+def test_a_priced_house_offer_heads_the_report_and_is_quoted_with_its_price(
+    editor: Client, client: Client
+) -> None:
+    draft = CatalogFactory()
+    post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
+    assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
+    reference_services.catalog_publish(catalog=draft, user=None)
+    membership = MembershipFactory(role=Role.MEMBER)
+    assessment = AssessmentFactory(
+        membership=membership, status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted()
+    )
+    report = ReportFactory(assessment=assessment)
+    first = report.result["workloads"][0]["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert (price["price_id"], price["provider"], price["house"]) == (
+        "house-hk-h200",
+        "Harbour Compute",
+        True,
+    )
+    client.force_login(membership.user)
+    page = client.get(_report_url(report)).content.decode()
+    assert "Request a quote" in page and "$2,000 per card-month" in page
+
+
+def test_a_clone_of_a_catalog_keeps_its_house_offers(published_offer: CatalogPrice) -> None:
+    clone = CatalogFactory()
+    row = HouseOffer.objects.get(catalog=clone, key="house-hk-h200")
+    assert row.extra == published_offer.extra and row.usd_per_device_month is None

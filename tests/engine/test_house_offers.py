@@ -1,0 +1,137 @@
+"""Issue 14 item 4: the operating organisation's own servers (house offers) are catalog prices
+like any other: they rank on cost and fit with no thumb on the scale, name their provider, and
+one sold on request is listed beside its option, unpriced, never above a priced option."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
+from advisor.engine.catalog import CatalogError
+from tests.engine.test_expert_cases import team, workload
+
+SERVER = {
+    "name": "HK-H100-8",
+    "cpu": "2x AMD EPYC 9354",
+    "ram_gb": 1536,
+    "nvme_tb": 15.36,
+    "network_gbps": 25,
+    "china_bandwidth_mbps": 100,
+    "china_bandwidth_type": "cn2_gia",
+}
+
+
+def _house(price_id: str, acc_id: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": price_id,
+        "accelerator_id": acc_id,
+        "provider": "Harbour Compute",
+        "cloud": "other",
+        "modes": ["dedicated_hosting", "bare_metal"],
+        "billing": "monthly",
+        "usd_per_device_hour": None,
+        "usd_per_device_month": None,
+        "region": "Hong Kong (Tseung Kwan O)",
+        "region_key": "hong_kong",
+        "source": "Harbour Compute price list",
+        "as_of": "2026-11-01",
+        "estimated": False,
+        "derived": True,
+        "note": None,
+        "gpus_per_unit": 8,
+        "unit": "HK-H100-8",
+        "house": True,
+        "server": SERVER,
+        **fields,
+    }
+
+
+def _with(catalog: Catalog, *prices: dict[str, Any]) -> Catalog:
+    data = catalog.to_dict()
+    data["prices"] = [*data["prices"], *prices]
+    return load_catalog(data)
+
+
+def _hosted_team() -> dict[str, Any]:
+    return team(deployment={"allowed_modes": ["dedicated_hosting"]})
+
+
+def _options(result: dict[str, Any]) -> list[dict[str, Any]]:
+    return workload(result, "realtime_inference")["options"]
+
+
+def _option(result: dict[str, Any], acc_id: str) -> dict[str, Any]:
+    return next(o for o in _options(result) if o["accelerator_id"] == acc_id)
+
+
+def test_a_house_offer_prices_its_option_and_names_its_provider(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    house = _with(catalog, _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=1500))
+    h100 = _option(evaluate(_hosted_team(), house, scoring), "nvidia-h100-sxm")
+    price = h100["prices"]["monthly"]
+    assert price["price_id"] == "house-h100"
+    assert price["provider"] == "Harbour Compute"
+    assert price["house"] is True and price["server"]["china_bandwidth_type"] == "cn2_gia"
+    assert h100["cost_to_result"]["usd"] is not None
+
+
+@pytest.mark.parametrize(("house_usd", "wins"), [(1500, True), (2500, False)])
+def test_a_house_offer_wins_only_on_cost(
+    catalog: Catalog, scoring: ScoringModel, house_usd: float, wins: bool
+) -> None:
+    other = {
+        **_house("other-h100", "nvidia-h100-sxm", usd_per_device_month=2000),
+        "provider": "Another Host",
+        "house": False,
+        "server": None,
+    }
+    both = _with(
+        catalog, _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=house_usd), other
+    )
+    h100 = _option(evaluate(_hosted_team(), both, scoring), "nvidia-h100-sxm")
+    assert h100["prices"]["monthly"]["price_id"] == ("house-h100" if wins else "other-h100")
+
+
+def test_a_price_on_request_offer_is_listed_unpriced_and_never_above_a_priced_option(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    both = _with(
+        catalog,
+        _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=1500),
+        _house("house-h200", "nvidia-h200", price_on_request=True),
+    )
+    options = _options(evaluate(_hosted_team(), both, scoring))
+    h200 = next(o for o in options if o["accelerator_id"] == "nvidia-h200")
+    assert h200["cost_to_result"]["usd"] is None and "unpriced" in h200
+    assert h200["prices"]["monthly"] is None  # a quote is not a price of 0
+    (offer,) = h200["on_request"]
+    assert offer["price_id"] == "house-h200" and offer["provider"] == "Harbour Compute"
+    assert offer["region_match"] == "exact" and offer["server"]["ram_gb"] == 1536
+    assert h200["availability"]["available"] is True  # offered in Hong Kong, on request
+    # The engine's order (costing.rank_key): runnable, then available here, then priced first.
+    priced = [
+        o["rank"]
+        for o in options
+        if o["cost_to_result"]["usd"] is not None
+        and o["availability"]["available"]
+        and o["stack"]["runnable"]
+    ]
+    assert priced and max(priced) < h200["rank"]
+
+
+def test_only_a_price_on_request_row_may_have_no_figure(catalog: Catalog) -> None:
+    with pytest.raises(CatalogError, match="no price value"):
+        _with(catalog, _house("house-h200", "nvidia-h200"))
+    assert _with(catalog, _house("house-h200", "nvidia-h200", price_on_request=True))
+
+
+def test_no_house_offer_leaves_options_without_the_new_keys(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # Results priced without house offers keep their bytes (tests/engine/test_result_digests.py).
+    for o in _options(evaluate(_hosted_team(), catalog, scoring)):
+        assert "on_request" not in o
+        assert all(p is None or "house" not in p for p in o["prices"].values())
