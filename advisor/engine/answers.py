@@ -348,11 +348,13 @@ def _schema() -> dict[str, Any]:
                     "portability": _enum(PORTABILITY, "Need to move between providers."),
                     "china_connectivity": {
                         "type": "boolean",
-                        "description": "Users or data in mainland China must be reached.",
+                        "description": "Optional since v1 (was required): users or data in "
+                        "mainland China must be reached. Default: whether organization.regions "
+                        "includes mainland_china, so the question is asked once.",
                     },
                     "data_residency": _enum(RESIDENCY, "Where data may live."),
                 },
-                ["allowed_modes", "portability", "china_connectivity", "data_residency"],
+                ["allowed_modes", "portability", "data_residency"],
                 "Deployment constraints.",
             ),
             "cost": _obj(
@@ -540,7 +542,7 @@ class Problem:
 
     def message(self, lang: str = "en") -> str:
         """The problem as a sentence in `lang` ("en" or "zh-hant")."""
-        return i18n.message(f"problem.{self.code}", lang, **i18n.labelled(self.params, lang))
+        return i18n.problem_message(self.code, self.path, self.params, lang)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """JSON form: path, code, params and the message in `lang`."""
@@ -1102,6 +1104,12 @@ class Answers:
         return doc
 
 
+def china_by_region(regions: Iterable[Any]) -> bool:
+    """deployment.china_connectivity when a document leaves it out: mainland China is among
+    the regions where the users and data are (step 1 already asks it)."""
+    return "mainland_china" in regions
+
+
 def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
@@ -1182,7 +1190,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             tuple(dep["allowed_modes"]),
             tuple(dep.get("clouds", ())),
             dep["portability"],
-            bool(dep["china_connectivity"]),
+            bool(dep.get("china_connectivity", china_by_region(org["regions"]))),
             dep["data_residency"],
         ),
         cost=Cost(

@@ -247,6 +247,14 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         ),
         "real_levers": _l("real levers", "真正可調整的參數"),
     },
+    # The bundled model presets (data/presets.json) as people name them, not by their ids.
+    "preset": {
+        "llama-3.2-1b": _l("Llama 3.2 1B", "Llama 3.2 1B"),
+        "llama-3-8b": _l("Llama 3 8B", "Llama 3 8B"),
+        "llama-3-70b": _l("Llama 3 70B", "Llama 3 70B"),
+        "mistral-7b": _l("Mistral 7B", "Mistral 7B"),
+        "qwen2.5-7b": _l("Qwen2.5 7B", "Qwen2.5 7B"),
+    },
     "model_source": {
         "preset": _l("A published model", "公開發表的模型"),
         "architecture": _l("Our own architecture", "自有架構"),
@@ -316,6 +324,7 @@ GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "residency": ("deployment.data_residency",),
     "billing": ("cost.billing",),
     "ops": ("cost.ops_capacity",),
+    "preset": ("model.preset",),
     "method": ("training.method",),
     "training_precision": ("training.precision",),
     "optimizer": ("training.optimizer",),

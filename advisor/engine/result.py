@@ -1119,7 +1119,8 @@ def _preview(
             _get(draft, "deployment", "portability"), A.PORTABILITY, None
         ),
         "deployment.china_connectivity": _bool_or(
-            _get(draft, "deployment", "china_connectivity"), None
+            _get(draft, "deployment", "china_connectivity"),
+            A.china_by_region(regions) if regions else None,
         ),
         "deployment.data_residency": residency,
         "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
@@ -1145,7 +1146,13 @@ def _preview(
     if shape is None:
         notes.append(i18n.message("preview.no_model", lang))
     else:
-        memory = _preview_memory(draft, shape, catalog, valid)
+        kinds = {k for k, _ in workloads}
+        memory = _preview_memory(draft, shape, catalog, valid, kinds)
+        if any(
+            memory[phase] is not None and not isinstance(_get(draft, phase), Mapping)
+            for phase in ("training", "inference")
+        ):
+            notes.append(i18n.message("preview.memory_assumed", lang))
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -1191,9 +1198,14 @@ def _preview_memory(
     shape: S.ModelShape,
     catalog: Catalog,
     valid: Callable[[Mapping[str, Any]], bool],
+    kinds: set[str],
 ) -> dict[str, float | None]:
     out: dict[str, float | None] = {"training": None, "inference": None}
+    # The memory shows as soon as a model is chosen: a step not answered yet (training and
+    # inference come after the model) is sized with the defaults below, and a note says so.
     t = _get(draft, "training")
+    if not isinstance(t, Mapping) and kinds & A.TRAINING_KINDS:
+        t = {}
     if isinstance(t, Mapping) and valid({"training": t}):
         method = t.get("method", "full")
         training = A.Training(
@@ -1208,6 +1220,8 @@ def _preview_memory(
         )
         out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
     i = _get(draft, "inference")
+    if not isinstance(i, Mapping) and kinds & A.INFERENCE_KINDS:
+        i = {}
     if isinstance(i, Mapping) and valid({"inference": i}):
         ctx_tokens = int(i.get("context_tokens", 4096))
         inference = A.Inference(
