@@ -608,6 +608,22 @@ class CostStepForm(StepForm):
             "Bare metal and private cloud need people to run them; managed cloud needs fewer."
         ),
     )
+    ops_headcount = _integer(
+        label=_("Operations headcount (optional)"),
+        help_text=_(
+            "People who run the servers. Their working hours are priced at their regional wage; "
+            "hours beyond what they can do are bought in at a premium."
+        ),
+    )
+    ops_region = _select(
+        "region",
+        A.REGIONS,
+        label=_("Where the operations staff work (optional)"),
+        help_text=_(
+            "Sets their wage: sourced for Hong Kong, Tokyo and the US; elsewhere the US figure is "
+            "used. Leave empty for your first region."
+        ),
+    )
 
 
 class NewAssessmentForm(forms.Form):

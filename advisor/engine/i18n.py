@@ -90,7 +90,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "problem.invalid": _m("invalid value ({detail})", "無效的值（{detail}）"),
     "problem.duplicate_workload": _m(
-        "{kind_label} is already listed as {first_label}; each kind of work is listed once",
+        "{kind_label_start} is already listed as {first_label}; each kind of work is listed once",
         "工作負載類型「{kind_label}」已在{first_label}列出；類型不可重複",
     ),
     "problem.section_required": _m(
@@ -488,6 +488,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "在回答訓練與推論步驟之前，記憶體以常見設定估算（BF16 混合精度完整訓練；以 BF16 推論、"
         "上下文 4,096 個 token）。",
     ),
+    "cost.staff_us_wage": _m(
+        "No sourced wage was found for operations staff in {region}: the staff cost uses the US "
+        "figure.",
+        "找不到{region}維運人員薪資的公開來源：人力成本採用美國的數字。",
+    ),
     # --- CLI text summary
     "summary.title": _m("Recommendation", "建議"),
     "summary.headline": _m(
@@ -767,6 +772,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "cost.monthly_budget_usd": _m("monthly budget (USD)", "每月預算（美元）"),
     "cost.hours_per_day": _m("hours of use per day", "每日使用時數"),
     "cost.ops_capacity": _m("operations capacity", "維運人力"),
+    "cost.ops_headcount": _m("operations headcount", "維運人數"),
+    "cost.ops_region": _m("where the operations staff work", "維運人員所在地"),
     "model": _m("model", "模型"),
     "model.preset": _m("model preset", "預設模型"),
     "model.architecture": _m("model architecture", "模型架構"),
@@ -951,7 +958,8 @@ def _words(table: dict[str, str], lang: str) -> str:
 def _start(text: str, lang: str) -> str:
     # A label opens the sentence: "hours of use per day" -> "Hours of use per day" ("p95 ..."
     # and "KV heads" stay as they are).
-    if lang != "en" or not text or not text.split(" ")[0].isalpha():
+    first = text.split(" ")[0]
+    if lang != "en" or not text[:1].islower() or any(c.isdigit() for c in first):
         return text
     return text[0].upper() + text[1:]
 
@@ -963,8 +971,9 @@ def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "e
     generic = _INDEX.sub("[]", field_path)
     out = labelled(params, lang)
     out["field_label"] = _start(field_label(field_path, lang), lang) if field_path else ""
-    if "section_label" in out:
-        out["section_label_start"] = _start(out["section_label"], lang)
+    for name in ("section_label", "kind_label"):
+        if name in out:
+            out[f"{name}_start"] = _start(out[name], lang)
     unit = BOUND_UNITS.get(generic)
     if code in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
         limit = params.get("limit")

@@ -307,7 +307,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
 # The answer paths whose values each group names (`workloads[i].x` is read as `workloads[].x`).
 GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "industry": ("organization.industry",),
-    "region": ("organization.regions",),
+    "region": ("organization.regions", "cost.ops_region"),
     "kind": ("workloads[].kind",),
     "schedule": ("workloads[].schedule",),
     "stack_changes": ("maturity.stack_changes",),

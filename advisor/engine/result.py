@@ -19,7 +19,7 @@ from advisor.engine.catalog import Catalog
 from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "2.0.0"
+ENGINE_VERSION = "2.1.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
@@ -818,6 +818,9 @@ def evaluate(
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
+    staff_doc, staff_note = _staff_doc(answers, catalog, lang)
+    if staff_note is not None:
+        notes.append(staff_note)
     billing_reason = i18n.message(
         billing_code,
         lang,
@@ -946,6 +949,7 @@ def evaluate(
             ],
             "prices_used": sorted(prices_used.values(), key=lambda p: p["price_id"]),
             "figures_used": figures_used,
+            "staff": staff_doc,
             "gaps": list(catalog.gaps),
             "notes": notes,
         },
@@ -992,10 +996,37 @@ def _cost_inputs(
         residency=answers.deployment.data_residency,
         china=answers.deployment.china_connectivity,
         ops_capacity=answers.cost.ops_capacity,
+        ops_headcount=answers.cost.ops_headcount,
+        staff_region=_staff_region(answers),
         billing=answers.cost.billing,
         predictable=m.demand != "unpredictable",
         stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
     )
+
+
+def _staff_region(answers: A.Answers) -> str | None:
+    # Where the operations staff work: their answer, else where the organisation is first.
+    return answers.cost.ops_region or next(iter(answers.organization.regions), None)
+
+
+def _staff_doc(answers: A.Answers, catalog: Catalog, lang: str) -> tuple[dict[str, Any], str | None]:
+    """What the staff cost was priced with (result cost.staff), and a note when the region has
+    no sourced wage of its own."""
+    region = _staff_region(answers)
+    key, regional = C.staff_wage_figure(catalog, region)
+    doc = {
+        "region": region,
+        "wage_figure": key,
+        "regional_wage": regional,
+        "usd_per_hour": round(C.staff_usd_per_hour(catalog, region), 2),
+        "headcount": answers.cost.ops_headcount,
+    }
+    note = None
+    if not regional:
+        note = i18n.message(
+            "cost.staff_us_wage", lang, region=i18n.value_label("cost.ops_region", region, lang)
+        )
+    return doc, note
 
 
 def _workload_rules(
