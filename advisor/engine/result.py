@@ -1009,7 +1009,9 @@ def _staff_region(answers: A.Answers) -> str | None:
     return answers.cost.ops_region or next(iter(answers.organization.regions), None)
 
 
-def _staff_doc(answers: A.Answers, catalog: Catalog, lang: str) -> tuple[dict[str, Any], str | None]:
+def _staff_doc(
+    answers: A.Answers, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], str | None]:
     """What the staff cost was priced with (result cost.staff), and a note when the region has
     no sourced wage of its own."""
     region = _staff_region(answers)

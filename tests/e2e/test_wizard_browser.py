@@ -95,7 +95,6 @@ def _fill_step(page: Page, slug: str) -> None:
     elif slug == "deployment":
         _check(page, "allowed_modes", "public_cloud")
         _check(page, "portability", "preferred")
-        _check(page, "china_connectivity", "no")
         _check(page, "data_residency", "none")
     elif slug == "cost":
         _check(page, "billing", "pay_as_you_go")

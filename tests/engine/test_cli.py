@@ -37,12 +37,18 @@ def test_it_prints_the_schema() -> None:
 @pytest.mark.parametrize(
     ("payload", "expected"),
     [
-        (json.dumps(sample(**{"cost.hours_per_day": "x"})), "cost.hours_per_day: Hours of use per day must be a number, not text"),
+        (
+            json.dumps(sample(**{"cost.hours_per_day": "x"})),
+            "cost.hours_per_day: Hours of use per day must be a number, not text",
+        ),
         (
             json.dumps(sample(**{"cost.hours_per_day": 30})),
             "cost.hours_per_day: Hours of use per day must be at most 24 hours a day, not 30",
         ),
-        (json.dumps(sample(**{"maturity.demand": "x"})), 'maturity.demand: Demand cannot be "x"; choose from: unpredictable'),
+        (
+            json.dumps(sample(**{"maturity.demand": "x"})),
+            'maturity.demand: Demand cannot be "x"; choose from: unpredictable',
+        ),
         (json.dumps(sample(**{"cost.tip": 1})), "cost.tip: unknown field"),
         (
             json.dumps(sample(**{"workloads.1.kind": "fine_tuning"})),
