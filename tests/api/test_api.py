@@ -308,7 +308,7 @@ def test_errors_are_in_the_request_language(client: Client, member: Membership) 
     assert response.status_code == 400
     data = response.json()
     assert data["detail"] == "答案文件無效。"
-    assert data["errors"][0]["message"].startswith("不得小於 1")
+    assert data["errors"][0]["message"].startswith("micro-batch 大小不得小於 1 個序列")
     missing = api.post({"answers": {}})
     assert missing.json()["errors"][0]["message"] == "此欄位為必填。"
 
