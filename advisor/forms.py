@@ -257,8 +257,9 @@ class OrganizationStepForm(StepForm):
         A.REGIONS,
         label=_("Where your users and data are"),
         help_text=_(
-            "Decides which providers and accelerators are available, the latency to your users and "
-            "whether China connectivity matters. Choose at least one."
+            "Decides which providers and accelerators are available and the latency to your users. "
+            "Tick Mainland China if users or data there must be reached; it is not asked again. "
+            "Choose at least one."
         ),
     )
 

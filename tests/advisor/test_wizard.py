@@ -578,7 +578,13 @@ def test_china_reach_is_asked_once_in_step_one(client: Client, member: Any, lang
     obj = _new(member, {**FULL, "organization": {"industry": "media", "regions": ["hong_kong"]}})
     del obj.answers["deployment"]
     obj.save()
-    assert 'value="mainland_china"' in client.get(_url(obj, "organization"), **_zh(language)).text
+    step_one = client.get(_url(obj, "organization"), **_zh(language)).text
+    assert 'value="mainland_china"' in step_one
+    hint = {
+        "en": "Tick Mainland China if users or data there must be reached",
+        "zh-hant": "請勾選「中國大陸」",
+    }
+    assert hint[language] in step_one
     deployment = client.get(_url(obj, "deployment"), **_zh(language)).text
     assert 'name="china_connectivity"' not in deployment
     assert "mainland China be reached" not in deployment
