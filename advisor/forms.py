@@ -257,8 +257,9 @@ class OrganizationStepForm(StepForm):
         A.REGIONS,
         label=_("Where your users and data are"),
         help_text=_(
-            "Decides which providers and accelerators are available, the latency to your users and "
-            "whether China connectivity matters. Choose at least one."
+            "Decides which providers and accelerators are available and the latency to your users. "
+            "Tick Mainland China if users or data there must be reached; it is not asked again. "
+            "Choose at least one."
         ),
     )
 
@@ -360,7 +361,10 @@ class ModelStepForm(StepForm):
         super().__init__(*args, **kwargs)
         preset = self.fields["preset"]
         assert isinstance(preset, forms.ChoiceField)  # noqa: S101 - narrows the type
-        preset.choices = [("", "—"), *((p, p) for p in A.preset_ids())]
+        preset.choices = [("", "—"), *choices("preset", A.preset_ids())]
+
+    def architecture_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ARCHITECTURE_FIELDS]
 
     def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
         model = answers.get("model")
@@ -375,6 +379,8 @@ class ModelStepForm(StepForm):
 
     def section_value(self) -> Any:
         source = self.cleaned_data.get("source")
+        if not source and self.cleaned_data.get("preset"):
+            source = "preset"  # choosing a published model says which source it is
         if source == "preset" and self.cleaned_data.get("preset"):
             return {"preset": self.cleaned_data["preset"]}
         if source == "architecture":
@@ -566,10 +572,8 @@ class DeploymentStepForm(StepForm):
         label=_("Must you be able to move between providers?"),
         help_text=_("Portability favours GPUs and standard stacks."),
     )
-    china_connectivity = _yes_no(
-        label=_("Must users or data in mainland China be reached?"),
-        help_text=_("Few providers serve mainland China well; Hong Kong is a common bridge."),
-    )
+    # China reach is not asked here: step 1's regions say it (mainland China among them), and
+    # the engine derives deployment.china_connectivity from them when a document leaves it out.
     data_residency = _radio(
         "residency",
         A.RESIDENCY,
@@ -603,6 +607,22 @@ class CostStepForm(StepForm):
         label=_("Operations staff"),
         help_text=_(
             "Bare metal and private cloud need people to run them; managed cloud needs fewer."
+        ),
+    )
+    ops_headcount = _integer(
+        label=_("Operations headcount (optional)"),
+        help_text=_(
+            "People who run the servers. Their working hours are priced at their regional wage; "
+            "hours beyond what they can do are bought in at a premium."
+        ),
+    )
+    ops_region = _select(
+        "region",
+        A.REGIONS,
+        label=_("Where the operations staff work (optional)"),
+        help_text=_(
+            "Sets their wage: sourced for Hong Kong, Tokyo and the US; elsewhere the US figure is "
+            "used. Leave empty for your first region."
         ),
     )
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine.samples import sample
+from advisor.engine.samples import DELETE, sample
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ STARTERS: tuple[Starter, ...] = (
                     "demand": "unpredictable",
                 },
                 "frameworks.custom_kernels": True,
-                "deployment.china_connectivity": False,
+                # China reach follows the regions (none of them is mainland China).
+                "deployment.china_connectivity": DELETE,
                 "cost.billing": "pay_as_you_go",
                 "cost.monthly_budget_usd": 15000,
                 "cost.hours_per_day": 8,
@@ -82,7 +83,6 @@ STARTERS: tuple[Starter, ...] = (
                 "allowed_modes": ["public_cloud"],
                 "clouds": ["gcp"],
                 "portability": "not_needed",
-                "china_connectivity": False,
                 "data_residency": "in_region",
             },
             "cost": {
@@ -133,7 +133,6 @@ STARTERS: tuple[Starter, ...] = (
                 "allowed_modes": ["public_cloud", "dedicated_hosting", "bare_metal"],
                 "clouds": ["aws", "gcp"],
                 "portability": "required",
-                "china_connectivity": False,
                 "data_residency": "none",
             },
             "cost": {
@@ -160,7 +159,10 @@ STARTERS: tuple[Starter, ...] = (
         _("Nightly batch jobs over a media archive, ONNX models, cheapest capacity wins."),
         {
             "schema_version": 1,
-            "organization": {"industry": "media", "regions": ["taipei", "hong_kong"]},
+            "organization": {
+                "industry": "media",
+                "regions": ["taipei", "hong_kong", "mainland_china"],
+            },
             "workloads": [
                 {"kind": "batch_inference", "schedule": "daily"},
                 {"kind": "preprocessing", "schedule": "daily"},
@@ -180,7 +182,6 @@ STARTERS: tuple[Starter, ...] = (
                 "allowed_modes": ["dedicated_hosting", "bare_metal", "public_cloud"],
                 "clouds": [],
                 "portability": "preferred",
-                "china_connectivity": True,
                 "data_residency": "none",
             },
             "cost": {
@@ -227,7 +228,6 @@ STARTERS: tuple[Starter, ...] = (
                 "allowed_modes": ["private_cloud", "on_premises"],
                 "clouds": [],
                 "portability": "required",
-                "china_connectivity": False,
                 "data_residency": "on_premises_only",
             },
             "cost": {

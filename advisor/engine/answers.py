@@ -87,6 +87,7 @@ MAX_DATASET_TOKENS = 10**15
 MAX_TOKENS_PER_DAY = 10**13
 MAX_CONTEXT_TOKENS = 2_000_000
 MAX_SEQUENCE_LENGTH = 1_048_576
+MAX_OPS_HEADCOUNT = 10_000
 
 # What a caller lists of an invalid document; the rest is counted ("and 12 more"). A wrong
 # document rarely has more than a handful of problems, and an answer that grows with the input
@@ -348,11 +349,13 @@ def _schema() -> dict[str, Any]:
                     "portability": _enum(PORTABILITY, "Need to move between providers."),
                     "china_connectivity": {
                         "type": "boolean",
-                        "description": "Users or data in mainland China must be reached.",
+                        "description": "Optional since v1 (was required): users or data in "
+                        "mainland China must be reached. Default: whether organization.regions "
+                        "includes mainland_china, so the question is asked once.",
                     },
                     "data_residency": _enum(RESIDENCY, "Where data may live."),
                 },
-                ["allowed_modes", "portability", "china_connectivity", "data_residency"],
+                ["allowed_modes", "portability", "data_residency"],
                 "Deployment constraints.",
             ),
             "cost": _obj(
@@ -372,6 +375,19 @@ def _schema() -> dict[str, Any]:
                         "description": "Hours per day the accelerators are busy (0..24).",
                     },
                     "ops_capacity": _enum(OPS_CAPACITY, "Operations staff available."),
+                    "ops_headcount": _int(
+                        0,
+                        MAX_OPS_HEADCOUNT,
+                        "Optional, added in v1: people who operate the infrastructure. When "
+                        "given, the staff cost prices the operations hours at the team's regional "
+                        "rate up to what this many people work in a month, and buys the rest in "
+                        "(the ops_capacity none premium); without it, ops_capacity decides.",
+                    ),
+                    "ops_region": _enum(
+                        REGIONS,
+                        "Optional, added in v1: where the operations staff work, for their wage. "
+                        "Default: the first of organization.regions.",
+                    ),
                 },
                 ["billing", "hours_per_day", "ops_capacity"],
                 "Cost preferences.",
@@ -540,7 +556,7 @@ class Problem:
 
     def message(self, lang: str = "en") -> str:
         """The problem as a sentence in `lang` ("en" or "zh-hant")."""
-        return i18n.message(f"problem.{self.code}", lang, **i18n.labelled(self.params, lang))
+        return i18n.problem_message(self.code, self.path, self.params, lang)
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """JSON form: path, code, params and the message in `lang`."""
@@ -948,6 +964,8 @@ class Cost:
     monthly_budget_usd: float | None
     hours_per_day: float
     ops_capacity: str
+    ops_headcount: int | None = None
+    ops_region: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1050,6 +1068,11 @@ class Answers:
                 "ops_capacity": self.cost.ops_capacity,
             },
         }
+        # Optional fields added in v1: only when given.
+        if self.cost.ops_headcount is not None:
+            doc["cost"]["ops_headcount"] = self.cost.ops_headcount
+        if self.cost.ops_region is not None:
+            doc["cost"]["ops_region"] = self.cost.ops_region
         if self.model is not None:
             if self.model.preset is not None:
                 doc["model"] = {"preset": self.model.preset}
@@ -1100,6 +1123,12 @@ class Answers:
             if i.latency_metric != "whole_response":
                 doc["inference"]["latency_metric"] = i.latency_metric
         return doc
+
+
+def china_by_region(regions: Iterable[Any]) -> bool:
+    """deployment.china_connectivity when a document leaves it out: mainland China is among
+    the regions where the users and data are (step 1 already asks it)."""
+    return "mainland_china" in regions
 
 
 def _opt_float(value: Any) -> float | None:
@@ -1182,7 +1211,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             tuple(dep["allowed_modes"]),
             tuple(dep.get("clouds", ())),
             dep["portability"],
-            bool(dep["china_connectivity"]),
+            bool(dep.get("china_connectivity", china_by_region(org["regions"]))),
             dep["data_residency"],
         ),
         cost=Cost(
@@ -1190,6 +1219,8 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             _opt_float(cost.get("monthly_budget_usd")),
             float(cost["hours_per_day"]),
             cost["ops_capacity"],
+            int(cost["ops_headcount"]) if "ops_headcount" in cost else None,
+            cost.get("ops_region"),
         ),
         model=model,
         training=training,

@@ -277,6 +277,8 @@ class CostInputs:
     china: bool
     ops_capacity: str
     billing: str  # the billing preference answer (cost.billing)
+    ops_headcount: int | None = None  # cost.ops_headcount
+    staff_region: str | None = None  # where the operations staff work (cost.ops_region)
     predictable: bool = True  # maturity.demand is not "unpredictable"
     stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
     # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
@@ -310,20 +312,43 @@ def _prices(
 
 def _staff(mode: str, count: int, ci: CostInputs) -> float:
     return ci.catalog.memo(
-        ("staff", mode, count, ci.ops_capacity), lambda: _staff_cost(mode, count, ci)
+        ("staff", mode, count, ci.ops_capacity, ci.ops_headcount, ci.staff_region),
+        lambda: _staff_cost(mode, count, ci),
     )
+
+
+def staff_wage_figure(catalog: Catalog, region: str | None) -> tuple[str, bool]:
+    """The catalog figure of the hourly wage of operations staff in `region`, and whether it is
+    that region's own (False: no sourced figure there, so the US figure stands in)."""
+    by_region = catalog.rules.get("staff_wage_by_region", {}).get("value", {})
+    key = by_region.get(region or "")
+    if isinstance(key, str) and key in catalog.figures:
+        return key, key != "staff_hourly_wage_usd" or region in US_REGIONS
+    return "staff_hourly_wage_usd", region in US_REGIONS
+
+
+US_REGIONS = frozenset({"us_east", "us_west", "los_angeles"})
+
+
+def staff_usd_per_hour(catalog: Catalog, region: str | None) -> float:
+    """Loaded hourly cost of operations staff in `region` (wage x loaded-cost multiplier)."""
+    key, _regional = staff_wage_figure(catalog, region)
+    return catalog.figure(key) * catalog.figure("staff_loaded_multiplier")
 
 
 def _staff_cost(mode: str, count: int, ci: CostInputs) -> float:
-    hours = ci.catalog.rule("ops_hours_per_month")[mode] + count * ci.catalog.rule(
-        "ops_hours_per_device_month"
+    hours = float(
+        ci.catalog.rule("ops_hours_per_month")[mode]
+        + count * ci.catalog.rule("ops_hours_per_device_month")
     )
-    rate = ci.catalog.figure("staff_hourly_wage_usd") * ci.catalog.figure("staff_loaded_multiplier")
-    return (
-        float(hours)
-        * rate
-        * float(ci.catalog.rule("ops_capacity_buy_in_multiplier")[ci.ops_capacity])
-    )
+    rate = staff_usd_per_hour(ci.catalog, ci.staff_region)
+    buy_in = ci.catalog.rule("ops_capacity_buy_in_multiplier")
+    if ci.ops_headcount is None:
+        return hours * rate * float(buy_in[ci.ops_capacity])
+    # A stated team does the hours it has (a full working month each) at its own rate; what
+    # is left is bought in at the premium of a team with no operations staff.
+    in_house = min(hours, ci.ops_headcount * ci.catalog.figure("staff_hours_per_month"))
+    return in_house * rate + (hours - in_house) * rate * float(buy_in["none"])
 
 
 def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:

@@ -330,6 +330,15 @@ class Figure(TypedDict):
     derived: NotRequired[bool]
 
 
+class StaffRate(TypedDict):
+    region: str | None
+    wage_figure: str
+    # False: the region has no sourced wage, so the US figure stands in (a cost note says so).
+    regional_wage: bool
+    usd_per_hour: float
+    headcount: int | None
+
+
 class Cost(TypedDict):
     currency: str
     today: str
@@ -341,6 +350,8 @@ class Cost(TypedDict):
     figures_used: dict[str, Figure]
     gaps: list[str]
     notes: list[str]
+    # Engine 2.1: what the staff cost was priced with (absent from older documents).
+    staff: NotRequired[StaffRate]
 
 
 class ResultDocument(TypedDict):

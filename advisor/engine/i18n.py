@@ -26,34 +26,52 @@ MESSAGES: dict[str, dict[str, str]] = {
     "problem.unknown_key": _m(
         "unknown field '{key}' (allowed: {allowed})", "未知欄位「{key}」（允許：{allowed}）"
     ),
-    "problem.required": _m("'{field}' is required", "必須填寫「{field}」"),
-    "problem.type": _m("must be {expected}, not {actual}", "必須是 {expected}，而不是 {actual}"),
-    "problem.enum": _m("{value} is not one of: {allowed}", "{value} 不是允許的值之一：{allowed}"),
+    # Problems name their field in words ({field_label}, from FIELD_LABELS, capitalised where
+    # a sentence starts with it) and bounds with their unit (BOUND_UNITS): issue 15 item 8.
+    "problem.required": _m("{field_label} is required", "必須填寫{field_label}"),
+    "problem.required.plural": _m("{field_label} are required", "必須填寫{field_label}"),
+    "problem.type": _m(
+        "{field_label} must be {expected_words}, not {actual_words}",
+        "{field_label}必須是{expected_words}，而不是{actual_words}",
+    ),
+    "problem.enum": _m(
+        "{field_label} cannot be {value}; choose from: {allowed_label}",
+        "{field_label}不能是 {value}；請從以下選擇：{allowed_label}",
+    ),
     "problem.schema_version": _m(
-        "schema_version must be {expected} (got {value})",
-        "schema_version 必須是 {expected}（收到 {value}）",
+        "The schema version must be {expected}, not {value}",
+        "結構描述版本必須是 {expected}，而不是 {value}",
     ),
     "problem.minimum": _m(
-        "must be at least {limit} (got {value})", "不得小於 {limit}（收到 {value}）"
+        "{field_label} must be at least {limit}, not {value}",
+        "{field_label}不得小於{limit}（收到 {value}）",
     ),
     "problem.maximum": _m(
-        "must be at most {limit} (got {value})", "不得大於 {limit}（收到 {value}）"
+        "{field_label} must be at most {limit}, not {value}",
+        "{field_label}不得大於{limit}（收到 {value}）",
     ),
     "problem.exclusive_minimum": _m(
-        "must be greater than {limit} (got {value})", "必須大於 {limit}（收到 {value}）"
+        "{field_label} must be more than {limit}, not {value}",
+        "{field_label}必須大於{limit}（收到 {value}）",
     ),
     "problem.exclusive_maximum": _m(
-        "must be less than {limit} (got {value})", "必須小於 {limit}（收到 {value}）"
+        "{field_label} must be less than {limit}, not {value}",
+        "{field_label}必須小於{limit}（收到 {value}）",
     ),
     "problem.min_items": _m(
-        "needs at least {limit} item(s) (got {count})", "至少需要 {limit} 項（收到 {count} 項）"
+        "{field_label}: choose at least {limit}, not {count}",
+        "{field_label}：至少需選擇 {limit} 項（收到 {count} 項）",
+    ),
+    "problem.min_items.one": _m(
+        "{field_label}: choose at least one", "{field_label}：至少需選擇一項"
     ),
     "problem.max_items": _m(
-        "allows at most {limit} item(s) (got {count})", "最多允許 {limit} 項（收到 {count} 項）"
+        "{field_label}: at most {limit} entries, not {count}",
+        "{field_label}：最多 {limit} 項（收到 {count} 項）",
     ),
     "problem.max_length": _m(
-        "allows at most {limit} character(s) (got {count})",
-        "最多允許 {limit} 個字元（收到 {count} 個）",
+        "{field_label} can be at most {limit} characters long, not {count}",
+        "{field_label}最多 {limit} 個字元（收到 {count} 個）",
     ),
     "problem.unknown_keys": _m(
         "{count} more unknown field(s) (allowed: {allowed})",
@@ -63,42 +81,47 @@ MESSAGES: dict[str, dict[str, str]] = {
         "... and {count} more problem(s), not listed",
         "……另有 {count} 個問題未列出",
     ),
-    "problem.unique_items": _m("items must not repeat", "項目不可重複"),
+    "problem.unique_items": _m(
+        "{field_label}: each choice may appear only once", "{field_label}：每個選項只能出現一次"
+    ),
     "problem.model_one_of": _m(
-        "give exactly one of 'preset' or 'architecture'", "「preset」與「architecture」必須擇一填寫"
+        "Choose either a published model or your own architecture (one of the two)",
+        "請選擇公開發表的模型或自有架構（兩者擇一）",
     ),
     "problem.invalid": _m("invalid value ({detail})", "無效的值（{detail}）"),
     "problem.duplicate_workload": _m(
-        "workload kind '{kind}' is already listed at {first}; kinds must be unique",
+        "{kind_label_start} is already listed as {first_label}; each kind of work is listed once",
         "工作負載類型「{kind_label}」已在{first_label}列出；類型不可重複",
     ),
     "problem.section_required": _m(
-        "the '{section}' section is required because workloads include: {kinds}",
+        "{section_label_start} is required because the workloads include {kinds_label}",
         "因為工作負載包含{kinds_label}，必須提供「{section_label}」區段（{section}）",
     ),
     "problem.model_required": _m(
-        "'model' is required when {sections} is given (sizing needs the model)",
+        "The model is required when {sections_label} is given: sizing needs it",
         "提供{sections_label}時必須提供「模型」（model；規模估算需要模型資訊）",
     ),
     "problem.lora_rank_required": _m(
-        "lora_rank is required when method is {method}",
+        "The LoRA rank is required for {method_label}",
         "訓練方法為{method_label}時必須提供 LoRA 秩（lora_rank）",
     ),
     "problem.output_exceeds_context": _m(
-        "output_tokens ({output}) cannot exceed context_tokens ({context}), which includes the "
-        "output",
+        "The output tokens ({output}) cannot be more than the context tokens ({context}), which "
+        "include the output",
         "輸出 token 數（{output}）不得超過上下文 token 數（{context}）；後者已包含輸出",
     ),
     "problem.kv_heads_divide": _m(
-        "kv_heads ({kv_heads}) must divide attention_heads ({heads})",
+        "The KV heads ({kv_heads}) must divide the attention heads ({heads}) evenly",
         "KV 頭數（{kv_heads}）必須能整除注意力頭數（{heads}）",
     ),
     "problem.heads_divide_hidden": _m(
-        "hidden_size ({hidden}) must be a multiple of attention_heads ({heads}), or give head_dim",
+        "The hidden size ({hidden}) must be a multiple of the attention heads ({heads}), or give "
+        "the head dimension",
         "隱藏維度（{hidden}）必須是注意力頭數（{heads}）的倍數，或另行提供頭維度（head_dim）",
     ),
     "problem.residency_needs_on_premises": _m(
-        "on_premises_only needs on_premises or private_cloud among allowed_modes",
+        "Data that must stay on your premises needs on premises or private cloud among the "
+        "allowed deployment modes",
         "資料落地為「僅限自有機房」時，允許的部署模式必須包含「自有機房」或「私有雲」",
     ),
     "problem.scoring_invalid": _m("invalid scoring model ({detail})", "評分模型無效（{detail}）"),
@@ -467,6 +490,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "依目前已回答的內容推估；未回答的問題視為中立。",
     ),
     "preview.forced": _m("{reason}", "{reason}"),
+    # --- wiz15: the wizard's preview, field words in problems, staff by region (issue 15)
+    "preview.memory_assumed": _m(
+        "Memory assumes typical settings (full training in BF16 mixed precision, serving in BF16 "
+        "with 4,096 tokens of context) until the training and inference steps are answered.",
+        "在回答訓練與推論步驟之前，記憶體以常見設定估算（BF16 混合精度完整訓練；以 BF16 推論、"
+        "上下文 4,096 個 token）。",
+    ),
+    "cost.staff_us_wage": _m(
+        "No sourced wage was found for operations staff in {region}: the staff cost uses the US "
+        "figure.",
+        "找不到{region}維運人員薪資的公開來源：人力成本採用美國的數字。",
+    ),
     # --- CLI text summary
     "summary.title": _m("Recommendation", "建議"),
     "summary.headline": _m(
@@ -720,7 +755,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 # reads it. `workloads[i].x` is looked up as `workloads[].x`.
 FIELD_LABELS: dict[str, dict[str, str]] = {
     "schema_version": _m("schema version", "結構描述版本"),
-    "organization": _m("organization", "組織"),
+    "organization": _m("organisation", "組織"),
     "organization.industry": _m("industry", "產業"),
     "organization.regions": _m("regions", "所在區域"),
     "workloads": _m("workloads", "工作負載"),
@@ -746,6 +781,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "cost.monthly_budget_usd": _m("monthly budget (USD)", "每月預算（美元）"),
     "cost.hours_per_day": _m("hours of use per day", "每日使用時數"),
     "cost.ops_capacity": _m("operations capacity", "維運人力"),
+    "cost.ops_headcount": _m("operations headcount", "維運人數"),
+    "cost.ops_region": _m("where the operations staff work", "維運人員所在地"),
     "model": _m("model", "模型"),
     "model.preset": _m("model preset", "預設模型"),
     "model.architecture": _m("model architecture", "模型架構"),
@@ -914,6 +951,109 @@ def labelled(params: dict[str, Any], lang: str) -> dict[str, Any]:
                 message("field.workload_index", lang, n=int(match.group(1)) + 1) if match else value
             )
     return out
+
+
+# How a bound reads for the answers that have a unit: "at most 24 hours a day", not "at most 24".
+BOUND_UNITS: dict[str, dict[str, str]] = {
+    "cost.hours_per_day": _m("{n} hours a day", "每天 {n} 小時"),
+    "cost.monthly_budget_usd": _m("US${n} a month", "每月 {n} 美元"),
+    "cost.ops_headcount": _m("{n} people", "{n} 人"),
+    "training.deadline_hours": _m("{n} hours", "{n} 小時"),
+    "training.dataset_tokens": _m("{n} tokens", "{n} 個 token"),
+    "training.sequence_length": _m("{n} tokens", "{n} 個 token"),
+    "training.micro_batch_size": _m("{n} sequences", "{n} 個序列"),
+    "inference.context_tokens": _m("{n} tokens", "{n} 個 token"),
+    "inference.output_tokens": _m("{n} tokens", "{n} 個 token"),
+    "inference.concurrent_sequences": _m("{n} sequences", "{n} 個序列"),
+    "inference.tokens_per_day": _m("{n} tokens a day", "每天 {n} 個 token"),
+    "inference.p95_latency_ms": _m("{n} ms", "{n} 毫秒"),
+    "model.architecture.parameters": _m("{n} parameters", "{n} 個參數"),
+    "model.architecture.layers": _m("{n} layers", "{n} 層"),
+    "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),
+    "model.architecture.kv_heads": _m("{n} heads", "{n} 個頭"),
+}
+_TYPE_WORDS: dict[str, dict[str, str]] = {
+    "integer": _m("a whole number", "整數"),
+    "number": _m("a number", "數字"),
+    "string": _m("text", "文字"),
+    "boolean": _m("yes or no", "是或否"),
+    "array": _m("a list", "清單"),
+    "object": _m("a group of answers", "一組答案"),
+    "null": _m("empty", "空值"),
+}
+_OR = _m(" or ", "或")
+# English labels that take "are" ("Regions are required").
+_PLURAL_EN = frozenset(
+    {
+        "organization.regions",
+        "workloads",
+        "frameworks",
+        "frameworks.others",
+        "frameworks.custom_kernels",
+        "maturity.stack_changes",
+        "deployment.allowed_modes",
+        "deployment.clouds",
+        "cost.hours_per_day",
+        "model.architecture.parameters",
+        "model.architecture.layers",
+        "model.architecture.attention_heads",
+        "model.architecture.kv_heads",
+        "model.architecture.tied_embeddings",
+        "training.dataset_tokens",
+        "training.epochs",
+        "inference.context_tokens",
+        "inference.output_tokens",
+        "inference.concurrent_sequences",
+        "inference.tokens_per_day",
+    }
+)
+_LIST_ITEM = re.compile(r"\[\d+\]$")
+
+
+def _words(table: dict[str, str], lang: str) -> str:
+    return table.get(lang) or table["en"]
+
+
+def _start(text: str, lang: str) -> str:
+    # A label opens the sentence: "hours of use per day" -> "Hours of use per day" ("p95 ..."
+    # and "KV heads" stay as they are).
+    first = text.split(" ")[0]
+    if lang != "en" or not text[:1].islower() or any(c.isdigit() for c in first):
+        return text
+    return text[0].upper() + text[1:]
+
+
+def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "en") -> str:
+    """An answers problem as a sentence that names its field in words, in `lang`."""
+    # An item of a list of values ("organization.regions[3]") is read as the list.
+    field_path = _LIST_ITEM.sub("", path) if _LIST_ITEM.search(path) else path
+    generic = _INDEX.sub("[]", field_path)
+    out = labelled(params, lang)
+    out["field_label"] = _start(field_label(field_path, lang), lang) if field_path else ""
+    for name in ("section_label", "kind_label"):
+        if name in out:
+            out[f"{name}_start"] = _start(out[name], lang)
+    unit = BOUND_UNITS.get(generic)
+    if code in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+        limit = params.get("limit")
+        text = _words(unit, lang).format(n=limit) if unit else str(limit)
+        # Chinese runs the limit on from the verb ("不得大於 24"), with a space before a number.
+        out["limit"] = text if lang == "en" or not text[:1].isdigit() else f" {text}"
+    if code == "type":
+        for name in ("expected", "actual"):
+            kinds = [k.strip() for k in str(params.get(name, "")).split("|") if k.strip()]
+            out[f"{name}_words"] = _words(_OR, lang).join(
+                _words(_TYPE_WORDS[k], lang) if k in _TYPE_WORDS else k for k in kinds
+            )
+    if code == "enum":
+        allowed = [v for v in str(params.get("allowed", "")).split(", ") if v]
+        out["allowed_label"] = value_label(generic, allowed, lang)
+    key = f"problem.{code}"
+    if code == "required" and lang == "en" and generic in _PLURAL_EN:
+        key += ".plural"
+    if code == "min_items" and params.get("limit") == 1:
+        key += ".one"
+    return message(key, lang, **out)
 
 
 def fmt_number(value: float | int) -> str:

@@ -331,6 +331,17 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "Cost gap for a sure card choice", "卡片選擇確定所需的成本差距"
         ),
         "serving_vcpu_per_device": _l("vCPU per serving device", "每個推論裝置的 vCPU"),
+        "staff_hourly_wage_usd_hong_kong": _l("Staff hourly wage in Hong Kong", "香港維運人員時薪"),
+        "staff_hourly_wage_usd_tokyo": _l("Staff hourly wage in Tokyo", "東京維運人員時薪"),
+        "staff_hours_per_month": _l("Working hours per person a month", "每人每月工作時數"),
+    },
+    # The bundled model presets (data/presets.json) as people name them, not by their ids.
+    "preset": {
+        "llama-3.2-1b": _l("Llama 3.2 1B", "Llama 3.2 1B"),
+        "llama-3-8b": _l("Llama 3 8B", "Llama 3 8B"),
+        "llama-3-70b": _l("Llama 3 70B", "Llama 3 70B"),
+        "mistral-7b": _l("Mistral 7B", "Mistral 7B"),
+        "qwen2.5-7b": _l("Qwen2.5 7B", "Qwen2.5 7B"),
     },
     "model_source": {
         "preset": _l("A published model", "公開發表的模型"),
@@ -409,6 +420,7 @@ UNITS: Final[dict[str, str]] = {
     "bytes": "位元組",
     "checkpoints": "個檢查點",
     "USD per hour": "美元／每小時",
+    "working hours per person per month": "每人每月工作時數",
     "x base wage": "倍基本薪資",
     "USD per GB-month": "美元／每 GB 每月",
     "USD per GiB-month": "美元／每 GiB 每月",
@@ -432,7 +444,7 @@ UNITS: Final[dict[str, str]] = {
 # The answer paths whose values each group names (`workloads[i].x` is read as `workloads[].x`).
 GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "industry": ("organization.industry",),
-    "region": ("organization.regions",),
+    "region": ("organization.regions", "cost.ops_region"),
     "kind": ("workloads[].kind",),
     "schedule": ("workloads[].schedule",),
     "stack_changes": ("maturity.stack_changes",),
@@ -449,6 +461,7 @@ GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "residency": ("deployment.data_residency",),
     "billing": ("cost.billing",),
     "ops": ("cost.ops_capacity",),
+    "preset": ("model.preset",),
     "method": ("training.method",),
     "training_precision": ("training.precision",),
     "optimizer": ("training.optimizer",),

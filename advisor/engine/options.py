@@ -303,6 +303,8 @@ def _option_inputs(
             ci.residency,
             ci.china,
             ci.ops_capacity,
+            ci.ops_headcount,
+            ci.staff_region,
             ci.billing,
             ci.predictable,
             ci.stable,

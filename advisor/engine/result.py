@@ -819,6 +819,9 @@ def evaluate(
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }
+    staff_doc, staff_note = _staff_doc(answers, catalog, lang)
+    if staff_note is not None:
+        notes.append(staff_note)
     billing_reason = i18n.message(
         billing_code,
         lang,
@@ -947,6 +950,7 @@ def evaluate(
             ],
             "prices_used": sorted(prices_used.values(), key=lambda p: p["price_id"]),
             "figures_used": figures_used,
+            "staff": staff_doc,
             "gaps": [i18n.catalog_text(g, lang) for g in dict.fromkeys(catalog.gaps)],
             "notes": notes,
         },
@@ -993,10 +997,39 @@ def _cost_inputs(
         residency=answers.deployment.data_residency,
         china=answers.deployment.china_connectivity,
         ops_capacity=answers.cost.ops_capacity,
+        ops_headcount=answers.cost.ops_headcount,
+        staff_region=_staff_region(answers),
         billing=answers.cost.billing,
         predictable=m.demand != "unpredictable",
         stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
     )
+
+
+def _staff_region(answers: A.Answers) -> str | None:
+    # Where the operations staff work: their answer, else where the organisation is first.
+    return answers.cost.ops_region or next(iter(answers.organization.regions), None)
+
+
+def _staff_doc(
+    answers: A.Answers, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], str | None]:
+    """What the staff cost was priced with (result cost.staff), and a note when the region has
+    no sourced wage of its own."""
+    region = _staff_region(answers)
+    key, regional = C.staff_wage_figure(catalog, region)
+    doc = {
+        "region": region,
+        "wage_figure": key,
+        "regional_wage": regional,
+        "usd_per_hour": round(C.staff_usd_per_hour(catalog, region), 2),
+        "headcount": answers.cost.ops_headcount,
+    }
+    note = None
+    if not regional:
+        note = i18n.message(
+            "cost.staff_us_wage", lang, region=i18n.value_label("cost.ops_region", region, lang)
+        )
+    return doc, note
 
 
 def _workload_rules(
@@ -1120,7 +1153,8 @@ def _preview(
             _get(draft, "deployment", "portability"), A.PORTABILITY, None
         ),
         "deployment.china_connectivity": _bool_or(
-            _get(draft, "deployment", "china_connectivity"), None
+            _get(draft, "deployment", "china_connectivity"),
+            A.china_by_region(regions) if regions else None,
         ),
         "deployment.data_residency": residency,
         "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
@@ -1146,7 +1180,13 @@ def _preview(
     if shape is None:
         notes.append(i18n.message("preview.no_model", lang))
     else:
-        memory = _preview_memory(draft, shape, catalog, valid)
+        kinds = {k for k, _ in workloads}
+        memory = _preview_memory(draft, shape, catalog, valid, kinds)
+        if any(
+            memory[phase] is not None and not isinstance(_get(draft, phase), Mapping)
+            for phase in ("training", "inference")
+        ):
+            notes.append(i18n.message("preview.memory_assumed", lang))
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -1192,9 +1232,14 @@ def _preview_memory(
     shape: S.ModelShape,
     catalog: Catalog,
     valid: Callable[[Mapping[str, Any]], bool],
+    kinds: set[str],
 ) -> dict[str, float | None]:
     out: dict[str, float | None] = {"training": None, "inference": None}
+    # The memory shows as soon as a model is chosen: a step not answered yet (training and
+    # inference come after the model) is sized with the defaults below, and a note says so.
     t = _get(draft, "training")
+    if not isinstance(t, Mapping) and kinds & A.TRAINING_KINDS:
+        t = {}
     if isinstance(t, Mapping) and valid({"training": t}):
         method = t.get("method", "full")
         training = A.Training(
@@ -1209,6 +1254,8 @@ def _preview_memory(
         )
         out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
     i = _get(draft, "inference")
+    if not isinstance(i, Mapping) and kinds & A.INFERENCE_KINDS:
+        i = {}
     if isinstance(i, Mapping) and valid({"inference": i}):
         ctx_tokens = int(i.get("context_tokens", 4096))
         inference = A.Inference(

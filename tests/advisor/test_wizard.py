@@ -9,6 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from advisor.engine import parse_answers
 from advisor.models import Assessment
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.wizard import STEPS
@@ -55,7 +56,6 @@ POSTS: dict[str, dict[str, Any]] = {
     "deployment": {
         "allowed_modes": ["public_cloud", "dedicated_hosting"],
         "portability": "preferred",
-        "china_connectivity": "no",
         "data_residency": "none",
     },
     "cost": {
@@ -526,3 +526,138 @@ def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member
     review = client.get(_url(obj, "review")).text
     assert "What the latency target measures" not in review
     assert "Submit assessment" in review
+
+
+# --- Issue 15 items 8, 9 and 11: the model step, China asked once, ops headcount, words
+
+
+def _zh(language: str) -> dict[str, str]:
+    return {"HTTP_ACCEPT_LANGUAGE": "zh-TW" if language == "zh-hant" else "en"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_model_step_names_published_models_and_groups_each_sources_fields(
+    client: Client, member: Any, language: str
+) -> None:
+    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    page = client.get(_url(obj, "model"), **_zh(language)).text
+    assert '<option value="llama-3-8b">Llama 3 8B</option>' in page
+    assert '<option value="qwen2.5-7b">Qwen2.5 7B</option>' in page
+    assert ">llama-3-8b<" not in page
+    # The stylesheet hides the group of the source not chosen (no script: the CSP allows none);
+    # every field is in the page, so nothing is lost without CSS or JavaScript.
+    start, end = page.index('class="model-architecture"'), page.index('name="tied_embeddings"')
+    for name in ("parameters", "layers", "hidden_size", "kv_heads", "vocab_size"):
+        assert start < page.index(f'name="{name}"') < end, name
+    assert page.index('class="model-preset"') < page.index('name="preset"') < start
+    assert "<script>" not in page.split('id="wizard"')[1]
+
+
+def test_choosing_a_published_model_saves_it_and_fills_the_memory_preview_at_once(
+    client: Client, member: Any
+) -> None:
+    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    before = client.get(_url(obj, "model")).text
+    assert "Add a model to see memory figures." in before
+    # Only the list was touched (the "published model" radio left as it was).
+    response = client.post(
+        _url(obj, "model"),
+        {"preset": "llama-3-8b", "version": obj.version, "action": "autosave"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    obj.refresh_from_db()
+    assert obj.answers["model"] == {"preset": "llama-3-8b"}
+    preview = response.text.split('id="preview"')[1].split("</aside>")[0]
+    assert preview.count(" GiB") == 2, preview  # training and serving, before their steps
+    assert "Memory assumes typical settings" in preview
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_china_reach_is_asked_once_in_step_one(client: Client, member: Any, language: str) -> None:
+    obj = _new(member, {**FULL, "organization": {"industry": "media", "regions": ["hong_kong"]}})
+    del obj.answers["deployment"]
+    obj.save()
+    step_one = client.get(_url(obj, "organization"), **_zh(language)).text
+    assert 'value="mainland_china"' in step_one
+    hint = {
+        "en": "Tick Mainland China if users or data there must be reached",
+        "zh-hant": "請勾選「中國大陸」",
+    }
+    assert hint[language] in step_one
+    deployment = client.get(_url(obj, "deployment"), **_zh(language)).text
+    assert 'name="china_connectivity"' not in deployment
+    assert "mainland China be reached" not in deployment
+    _post(
+        client,
+        obj,
+        "organization",
+        {"industry": "media", "regions": ["hong_kong", "mainland_china"]},
+    )
+    assert _post(client, obj, "deployment", POSTS["deployment"]).status_code == 302
+    obj.refresh_from_db()
+    assert "china_connectivity" not in obj.answers["deployment"]
+    assert parse_answers(obj.answers).deployment.china_connectivity is True
+
+
+COST_TEXT = {
+    "en": {
+        "headcount": "Operations headcount (optional)",
+        "region": "Where the operations staff work (optional)",
+        "bound": "Operations headcount must be at least 0 people, not -1",
+    },
+    "zh-hant": {
+        "headcount": "維運人數（選填）",
+        "region": "維運人員所在地（選填）",
+        "bound": "維運人數不得小於 0 人（收到 -1）",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_cost_step_asks_the_ops_headcount_and_where_they_work(
+    client: Client, member: Any, language: str
+) -> None:
+    text = COST_TEXT[language]
+    obj = _new(member, FULL)
+    page = client.get(_url(obj, "cost"), **_zh(language)).text
+    assert text["headcount"] in page and text["region"] in page
+    bad = {**POSTS["cost"], "ops_headcount": "-1", "ops_region": "hong_kong"}
+    assert _post(client, obj, "cost", bad, **_zh(language)).status_code == 302
+    assert text["bound"] in client.get(_url(obj, "cost"), **_zh(language)).text
+    good = {**POSTS["cost"], "ops_headcount": "2", "ops_region": "hong_kong"}
+    assert _post(client, obj, "cost", good, **_zh(language)).status_code == 302
+    obj.refresh_from_db()
+    assert obj.answers["cost"]["ops_headcount"] == 2
+    assert obj.answers["cost"]["ops_region"] == "hong_kong"
+    review = client.get(_url(obj, "review"), **_zh(language)).text
+    assert text["headcount"] in review
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["Industry is required", "Regions are required", "Organisation is required"]),
+        ("zh-hant", ["必須填寫產業", "必須填寫所在區域", "必須填寫組織"]),
+    ],
+)
+def test_step_errors_name_the_field_in_words(
+    client: Client, member: Any, language: str, expected: list[str]
+) -> None:
+    obj = _new(member)
+    pages = []
+    for data in ({"regions": ["hong_kong"]}, {"industry": "research"}, {}):
+        _post(client, obj, "organization", data, **_zh(language))
+        pages.append(client.get(_url(obj, "organization"), **_zh(language)).text)
+    for message, page in zip(expected, pages, strict=True):
+        assert message in page
+        assert "&#x27;industry&#x27;" not in page and "&#x27;organization&#x27;" not in page
+
+
+def test_an_engine_bound_reads_as_a_sentence_at_its_field(client: Client, member: Any) -> None:
+    obj = _new(member, FULL)
+    _post(client, obj, "cost", {**POSTS["cost"], "hours_per_day": "25"})
+    form = client.get(_url(obj, "cost")).context["form"]
+    assert form.errors["hours_per_day"] == [
+        "Hours of use per day must be at most 24 hours a day, not 25"
+    ]

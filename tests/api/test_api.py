@@ -308,7 +308,7 @@ def test_errors_are_in_the_request_language(client: Client, member: Membership) 
     assert response.status_code == 400
     data = response.json()
     assert data["detail"] == "答案文件無效。"
-    assert data["errors"][0]["message"].startswith("不得小於 1")
+    assert data["errors"][0]["message"].startswith("micro-batch 大小不得小於 1 個序列")
     missing = api.post({"answers": {}})
     assert missing.json()["errors"][0]["message"] == "此欄位為必填。"
 
@@ -558,3 +558,53 @@ def test_random_queries_and_ids_never_500(
 ) -> None:
     assert api.get(URL, **params).status_code < 500
     assert api.get(f"{URL}/{quote(assessment_id, safe='')}").status_code < 500
+
+
+# --- Issue 15 items 8 and 11: China reach from the regions, ops headcount, problems in words
+
+
+def test_answers_may_leave_china_reach_to_the_regions(api: Api) -> None:
+    answers = copy.deepcopy(VALID)
+    answers["organization"]["regions"] = ["hong_kong", "mainland_china"]
+    answers["deployment"].pop("china_connectivity", None)
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 201, response.content
+    assert "china_connectivity" not in response.json()["answers"]["deployment"]
+    assert parse_answers(response.json()["answers"]).deployment.china_connectivity is True
+
+
+def test_a_stored_document_with_china_reach_stays_valid(api: Api) -> None:
+    answers = _answers_with(["deployment", "china_connectivity"], True)
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 201, response.content
+    assert response.json()["answers"]["deployment"]["china_connectivity"] is True
+
+
+def test_ops_headcount_and_region_price_the_staff_cost(api: Api) -> None:
+    answers = copy.deepcopy(VALID)
+    answers["cost"].update({"ops_headcount": 2, "ops_region": "tokyo"})
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 201, response.content
+    staff = response.json()["result"]["cost"]["staff"]
+    assert staff["region"] == "tokyo" and staff["headcount"] == 2
+    assert staff["wage_figure"] == "staff_hourly_wage_usd_tokyo"
+    schema = api.get("/api/v1/schema/answers").json()["properties"]["cost"]["properties"]
+    assert (schema["ops_headcount"]["minimum"], schema["ops_headcount"]["maximum"]) == (0, 10_000)
+    assert "tokyo" in schema["ops_region"]["enum"]
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Operations headcount must be at most 10,000 people, not 20,000"),
+        ("zh-Hant", "維運人數不得大於 10,000 人（收到 20,000）"),
+    ],
+)
+def test_an_out_of_bounds_headcount_is_400_in_words(
+    client: Client, member: Membership, language: str, message: str
+) -> None:
+    api = Api(client, api_token_for(member.user), language)
+    response = api.post(_body(answers=_answers_with(["cost", "ops_headcount"], 20_000)))
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["path"], error["message"]) == ("cost.ops_headcount", message)

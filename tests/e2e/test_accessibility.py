@@ -350,7 +350,6 @@ def _keyboard_step(kb: Keyboard, slug: str) -> None:
     elif slug == "deployment":
         kb.check("input[name=allowed_modes][value=public_cloud]")
         kb.choose("portability", "preferred")
-        kb.choose("china_connectivity", "no")
         kb.choose("data_residency", "none")
     elif slug == "cost":
         kb.choose("billing", "pay_as_you_go")

@@ -95,7 +95,6 @@ def _fill_step(page: Page, slug: str) -> None:
     elif slug == "deployment":
         _check(page, "allowed_modes", "public_cloud")
         _check(page, "portability", "preferred")
-        _check(page, "china_connectivity", "no")
         _check(page, "data_residency", "none")
     elif slug == "cost":
         _check(page, "billing", "pay_as_you_go")
@@ -292,3 +291,71 @@ def test_changing_a_radio_and_clicking_next_at_once_is_not_a_conflict(
     obj.refresh_from_db()
     assert obj.status == Assessment.Status.SUBMITTED
     assert obj.answers["cost"]["billing"] == "committed"
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_a_published_model_hides_the_architecture_fields_and_fills_the_preview(
+    page: Page, live_server: Any, screenshot_dir: Path, lang: str, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    membership = MembershipFactory()
+    answers = {
+        "schema_version": 1,
+        "workloads": [
+            {"kind": "fine_tuning", "schedule": "weekly"},
+            {"kind": "realtime_inference", "schedule": "continuous"},
+        ],
+    }
+    obj = AssessmentFactory(membership=membership, title="Model", answers=answers)
+    _log_in(page, live_server, membership, lang)
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/model/")
+    # Nothing chosen yet: both groups show.
+    expect(page.locator("#id_layers")).to_be_visible()
+    expect(page.locator("#id_preset")).to_be_visible()
+    _check(page, "source", "preset")
+    expect(page.locator("#id_layers")).to_be_hidden()
+    page.locator("#id_preset").select_option("llama-3-8b")
+    expect(page.locator("#id_preset option:checked")).to_have_text("Llama 3 8B")
+    expect(page.locator("#preview")).to_contain_text("GiB")
+    page.screenshot(
+        path=str(screenshot_dir / f"wizard-model-preset-{lang}-{width}.png"), full_page=True
+    )
+    _check(page, "source", "architecture")
+    expect(page.locator("#id_layers")).to_be_visible()
+    expect(page.locator("#id_preset")).to_be_hidden()
+    page.screenshot(
+        path=str(screenshot_dir / f"wizard-model-own-{lang}-{width}.png"), full_page=True
+    )
+    obj.answers = {**obj.answers, "model": {"preset": "llama-3-8b"}}
+    obj.save()
+    for slug in ("deployment", "cost"):
+        page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/{slug}/")
+        page.screenshot(
+            path=str(screenshot_dir / f"wizard-{slug}-{lang}-{width}.png"), full_page=True
+        )
+    expect(page.locator("#id_ops_headcount")).to_be_visible()
+    expect(page.locator("input[name=china_connectivity]")).to_have_count(0)
+
+
+def test_the_model_step_hides_the_other_source_with_javascript_off(
+    browser: Browser, live_server: Any
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    membership = MembershipFactory()
+    obj = AssessmentFactory(
+        membership=membership,
+        title="No JS model",
+        answers={"schema_version": 1, "workloads": [{"kind": "fine_tuning", "schedule": "weekly"}]},
+    )
+    _log_in(page, live_server, membership, "en")
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/model/")
+    _check(page, "source", "preset")
+    expect(page.locator("#id_layers")).to_be_hidden()
+    page.locator("#id_preset").select_option("llama-3-8b")
+    page.get_by_role("button", name="Save and continue").click()
+    page.wait_for_url("**/steps/training/")
+    obj.refresh_from_db()
+    assert obj.answers["model"] == {"preset": "llama-3-8b"}
+    context.close()

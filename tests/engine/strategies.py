@@ -51,6 +51,13 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
             "ops_capacity": draw(st.sampled_from(A.OPS_CAPACITY)),
         },
     }
+    # Optional answers added in v1: China reach left to the regions, the ops team's size and place.
+    if draw(st.booleans()):
+        del doc["deployment"]["china_connectivity"]
+    if draw(st.booleans()):
+        doc["cost"]["ops_headcount"] = draw(st.integers(0, A.MAX_OPS_HEADCOUNT))
+    if draw(st.booleans()):
+        doc["cost"]["ops_region"] = draw(st.sampled_from(A.REGIONS))
     with_model = draw(st.booleans()) or bool(set(kinds) & (A.TRAINING_KINDS | A.INFERENCE_KINDS))
     if with_model:
         doc["model"] = {"preset": draw(st.sampled_from(A.preset_ids()))}

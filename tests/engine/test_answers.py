@@ -247,3 +247,120 @@ def test_a_drafts_problems_are_a_complete_validations_less_what_is_missing(
 ) -> None:
     # The wizard validates a save once and takes the draft's problems from the full ones.
     assert draft_problems(validate(doc)) == check_partial(doc)
+
+
+# --- China reach asked once; operations headcount and region; problems in words (issue 15)
+
+
+@pytest.mark.parametrize(
+    ("regions", "expected"),
+    [(["hong_kong", "mainland_china"], True), (["hong_kong", "singapore"], False)],
+)
+def test_china_reach_left_out_follows_the_regions(regions: list[str], expected: bool) -> None:
+    doc = sample(**{"organization.regions": regions, "deployment.china_connectivity": DELETE})
+    assert validate(doc) == []
+    assert parse_answers(doc).deployment.china_connectivity is expected
+
+
+def test_a_stored_china_answer_is_kept_as_it_was() -> None:
+    # The sample is a Hong Kong and Singapore team that reaches mainland China.
+    assert "mainland_china" not in SAMPLE["organization"]["regions"]
+    assert parse_answers(SAMPLE).deployment.china_connectivity is True
+    off = sample(
+        **{"organization.regions": ["mainland_china"], "deployment.china_connectivity": False}
+    )
+    assert parse_answers(off).deployment.china_connectivity is False
+
+
+def test_ops_headcount_and_region_are_optional_and_round_trip() -> None:
+    assert "ops_headcount" not in parse_answers(SAMPLE).to_dict()["cost"]
+    doc = sample(**{"cost.ops_headcount": 2, "cost.ops_region": "hong_kong"})
+    answers = parse_answers(doc)
+    assert (answers.cost.ops_headcount, answers.cost.ops_region) == (2, "hong_kong")
+    assert parse_answers(answers.to_dict()) == answers
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "code"),
+    [
+        ("cost.ops_headcount", -1, "minimum"),
+        ("cost.ops_headcount", 10_001, "maximum"),
+        ("cost.ops_headcount", 1.5, "type"),
+        ("cost.ops_region", "mars", "enum"),
+    ],
+)
+def test_ops_headcount_and_region_are_bounded(path: str, value: Any, code: str) -> None:
+    assert (path, code) in problems_of(sample(**{path: value}))
+
+
+@pytest.mark.parametrize(
+    ("doc", "lang", "expected"),
+    [
+        ({"schema_version": 1}, "en", "Organisation is required"),
+        ({"schema_version": 1}, "en", "Workloads are required"),
+        ({"schema_version": 1}, "zh-hant", "必須填寫組織"),
+        (
+            sample(**{"cost.hours_per_day": 25}),
+            "en",
+            "Hours of use per day must be at most 24 hours a day, not 25",
+        ),
+        (
+            sample(**{"cost.hours_per_day": 25}),
+            "zh-hant",
+            "每日使用時數不得大於每天 24 小時（收到 25）",
+        ),
+        (
+            sample(**{"inference.p95_latency_ms": 0}),
+            "en",
+            "p95 latency target (ms) must be more than 0 ms, not 0",
+        ),
+        (sample(**{"organization.regions": []}), "en", "Regions: choose at least one"),
+        (
+            sample(**{"cost.hours_per_day": "eight"}),
+            "en",
+            "Hours of use per day must be a number, not text",
+        ),
+        (
+            sample(**{"maturity.demand": "x"}),
+            "en",
+            'Demand cannot be "x"; choose from: unpredictable, seasonal, predictable',
+        ),
+        (
+            sample(**{"training.method": "lora", "training.lora_rank": DELETE}),
+            "en",
+            "The LoRA rank is required for LoRA",
+        ),
+        (
+            sample(**{"cost.ops_headcount": -2}),
+            "en",
+            "Operations headcount must be at least 0 people, not -2",
+        ),
+        (sample(**{"cost.ops_headcount": -2}), "zh-hant", "維運人數不得小於 0 人（收到 -2）"),
+    ],
+)
+def test_problems_name_their_field_in_words_and_bounds_as_sentences(
+    doc: dict[str, Any], lang: str, expected: str
+) -> None:
+    assert expected in [p.message(lang) for p in validate(doc)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_problem_message_shows_a_raw_field_name(lang: str) -> None:
+    docs = [
+        {"schema_version": 1},
+        sample(**{"cost.hours_per_day": 25, "training.sequence_length": 0, "cost.ops_region": 3}),
+        sample(**{"model": {"architecture": {"layers": 0}}}),
+        sample(**{"deployment.data_residency": "on_premises_only"}),
+    ]
+    for doc in docs:
+        for problem in validate(doc):
+            text = problem.message(lang)
+            assert "'" not in text.replace("'s", ""), text
+            for raw in (
+                "hours_per_day",
+                "sequence_length",
+                "ops_region",
+                "hidden_size",
+                "kv_heads",
+            ):
+                assert raw not in text, text

@@ -37,18 +37,24 @@ def test_it_prints_the_schema() -> None:
 @pytest.mark.parametrize(
     ("payload", "expected"),
     [
-        (json.dumps(sample(**{"cost.hours_per_day": "x"})), "cost.hours_per_day: must be number"),
+        (
+            json.dumps(sample(**{"cost.hours_per_day": "x"})),
+            "cost.hours_per_day: Hours of use per day must be a number, not text",
+        ),
         (
             json.dumps(sample(**{"cost.hours_per_day": 30})),
-            "cost.hours_per_day: must be at most 24",
+            "cost.hours_per_day: Hours of use per day must be at most 24 hours a day, not 30",
         ),
-        (json.dumps(sample(**{"maturity.demand": "x"})), 'maturity.demand: "x" is not one of'),
+        (
+            json.dumps(sample(**{"maturity.demand": "x"})),
+            'maturity.demand: Demand cannot be "x"; choose from: unpredictable',
+        ),
         (json.dumps(sample(**{"cost.tip": 1})), "cost.tip: unknown field"),
         (
             json.dumps(sample(**{"workloads.1.kind": "fine_tuning"})),
-            "workloads[1].kind: workload kind",
+            "workloads[1].kind: Fine-tuning is already listed as workload 1",
         ),
-        (json.dumps({"schema_version": 1}), "organization: 'organization' is required"),
+        (json.dumps({"schema_version": 1}), "organization: Organisation is required"),
         ('{"schema_version": 1,\n  "cost": }', "invalid JSON at line 2, column 11"),
         (b'{"a": "\xff\xfe"}', "not valid UTF-8"),
         (b"[1, 2]", "must be a JSON object"),
@@ -80,7 +86,7 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
 
 def test_problems_are_printed_in_the_chosen_language() -> None:
     code, _, err = run(["-", "--lang", "zh-hant"], json.dumps(sample(**{"cost.hours_per_day": 30})))
-    assert code == 2 and "cost.hours_per_day: 不得大於 24" in err
+    assert code == 2 and "cost.hours_per_day: 每日使用時數不得大於每天 24 小時（收到 30）" in err
 
 
 def test_bad_arguments_exit_2_without_raising() -> None:
@@ -105,7 +111,7 @@ def test_190000_bad_regions_are_one_problem_not_190000() -> None:
     code, out, err = run(["-"], payload)
     assert code == 2 and out == ""
     lines = err.splitlines()
-    assert "organization.regions: allows at most 9 item(s) (got 190000)" in lines
+    assert "organization.regions: Regions: at most 9 entries, not 190000" in lines
     assert len(lines) <= 12
     assert len(err) < 4_000
 

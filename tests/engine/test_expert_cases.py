@@ -410,7 +410,38 @@ def _starter(slug: str) -> dict[str, Any]:
     return next(s for s in STARTERS if s.slug == slug).document()
 
 
+def hk_team_is_staffed_at_a_hong_kong_wage(r: Result) -> None:
+    # deployment_costs.md 6: HKD 30k-60k a month mid-level, not the BLS US median.
+    staff = r["cost"]["staff"]
+    assert staff["region"] == "hong_kong" and staff["regional_wage"]
+    figures = r["cost"]["figures_used"]
+    hk = figures["staff_hourly_wage_usd_hong_kong"]
+    assert hk["value"] < figures["staff_hourly_wage_usd"]["value"] and hk["derived"]
+    loaded = hk["value"] * figures["staff_loaded_multiplier"]["value"]
+    assert staff["usd_per_hour"] == pytest.approx(loaded, abs=0.01)
+    assert not [n for n in r["cost"]["notes"] if "US figure" in n]
+
+
+def singapore_team_is_told_the_us_wage_stands_in(r: Result) -> None:
+    staff = r["cost"]["staff"]
+    assert staff["wage_figure"] == "staff_hourly_wage_usd" and not staff["regional_wage"]
+    assert any("Singapore: the staff cost uses the US figure" in n for n in r["cost"]["notes"])
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
+    (
+        "hk_team_staffed_at_hong_kong_wages",
+        team(
+            deployment={"allowed_modes": ["dedicated_hosting", "bare_metal"]},
+            cost={"ops_headcount": 1},
+        ),
+        hk_team_is_staffed_at_a_hong_kong_wage,
+    ),
+    (
+        "singapore_team_staffed_at_the_us_wage_for_want_of_a_source",
+        team(organization={"industry": "ecommerce", "regions": ["singapore"]}),
+        singapore_team_is_told_the_us_wage_stands_in,
+    ),
     (
         "hk_cuda_shop_with_tensorrt_llm",
         team(frameworks={"custom_kernels": True, "serving": "tensorrt_llm"}),
@@ -770,3 +801,48 @@ def test_the_preprocessing_server_says_it_is_unpriced_and_why(
         (server,) = [s for s in result["servers"] if s["workload"] == "preprocessing"]
         (note,) = [n for n in server["notes"] if words in n]
         assert f"{server['cpu_cores']}" in note
+
+
+def _staff(result: Result) -> float:
+    return sum(w["staff_usd_per_month"] for w in result["cost"]["by_workload"])
+
+
+def test_a_hong_kong_ops_team_costs_less_than_the_same_team_in_the_us(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # The same customer, offer and servers; only where the operations staff work differs.
+    doc = team(deployment={"allowed_modes": ["bare_metal"]}, cost={"ops_headcount": 2})
+    hk = evaluate(
+        team(**{**doc, "cost": {**doc["cost"], "ops_region": "hong_kong"}}), catalog, scoring
+    )
+    us = evaluate(
+        team(**{**doc, "cost": {**doc["cost"], "ops_region": "us_west"}}), catalog, scoring
+    )
+    assert hk["workloads"][0]["options"][0]["count"] == us["workloads"][0]["options"][0]["count"]
+    figures = hk["cost"]["figures_used"]
+    ratio = (
+        figures["staff_hourly_wage_usd_hong_kong"]["value"]
+        / figures["staff_hourly_wage_usd"]["value"]
+    )
+    assert _staff(hk) == pytest.approx(_staff(us) * ratio, rel=1e-3)
+    assert _staff(hk) < _staff(us)
+    assert hk["cost"]["monthly_total_usd"] < us["cost"]["monthly_total_usd"]
+
+
+def test_a_team_too_small_for_the_hours_buys_the_rest_in(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # On premises with no operations people: every hour is bought in at the premium of a team
+    # with none (ops_capacity "none"); one person covers the hours at their own wage.
+    base = team(deployment={"allowed_modes": ["on_premises"]})
+    nobody = evaluate(
+        team(**{**base, "cost": {**base["cost"], "ops_headcount": 0}}), catalog, scoring
+    )
+    one = evaluate(team(**{**base, "cost": {**base["cost"], "ops_headcount": 1}}), catalog, scoring)
+    many = evaluate(
+        team(**{**base, "cost": {**base["cost"], "ops_headcount": 9}}), catalog, scoring
+    )
+    premium = catalog.rule("ops_capacity_buy_in_multiplier")["none"]
+    assert _staff(nobody) == pytest.approx(_staff(one) * premium, rel=1e-3)
+    assert _staff(one) > 0 and _staff(many) == pytest.approx(_staff(one))
+    assert nobody["cost"]["staff"]["headcount"] == 0
