@@ -266,13 +266,18 @@ def _reason(reason: Reason) -> dict[str, Any]:
 # estimate/derived tags are ours, not the customer's: the report drops them (the admin and
 # /catalog/ pages keep the provenance).
 _NOTE_REF = re.compile(
-    r"\s*[(（]\s*(?:shared/reference/)?[\w./-]+\.md\b[^)）]*[)）]"  # "(sizing.md B4, B8)"
-    r"|(?:shared/reference/)?\b[\w-]+\.md\b(?:\s+[§\w./-]*\d[\w./-]*)?(?:\s*[:：]\s*|\s*(?=[)）,;]))"
+    # "(sizing.md B4, B8)", "(offers_hk_tokyo_la.json rows 30 and 38)"
+    r"\s*[(（]\s*(?:shared/reference/)?[\w./-]+\.(?:md|json)\b[^)）]*[)）]"
+    # "，deployment_costs.md 第 2 節" at the end of a parenthesis
+    r"|\s*[,，]\s*[\w-]+\.md\s*(?:第\s*\S+?\s*節)?(?=[)）])"
+    # "shared/reference/sizing.md B2 (Transformer Math 101): …", "deployment_costs.md 1c: …"
+    r"|(?:shared/reference/)?\b[\w-]+\.md\b(?:\s+[§\w./-]*\d[\w./-]*)?(?:\s*\([^)]*\))?"
+    r"(?:\s*[:：]\s*|\s*(?=[)）,;]))"
 )
 _TAG = re.compile(
     r"\s*[(（](?:EST|DER|not in the reference)[)）]"  # "(EST)"
     r"|,\s*(?:EST|DER)\b(?=[)）,.;\s]|$)"  # "…, EST)"
-    r"|^(?:EST|DER)\b[:\s]*(?:from\s+)?"  # "EST: …", "DER from …"
+    r"|(?:^|(?<=[(（]))(?:EST|DER)\b[:\s]*(?:from\s+)?"  # "EST: …", "(DER from …"
 )
 
 
@@ -908,15 +913,75 @@ def _price_sources(cost: Cost) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
+# The figures the engine uses, in plain words; the research notes behind them stay on the admin
+# and catalog pages.
+FIGURE_LABELS = {
+    "mfu_pretraining": _lazy("Share of peak compute a pre-training run uses"),
+    "mfu_fine_tuning": _lazy("Share of peak compute a fine-tuning run uses"),
+    "qlora_speed_factor": _lazy("Speed of 4-bit (QLoRA) fine-tuning against 16-bit"),
+    "fp8_training_speedup": _lazy("Speed-up of FP8 training over BF16"),
+    "tf32_share_of_bf16_peak": _lazy("TF32 speed as a share of the BF16 peak"),
+    "decode_mbu": _lazy("Share of memory bandwidth used while generating tokens"),
+    "decode_compute_mfu": _lazy("Share of peak compute used while generating tokens"),
+    "prefill_mfu": _lazy("Share of peak compute used while reading the prompt"),
+    "runtime_overhead_gib": _lazy("Memory the software runtime takes on each card"),
+    "reserve_fraction": _lazy("Share of card memory kept free"),
+    "reserve_min_gib": _lazy("Least card memory kept free"),
+    "optimizer_step_transient_bytes": _lazy("Temporary memory of the optimizer step"),
+    "logits_bytes_per_element": _lazy("Memory of the output scores during training"),
+    "prefill_chunk_tokens": _lazy("Prompt tokens read at once in training tools"),
+    "serving_prefill_chunk_tokens": _lazy("Prompt tokens a serving engine reads per step"),
+    "inference_rule_of_thumb": _lazy("Rule of thumb for serving memory"),
+    "hours_per_month": _lazy("Hours in a month"),
+    "eur_usd": _lazy("Euro to US dollar rate"),
+    "host_ram_per_device_memory": _lazy("Server memory against card memory"),
+    "host_vcpu_per_device": _lazy("CPU cores per card"),
+    "nvme_per_device_tb": _lazy("Local SSD per card"),
+    "multi_node_network_gbps_per_device": _lazy("Network between servers, per card"),
+    "single_node_network_gbps": _lazy("Network of a single server"),
+    "tpu_dcn_gbps_per_chip": _lazy("Network between TPU slices, per chip"),
+    "dataset_bytes_per_token": _lazy("Size of a token of training text"),
+    "response_bytes_per_token": _lazy("Size of a token sent to users"),
+    "checkpoints_kept": _lazy("Checkpoints kept"),
+    "staff_hourly_wage_usd": _lazy("Operations staff hourly wage"),
+    "staff_loaded_multiplier": _lazy("Staff overheads on top of the wage"),
+    "gcs_storage_usd_per_gb_month": _lazy("Google Cloud storage price"),
+    "aws_storage_usd_per_gb_month": _lazy("AWS storage price"),
+    "azure_storage_usd_per_gb_month": _lazy("Azure storage price"),
+    "other_storage_usd_per_gb_month": _lazy("Storage price at other providers"),
+    "gcp_egress_usd_per_gb": _lazy("Google Cloud data transfer out"),
+    "gcp_egress_china_usd_per_gb": _lazy("Google Cloud data transfer to mainland China"),
+    "aws_egress_usd_per_gb": _lazy("AWS data transfer out"),
+    "azure_egress_usd_per_gb": _lazy("Azure data transfer out"),
+    "other_egress_usd_per_gb": _lazy("Data transfer out at other clouds"),
+    "dedicated_egress_usd_per_gb": _lazy("Data transfer out at dedicated hosts"),
+    "attention_flops_per_token_factor": _lazy("Attention compute per token"),
+    "commit_break_even_utilisation": _lazy("Use above which a 1-year commitment pays off"),
+    "pcie_p2p_gbytes_per_s": _lazy("Card-to-card speed over PCIe"),
+    "allreduce_latency_us": _lazy("Delay of one exchange between cards"),
+    "tp_allreduces_per_layer": _lazy("Exchanges between cards per model layer"),
+    "default_training_target_hours": _lazy("Default time limit for a training run"),
+    "realtime_hours_per_month": _lazy("Hours a real-time service runs a month"),
+    "dataloader_vcpu_per_device": _lazy("CPU cores for loading training data, per card"),
+    "training_read_mb_per_s_per_device": _lazy("Training data read speed, per card"),
+    "serving_host_ram_per_weight": _lazy("Server memory against model size"),
+    "serving_host_ram_min_gib": _lazy("Least memory of a serving server"),
+    "preprocess_tokens_per_vcpu_second": _lazy("Preprocessing speed per CPU core"),
+    "card_confidence_full_gap": _lazy("Cost lead that makes the card a sure pick"),
+    "serving_vcpu_per_device": _lazy("CPU cores per serving card"),
+}
+
+
 def _figures(cost: Cost) -> list[dict[str, Any]]:
     """The figures used, each with a stale flag against the result's own date and threshold."""
     today = _parse_date(cost["today"])
     limit = cost["stale_after_days"]
     rows = []
-    for fig in cost["figures_used"].values():
+    for key, fig in cost["figures_used"].items():
         as_of = _parse_date(fig["as_of"])
         stale = bool(as_of and today and limit and (today - as_of).days > limit)
-        rows.append({**fig, "basis": customer_text(fig["source"]), "stale": stale})
+        label = FIGURE_LABELS.get(key) or customer_text(fig["source"])
+        rows.append({**fig, "label": label, "stale": stale})
     return rows
 
 

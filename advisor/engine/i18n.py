@@ -365,8 +365,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "assume.prefill_chunked": _m(
         "Serving stack: {serving}, which prefills in chunks (chunked prefill): workspace for "
-        "{tokens} tokens per step, at most {chunk} (the largest of vLLM's default "
-        "max_num_batched_tokens), plus fp32 logits for each sequence's last token.",
+        "{tokens} tokens per step, at most {chunk} (the largest of vLLM's default token "
+        "limits per step), plus fp32 logits for each sequence's last token.",
         "推論服務框架：{serving}；以分塊方式預填（chunked prefill）：每一步的工作區容納 "
         "{tokens} 個 token，最多 {chunk} 個（vLLM 預設每步 token 上限中的最大值），另加每個"
         "序列最後一個 token 的 fp32 logits。",
