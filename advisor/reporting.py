@@ -269,7 +269,7 @@ _NOTE_REF = re.compile(
     # "(sizing.md B4, B8)", "(offers_hk_tokyo_la.json rows 30 and 38)"
     r"\s*[(（]\s*(?:shared/reference/)?[\w./-]+\.(?:md|json)\b[^)）]*[)）]"
     # "，deployment_costs.md 第 2 節" at the end of a parenthesis
-    r"|\s*[,，]\s*[\w-]+\.md\s*(?:第\s*\S+?\s*節)?(?=[)）])"
+    r"|\s*[,，]\s*[\w-]+\.md(?:\s*第?\s*[\w.§]+\s*節?)?(?=\s*[)）])"
     # "shared/reference/sizing.md B2 (Transformer Math 101): …", "deployment_costs.md 1c: …"
     r"|(?:shared/reference/)?\b[\w-]+\.md\b(?:\s+[§\w./-]*\d[\w./-]*)?(?:\s*\([^)]*\))?"
     r"(?:\s*[:：]\s*|\s*(?=[)）,;]))"

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from advisor.labels import label_for
@@ -53,7 +54,11 @@ def billing_label(value: Any) -> Any:
     """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
     from advisor.charts import BILLING_LABELS
 
-    return BILLING_LABELS.get(value, value)
+    if value in BILLING_LABELS:
+        return BILLING_LABELS[value]
+    # A workload's plan ("committed_3y") is named by the label table, never by its code.
+    label = label_for("billing", value)
+    return capfirst(label_for("any", value) if label == value else label)
 
 
 @register.filter

@@ -107,8 +107,9 @@ def test_report_has_no_file_references_code_names_tags_or_price_ids(
     slug: str, language: str
 ) -> None:
     html = html_for(slug, language)
-    for internal in ("sizing.md", "deployment_costs.md", ".json", "decode_mbu", "monthly_fixed"):
-        assert internal not in html
+    internal = ("sizing.md", "deployment_costs.md", ".json", "decode_mbu", "monthly_fixed")
+    for code in (*internal, "committed_1y", "committed_3y", ", )", "，）"):
+        assert code not in html
     assert not re.search(r"\b(EST|DER)\b", html)
     for p in result_for(slug, language)["cost"]["prices_used"]:
         assert not re.search(rf"\b{re.escape(p['price_id'])}\b", html), p["price_id"]
