@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib import request
 from urllib.parse import urlsplit
 
@@ -151,9 +151,24 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         cost_blocks.append({**w, "chart": charts.as_data_uri(svg) if svg else None})
     time_svg = charts.time_cost_chart(result, language)
     serving_svg = charts.serving_chart(result, language)
+    plans = [_plan(result, w, raw) for w, raw in zip(workloads, result["workloads"], strict=True)]
+    changes = [
+        cast(Change, {**c, "explanation": customer_text(c["explanation"])})
+        for c in rec["would_change_if"]
+        if c.get("kind") != "lever"
+    ]
+    levers = [
+        _lever(c, names, language) for c in rec["would_change_if"] if c.get("kind") == "lever"
+    ]
+    risks = _risks(result, workloads, memory)
     return {
         "result": result,
         "rec": rec,
+        "plans": plans,
+        "confidence": _confidence(result, workloads, changes, levers),
+        "top_reasons": [_reason(r) for r in rec["reasons"][:3]],
+        "top_risks": risks[:5],
+        "glossary": _glossary(),
         "versions": result["versions"],
         "split": rec["split"],
         "workloads": workloads,
@@ -166,9 +181,14 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "server": server,
         "server_name": names.get(server["accelerator_id"] or "", "") if server else "",
         "cost": cost,
-        "risks": _risks(result, workloads, memory),
+        "risks": risks,
         "next_steps": _next_steps(result, workloads),
         "price_sources": _price_sources(cost),
+        "notes": [customer_text(n) for n in cost["notes"]],
+        "gaps": [customer_text(g) for g in cost["gaps"]],
+        "server_notes": [customer_text(n) for n in server["notes"]] if server else [],
+        "split_note": customer_text(rec["split_note"] or ""),
+        "billing_reason": customer_text(rec["billing_reason"] or ""),
         "figures": _figures(cost, language),
         "excluded": [_excluded(e) for e in rec["excluded"]],
         "reasons": [_reason(r) for r in rec["reasons"]],
@@ -177,13 +197,12 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         # their sections out.
         "why_options": [w["why"] for w in workloads if w["why"]],
         "rules": [
-            {"name": label_for("rule", r["id"]), "statement": r["statement"]} for r in rec["rules"]
+            {"name": label_for("rule", r["id"]), "statement": customer_text(r["statement"])}
+            for r in rec["rules"]
         ],
         # A flip of family and mode has no kind; a numeric lever's is "lever".
-        "changes": [c for c in rec["would_change_if"] if c.get("kind") != "lever"],
-        "levers": [
-            _lever(c, names, language) for c in rec["would_change_if"] if c.get("kind") == "lever"
-        ],
+        "changes": changes,
+        "levers": levers,
     }
 
 
@@ -222,8 +241,15 @@ def _answer_label(path: str | None, value: Any) -> str:
 
 def _reason(reason: Reason) -> dict[str, Any]:
     contributions = sorted(reason["contribution"].items(), key=lambda kv: (-abs(kv[1]), kv[0]))
+    label: Any = reason["label"]
+    # A per-workload criterion (scale and schedule) appears once per workload: name it.
+    if reason["answer_path"].startswith("workloads[") and len(reason.get("workloads", [])) == 1:
+        label = f"{label} ({label_for('kind', reason['workloads'][0])})"
     return {
         **reason,
+        "label": label,
+        "explanation": customer_text(reason["explanation"]),
+        "rationale": _rationale(customer_text(reason["explanation"])),
         "answer_label": _answer_label(reason["answer_path"], reason["answer_value"]),
         "contributions": [
             {
@@ -235,6 +261,214 @@ def _reason(reason: Reason) -> dict[str, Any]:
             if value
         ],
     }
+
+
+# Research-note references ("sizing.md A3", "deployment_costs.md 1c: …") and the catalog's
+# estimate/derived tags are ours, not the customer's: the report drops them (the admin and
+# /catalog/ pages keep the provenance).
+_NOTE_REF = re.compile(
+    # "(sizing.md B4, B8)", "(offers_hk_tokyo_la.json rows 30 and 38)"
+    r"\s*[(（]\s*(?:shared/reference/)?[\w./-]+\.(?:md|json)\b[^)）]*[)）]"
+    # "，deployment_costs.md 第 2 節" at the end of a parenthesis
+    r"|\s*[,，]\s*[\w-]+\.md(?:\s*第?\s*[\w.§]+\s*節?)?(?=\s*[)）])"
+    # "shared/reference/sizing.md B2 (Transformer Math 101): …", "deployment_costs.md 1c: …"
+    r"|(?:shared/reference/)?\b[\w-]+\.md\b(?:\s+[§\w./-]*\d[\w./-]*)?(?:\s*\([^)]*\))?"
+    r"(?:\s*[:：]\s*|\s*(?=[)）,;]))"
+)
+_TAG = re.compile(
+    r"\s*[(（](?:EST|DER|not in the reference)[)）]"  # "(EST)"
+    r"|,\s*(?:EST|DER)\b(?=[)）,.;\s]|$)"  # "…, EST)"
+    r"|(?:^|(?<=[(（]))(?:EST|DER)\b[:\s]*(?:from\s+)?"  # "EST: …", "(DER from …"
+)
+
+
+def customer_text(text: str) -> str:
+    """Engine or catalog text as a customer reads it: no research-note references, no
+    EST/DER tags."""
+    text = _NOTE_REF.sub("", str(text))
+    text = _TAG.sub("", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _option_label(option: Mapping[str, Any]) -> str:
+    return f"{option['name']} × {option['count']}"
+
+
+def _where(price: Mapping[str, Any] | None) -> str:
+    if not price:
+        return ""
+    return " · ".join(str(v) for v in (price.get("provider"), price.get("region")) if v)
+
+
+def _result_cost(option: Mapping[str, Any], kind: str) -> tuple[float | None, str]:
+    """The cost a customer compares options by: per training run, else per million tokens."""
+    if kind in charts.TRAINING_KINDS:
+        run_cost, _slot = charts._run_cost(cast(Option, option))
+        return run_cost, str(_("per run"))
+    token_cost, _slot = charts._token_cost(cast(Option, option))
+    return token_cost, str(_("per million tokens"))
+
+
+def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str, Any]:
+    """One workload's plan as a buyer reads it: what to rent where, how it is paid, what it
+    costs a month and per result, how fast, and the runner-up with the difference."""
+    chosen = w["chosen"]
+    plan: dict[str, Any] = {"kind": w["kind"], "chosen": None}
+    if chosen is None:
+        return plan
+    price = _option_price(chosen)
+    used = chosen["billing_used"]
+    per_result, per = _result_cost(chosen, w["kind"])
+    unpriced = chosen.get("unpriced") if chosen["monthly_cost_usd"] is None else None
+    unpriced_text = ""
+    if unpriced is not None:
+        proxy = unpriced.get("rental_equivalent")
+        if unpriced.get("reason") == "no_purchase_price":
+            unpriced_text = _(
+                "Owned hardware: no purchase price in the catalog; ask vendors for a quote."
+            )
+        else:
+            unpriced_text = _("No price in the catalog for this option: ask for a quote.")
+        if proxy:
+            unpriced_text += " " + _(
+                "Rental-equivalent proxy, for comparison only (not your purchase price): "
+                "%(usd)s a month (%(where)s)."
+            ) % {"usd": usd(proxy["usd_per_month"]), "where": _where(proxy)}
+    if chosen.get("target_hours") is not None:
+        speed = _time_text(chosen)
+    elif chosen.get("latency_metric"):
+        speed = _latency_text(chosen)
+    else:
+        speed = ""
+    runner_up = _runner_up(w, chosen, per_result)
+    return {
+        "kind": w["kind"],
+        "chosen": chosen,
+        "option": _option_label(chosen),
+        "where": "" if unpriced is not None else _where(price),
+        "deployment_mode": w["deployment_mode"],
+        "billing": charts.BILLING_LABELS.get(used, "") if used else "",
+        "monthly": chosen["monthly_cost_usd"],
+        "per_result": per_result,
+        "per": per,
+        "speed": speed,
+        "unpriced": unpriced_text,
+        "runner_up": runner_up,
+    }
+
+
+def _runner_up(w: dict[str, Any], chosen: Option, per_result: float | None) -> str:
+    others = [o for o in w["options"] if not o["chosen"]]
+    if not others:
+        return ""
+    other = others[0]
+    other_cost, per = _result_cost(other, w["kind"])
+    text = _("%(option)s (%(where)s)") % {
+        "option": _option_label(other),
+        "where": _where(_option_price(other)) or _("no price"),
+    }
+    if other_cost is not None and per_result is not None:
+        diff = other_cost - per_result
+        if abs(diff) < 0.005:
+            text += " — " + _("costs the same %(per)s") % {"per": per}
+        elif diff > 0:
+            text += " — " + _("%(diff)s more %(per)s") % {"diff": usd(diff), "per": per}
+        else:
+            text += " — " + _("%(diff)s less %(per)s, but ranked lower") % {
+                "diff": usd(-diff),
+                "per": per,
+            }
+    elif other["monthly_cost_usd"] is not None and chosen["monthly_cost_usd"] is not None:
+        diff = other["monthly_cost_usd"] - chosen["monthly_cost_usd"]
+        text += " — " + _("%(diff)s a month more") % {"diff": usd(diff)}
+    return text
+
+
+CONFIDENCE_PARTS = {
+    "family": _lazy("GPU or TPU"),
+    "mode": _lazy("deployment mode"),
+    "card": _lazy("the card"),
+}
+
+
+def _confidence(
+    result: ResultDocument,
+    workloads: list[dict[str, Any]],
+    changes: list[Change],
+    levers: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What each workload's confidence covers (the lowest of family, mode and card) and the
+    easiest changes that would flip the answer."""
+    rows = []
+    for w, raw in zip(workloads, result["workloads"], strict=True):
+        parts = raw["confidence_parts"]
+        if parts is None:
+            covers = ""
+        else:
+            weakest = min(CONFIDENCE_PARTS, key=lambda k: float(parts[k]))  # type: ignore[literal-required]
+            covers = _(
+                "the lowest of: GPU or TPU %(family)s, deployment mode %(mode)s, card "
+                "%(card)s — least sure: %(weakest)s"
+            ) % {
+                "family": _percent(parts["family"]),
+                "mode": _percent(parts["mode"]),
+                "card": _percent(parts["card"]),
+                "weakest": CONFIDENCE_PARTS[weakest],
+            }
+        rows.append({"kind": w["kind"], "confidence": w["confidence"], "covers": covers})
+    flips = [customer_text(c["explanation"]) for c in changes[:2]]
+    flips += [str(lv["explanation"]) for lv in levers[:2]]
+    return {"rows": rows, "flips": flips}
+
+
+def _glossary() -> list[tuple[str, str]]:
+    return [
+        (
+            _("On-demand"),
+            _("Rented by the hour with no commitment; the most flexible and dearest rate."),
+        ),
+        (
+            _("Commitment"),
+            _("A 1- or 3-year promise to pay for the cards, in exchange for a lower rate."),
+        ),
+        (
+            _("Spot"),
+            _("Spare capacity at a discount that the provider can take back at short notice."),
+        ),
+        (
+            _("Break-even"),
+            _("How busy the cards must be for a cheaper fixed price to beat paying by the hour."),
+        ),
+        (
+            _("Time to first token"),
+            _("How long a user waits before the answer starts to appear."),
+        ),
+        (
+            _("Tensor parallel"),
+            _("One copy of the model split across several cards that work together."),
+        ),
+        (
+            _("MFU"),
+            _("The share of the cards' peak arithmetic that a training run actually uses."),
+        ),
+        (
+            _("Confidence"),
+            _("How clearly the recommendation beats the alternatives on your answers."),
+        ),
+    ]
+
+
+def _rationale(explanation: str) -> str:
+    """The why of a reason, without the label, weight and points its other columns show
+    (the engine writes "label: value (weight w) → points. why")."""
+    _head, arrow, tail = explanation.partition("→")
+    if not arrow:
+        return explanation
+    for stop in (". ", "。"):
+        _points, found, why = tail.partition(stop)
+        if found and why.strip():
+            return why.strip()
+    return explanation
 
 
 def _accelerator_names(result: ResultDocument) -> dict[str, str]:
@@ -279,11 +513,7 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
         "billing": w["billing"],
         "confidence": w["confidence"],
         "chosen": chosen,
-        "break_even": [
-            (slot, share)
-            for slot, share in (chosen["break_even_utilisation"] if chosen else {}).items()
-            if share is not None
-        ],
+        "break_even": _break_even(chosen),
         "why": _why_option(w, chosen, names),
         "options": options,
         "billing_slots": [
@@ -292,6 +522,34 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
             if any(o["compute"][BILLING_SLOTS.index(s)] is not None for o in options)
         ],
     }
+
+
+def _break_even(chosen: Option | None) -> str:
+    """Break-even as a sentence: how busy the cards are and which fixed prices pay off."""
+    if chosen is None:
+        return ""
+    shares = [(s, v) for s, v in chosen["break_even_utilisation"].items() if v is not None]
+    if not shares:
+        return ""
+    parts = []
+    for slot, share in shares:
+        billing = charts.BILLING_LABELS.get(slot, slot)
+        if share > 1:
+            parts.append(
+                _("%(billing)s would not pay off even with the cards busy all month")
+                % {"billing": billing}
+            )
+        else:
+            parts.append(
+                _("%(billing)s pays off once the cards are busy more than %(share)s of the month")
+                % {"billing": billing, "share": _percent(share)}
+            )
+    text = _("Against paying by the hour: %(parts)s.") % {"parts": "; ".join(str(p) for p in parts)}
+    if chosen.get("utilisation") is not None:
+        text += " " + _("This plan keeps them busy %(share)s of the month.") % {
+            "share": _percent(chosen["utilisation"])
+        }
+    return text
 
 
 def _why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dict[str, Any] | None:
@@ -325,7 +583,7 @@ def _why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> di
                 ),
             }
         if md["reason"]:
-            text += " — " + md["reason"]
+            text += " — " + customer_text(md["reason"])
         rows.append((_("Deployment mode"), text))
     if parts is not None:
         rows.append(
@@ -348,7 +606,7 @@ def _why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> di
             what = "; ".join(o["stack"]["porting"]) or "—"
             rows.append((_("Needs porting"), f"{o['name']}: {what}"))
     for e in w["excluded_options"]:
-        rows.append((_("Excluded"), f"{e['name']}: {e['reason'] or '—'}"))
+        rows.append((_("Excluded"), f"{e['name']}: {customer_text(e['reason']) or '—'}"))
     rules = [label_for("rule", r) for r in w["rules"]]
     if rules:
         rows.append((_("Rules applied"), " · ".join(str(r) for r in rules)))
@@ -430,7 +688,7 @@ def _lever(change: Change, names: dict[str, str], language: str) -> dict[str, An
             for c in change["changes"]
         ],
         "option": f"{names.get(acc, acc)} × {option['count']}" if option and acc else "—",
-        "explanation": change["explanation"],
+        "explanation": customer_text(change["explanation"]),
     }
 
 
@@ -469,6 +727,7 @@ def _memory_context(
         "fits": [names.get(a, a) for a in sizing["fits_single_device"]],
         "no_fit": no_fit,
         "interconnects": list(grouped.items()),
+        "assumptions": [customer_text(a) for a in sizing["assumptions"]],
         "chart": charts.as_data_uri(svg) if svg else None,
     }
 
@@ -476,7 +735,7 @@ def _memory_context(
 def _excluded(entry: Excluded) -> dict[str, Any]:
     option = entry["option"]
     label = {"gpu": _("GPU"), "tpu": _("TPU")}.get(option) or label_for("mode", option)
-    return {**entry, "label": label}
+    return {**entry, "label": label, "reason": customer_text(entry["reason"])}
 
 
 def _risks(
@@ -564,7 +823,7 @@ def _risks(
             % {"total": f"${float(total):,.0f}", "budget": f"${float(budget):,.0f}"}
         )
     for gap in cost["gaps"]:
-        risks.append(_("Not in the price catalog yet: %(gap)s.") % {"gap": gap})
+        risks.append(_("Not in the price catalog yet: %(gap)s.") % {"gap": customer_text(gap)})
     return risks
 
 
@@ -602,35 +861,57 @@ def _prices(cost: Cost) -> list[PriceUsed]:
     return sorted(cost["prices_used"], key=lambda p: (p["provider"], p["price_id"]))
 
 
+# The provider's own price page, by provider as the catalog names it; any other provider's is
+# "<provider> price list". The research-note source of each price stays on /catalog/.
+PRICE_PAGES = {
+    "AWS": _lazy("AWS EC2 price list"),
+    "Google Cloud": _lazy("Google Cloud GPU price list"),
+    "Azure": _lazy("Azure virtual machines price list"),
+}
+
+
+def _price_page(provider: str) -> str:
+    page = PRICE_PAGES.get(provider)
+    if page is not None:
+        return str(page)
+    return _("%(provider)s price list") % {"provider": provider or _("Provider")}
+
+
 def _price_sources(cost: Cost) -> list[dict[str, Any]]:
-    """The prices used, one row per source (with its date and flags): many prices come from
-    the same catalog or page, and repeating a long source on every price made the table pages
-    long. Each row names every price it covers, by provider and region."""
-    groups: dict[tuple[str, str, bool, bool, bool], dict[str, Any]] = {}
+    """The prices used as a customer checks them: one row per provider's price page and date
+    ("AWS EC2 price list, 2026-01-21"), the regions it covers, and what to watch in words
+    (old, undated, estimated, worked out from a node price). No internal ids."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
     for p in _prices(cost):
-        key = (p["source"], p["as_of"] or "", p["stale"], p["estimated"], p["derived"])
+        key = (p["provider"], p["as_of"] or "")
         group = groups.setdefault(
             key,
-            {
-                "source": key[0],
-                "as_of": p["as_of"],
-                "stale": key[2],
-                "estimated": key[3],
-                "derived": key[4],
-                "where": {},
-            },
+            {"page": _price_page(p["provider"]), "as_of": p["as_of"], "regions": [], "notes": []},
         )
-        where = " ".join(str(v) for v in (p.get("provider"), p.get("region")) if v) or "—"
+        region = p.get("region") or ""
+        if region and region not in group["regions"]:
+            group["regions"].append(region)
+        notes = []
+        if p["stale"]:
+            notes.append(
+                _("confirm before quoting")
+                if not p["as_of"]
+                else _("older than %(days)s days: confirm before quoting")
+                % {"days": f"{cost['stale_after_days']:.0f}"}
+            )
+        if p["estimated"]:
+            notes.append(_("an estimate"))
         if (p.get("gpus_per_unit") or 1) > 1:
-            where += " · " + _("sold as %(unit)s (%(gpus)s GPUs); per-GPU figure derived") % {
-                "unit": p.get("sold_as") or "—",
-                "gpus": p["gpus_per_unit"],
-            }
-        group["where"].setdefault(where, []).append(str(p.get("price_id") or ""))
-    return [
-        {**g, "where": [(where, ", ".join(ids)) for where, ids in g["where"].items()]}
-        for g in groups.values()
-    ]
+            notes.append(
+                _("sold as %(gpus)s-card servers; the per-card price is worked out from it")
+                % {"gpus": p["gpus_per_unit"]}
+            )
+        elif p["derived"]:
+            notes.append(_("worked out from the published price"))
+        for n in notes:
+            if n not in group["notes"]:
+                group["notes"].append(n)
+    return list(groups.values())
 
 
 def _figures(cost: Cost, language: str) -> list[dict[str, Any]]:
@@ -643,6 +924,7 @@ def _figures(cost: Cost, language: str) -> list[dict[str, Any]]:
         as_of = _parse_date(fig["as_of"])
         stale = bool(as_of and today and limit and (today - as_of).days > limit)
         unit = engine_labels.unit(fig.get("unit") or "", language)
+        # One label table (advisor/engine/labels.py) names every figure in both languages.
         label = engine_labels.shown("figure", key, language)
         rows.append({"key": key, **fig, "label": label, "unit": unit, "stale": stale})
     return rows

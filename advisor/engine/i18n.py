@@ -163,10 +163,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "資料必須留在自有機房，而 TPU 無法在自有機房部署。",
     ),
     "exclude.tpu_no_region": _m(
-        "Data must stay in region, and Google Cloud lists no TPUs in {regions} "
-        "(deployment_costs.md 5).",
-        "資料必須留在區域內，而 Google Cloud 在 {regions} 沒有列出 TPU（deployment_costs.md 第 5 "
-        "節）。",
+        "Data must stay in region, and Google Cloud lists no TPUs in {regions}.",
+        "資料必須留在區域內，而 Google Cloud 在 {regions} 沒有列出 TPU。",
     ),
     "exclude.tpu_custom_kernels": _m(
         "Custom CUDA/Triton kernels and CUDA-only libraries do not run on TPUs as they are.",
@@ -234,10 +232,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "您偏好固定月費，且設備每天使用至少一半時間：適合雲端月付方案。",
     ),
     "billing.commit_1y": _m(
-        "Use above {break_even} of the month with predictable demand pays off a 1-year "
-        "commitment (deployment_costs.md 1c).",
-        "每月使用率高於 {break_even} 且需求可預測時，一年期承諾用量較划算（deployment_costs.md "
-        "第 1c 節）。",
+        "Use above {break_even} of the month with predictable demand pays off a 1-year commitment.",
+        "每月使用率高於 {break_even} 且需求可預測時，一年期承諾用量較划算。",
     ),
     "billing.commit_3y": _m(
         "Use above {break_even} of the month, predictable demand and a stable, standardised "
@@ -286,9 +282,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "peak.fp16_only": _m(
         "FP16 dense peak (no BF16 on this device)", "FP16 密集峰值（此裝置不支援 BF16）"
     ),
-    "peak.tf32": _m("TF32 ≈ half the BF16 peak (EST)", "TF32 約為 BF16 峰值的一半（估計）"),
+    "peak.tf32": _m("TF32 ≈ half the BF16 peak (an estimate)", "TF32 約為 BF16 峰值的一半（估計）"),
     "peak.fp8": _m(
-        "BF16 peak × FP8 realised speed-up (EST)", "BF16 峰值 × FP8 實際加速倍率（估計）"
+        "BF16 peak × FP8 realised speed-up (an estimate)", "BF16 峰值 × FP8 實際加速倍率（估計）"
     ),
     "peak.no_fp8": _m(
         "No FP8 on this device: runs at BF16 speed", "此裝置不支援 FP8：以 BF16 速度執行"
@@ -342,12 +338,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "配置一份與參數同大小的暫存，fused 則無；未作答時假設為 fused）。",
     ),
     "assume.runtime": _m(
-        "Runtime overhead {gib} GiB per device (CUDA context, cuBLAS/NCCL workspaces, EST).",
+        "Runtime overhead {gib} GiB per device (CUDA context, cuBLAS/NCCL workspaces; "
+        "an estimate).",
         "每個裝置的執行環境開銷 {gib} GiB（CUDA context、cuBLAS／NCCL 工作區，估計）。",
     ),
     "assume.reserve": _m(
         "Usable memory = device memory − max({min_gib} GiB, {fraction} of memory) kept free for "
-        "allocator fragmentation (EST).",
+        "allocator fragmentation (an estimate).",
         "可用記憶體 = 裝置記憶體 − max({min_gib} GiB, 記憶體的 "
         "{fraction})，保留給配置器碎片（估計）。",
     ),
@@ -391,17 +388,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "assume.prefill_chunked": _m(
         "Serving stack: {serving}, which prefills in chunks (chunked prefill): workspace for "
-        "{tokens} tokens per step, at most {chunk} (the largest of vLLM's default "
-        "max_num_batched_tokens), plus fp32 logits for each sequence's last token.",
+        "{tokens} tokens per step, at most {chunk} (the largest of vLLM's default token "
+        "limits per step), plus fp32 logits for each sequence's last token.",
         "推論服務框架：{serving}；以分塊方式預填（chunked prefill）：每一步的工作區容納 "
         "{tokens} 個 token，最多 {chunk} 個（vLLM 預設每步 token 上限中的最大值），另加每個"
         "序列最後一個 token 的 fp32 logits。",
     ),
     "assume.serving": _m(
-        "Decode speed = min(bandwidth bound × {mbu}, compute bound × {mfu}) (sizing.md B4, B8); "
+        "Decode speed = min(bandwidth bound × {mbu}, compute bound × {mfu}); "
         "tensor parallel beyond the KV-head count replicates the cache.",
-        "解碼速度 = min(頻寬上限 × {mbu}, 運算上限 × {mfu})（sizing.md B4、B8）；張量平行超過 KV "
-        "頭數時快取需複製。",
+        "解碼速度 = min(頻寬上限 × {mbu}, 運算上限 × {mfu})；張量平行超過 KV 頭數時快取需複製。",
     ),
     "assume.vllm": _m(
         "Figures are what the model needs; engines such as vLLM pre-allocate a fixed share of "
@@ -425,11 +421,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "server.ram_serving": _m(
         "RAM for the model, not the GPUs: {ratio}× the {weights} GiB of weights, at least "
-        "{min} GiB (EST).",
+        "{min} GiB (an estimate).",
         "RAM 依模型而非 GPU 配置：權重 {weights} GiB 的 {ratio} 倍，至少 {min} GiB（估計）。",
     ),
     "server.read": _m(
-        "Storage must stream about {mbps} MB/s of training data to the node (EST).",
+        "Storage must stream about {mbps} MB/s of training data to the node (an estimate).",
         "儲存需向節點持續提供約 {mbps} MB/s 的訓練資料（估計）。",
     ),
     "server.preprocessing": _m(
@@ -452,11 +448,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（見「使用的數據」：{figure}）。",
     ),
     "server.network_multi": _m(
-        "Multi-node: {gbps} Gb/s per device between nodes (EST).",
+        "Multi-node: {gbps} Gb/s per device between nodes (an estimate).",
         "多節點：節點間每個裝置 {gbps} Gb/s（估計）。",
     ),
     "server.network_single": _m(
-        "Single node: {gbps} Gb/s front-end network (EST).",
+        "Single node: {gbps} Gb/s front-end network (an estimate).",
         "單一節點：{gbps} Gb/s 前端網路（估計）。",
     ),
     "server.tpu": _m(

@@ -349,7 +349,9 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
     },
     # Derived answers the scoring model reads, where a value means something of its own.
     "tpu_region_coverage": {
-        "none": _l("no region", "沒有任何區域"),
+        "none": _l("none of your regions lists TPUs", "您的區域都沒有提供 TPU"),
+        "some": _l("only some of your regions list TPUs", "只有部分區域提供 TPU"),
+        "all": _l("all your regions list TPUs", "您的所有區域都提供 TPU"),
     },
     "latency_class": {
         "none": _l("no latency target", "沒有延遲目標"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from advisor.labels import label_for
@@ -54,8 +55,15 @@ def billing_label(value: Any) -> Any:
     from advisor.charts import BILLING_LABELS
     from advisor.engine.costing import BILLING_TO_SLOT
 
-    # A workload's billing is an answer-side plan ("committed_3y"), a price's a slot ("commit_3y").
-    return BILLING_LABELS.get(value) or BILLING_LABELS.get(BILLING_TO_SLOT.get(value, value), value)
+    if value in BILLING_LABELS:
+        return BILLING_LABELS[value]
+    # A workload's billing is an answer-side plan ("committed_3y"), a price's a slot ("commit_3y");
+    # either is named by its label, never by its code.
+    slot = BILLING_TO_SLOT.get(value)
+    if slot in BILLING_LABELS:
+        return BILLING_LABELS[slot]
+    label = label_for("billing", value)
+    return capfirst(label_for("any", value) if label == value else label)
 
 
 @register.filter

@@ -63,9 +63,16 @@ def test_the_seeded_dashboard_and_report_reflow_on_a_phone_and_the_navbar_is_one
     startup = Assessment.objects.get(title="LLM fine-tuning start-up")
     member.goto(f"{live_server.url}/assessments/{startup.pk}/reports/1/")
     assert _width(member) <= PHONE["width"]
-    summary = member.locator("#report-summary table.report-stack tbody tr").first
+    summary = member.locator("#report-workloads table.report-stack tbody tr").first
     assert summary.locator("td[data-label]").count() >= 5
+    # The plan leads the page, one block per workload, within the screen.
+    plans = member.locator("#report-plan .report-plan")
+    assert plans.count() == 2
+    assert plans.first.bounding_box()["width"] <= PHONE["width"]  # type: ignore[index]
     member.screenshot(path=str(screenshot_dir / f"report-phone-{lang}.png"), full_page=True)
+    member.set_viewport_size(LAPTOP)
+    assert _width(member) <= LAPTOP["width"]
+    member.screenshot(path=str(screenshot_dir / f"report-laptop-{lang}.png"), full_page=True)
     member.context.close()
 
     for email in ("sales@demo.example", "admin@demo.example"):

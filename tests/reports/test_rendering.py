@@ -158,14 +158,19 @@ def test_stale_prices_are_flagged_in_sources_and_risks() -> None:
     sources = html.split('id="report-sources"', 1)[1]
     prices = sources.split("</table>", 1)[0]
     rows = prices.split("<tr>")[2:]  # past the header row
-    # One row per source: every stale price is named in a row flagged stale, and no fresh
-    # price is named in one.
-    flagged = " ".join(r for r in rows if '<span class="flag">stale</span>' in r)
+    # One row per provider's price page and date: a row says "confirm before quoting" exactly
+    # when one of its prices is stale.
     for price in result["cost"]["prices_used"]:
-        assert (re.search(rf"\b{price['price_id']}\b", flagged) is not None) == price["stale"]
-    assert sum(len(re.findall(r"\b(?:p\d{3}|rg\d{2})\b", r)) for r in rows) == len(
-        result["cost"]["prices_used"]
-    )
+        date = price["as_of"] or "undated"
+        row = next(r for r in rows if re.search(rf">{re.escape(date)}</td>", r))
+        if price["stale"]:
+            assert "confirm before quoting" in row
+    for row in rows:
+        dated = re.search(r">(\d{4}-\d{2}-\d{2})</td>", row)
+        if dated and not any(
+            p["stale"] for p in result["cost"]["prices_used"] if p["as_of"] == dated.group(1)
+        ):
+            assert "confirm before quoting" not in row
     assert f"{len(stale)} of the {len(result['cost']['prices_used'])} prices used" in html
 
 
