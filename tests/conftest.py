@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,6 +22,16 @@ ROOT = Path(__file__).resolve().parent.parent
 def _fast_password_hashing(settings: Any) -> None:
     # PBKDF2's deliberate slowness protects real passwords; tests only need a correct hash.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _throttle_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Throttle windows are fixed buckets of the clock (accounts/throttle.py). A test that makes
+    N requests must not straddle a bucket's end, where its count starts again and the test
+    fails one run in several; for throttles the clock stands still in tests."""
+    from accounts import throttle
+
+    monkeypatch.setattr(throttle, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
 
 
 @pytest.fixture(autouse=True)

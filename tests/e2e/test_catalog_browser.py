@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -10,13 +9,18 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
-from advisor import engine
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
 from advisor.reference import services
 from advisor.reference.models import Catalog
 from tests.e2e.test_wizard_browser import _log_in
-from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
+from tests.factories import (
+    PASSWORD,
+    MembershipFactory,
+    OrganizationFactory,
+    operator_organization,
+    published_catalog,
+)
 from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,16 +29,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def _draft() -> Catalog:
     """Version 1 published (transactional tests flush the migration's seed) and a clone, with
     a few submitted assessments for impact previews."""
-    active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
-    if active is None:
-        bundled = engine.load_catalog()
-        document = {
-            **bundled.to_dict(),
-            "model_presets": [dataclasses.asdict(p) for p in bundled.presets.values()],
-        }
-        active = services.catalog_from_document(
-            document=document, user=None, version=1, status=Catalog.Status.PUBLISHED
-        )
+    active = published_catalog()
     rng = random.Random(3)
     organization = OrganizationFactory(name="Harbour AI")
     Assessment.objects.bulk_create(
