@@ -18,7 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor.models import Assessment, ShareLink
+from advisor.models import Assessment, Lead, ShareLink
 from advisor.reference import services
 from advisor.reference.models import Catalog, ScoringModel
 from tests.factories import (
@@ -32,7 +32,7 @@ from tests.reference.scoring.conftest import active, draft, submitted  # noqa: F
 
 pytestmark = pytest.mark.django_db
 
-OBJECT_KWARGS = {"pk", "number", "link_id", "assessment_id", "id"}
+OBJECT_KWARGS = {"pk", "number", "link_id", "assessment_id", "id", "lead_id"}
 
 
 def _patterns(resolvers: list[Any], prefix: str = "") -> list[str]:
@@ -62,7 +62,22 @@ def victim() -> dict[str, Any]:
     )
     report = ReportFactory(assessment=obj, result={"recommendation": {}}, html="<p>secret</p>")
     link = ShareLink.objects.create(report=report, token_hash="f" * 64, created_by=owner.user)
-    return {"pk": obj.pk, "number": 1, "link_id": link.pk, "assessment_id": obj.pk, "id": obj.pk}
+    # A quote request the customer sent: only the operator's staff may move its status.
+    lead = Lead.objects.create(
+        report=report,
+        organization=owner.organization,
+        requested_by=owner.user,
+        region="hong_kong",
+        term_months=12,
+    )
+    return {
+        "pk": obj.pk,
+        "number": 1,
+        "link_id": link.pk,
+        "assessment_id": obj.pk,
+        "id": obj.pk,
+        "lead_id": lead.pk,
+    }
 
 
 def _url(route: str, values: dict[str, Any]) -> str:
