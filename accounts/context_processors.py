@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from accounts.selectors import current_membership, memberships_for_user
+from accounts.selectors import current_membership, request_memberships
 
 
 def organizations(request: HttpRequest) -> dict[str, Any]:
@@ -13,6 +13,6 @@ def organizations(request: HttpRequest) -> dict[str, Any]:
         return {}
     return {
         "current_membership": current_membership(request),
-        # A queryset: evaluated only where the organisation switcher is rendered.
-        "user_memberships": memberships_for_user(user=user).order_by("organization__name"),
+        # The same list the current membership came from (one query per request).
+        "user_memberships": request_memberships(request),
     }

@@ -131,27 +131,34 @@ def invitation_get_by_token(*, token: str) -> Invitation | None:
 SESSION_KEY = "organization_id"
 
 
+def request_memberships(request: HttpRequest) -> list[Membership]:
+    """The signed-in user's memberships, by organisation name, read once per request: the
+    navbar's switcher, the current organisation and the views' permission checks all ask."""
+    cached: list[Membership] | None = getattr(request, "_memberships", None)
+    if cached is None:
+        user = request.user
+        cached = (
+            list(memberships_for_user(user=user).order_by("organization__name", "pk"))
+            if user.is_authenticated
+            else []
+        )
+        request._memberships = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def current_membership(request: HttpRequest) -> Membership | None:
     """The membership for the organisation the user is working in (chosen in the navbar).
 
     Falls back to their first organisation when the session names none, or one they have
-    since left. Cached on the request: the navbar and the view both ask.
+    since left. Taken from request_memberships: no query of its own.
     """
-    cached: Membership | None = getattr(request, "_current_membership", None)
-    if cached is not None:
-        return cached
-    user = request.user
-    if not user.is_authenticated:
-        return None
-    memberships = Membership.objects.filter(user=user).select_related("organization")
-    chosen = request.session.get(SESSION_KEY)
-    membership = None
+    memberships = request_memberships(request)
+    chosen = request.session.get(SESSION_KEY) if memberships else None
     if chosen is not None:
-        membership = memberships.filter(organization_id=chosen).first()
-    if membership is None:
-        membership = memberships.order_by("organization__name", "pk").first()
-    request._current_membership = membership  # type: ignore[attr-defined]
-    return membership
+        for membership in memberships:
+            if str(membership.organization_id) == str(chosen):
+                return membership
+    return memberships[0] if memberships else None
 
 
 def api_token_get_by_key(*, key: str) -> ApiToken | None:

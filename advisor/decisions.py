@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone, translation
 
 from advisor import engine
@@ -46,8 +47,38 @@ def _compile(kind: str, published: tuple[int, int], build: Any) -> Any:
     return compiled
 
 
+# The tables' names are fixed in the models' Meta (db_table), so the SQL can name them.
+_PUBLISHED_BOTH = (
+    "SELECT 0, id, version FROM (SELECT id, version FROM advisor_catalog WHERE status = %s"
+    " ORDER BY version DESC LIMIT 1) AS c"
+    " UNION ALL SELECT 1, id, version FROM (SELECT id, version FROM advisor_scoringmodel"
+    " WHERE status = %s ORDER BY name ASC, version DESC LIMIT 1) AS s"
+)
+
+
+def _published_both() -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """The published catalog's and scoring model's (row id, version), in one round trip (a
+    page that runs the engine needs both): the same rows `_published` picks, in the same
+    order (the models' Meta.ordering)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _PUBLISHED_BOTH, [CatalogRow.Status.PUBLISHED, ScoringModelRow.Status.PUBLISHED]
+        )
+        found = {kind: (pk, version) for kind, pk, version in cursor.fetchall()}
+    return found.get(0), found.get(1)
+
+
+def active_both() -> tuple[Catalog, ScoringModel]:
+    """active_catalog() and active_scoring_model(), with one query for the two."""
+    catalog, scoring = _published_both()
+    return _catalog(catalog), _scoring_model(scoring)
+
+
 def active_catalog() -> Catalog:
-    published = _published(CatalogRow)
+    return _catalog(_published(CatalogRow))
+
+
+def _catalog(published: tuple[int, int] | None) -> Catalog:
     if published is None:
         return engine.load_catalog()
     catalog: Catalog = _compile(
@@ -93,7 +124,10 @@ def catalog_at(version: str) -> Catalog | None:
 
 
 def active_scoring_model() -> ScoringModel:
-    published = _published(ScoringModelRow)
+    return _scoring_model(_published(ScoringModelRow))
+
+
+def _scoring_model(published: tuple[int, int] | None) -> ScoringModel:
     if published is None:
         return engine.load_scoring_model()
     model: ScoringModel = _compile(
@@ -114,7 +148,7 @@ def engine_language(language: str | None = None) -> str:
 
 
 def evaluate(answers: Answers, *, language: str | None = None) -> ResultDocument:
-    return _evaluate(answers, active_catalog(), active_scoring_model(), language)
+    return _evaluate(answers, *active_both(), language)
 
 
 def scoring_model_at(name: str, version: int) -> ScoringModel | None:
@@ -148,7 +182,7 @@ def is_current(result: ResultDocument, *, language: str) -> bool:
     catalog and scoring model published now, the same day (prices age by the day) and
     `language`."""
     versions = result["versions"]
-    catalog, scoring = active_catalog(), active_scoring_model()
+    catalog, scoring = active_both()
     return (
         versions["engine"] == engine.ENGINE_VERSION
         and str(versions["catalog"]) == catalog.version
@@ -189,6 +223,5 @@ def _evaluate(
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:
     # Only stored drafts come here, and a stored draft always passes check_partial.
-    return engine.preview(
-        draft, active_catalog(), active_scoring_model(), lang=engine_language(), checked=True
-    )
+    catalog, scoring = active_both()
+    return engine.preview(draft, catalog, scoring, lang=engine_language(), checked=True)

@@ -214,13 +214,15 @@ def _write(
     """
     rows = Assessment.objects.filter(pk=assessment.pk)
     stamp = {"updated_at": timezone.now(), "last_editor": editor, **values}
-    with transaction.atomic():
-        updated = rows.filter(
-            version=expected_version if expected_version is not None else -1
-        ).update(version=F("version") + 1, **stamp)
-        if updated:
-            version = (expected_version or 0) + 1
-        else:
+    # The usual case is one UPDATE, atomic by itself (no BEGIN/COMMIT round trips): it writes
+    # only if the version is still the one this page showed.
+    updated = rows.filter(version=expected_version if expected_version is not None else -1).update(
+        version=F("version") + 1, **stamp
+    )
+    if updated:
+        version = (expected_version or 0) + 1
+    else:
+        with transaction.atomic():
             current = rows.select_for_update().get()
             if not editor or current.last_editor != editor:
                 raise VersionConflict(current)

@@ -22,7 +22,7 @@ from accounts.selectors import (
     SESSION_KEY,
     current_membership,
     is_operator_staff,
-    memberships_for_user,
+    request_memberships,
 )
 from accounts.services import InvitationError
 from advisor import decisions, permissions, selectors, services, step_forms
@@ -55,7 +55,7 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     assessments = list(selectors.assessments_for_organization(organization=membership.organization))
     # The navbar lists the user's memberships anyway; read once, they also say whether the
     # user is a sales engineer anywhere, i.e. whether there can be customers to list.
-    memberships = list(memberships_for_user(user=user).order_by("organization__name"))
+    memberships = request_memberships(request)
     sells = any(m.role == Role.SALES_ENGINEER for m in memberships)
     customers = list(selectors.customer_organizations(user=user)) if sells else []
     customer_assessments = list(selectors.customer_assessments(user=user)) if customers else []

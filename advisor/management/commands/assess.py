@@ -12,7 +12,7 @@ from advisor.engine.cli import main
 def _published() -> tuple[Any, Any]:
     from advisor import decisions
 
-    return decisions.active_catalog(), decisions.active_scoring_model()
+    return decisions.active_both()
 
 
 class Command(BaseCommand):
