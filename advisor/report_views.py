@@ -269,6 +269,8 @@ def _attachment(response: HttpResponse, obj: Report, extension: str) -> HttpResp
 
 def pdf_response(obj: Report) -> HttpResponse:
     _done(obj)
+    # Rendered by the worker just after the page; a download that comes first renders it.
+    obj = services.report_pdf_render(report=obj)
     # Report PDFs are a few hundred kB: read them whole rather than stream an open file.
     with obj.pdf.open("rb") as handle:
         body = handle.read()

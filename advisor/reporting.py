@@ -82,12 +82,32 @@ def render_report(
     generated_at: datetime,
 ) -> RenderedReport:
     """Everything a finished report stores, with the charts and the body rendered only once."""
+    body, document = render_report_html(
+        result=result,
+        title=title,
+        organization=organization,
+        language=language,
+        generated_at=generated_at,
+    )
+    return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
+
+
+def render_report_html(
+    *,
+    result: Mapping[str, Any],
+    title: str,
+    organization: str,
+    language: str,
+    generated_at: datetime,
+) -> tuple[str, str]:
+    """The report's body for the site's layout and its standalone document (the PDF's
+    source), charts rendered once: a tenth of the time the PDF takes."""
     language = decisions.engine_language(language)
     with override(language):
         context = _template_context(normalise(result), title, organization, language, generated_at)
         body = render_to_string("advisor/report/_body.html", context)
         document = _wrap_document(body, context)
-    return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
+    return body, document
 
 
 def _template_context(

@@ -603,10 +603,12 @@ def report_enqueue(*, report_id: int) -> bool:
 def report_generate(*, report_id: int) -> Report | None:
     """Compute, render and store one report. Idempotent: a done report is left as it is.
 
-    Runs the engine on the answers frozen at request time, renders the HTML and the PDF, and
-    records the engine, scoring-model and catalog versions used. Errors in the answers or the
-    rendering mark the report failed with the reason; database errors propagate so the task
-    can retry.
+    Runs the engine on the answers frozen at request time, renders the HTML, and records the
+    engine, scoring-model and catalog versions used. The report is done once its page can be
+    read: the PDF (nine tenths of the rendering time) follows in a task of its own
+    (report_pdf_render), and a download that comes first renders it then. Errors in the
+    answers or the rendering mark the report failed with the reason; database errors
+    propagate so the task can retry.
     """
     from advisor import reporting
 
@@ -634,7 +636,7 @@ def report_generate(*, report_id: int) -> Report | None:
             "language": report.language,
             "generated_at": report.started_at,
         }
-        rendered = reporting.render_report(**common)
+        body, _document = reporting.render_report_html(**common)
     except ReportTimedOut:
         logger.error("report %s: stopped at its time limit", report_id)
         if not transaction.get_connection().in_atomic_block:
@@ -649,7 +651,7 @@ def report_generate(*, report_id: int) -> Report | None:
         return report_fail(report_id=report.pk, failure=Report.Failure.ERROR)
     versions = result["versions"]
     report.result = result
-    report.html = rendered.body_html
+    report.html = body
     report.engine_version = str(versions["engine"])
     report.scoring_model = (
         f"{versions['scoring_model']['name']} v{versions['scoring_model']['version']}"
@@ -657,12 +659,57 @@ def report_generate(*, report_id: int) -> Report | None:
     report.catalog_version = str(versions["catalog"])
     if report.catalog_version.isdigit():
         report.catalog = Catalog.objects.filter(version=int(report.catalog_version)).first()
-    report.pdf.save(
-        f"report-{report.assessment_id}-{report.number}.pdf", ContentFile(rendered.pdf), save=False
-    )
     report.status = Report.Status.DONE
     report.finished_at = timezone.now()
     report.save()
+    report_pdf_enqueue(report_id=report.pk)
+    return report
+
+
+def report_pdf_enqueue(*, report_id: int) -> bool:
+    """Send the PDF task of a done report; False (and a log line) when the broker cannot be
+    reached: the first download renders the PDF then."""
+    from advisor.tasks import generate_report_pdf
+
+    try:
+        generate_report_pdf.apply_async(
+            args=(report_id,),
+            retry=True,
+            retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+        )
+    except Exception:  # kombu/redis raise transport-specific errors
+        logger.warning("report %s: broker unreachable, PDF left to the download", report_id)
+        return False
+    return True
+
+
+def report_pdf_render(*, report: Report) -> Report:
+    """Store the PDF of a done report if it has none yet, and return the report with it.
+
+    The worker's PDF task and a download that comes before it both land here: the PDF is
+    rendered from the stored result (the numbers the page shows) and the first to store it
+    wins, so a second render is never stored over the first.
+    """
+    from advisor import reporting
+
+    if report.pdf or not isinstance(report.result, dict):
+        return report
+    rendered = reporting.render_report(
+        result=normalise(report.result),
+        title=report.assessment.title,
+        organization=report.assessment.organization.name,
+        language=report.language,
+        generated_at=report.started_at or report.requested_at,
+    )
+    name = f"report-{report.assessment_id}-{report.number}.pdf"
+    stored = report.pdf.storage.save(
+        report.pdf.field.generate_filename(report, name), ContentFile(rendered.pdf)
+    )
+    if Report.objects.filter(pk=report.pk, pdf="").update(pdf=stored):
+        report.pdf.name = stored
+        return report
+    report.pdf.storage.delete(stored)  # another render stored its PDF first
+    report.refresh_from_db(fields=["pdf"])
     return report
 
 

@@ -97,6 +97,31 @@ def generate_report(report_id: int) -> str | None:
     return report.status if report is not None else None
 
 
+@shared_task(
+    name="advisor.generate_report_pdf",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(DatabaseError, OSError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=5,
+    time_limit=math.ceil(settings.REPORT_TIME_LIMIT),
+)
+def generate_report_pdf(report_id: int) -> bool:
+    """The PDF of a done report, rendered after its page so that the page is not kept waiting.
+    A failure here fails nothing the reader sees: the first download renders the PDF then."""
+    report = (
+        Report.objects.select_related("assessment__organization")
+        .filter(pk=report_id, status=Report.Status.DONE)
+        .first()
+    )
+    if report is None:
+        return False
+    with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
+        services.report_pdf_render(report=report)
+    return True
+
+
 @shared_task(name="advisor.sweep_reports", acks_late=False)
 def sweep_reports() -> int:
     return services.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))

@@ -46,7 +46,13 @@ def _wait(report: Report, statuses: set[str], timeout: float = 60) -> Report:
     raise AssertionError(f"report stayed {report.status} ({report.error})")
 
 
-def _pdf_text(report: Report) -> str:
+def _pdf_text(report: Report, timeout: float = 60) -> str:
+    # The report is done once its page is; the worker renders the PDF next, unasked.
+    deadline = time.monotonic() + timeout
+    while not report.pdf and time.monotonic() < deadline:
+        time.sleep(0.05)
+        report.refresh_from_db(fields=["pdf"])
+    assert report.pdf, "the worker never rendered the PDF"
     out = subprocess.run(
         ["pdftotext", "-layout", report.pdf.path, "-"], capture_output=True, text=True, check=True
     )

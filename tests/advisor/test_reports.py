@@ -200,6 +200,31 @@ def test_exports_give_the_pdf_the_result_json_and_the_cost_csv(client: Client, o
     assert data["recommendation"]["accelerator"] == "gpu"
 
 
+def test_a_report_is_done_before_its_pdf_and_a_download_that_comes_first_renders_it(
+    client: Client, owner: Any
+) -> None:
+    # No worker here: the PDF task the generation sends waits in the broker, unconsumed.
+    obj = _assessment(owner)
+    report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
+    services.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE
+    assert "<section" in report.html
+    assert not report.pdf  # the page is ready; the PDF is not rendered yet
+
+    kwargs = {"pk": obj.pk, "number": 1}
+    page = client.get(reverse("advisor:report", kwargs=kwargs))
+    assert reverse("advisor:report_pdf", kwargs=kwargs) in page.text
+    first = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+    assert first.status_code == 200
+    assert first.content.startswith(b"%PDF")
+    report.refresh_from_db()
+    assert report.pdf  # stored: the next download (or the late worker task) reuses it
+    again = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+    assert again.content == first.content
+    assert services.report_pdf_render(report=report).pdf.name == report.pdf.name
+
+
 def test_regenerating_creates_a_new_version_and_versions_can_be_compared(
     client: Client, owner: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from functools import partial
 from importlib import import_module
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -125,8 +126,6 @@ class Command(BaseCommand):
         except NoReverseMatch:
             pass
         else:
-            from urllib.parse import urlencode
-
             from advisor import bench_peer
 
             urls["peer_get"] = bench_peer.step_url("organization")
@@ -158,18 +157,26 @@ class Command(BaseCommand):
             name: partial(clients.get(name, client).get, url) for name, url in urls.items()
         }
 
+        # Forms are sent as browsers send them (urlencoded), the peer's too. Nobody else saves
+        # the probe, so its version is counted here rather than read back from the database
+        # (that query would be the benchmark's, not the page's).
+        versions = {probe.pk: probe.version}
+
         def post(obj: Assessment, slug: str, data: dict[str, Any]) -> Any:
-            obj.refresh_from_db(fields=["version"])
-            return client.post(
+            response = client.post(
                 reverse("advisor:step", kwargs={"pk": obj.pk, "slug": slug}),
-                {**data, "version": obj.version},
+                urlencode({**data, "version": versions[obj.pk]}, doseq=True),
+                content_type="application/x-www-form-urlencoded",
                 headers={"X-CSRFToken": csrf},
             )
+            response.assessment_pk = obj.pk  # type: ignore[attr-defined]
+            return response
 
         def saved(response: Any) -> Any:
             # A valid POST moves on to the next step; an invalid one redirects back to itself.
             if response.status_code != 302 or response["Location"] == response.request["PATH_INFO"]:
                 raise CommandError(f"a step POST is not accepted: {response.status_code}")
+            versions[response.assessment_pk] += 1
             return response
 
         queries: dict[str, int] = {}
@@ -185,7 +192,12 @@ class Command(BaseCommand):
         queries["step_post"] = len(counted)
 
         def peer_post() -> Any:
-            response = peer_client.post(peer["path"], peer_data, headers={"X-CSRFToken": csrf})
+            response = peer_client.post(
+                peer["path"],
+                urlencode(peer_data, doseq=True),
+                content_type="application/x-www-form-urlencoded",
+                headers={"X-CSRFToken": csrf},
+            )
             if response.status_code != 302:
                 raise CommandError(f"the peer's step POST answered {response.status_code}")
             return response
