@@ -78,8 +78,35 @@ def _report_context(
             WhatIfForm(answers=obj.answers) if obj.status == Report.Status.DONE else None
         ),
         **_quote_context(obj, quote_form),
+        **_pdf_button(
+            obj,
+            reverse("advisor:report_pdf", kwargs={"pk": assessment.pk, "number": obj.number}),
+            reverse(
+                "advisor:report_pdf_button", kwargs={"pk": assessment.pk, "number": obj.number}
+            ),
+        ),
         **extra,
     }
+
+
+def _pdf_button(obj: Report, pdf_url: str, ready_url: str) -> dict[str, Any]:
+    return {"pdf_ready": bool(obj.pdf), "pdf_url": pdf_url, "pdf_ready_url": ready_url}
+
+
+@login_required
+@require_GET
+@_no_store
+def report_pdf_button(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The PDF button, polled while the worker renders the PDF after the page."""
+    assessment, obj = _report(request, pk, number)
+    _done(obj)
+    kwargs = {"pk": assessment.pk, "number": obj.number}
+    context = _pdf_button(
+        obj,
+        reverse("advisor:report_pdf", kwargs=kwargs),
+        reverse("advisor:report_pdf_button", kwargs=kwargs),
+    )
+    return render(request, "advisor/report/_pdf_button.html", context)
 
 
 @login_required
@@ -419,8 +446,26 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if isinstance(link, HttpResponse):
         return link
     services.share_link_record_view(link=link)
-    context = {"report": link.report, "token": token}
+    context = {"report": link.report, "token": token, **_shared_pdf_button(link.report, token)}
     return _private(render(request, "advisor/shared.html", context))
+
+
+def _shared_pdf_button(obj: Report, token: str) -> dict[str, Any]:
+    return _pdf_button(
+        obj,
+        reverse("advisor:shared_pdf", kwargs={"token": token}),
+        reverse("advisor:shared_pdf_button", kwargs={"token": token}),
+    )
+
+
+@require_GET
+def shared_pdf_button(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The shared page's PDF button, polled while the PDF is rendered (not a view of the link)."""
+    link = _shared_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
+    context = _shared_pdf_button(link.report, token)
+    return _private(render(request, "advisor/report/_pdf_button.html", context))
 
 
 @require_GET

@@ -50,6 +50,11 @@ advisor_patterns = (
             name="report_pdf",
         ),
         path(
+            "assessments/<int:pk>/reports/<int:number>/pdf/button/",
+            report_views.report_pdf_button,
+            name="report_pdf_button",
+        ),
+        path(
             "assessments/<int:pk>/reports/<int:number>/json/",
             report_views.report_json,
             name="report_json",
@@ -77,6 +82,7 @@ advisor_patterns = (
         path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
+        path("s/<str:token>/pdf/button/", report_views.shared_pdf_button, name="shared_pdf_button"),
         path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),
         path("catalog/", scoring_views.catalog, name="catalog"),
         path("scoring-models/<int:pk>/", scoring_views.scoring_model, name="scoring_model"),

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Role
 from advisor import services
@@ -214,7 +214,12 @@ def test_a_report_is_done_before_its_pdf_and_a_download_that_comes_first_renders
 
     kwargs = {"pk": obj.pk, "number": 1}
     page = client.get(reverse("advisor:report", kwargs=kwargs))
-    assert reverse("advisor:report_pdf", kwargs=kwargs) in page.text
+    # The button says the PDF is on its way and asks again; its link works all along.
+    button_url = reverse("advisor:report_pdf_button", kwargs=kwargs)
+    assert "Preparing the PDF…" in page.text
+    assert f'hx-get="{button_url}"' in page.text
+    assert f'href="{reverse("advisor:report_pdf", kwargs=kwargs)}"' in page.text
+    assert "Preparing the PDF…" in client.get(button_url).text
     first = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
     assert first.status_code == 200
     assert first.content.startswith(b"%PDF")
@@ -223,6 +228,36 @@ def test_a_report_is_done_before_its_pdf_and_a_download_that_comes_first_renders
     again = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
     assert again.content == first.content
     assert services.report_pdf_render(report=report).pdf.name == report.pdf.name
+    ready = client.get(button_url)
+    assert "Download PDF" in ready.text and "hx-get" not in ready.text  # polling stops
+    assert "Preparing" not in client.get(reverse("advisor:report", kwargs=kwargs)).text
+
+
+def test_the_shared_page_polls_for_its_pdf_without_counting_views(
+    client: Client, owner: Any
+) -> None:
+    obj = _assessment(owner)
+    report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
+    services.report_generate(report_id=report.pk)
+    path = _share(client, Report.objects.get(pk=report.pk))
+    token = path.strip("/").split("/")[-1]
+    visitor = Client()
+    page = visitor.get(path)
+    button_url = reverse("advisor:shared_pdf_button", kwargs={"token": token})
+    assert "Preparing the PDF…" in page.text and f'hx-get="{button_url}"' in page.text
+    link = ShareLink.objects.get(report=report)
+    views = link.view_count
+    for _ in range(3):
+        polled = visitor.get(button_url)
+        assert polled.status_code == 200 and polled["Cache-Control"] == "private, no-store"
+    link.refresh_from_db()
+    assert link.view_count == views
+    assert visitor.get(path + "pdf/").content.startswith(b"%PDF")
+    assert "Download PDF" in visitor.get(button_url).text
+    assert visitor.get("/s/" + "x" * 32 + "/pdf/button/").status_code == 404
+    with translation.override("zh-hant"):
+        zh = Client(headers={"accept-language": "zh-hant"})
+        assert "下載 PDF" in zh.get(button_url).text
 
 
 def test_regenerating_creates_a_new_version_and_versions_can_be_compared(
