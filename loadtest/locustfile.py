@@ -40,6 +40,7 @@ STEP_SECONDS = env("LOAD_STEP_SECONDS", 120)
 SPAWN_RATE = env("LOAD_SPAWN_RATE", 1)  # people arriving per second when a step begins
 REPORT_TIMEOUT = env("LOAD_REPORT_TIMEOUT", 120)
 POLL_SECONDS = 1  # advisor.report_views.POLL_SECONDS: the report page polls once a second
+PDF_POLL_SECONDS = 2  # templates/advisor/report/_pdf_button.html: the PDF button asks every 2 s
 
 # Form posts that fill in a blank assessment, step by step (tests/advisor/test_wizard.py's
 # POSTS: they reproduce the "llm-fine-tuning-startup" starter).
@@ -292,8 +293,17 @@ class Person(_Browser):
         if "/pdf/" not in html:
             _report_event(began, RuntimeError("the finished report has no PDF (failed?)"))
             raise _Stop
+        # People read the report; the PDF button says whether the PDF is ready yet (the
+        # worker renders it after the page) and asks again every 2 s, as the page does.
         self.think()
+        self.await_pdf(html, report + "pdf/button/", "PDF button (poll)")
         self.page(report + "pdf/", "report PDF")
+
+    def await_pdf(self, html: str, button: str, name: str) -> None:
+        deadline = time.monotonic() + REPORT_TIMEOUT
+        while "Preparing the PDF" in html and time.monotonic() < deadline:
+            time.sleep(PDF_POLL_SECONDS)
+            html = self.page(button, name, headers={"HX-Request": "true"})
 
 
 def _version(html: str) -> str:
@@ -348,9 +358,10 @@ class Visitor(_Browser):
         tokens = TOKENS or setup()["tokens"]
         token = random.choice(tokens)  # noqa: S311
         try:
-            self.page(f"/s/{token}/", "shared report (anonymous)")
+            html = self.page(f"/s/{token}/", "shared report (anonymous)")
             if random.random() < 0.5:  # noqa: S311
                 self.think()
+                self.await_pdf(html, f"/s/{token}/pdf/button/", "shared PDF button (poll)")
                 self.page(f"/s/{token}/pdf/", "shared report PDF (anonymous)")
         except _Stop:
             pass

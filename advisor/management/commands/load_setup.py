@@ -76,11 +76,17 @@ class Command(BaseCommand):
             )
         deadline = time.monotonic() + options["timeout"]
         for report in reports:
-            while not report.is_finished and time.monotonic() < deadline:
+            # Done, and with the PDF the worker renders after the page: the seeded reports
+            # are what people find already there.
+            while not (report.is_finished and (report.pdf or report.status != Report.Status.DONE)):
+                if time.monotonic() > deadline:
+                    break
                 time.sleep(0.1)
-                report.refresh_from_db(fields=["status", "error", "finished_at"])
+                report.refresh_from_db(fields=["status", "error", "finished_at", "pdf"])
             if report.status != Report.Status.DONE:
                 raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
+            if not report.pdf:
+                raise CommandError(f"report {report.pk}: the worker stored no PDF")
         tokens = []
         for i in range(options["links"] if owner is not None else 0):
             assert owner is not None  # noqa: S101 - narrows the type
