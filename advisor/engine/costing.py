@@ -358,12 +358,25 @@ def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:
     return catalog.figure(f"{key}_storage_usd_per_gb_month")
 
 
-def _egress_rate(cloud: str | None, mode: str, china: bool, catalog: Catalog) -> float:
+def egress_figure(
+    cloud: str | None, mode: str, china: bool, region_key: str | None, catalog: Catalog
+) -> tuple[str, bool]:
+    """The catalog figure of an option's egress price per GB, and whether it is a rate to
+    mainland China. Hosted servers are flat-rate; a cloud's China rate where it publishes one
+    (rule `egress_china_by_cloud`: Google only), else its internet rate in the price's region
+    where the reference has one (rule `egress_rate_by_region`), else the cloud's own figure."""
     if mode != "public_cloud":
-        return catalog.figure("dedicated_egress_usd_per_gb")
-    if cloud == "gcp":
-        return catalog.figure("gcp_egress_china_usd_per_gb" if china else "gcp_egress_usd_per_gb")
-    return catalog.figure(f"{cloud if cloud in ('aws', 'azure') else 'other'}_egress_usd_per_gb")
+        return "dedicated_egress_usd_per_gb", False
+    name = cloud if cloud in ("gcp", "aws", "azure") else "other"
+    if china:
+        key = (catalog.rules.get("egress_china_by_cloud") or {}).get("value", {}).get(name)
+        if isinstance(key, str) and key in catalog.figures:
+            return key, True
+    by_region = (catalog.rules.get("egress_rate_by_region") or {}).get("value", {}).get(name, {})
+    key = by_region.get(region_key or "")
+    if isinstance(key, str) and key in catalog.figures:
+        return key, False
+    return f"{name}_egress_usd_per_gb", False
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +387,6 @@ class _Offer:
     docs: Mapping[str, dict[str, Any] | None]
     missing: tuple[str, ...]
     storage_rate: float
-    egress_rate: float
     break_even: Mapping[str, float | None]
 
 
@@ -407,7 +419,6 @@ def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Off
             },
             missing=tuple(s for s, c in prices.items() if c is None),
             storage_rate=_storage_rate(cloud, mode, ci.catalog),
-            egress_rate=_egress_rate(cloud, mode, ci.china, ci.catalog),
             break_even=break_even,
         )
 
@@ -470,7 +481,12 @@ def _money(
     storage_gb: float,
     egress_gb: float,
     ci: CostInputs,
+    china_need: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
+    """An option's money. `china_need`: the Mbps to mainland China a serving workload needs
+    when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
+    on a hosted server's premium route, or said to be unpriced; on public cloud the egress says
+    whether the cloud publishes a rate to China."""
     offer = _offer(acc, mode, count, ci)
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
@@ -491,7 +507,6 @@ def _money(
                 else n * choice.monthly
             )
     storage = storage_gb * offer.storage_rate
-    egress = egress_gb * offer.egress_rate
     staff = ci.sized.get(("staff", mode, count))
     if staff is None:
         staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
@@ -519,11 +534,28 @@ def _money(
         )
     elif chosen is not None:
         idle = chosen * (1.0 - count / billed_count)  # devices of a unit the workload leaves idle
-    total = None if chosen is None else chosen + storage + egress + staff
+    # Egress is the provider's whose price the option uses (the anchor's when it has none).
+    choice = prices.get(chosen_slot) if chosen_slot and chosen is not None else None
+    where = choice or anchor
+    cloud = None if where is None else where.price.cloud
+    region_key = None if where is None else where.price.region_key
+    egress_key, china_rate = ci.catalog.memo(
+        ("egress", cloud, mode, ci.china, region_key),
+        lambda: egress_figure(cloud, mode, ci.china, region_key, ci.catalog),
+    )
+    egress = egress_gb * ci.catalog.figure(egress_key)
+    china: dict[str, Any] = {}
+    if china_need is not None and choice is not None:
+        egress_used = (egress_key, ci.catalog.figure(egress_key), china_rate)
+        china = _china_doc(mode, choice, egress_used, billed_count, *china_need)
+    china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
+    total = None if chosen is None else chosen + storage + egress + staff + (china_usd or 0.0)
     on_request = on_request_offers(acc.id, mode, ci)
     return {
         # Only when the card has offers sold on request here (the report's quote action).
         **({"on_request": on_request} if on_request else {}),
+        # Only when the customer must reach mainland China and the workload serves it.
+        **china,
         # Shared with the memoised offer: read-only by contract (results are serialised as is).
         "prices": offer.docs,
         "missing_prices": list(offer.missing),
@@ -535,11 +567,73 @@ def _money(
         "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
+        "egress_figure": egress_key,
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
         "utilisation": round(utilisation, 3),
         "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
+    }
+
+
+def _china_doc(
+    mode: str,
+    choice: PriceChoice,
+    egress: tuple[str, float, bool],
+    billed_count: int,
+    need_mbps: float,
+    basis: str,
+) -> dict[str, Any]:
+    """What reaching mainland China costs an option: on public cloud, which egress rate priced
+    the traffic (a published China rate or the internet rate); on a hosted server, the premium
+    route (CN2 GIA/CMI) its price row includes per server and the Mbps beyond it at the row's
+    own price per Mbps-month. Never a silent zero: without a route or a price per Mbps the line
+    is None and `status` says why (the result's notes say it in words)."""
+    p = choice.price
+    if mode == "public_cloud":
+        return {
+            "china_egress": {
+                "provider": p.provider,
+                "cloud": p.cloud,
+                "region": p.region,
+                "egress_figure": egress[0],
+                "usd_per_gb": egress[1],
+                "china_rate": egress[2],
+            }
+        }
+    server = p.server or {}
+    route = server.get("china_bandwidth_type") or None
+    per_server = float(server.get("china_bandwidth_mbps") or 0) if route else 0.0
+    servers = -(-max(billed_count, 1) // max(1, p.gpus_per_unit))
+    included = per_server * servers
+    extra = max(0, math.ceil(need_mbps - included - 1e-9))  # billed in whole Mbps
+    per_mbps = server.get("china_bandwidth_usd_per_mbps_month") if route else None
+    usd: float | None
+    if route is None:
+        status, usd = "no_route", None
+    elif extra == 0:
+        status, usd = "covered", 0.0
+    elif per_mbps is None:
+        status, usd = "not_priced", None
+    else:
+        status, usd = "priced", round(extra * float(per_mbps), 2)
+    return {
+        "china_bandwidth": {
+            "status": status,
+            "needed_mbps": round(need_mbps, 3),
+            "basis": basis,
+            "route": route,
+            "included_mbps": round(included, 1),
+            "servers": servers,
+            "extra_mbps": extra,
+            "usd_per_mbps_month": None if per_mbps is None else float(per_mbps),
+            "usd_per_month": usd,
+            "price_id": p.id,
+            "provider": p.provider,
+            "source": p.source,
+            "as_of": p.as_of,
+        },
+        "china_bandwidth_usd_per_month": usd,
     }
 
 
@@ -864,7 +958,14 @@ def inference_option(
             },
         )
     count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
-    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
+    china_need = None
+    if ci.china:
+        # Catalog rule `china_bandwidth_need`: real-time serving at its peak, batch results
+        # shipped over the day at the mean rate (or as the batch makes them: "run_rate").
+        basis = catalog.rule("china_bandwidth_need").get(kind, "daily_mean")
+        rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
+        china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
+    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
         per_mtok[slot] = (
