@@ -5,6 +5,7 @@ per Mbps-month and its source, or that it is not priced - in English and in Trad
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -188,3 +189,13 @@ def test_the_report_says_when_the_extra_china_bandwidth_is_not_priced(editor: Cl
     report_zh = _generated(report.assessment, "zh-hant", 2)
     zh = client.get(_report_url(report_zh)).content.decode()
     assert "未計價：請向供應商索取 CN2 GIA／CMI 每 Mbps 每月的報價" in zh
+
+
+def test_the_quote_form_asks_for_the_china_bandwidth_the_report_sized(editor: Client) -> None:
+    client, report = _report(editor)
+    bw = report.result["workloads"][0]["options"][0]["china_bandwidth"]
+    page = client.get(_report_url(report)).content.decode()
+    quote = page[page.index('id="quote"') :]
+    needed = math.ceil(bw["needed_mbps"])
+    assert f'name="china_bandwidth_mbps" value="{needed}"' in quote
+    assert '<option value="cn2_gia" selected>' in quote
