@@ -114,11 +114,14 @@ def choose_price(
     residency: str,
     count: int = 1,
     anchor: Price | None = None,
+    china_mbps: float | None = None,
 ) -> PriceChoice | None:
     """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
     within a region match, the anchor's provider and region first (so that one option's
     on-demand, spot and commitment prices are one offer), then the cost of `count` devices
-    billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase)."""
+    billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase), plus, when
+    `china_mbps` are needed, the premium China bandwidth beyond what the row's servers include
+    at the row's own price per Mbps-month (a row without one adds nothing it could price)."""
     groups = {_group(catalog, r) for r in regions}
     best: tuple[int, int, float, str] | None = None
     chosen: PriceChoice | None = None
@@ -142,6 +145,9 @@ def choose_price(
         same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
         choice = PriceChoice(p, match, catalog.hours_per_month, same)
         cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
+        if china_mbps is not None:
+            bw = china_bandwidth_cost(p, billed_devices(count, p.gpus_per_unit), china_mbps)
+            cost += (bw[3] or 0.0) / catalog.hours_per_month
         key = (_MATCH_RANK[match], 0 if same else 1, cost, p.id)
         if best is None or key < best:
             best, chosen = key, choice
@@ -286,11 +292,20 @@ class CostInputs:
 
 
 def _prices(
-    acc: Accelerator, mode: str, count: int, ci: CostInputs
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
 ) -> Mapping[str, PriceChoice | None]:
     def pick(slot: str, anchor: Price | None) -> PriceChoice | None:
         return choose_price(
-            ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency, count, anchor
+            ci.catalog,
+            acc.id,
+            mode,
+            slot,
+            ci.regions,
+            ci.clouds,
+            ci.residency,
+            count,
+            anchor,
+            china_mbps,
         )
 
     def choose() -> dict[str, PriceChoice | None]:
@@ -306,7 +321,7 @@ def _prices(
         return {slot: out[slot] for slot in PRICE_SLOTS}
 
     # The same few combinations recur across assessments: the catalog memoises them.
-    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency)
+    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency, china_mbps)
     return ci.catalog.memo(key, choose)
 
 
@@ -390,17 +405,21 @@ class _Offer:
     break_even: Mapping[str, float | None]
 
 
-def _offer(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
-    local = ("offer", acc.id, mode, count)
+def _offer(
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
+) -> _Offer:
+    local = ("offer", acc.id, mode, count, china_mbps)
     found = ci.sized.get(local)
     if found is None:
-        found = ci.sized[local] = _offer_memo(acc, mode, count, ci)
+        found = ci.sized[local] = _offer_memo(acc, mode, count, ci, china_mbps)
     return found
 
 
-def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
+def _offer_memo(
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None
+) -> _Offer:
     def build() -> _Offer:
-        prices = _prices(acc, mode, count, ci)
+        prices = _prices(acc, mode, count, ci, china_mbps)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
         cloud = ref.price.cloud if ref else None
         od = prices["on_demand"]
@@ -433,6 +452,7 @@ def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Off
         ci.china,
         ci.today,
         ci.stale_days,
+        china_mbps,
     )
     return ci.catalog.memo(key, build)
 
@@ -487,7 +507,9 @@ def _money(
     when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
     on a hosted server's premium route, or said to be unpriced; on public cloud the egress says
     whether the cloud publishes a rate to China."""
-    offer = _offer(acc, mode, count, ci)
+    # A hosted server's premium China route is part of its offer: the cheapest row counts it.
+    hosted_need = china_need[0] if china_need is not None and mode != "public_cloud" else None
+    offer = _offer(acc, mode, count, ci, hosted_need)
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
@@ -576,6 +598,23 @@ def _money(
     }
 
 
+def china_bandwidth_cost(
+    p: Price, billed_count: int, need_mbps: float
+) -> tuple[str | None, int, float, float | None]:
+    """(route, servers, included Mbps, USD a month for the Mbps beyond them) of a price row's
+    premium China route for `need_mbps`: the Mbps are billed whole at the row's own price per
+    Mbps-month; None when the row has no route, or more is needed and it has no such price."""
+    server = p.server or {}
+    route = server.get("china_bandwidth_type") or None
+    servers = -(-max(billed_count, 1) // max(1, p.gpus_per_unit))
+    included = float(server.get("china_bandwidth_mbps") or 0) * servers if route else 0.0
+    extra = max(0, math.ceil(need_mbps - included - 1e-9))  # billed in whole Mbps
+    per_mbps = server.get("china_bandwidth_usd_per_mbps_month")
+    if route is None or (extra and per_mbps is None):
+        return route, servers, included, None
+    return route, servers, included, round(extra * float(per_mbps or 0.0), 2)
+
+
 def _china_doc(
     mode: str,
     choice: PriceChoice,
@@ -601,22 +640,18 @@ def _china_doc(
                 "china_rate": egress[2],
             }
         }
+    route, servers, included, usd = china_bandwidth_cost(p, billed_count, need_mbps)
     server = p.server or {}
-    route = server.get("china_bandwidth_type") or None
-    per_server = float(server.get("china_bandwidth_mbps") or 0) if route else 0.0
-    servers = -(-max(billed_count, 1) // max(1, p.gpus_per_unit))
-    included = per_server * servers
-    extra = max(0, math.ceil(need_mbps - included - 1e-9))  # billed in whole Mbps
+    extra = max(0, math.ceil(need_mbps - included - 1e-9))
     per_mbps = server.get("china_bandwidth_usd_per_mbps_month") if route else None
-    usd: float | None
     if route is None:
-        status, usd = "no_route", None
+        status = "no_route"
     elif extra == 0:
-        status, usd = "covered", 0.0
+        status = "covered"
     elif per_mbps is None:
-        status, usd = "not_priced", None
+        status = "not_priced"
     else:
-        status, usd = "priced", round(extra * float(per_mbps), 2)
+        status = "priced"
     return {
         "china_bandwidth": {
             "status": status,

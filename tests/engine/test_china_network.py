@@ -211,3 +211,22 @@ def test_aws_egress_follows_the_region_of_the_price_where_the_reference_has_one(
     first = _options(evaluate(doc, catalog, scoring))[0]
     assert first["prices"][first["billing_used"]]["cloud"] == "aws"
     assert first["egress_figure"] == figure
+
+
+@pytest.mark.parametrize(("china", "chosen"), [(True, "house-h100-cn2"), (False, "house-h100")])
+def test_of_two_offers_for_one_card_the_china_bandwidth_counts_in_the_cheaper(
+    catalog: Catalog, scoring: ScoringModel, china: bool, chosen: str
+) -> None:
+    # 7 servers: the cheaper one needs 22 Mbps more at $200 (+$4,400 a month); the dearer one
+    # costs $60 a card more (+$3,360) and its 30 Mbps a server cover the need.
+    both = _with(
+        catalog,
+        _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=1500, server=_route(2, 200)),
+        _house("house-h100-cn2", "nvidia-h100-sxm", usd_per_device_month=1560, server=_route(30)),
+    )
+    h100 = _option(
+        evaluate(_serving_china(china_connectivity=china), both, scoring), "nvidia-h100-sxm"
+    )
+    assert h100["prices"]["monthly"]["price_id"] == chosen
+    if china:
+        assert h100["china_bandwidth"]["status"] == "covered"
