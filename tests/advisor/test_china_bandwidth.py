@@ -6,6 +6,7 @@ per Mbps-month and its source, or that it is not priced - in English and in Trad
 from __future__ import annotations
 
 import math
+import subprocess
 from typing import Any
 
 import pytest
@@ -178,6 +179,20 @@ def test_the_report_shows_the_priced_china_bandwidth_line_in_both_languages(
     zh = client.get(_report_url(report_zh)).content.decode()
     assert "中國大陸頻寬" in zh and "每 Mbps 每月 $80.00" in zh
     assert "Harbour Compute 價目表，2026-11-01" in zh
+    # The PDF is the same document: the line is in it in both languages.
+    pdf = _pdf_text(report)
+    assert "China bandwidth" in pdf and f"{bw['included_mbps']:,.0f} Mbps CN2 GIA" in pdf
+    assert "中國大陸頻寬" in _pdf_text(report_zh)
+
+
+def _pdf_text(report: Report) -> str:
+    done = subprocess.run(  # noqa: S603 - a fixed command on our own file
+        ["pdftotext", "-layout", report.pdf.path, "-"],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
 
 
 def test_the_report_says_when_the_extra_china_bandwidth_is_not_priced(editor: Client) -> None:
