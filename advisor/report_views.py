@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -484,9 +485,16 @@ def _quote_context(obj: Report, form: QuoteRequestForm | None = None) -> dict[st
     if quote is None:
         return {"quote": None}
     term = ((quote["offer"].get("server") or {}).get("min_term_months")) or 12
+    initial: dict[str, Any] = {"term_months": max(12, int(term))}
+    china = quote.get("china_bandwidth")
+    if china:
+        # The Mbps the workload needs at the offer's route (CN2 GIA when it has none), so the
+        # request asks for a price of what the report sized.
+        initial["china_bandwidth_mbps"] = max(1, math.ceil(float(china["needed_mbps"])))
+        initial["china_bandwidth_type"] = china.get("route") or "cn2_gia"
     return {
         "quote": quote,
-        "quote_form": form or QuoteRequestForm(initial={"term_months": max(12, int(term))}),
+        "quote_form": form or QuoteRequestForm(initial=initial),
         "quote_leads": selectors.leads_for_report(report=obj),
     }
 

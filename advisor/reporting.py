@@ -541,6 +541,85 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
             for s in BILLING_SLOTS
             if any(o["compute"][BILLING_SLOTS.index(s)] is not None for o in options)
         ],
+        "china_bandwidth": [_china_bandwidth_row(o) for o in options if o.get("china_bandwidth")],
+        "china_egress": [_china_egress_row(o) for o in options if o.get("china_egress")],
+    }
+
+
+def _mbps(value: Any) -> str:
+    amount = float(value)
+    return f"{amount:,.2f} Mbps" if amount < 10 else f"{amount:,.0f} Mbps"
+
+
+def _china_bandwidth_row(option: dict[str, Any]) -> dict[str, Any]:
+    """A hosted option's premium bandwidth to mainland China (engine 2.2) as the report's row:
+    Mbps needed, included with its route, extra, the price per Mbps-month with its price page
+    and date, and the monthly line - or, without a route or a price, that it is not priced."""
+    bw = option["china_bandwidth"]
+    route = label_for("china_route", bw["route"]) if bw["route"] else None
+    per_mbps = bw["usd_per_mbps_month"]
+    source = _("%(page)s, %(date)s") % {
+        "page": _price_page(bw["provider"]),
+        "date": bw["as_of"] or _("undated"),
+    }
+    status = bw["status"]
+    if status == "no_route":
+        line = _("no premium China route: ask the provider for a CN2 GIA/CMI price per Mbps-month")
+    elif status == "not_priced":
+        line = _("not priced: ask the provider for a CN2 GIA/CMI price per Mbps-month")
+    elif status == "covered":
+        line = _("included")
+    else:
+        line = usd(bw["usd_per_month"])
+    return {
+        "name": option["name"],
+        "count": option["count"],
+        "chosen": option.get("chosen", False),
+        "needed": _mbps(bw["needed_mbps"]),
+        "basis": _aside(CHINA_BASES.get(bw.get("basis") or "", "")),
+        "included": f"{_mbps(bw['included_mbps'])} {route}" if route else _("none"),
+        "extra": _mbps(bw["extra_mbps"]),
+        "per_mbps": (
+            _("$%(price)s per Mbps-month") % {"price": f"{per_mbps:,.2f}"}
+            if per_mbps is not None
+            else "—"
+        ),
+        "source": _aside(source) if per_mbps is not None else "",
+        "line": line,
+        "priced": bw["usd_per_month"] is not None,
+    }
+
+
+def _aside(text: Any) -> str:
+    # Brackets as the language writes them: (…) in English, full-width （…） in Chinese.
+    return _("(%(text)s)") % {"text": text} if text else ""
+
+
+CHINA_BASES = {
+    "peak": _lazy("at peak"),
+    "daily_mean": _lazy("results shipped over the day"),
+    "run_rate": _lazy("while the batch runs"),
+}
+
+
+def _china_egress_row(option: dict[str, Any]) -> dict[str, Any]:
+    """A public-cloud option's egress to mainland China: the rate used and whether the cloud
+    publishes one for China (Google does; AWS and Azure do not, so their internet rate is used)."""
+    egress = option["china_egress"]
+    return {
+        "name": option["name"],
+        "count": option["count"],
+        "chosen": option.get("chosen", False),
+        "provider": egress["provider"],
+        "rate": _("$%(rate)s per GB") % {"rate": f"{egress['usd_per_gb']:g}"},
+        "figure": _aside(
+            engine_labels.shown("figure", egress["egress_figure"], decisions.engine_language())
+        ),
+        "basis": (
+            _("published rate to China")
+            if egress["china_rate"]
+            else _("no rate to China published: internet rate used")
+        ),
     }
 
 
@@ -1092,6 +1171,7 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                     _("Egress (USD/month)"),
                     _("Idle (USD/month)"),
                     _("Staff (USD/month)"),
+                    _("China bandwidth (USD/month)"),
                     _("Total (USD/month)"),
                     _("Billing used"),
                     _("Cost per run (USD)"),
@@ -1121,6 +1201,7 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                             _blank(o["egress_usd_per_month"]),
                             _blank(o["idle_usd_per_month"]),
                             _blank(o["staff_usd_per_month"]),
+                            _blank(o.get("china_bandwidth_usd_per_month")),
                             _blank(o["monthly_cost_usd"]),
                             charts.BILLING_LABELS[used] if used else "",
                             _blank(run_cost),

@@ -454,6 +454,17 @@ def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
             "monthly_cost_usd": option.get("monthly_cost_usd"),
             "region": region,
             "catalog": report.catalog_version,
+            # Engine 2.2: the bandwidth to mainland China the workload needs, when it must.
+            **(
+                {
+                    "china_bandwidth": {
+                        k: option["china_bandwidth"].get(k)
+                        for k in ("needed_mbps", "route", "included_mbps", "status")
+                    }
+                }
+                if option.get("china_bandwidth")
+                else {}
+            ),
         }
     return None
 

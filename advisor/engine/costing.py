@@ -114,11 +114,14 @@ def choose_price(
     residency: str,
     count: int = 1,
     anchor: Price | None = None,
+    china_mbps: float | None = None,
 ) -> PriceChoice | None:
     """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
     within a region match, the anchor's provider and region first (so that one option's
     on-demand, spot and commitment prices are one offer), then the cost of `count` devices
-    billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase)."""
+    billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase), plus, when
+    `china_mbps` are needed, the premium China bandwidth beyond what the row's servers include
+    at the row's own price per Mbps-month (a row without one adds nothing it could price)."""
     groups = {_group(catalog, r) for r in regions}
     best: tuple[int, int, float, str] | None = None
     chosen: PriceChoice | None = None
@@ -142,6 +145,9 @@ def choose_price(
         same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
         choice = PriceChoice(p, match, catalog.hours_per_month, same)
         cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
+        if china_mbps is not None:
+            bw = china_bandwidth_cost(p, billed_devices(count, p.gpus_per_unit), china_mbps)
+            cost += (bw[3] or 0.0) / catalog.hours_per_month
         key = (_MATCH_RANK[match], 0 if same else 1, cost, p.id)
         if best is None or key < best:
             best, chosen = key, choice
@@ -286,11 +292,20 @@ class CostInputs:
 
 
 def _prices(
-    acc: Accelerator, mode: str, count: int, ci: CostInputs
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
 ) -> Mapping[str, PriceChoice | None]:
     def pick(slot: str, anchor: Price | None) -> PriceChoice | None:
         return choose_price(
-            ci.catalog, acc.id, mode, slot, ci.regions, ci.clouds, ci.residency, count, anchor
+            ci.catalog,
+            acc.id,
+            mode,
+            slot,
+            ci.regions,
+            ci.clouds,
+            ci.residency,
+            count,
+            anchor,
+            china_mbps,
         )
 
     def choose() -> dict[str, PriceChoice | None]:
@@ -306,7 +321,7 @@ def _prices(
         return {slot: out[slot] for slot in PRICE_SLOTS}
 
     # The same few combinations recur across assessments: the catalog memoises them.
-    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency)
+    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency, china_mbps)
     return ci.catalog.memo(key, choose)
 
 
@@ -358,12 +373,25 @@ def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:
     return catalog.figure(f"{key}_storage_usd_per_gb_month")
 
 
-def _egress_rate(cloud: str | None, mode: str, china: bool, catalog: Catalog) -> float:
+def egress_figure(
+    cloud: str | None, mode: str, china: bool, region_key: str | None, catalog: Catalog
+) -> tuple[str, bool]:
+    """The catalog figure of an option's egress price per GB, and whether it is a rate to
+    mainland China. Hosted servers are flat-rate; a cloud's China rate where it publishes one
+    (rule `egress_china_by_cloud`: Google only), else its internet rate in the price's region
+    where the reference has one (rule `egress_rate_by_region`), else the cloud's own figure."""
     if mode != "public_cloud":
-        return catalog.figure("dedicated_egress_usd_per_gb")
-    if cloud == "gcp":
-        return catalog.figure("gcp_egress_china_usd_per_gb" if china else "gcp_egress_usd_per_gb")
-    return catalog.figure(f"{cloud if cloud in ('aws', 'azure') else 'other'}_egress_usd_per_gb")
+        return "dedicated_egress_usd_per_gb", False
+    name = cloud if cloud in ("gcp", "aws", "azure") else "other"
+    if china:
+        key = (catalog.rules.get("egress_china_by_cloud") or {}).get("value", {}).get(name)
+        if isinstance(key, str) and key in catalog.figures:
+            return key, True
+    by_region = (catalog.rules.get("egress_rate_by_region") or {}).get("value", {}).get(name, {})
+    key = by_region.get(region_key or "")
+    if isinstance(key, str) and key in catalog.figures:
+        return key, False
+    return f"{name}_egress_usd_per_gb", False
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,21 +402,24 @@ class _Offer:
     docs: Mapping[str, dict[str, Any] | None]
     missing: tuple[str, ...]
     storage_rate: float
-    egress_rate: float
     break_even: Mapping[str, float | None]
 
 
-def _offer(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
-    local = ("offer", acc.id, mode, count)
+def _offer(
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
+) -> _Offer:
+    local = ("offer", acc.id, mode, count, china_mbps)
     found = ci.sized.get(local)
     if found is None:
-        found = ci.sized[local] = _offer_memo(acc, mode, count, ci)
+        found = ci.sized[local] = _offer_memo(acc, mode, count, ci, china_mbps)
     return found
 
 
-def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Offer:
+def _offer_memo(
+    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None
+) -> _Offer:
     def build() -> _Offer:
-        prices = _prices(acc, mode, count, ci)
+        prices = _prices(acc, mode, count, ci, china_mbps)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
         cloud = ref.price.cloud if ref else None
         od = prices["on_demand"]
@@ -407,7 +438,6 @@ def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Off
             },
             missing=tuple(s for s, c in prices.items() if c is None),
             storage_rate=_storage_rate(cloud, mode, ci.catalog),
-            egress_rate=_egress_rate(cloud, mode, ci.china, ci.catalog),
             break_even=break_even,
         )
 
@@ -422,6 +452,7 @@ def _offer_memo(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> _Off
         ci.china,
         ci.today,
         ci.stale_days,
+        china_mbps,
     )
     return ci.catalog.memo(key, build)
 
@@ -470,8 +501,15 @@ def _money(
     storage_gb: float,
     egress_gb: float,
     ci: CostInputs,
+    china_need: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
-    offer = _offer(acc, mode, count, ci)
+    """An option's money. `china_need`: the Mbps to mainland China a serving workload needs
+    when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
+    on a hosted server's premium route, or said to be unpriced; on public cloud the egress says
+    whether the cloud publishes a rate to China."""
+    # A hosted server's premium China route is part of its offer: the cheapest row counts it.
+    hosted_need = china_need[0] if china_need is not None and mode != "public_cloud" else None
+    offer = _offer(acc, mode, count, ci, hosted_need)
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
@@ -491,7 +529,6 @@ def _money(
                 else n * choice.monthly
             )
     storage = storage_gb * offer.storage_rate
-    egress = egress_gb * offer.egress_rate
     staff = ci.sized.get(("staff", mode, count))
     if staff is None:
         staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
@@ -519,11 +556,28 @@ def _money(
         )
     elif chosen is not None:
         idle = chosen * (1.0 - count / billed_count)  # devices of a unit the workload leaves idle
-    total = None if chosen is None else chosen + storage + egress + staff
+    # Egress is the provider's whose price the option uses (the anchor's when it has none).
+    choice = prices.get(chosen_slot) if chosen_slot and chosen is not None else None
+    where = choice or anchor
+    cloud = None if where is None else where.price.cloud
+    region_key = None if where is None else where.price.region_key
+    egress_key, china_rate = ci.catalog.memo(
+        ("egress", cloud, mode, ci.china, region_key),
+        lambda: egress_figure(cloud, mode, ci.china, region_key, ci.catalog),
+    )
+    egress = egress_gb * ci.catalog.figure(egress_key)
+    china: dict[str, Any] = {}
+    if china_need is not None and choice is not None:
+        egress_used = (egress_key, ci.catalog.figure(egress_key), china_rate)
+        china = _china_doc(mode, choice, egress_used, billed_count, *china_need)
+    china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
+    total = None if chosen is None else chosen + storage + egress + staff + (china_usd or 0.0)
     on_request = on_request_offers(acc.id, mode, ci)
     return {
         # Only when the card has offers sold on request here (the report's quote action).
         **({"on_request": on_request} if on_request else {}),
+        # Only when the customer must reach mainland China and the workload serves it.
+        **china,
         # Shared with the memoised offer: read-only by contract (results are serialised as is).
         "prices": offer.docs,
         "missing_prices": list(offer.missing),
@@ -535,11 +589,86 @@ def _money(
         "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
+        "egress_figure": egress_key,
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
         "utilisation": round(utilisation, 3),
         "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
+    }
+
+
+def china_bandwidth_cost(
+    p: Price, billed_count: int, need_mbps: float
+) -> tuple[str | None, int, float, float | None]:
+    """(route, servers, included Mbps, USD a month for the Mbps beyond them) of a price row's
+    premium China route for `need_mbps`: the Mbps are billed whole at the row's own price per
+    Mbps-month; None when the row has no route, or more is needed and it has no such price."""
+    server = p.server or {}
+    route = server.get("china_bandwidth_type") or None
+    servers = -(-max(billed_count, 1) // max(1, p.gpus_per_unit))
+    included = float(server.get("china_bandwidth_mbps") or 0) * servers if route else 0.0
+    extra = max(0, math.ceil(need_mbps - included - 1e-9))  # billed in whole Mbps
+    per_mbps = server.get("china_bandwidth_usd_per_mbps_month")
+    if route is None or (extra and per_mbps is None):
+        return route, servers, included, None
+    return route, servers, included, round(extra * float(per_mbps or 0.0), 2)
+
+
+def _china_doc(
+    mode: str,
+    choice: PriceChoice,
+    egress: tuple[str, float, bool],
+    billed_count: int,
+    need_mbps: float,
+    basis: str,
+) -> dict[str, Any]:
+    """What reaching mainland China costs an option: on public cloud, which egress rate priced
+    the traffic (a published China rate or the internet rate); on a hosted server, the premium
+    route (CN2 GIA/CMI) its price row includes per server and the Mbps beyond it at the row's
+    own price per Mbps-month. Never a silent zero: without a route or a price per Mbps the line
+    is None and `status` says why (the result's notes say it in words)."""
+    p = choice.price
+    if mode == "public_cloud":
+        return {
+            "china_egress": {
+                "provider": p.provider,
+                "cloud": p.cloud,
+                "region": p.region,
+                "egress_figure": egress[0],
+                "usd_per_gb": egress[1],
+                "china_rate": egress[2],
+            }
+        }
+    route, servers, included, usd = china_bandwidth_cost(p, billed_count, need_mbps)
+    server = p.server or {}
+    extra = max(0, math.ceil(need_mbps - included - 1e-9))
+    per_mbps = server.get("china_bandwidth_usd_per_mbps_month") if route else None
+    if route is None:
+        status = "no_route"
+    elif extra == 0:
+        status = "covered"
+    elif per_mbps is None:
+        status = "not_priced"
+    else:
+        status = "priced"
+    return {
+        "china_bandwidth": {
+            "status": status,
+            "needed_mbps": round(need_mbps, 3),
+            "basis": basis,
+            "route": route,
+            "included_mbps": round(included, 1),
+            "servers": servers,
+            "extra_mbps": extra,
+            "usd_per_mbps_month": None if per_mbps is None else float(per_mbps),
+            "usd_per_month": usd,
+            "price_id": p.id,
+            "provider": p.provider,
+            "source": p.source,
+            "as_of": p.as_of,
+        },
+        "china_bandwidth_usd_per_month": usd,
     }
 
 
@@ -864,7 +993,14 @@ def inference_option(
             },
         )
     count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
-    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci)
+    china_need = None
+    if ci.china:
+        # Catalog rule `china_bandwidth_need`: real-time serving at its peak, batch results
+        # shipped over the day at the mean rate (or as the batch makes them: "run_rate").
+        basis = catalog.rule("china_bandwidth_need").get(kind, "daily_mean")
+        rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
+        china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
+    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
         per_mtok[slot] = (

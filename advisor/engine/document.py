@@ -144,6 +144,36 @@ class CostToResult(TypedDict):
     per: str
 
 
+class ChinaBandwidth(TypedDict):
+    """Engine 2.2: a hosted option's premium bandwidth to mainland China (CN2 GIA/CMI)."""
+
+    # covered | priced | not_priced (a route, no price for the Mbps beyond it) | no_route
+    status: str
+    needed_mbps: float
+    basis: str  # peak | daily_mean | run_rate (catalog rule china_bandwidth_need)
+    route: str | None
+    included_mbps: float
+    servers: int
+    extra_mbps: int
+    usd_per_mbps_month: float | None
+    usd_per_month: float | None
+    price_id: str
+    provider: str
+    source: str
+    as_of: str | None
+
+
+class ChinaEgress(TypedDict):
+    """Engine 2.2: which egress price a public-cloud option's China-bound traffic uses."""
+
+    provider: str
+    cloud: str
+    region: str | None
+    egress_figure: str
+    usd_per_gb: float
+    china_rate: bool  # False: the cloud publishes no rate to China; its internet rate is used
+
+
 class Option(TypedDict):
     """One sized and priced card for a workload. Training options carry the run's figures,
     serving options the load's; schema 2 added stack, availability, rank, billing and
@@ -180,6 +210,13 @@ class Option(TypedDict):
     unpriced: NotRequired[dict[str, Any]]
     # The card's offers in this mode sold on request (no figure): the report's quote action.
     on_request: NotRequired[list[dict[str, Any]]]
+    # Engine 2.2: the catalog figure that priced the egress; and, when the customer must reach
+    # mainland China and the workload serves it, the premium bandwidth (hosted) or the egress
+    # rate used (public cloud). The cost line is None when it has no price (status says why).
+    egress_figure: NotRequired[str]
+    china_bandwidth: NotRequired[ChinaBandwidth]
+    china_bandwidth_usd_per_month: NotRequired[float | None]
+    china_egress: NotRequired[ChinaEgress]
     # Training.
     min_count: NotRequired[int]
     target_hours: NotRequired[float]
@@ -303,6 +340,7 @@ class CostByWorkload(TypedDict):
     egress_usd_per_month: float
     idle_usd_per_month: float
     staff_usd_per_month: float
+    china_bandwidth_usd_per_month: NotRequired[float | None]  # engine 2.2
     break_even_utilisation: dict[str, float | None]
     cost_per_run_usd: dict[str, float | None] | None
     cost_per_million_output_tokens_usd: dict[str, float | None] | None

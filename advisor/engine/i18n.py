@@ -706,6 +706,50 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{card} 的價格取自 {region}（{provider}），不在您所在的區域群組（{regions}）內；"
         "{offered}您所在地的價格可能不同，報價前請先確認。",
     ),
+    "china.covered": _m(
+        "{kind}: about {needed} Mbps to mainland China ({basis}); the {provider} server(s) include "
+        "{included} Mbps of {route}, which covers it.",
+        "{kind}：連往中國大陸約需 {needed} Mbps（{basis}）；{provider} 的伺服器已含 "
+        "{included} Mbps {route}，足以涵蓋。",
+    ),
+    "china.priced": _m(
+        "{kind}: about {needed} Mbps to mainland China ({basis}); the {provider} server(s) include "
+        "{included} Mbps of {route}, and the {extra} Mbps more cost ${per_mbps} per Mbps-month "
+        "({provider}, {as_of}): ${usd} a month, in the total.",
+        "{kind}：連往中國大陸約需 {needed} Mbps（{basis}）；{provider} 的伺服器已含 "
+        "{included} Mbps {route}，另需的 {extra} Mbps 每 Mbps 每月 ${per_mbps}"
+        "（{provider}，{as_of}）：每月 ${usd}，已計入總額。",
+    ),
+    "china.not_priced": _m(
+        "{kind}: about {needed} Mbps to mainland China ({basis}); the {provider} server(s) include "
+        "{included} Mbps of {route} and the offer has no price for the {extra} Mbps more: ask the "
+        "provider for a CN2 GIA/CMI price per Mbps-month. The cost shown leaves it out.",
+        "{kind}：連往中國大陸約需 {needed} Mbps（{basis}）；{provider} 的伺服器已含 "
+        "{included} Mbps {route}，但方案未列出另需 {extra} Mbps 的價格："
+        "請向供應商索取 CN2 GIA／CMI 每 Mbps 每月的報價。所示成本未含此項。",
+    ),
+    "china.no_route": _m(
+        "{kind}: about {needed} Mbps to mainland China ({basis}), and the {provider} offer has no "
+        "premium China route (CN2 GIA/CMI): ask the provider for a CN2 GIA/CMI price per "
+        "Mbps-month. The cost shown leaves it out.",
+        "{kind}：連往中國大陸約需 {needed} Mbps（{basis}），而 {provider} 的方案沒有中國大陸"
+        "優質線路（CN2 GIA／CMI）：請向供應商索取 CN2 GIA／CMI 每 Mbps 每月的報價。"
+        "所示成本未含此項。",
+    ),
+    "china.basis.peak": _m("at peak", "尖峰時"),
+    "china.basis.daily_mean": _m("results shipped over the day", "結果於一天內分送"),
+    "china.basis.run_rate": _m("while the batch runs", "批次執行期間"),
+    "china.egress_china_rate": _m(
+        "{kind}: {provider} publishes an egress price to China (${rate}/GB), used for the "
+        "service's traffic.",
+        "{kind}：{provider} 公布了連往中國的對外流量價格（每 GB ${rate}），服務流量以此計價。",
+    ),
+    "china.egress_no_china_rate": _m(
+        "{kind}: {provider} publishes no egress price to mainland China; its internet egress "
+        "price is used for the service's traffic ({figure}, ${rate}/GB).",
+        "{kind}：{provider} 未公布連往中國大陸的對外流量價格；服務流量以其網際網路對外流量價格"
+        "計價（{figure}，每 GB ${rate}）。",
+    ),
     "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
     "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
     "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),

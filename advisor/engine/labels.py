@@ -296,6 +296,10 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "Google Cloud egress price to China", "Google Cloud 連往中國的對外流量價格"
         ),
         "aws_egress_usd_per_gb": _l("AWS egress price", "AWS 對外流量價格"),
+        "aws_egress_usd_per_gb_tokyo": _l("AWS egress price in Tokyo", "AWS 東京的對外流量價格"),
+        "aws_egress_usd_per_gb_hong_kong": _l(
+            "AWS egress price in Hong Kong", "AWS 香港的對外流量價格"
+        ),
         "azure_egress_usd_per_gb": _l("Azure egress price", "Azure 對外流量價格"),
         "other_egress_usd_per_gb": _l("Egress price elsewhere", "其他供應商的對外流量價格"),
         "dedicated_egress_usd_per_gb": _l(
@@ -334,6 +338,20 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "staff_hourly_wage_usd_hong_kong": _l("Staff hourly wage in Hong Kong", "香港維運人員時薪"),
         "staff_hourly_wage_usd_tokyo": _l("Staff hourly wage in Tokyo", "東京維運人員時薪"),
         "staff_hours_per_month": _l("Working hours per person a month", "每人每月工作時數"),
+    },
+    # Premium routes to mainland China a hosted server's offer may include (house offers).
+    "china_route": {
+        "cn2_gia": _l("CN2 GIA", "CN2 GIA"),
+        "cmi": _l("CMI", "CMI"),
+    },
+    # Cost lines an option's monthly total adds up, where the report names them from the table.
+    "cost_line": {
+        "china_bandwidth": _l(
+            "China bandwidth",
+            "中國大陸頻寬",
+            "premium bandwidth to mainland China",
+            "中國大陸優質頻寬",
+        ),
     },
     # The bundled model presets (data/presets.json) as people name them, not by their ids.
     "preset": {

@@ -50,6 +50,11 @@ _BILLING = {
     "commit_1y": "commit_1y",
     "commit_3y": "commit_3y",
 }
+# A row's premium route to mainland China, as the reference and the admin name it.
+_CHINA_ROUTES = {"cn2 gia": "cn2_gia", "cn2_gia": "cn2_gia", "cmi": "cmi"}
+# The most an extra Mbps-month may cost in USD (as the house-offer form): more is a typo or the
+# price of a server.
+CHINA_MBPS_PRICE_MAX_USD = 10_000.0
 _REQUIRED = ("provider", "offer", "region", "gpu", "gpu_count", "billing", "price", "currency")
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_ROWS = 2000
@@ -112,6 +117,40 @@ def _row_problems(i: int, row: Any, fx: Mapping[str, Mapping[str, Any]]) -> list
     stated = row.get("price_usd_per_month_per_gpu")
     if stated is not None and not _number(stated):
         out.append(_problem(i, "price_usd_per_month_per_gpu", "a number"))
+    return out + _china_problems(i, row, fx)
+
+
+def _china_problems(
+    i: int, row: dict[str, Any], fx: Mapping[str, Mapping[str, Any]]
+) -> list[Problem]:
+    """The optional premium China bandwidth of a row: its route (CN2 GIA or CMI), the Mbps the
+    price includes and the price of one more Mbps a month, in the row's currency."""
+    out = []
+    route = row.get("china_bandwidth_type")
+    mbps = row.get("china_bandwidth_mbps")
+    price = row.get("china_bandwidth_price_per_mbps_month")
+    if route is not None and str(route).strip().lower() not in _CHINA_ROUTES:
+        out.append(_problem(i, "china_bandwidth_type", "CN2 GIA or CMI"))
+    if mbps is not None and not (
+        isinstance(mbps, int) and not isinstance(mbps, bool) and 0 <= mbps <= 100_000
+    ):
+        out.append(_problem(i, "china_bandwidth_mbps", "a whole number of Mbps from 0 to 100000"))
+    if route is not None and mbps is None:
+        out.append(_problem(i, "china_bandwidth_mbps", "the Mbps the route includes (0 for none)"))
+    if price is not None:
+        rate = 1.0 if row["currency"] == "USD" else fx.get(row["currency"], {}).get("per_usd")
+        if not _number(price) or price <= 0:
+            out.append(_problem(i, "china_bandwidth_price_per_mbps_month", "a positive number"))
+        elif rate and price / float(rate) > CHINA_MBPS_PRICE_MAX_USD:
+            out.append(
+                _problem(
+                    i,
+                    "china_bandwidth_price_per_mbps_month",
+                    f"at most {CHINA_MBPS_PRICE_MAX_USD:,.0f} USD per Mbps-month",
+                )
+            )
+        if route is None:
+            out.append(_problem(i, "china_bandwidth_type", "the route the Mbps price is for"))
     return out
 
 
@@ -179,6 +218,22 @@ def _price(
     }
     if currency != "USD":
         price["fx"] = dict(fx[currency])
+    route = row.get("china_bandwidth_type")
+    if route is not None:
+        per_mbps = row.get("china_bandwidth_price_per_mbps_month")
+        # Where the engine reads a price row's premium China route (as a house offer's server).
+        price["server"] = {
+            "china_bandwidth_type": _CHINA_ROUTES[str(route).strip().lower()],
+            "china_bandwidth_mbps": int(row["china_bandwidth_mbps"]),
+            "china_bandwidth_usd_per_mbps_month": None
+            if per_mbps is None
+            else round(float(per_mbps) / rate, 4),
+        }
+        if per_mbps is not None and currency != "USD":
+            price["note"] += (
+                f"; China bandwidth {currency} {per_mbps:,} per Mbps-month at "
+                f"{fx[currency]['per_usd']} {currency}/USD"
+            )
     return price, per_device_month
 
 

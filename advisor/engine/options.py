@@ -15,7 +15,7 @@ from typing import Any
 
 from advisor.engine import answers as A
 from advisor.engine import costing as C
-from advisor.engine import i18n
+from advisor.engine import i18n, labels
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine import stack as ST
@@ -415,6 +415,48 @@ def first_option_notes(
             ),
         )
     ]
+
+
+def china_note(kind: str, first: Mapping[str, Any] | None, lang: str) -> str | None:
+    """What reaching mainland China means for a workload's first option, in words: the Mbps it
+    needs against what its server includes and what more costs, or that no price is known (never
+    a silent zero); on public cloud, whether the cloud publishes an egress price to China."""
+    if first is None:
+        return None
+    what = i18n.label(kind, lang)
+    egress = first.get("china_egress")
+    if egress is not None:
+        code = "china.egress_china_rate" if egress["china_rate"] else "china.egress_no_china_rate"
+        return i18n.message(
+            code,
+            lang,
+            kind=what,
+            provider=egress["provider"],
+            rate=f"{egress['usd_per_gb']:g}",
+            figure=labels.shown("figure", egress["egress_figure"], lang),
+        )
+    bw = first.get("china_bandwidth")
+    if bw is None:
+        return None
+    return i18n.message(
+        f"china.{bw['status']}",
+        lang,
+        kind=what,
+        basis=i18n.message(f"china.basis.{bw['basis']}", lang),
+        needed=mbps_text(bw["needed_mbps"]),
+        provider=bw["provider"],
+        included=mbps_text(bw["included_mbps"]),
+        route=labels.shown("china_route", bw["route"], lang) if bw["route"] else "",
+        extra=f"{bw['extra_mbps']:,}",
+        per_mbps=f"{bw['usd_per_mbps_month']:,.2f}" if bw["usd_per_mbps_month"] else "",
+        usd=f"{bw['usd_per_month']:,.0f}" if bw["usd_per_month"] else "",
+        as_of=bw["as_of"] or i18n.message("option.undated", lang),
+    )
+
+
+def mbps_text(value: float) -> str:
+    """Mbps as a sentence writes them: two decimals below 10, whole above."""
+    return f"{value:,.2f}" if value < 10 else f"{value:,.0f}"
 
 
 def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: str) -> str | None:

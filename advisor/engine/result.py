@@ -19,7 +19,7 @@ from advisor.engine.catalog import Catalog
 from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "2.1.0"
+ENGINE_VERSION = "2.2.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
@@ -695,6 +695,9 @@ def evaluate(
         notes += O.first_option_notes(
             wd.kind, wd.mode, options[0] if options else None, answers.organization.regions, lang
         )
+        china_note = O.china_note(wd.kind, options[0] if options else None, lang)
+        if china_note is not None:
+            notes.append(china_note)
         others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
         alternatives = (
             O.build(
@@ -940,6 +943,11 @@ def evaluate(
                     "egress_usd_per_month": o["egress_usd_per_month"],
                     "idle_usd_per_month": o["idle_usd_per_month"],
                     "staff_usd_per_month": o["staff_usd_per_month"],
+                    **(
+                        {"china_bandwidth_usd_per_month": o["china_bandwidth_usd_per_month"]}
+                        if "china_bandwidth_usd_per_month" in o
+                        else {}
+                    ),
                     "break_even_utilisation": o["break_even_utilisation"],
                     "cost_per_run_usd": o.get("cost_per_run_usd"),
                     "cost_per_million_output_tokens_usd": o.get(

@@ -1718,7 +1718,11 @@ SERVER_FIELDS = (
     "network_gbps",
     "china_bandwidth_mbps",
     "china_bandwidth_type",
+    "china_bandwidth_usd_per_mbps_month",
 )
+# The most an extra Mbps-month of premium China bandwidth may cost: CN2 GIA is "$100+/Mbps in
+# some cases" (deployment_costs.md 4); a larger figure is a price per server or a typo.
+CHINA_MBPS_PRICE_MAX = Decimal(10_000)
 
 
 def _region_choices() -> list[tuple[str, Any]]:
@@ -1765,6 +1769,29 @@ class HouseOfferForm(SourcedForm):
     )
     china_bandwidth_type = forms.ChoiceField(
         label=gettext_lazy("China route"), choices=CHINA_ROUTES, required=False
+    )
+    china_bandwidth_usd_per_mbps_month = forms.DecimalField(
+        label=gettext_lazy("Extra China bandwidth price (USD per Mbps-month)"),
+        help_text=gettext_lazy(
+            "What each Mbps beyond the included bandwidth costs a month on this route. Leave it "
+            "empty when there is no published price: the report then asks for a quote."
+        ),
+        min_value=Decimal("0.01"),
+        max_value=CHINA_MBPS_PRICE_MAX,
+        decimal_places=2,
+        required=False,
+        error_messages={
+            "min_value": gettext_lazy(
+                "A price per Mbps-month is more than zero; leave the field empty when there is "
+                "none."
+            ),
+            "max_value": gettext_lazy(
+                "At most %(limit_value)s USD per Mbps-month: is this the price of the server, not "
+                "of one Mbps?"
+            ),
+            "invalid": gettext_lazy("Give the price as a number of US dollars, e.g. 45.50."),
+            "max_decimal_places": gettext_lazy("Give the price to the cent (2 decimal places)."),
+        },
     )
     usd_per_server_month = forms.DecimalField(
         label=gettext_lazy("Monthly price per server (USD)"),
@@ -1841,6 +1868,11 @@ class HouseOfferForm(SourcedForm):
             self.add_error("china_bandwidth_type", _("Choose the route for the China bandwidth."))
         if route and not mbps:
             self.add_error("china_bandwidth_mbps", _("Give the bandwidth for this route."))
+        if data.get("china_bandwidth_usd_per_mbps_month") is not None and not route:
+            self.add_error(
+                "china_bandwidth_usd_per_mbps_month",
+                _("A price per Mbps-month needs the China route it is for."),
+            )
         accelerator, count = data.get("accelerator"), data.get("gpu_count")
         if accelerator and count and count > accelerator.max_devices_per_node:
             self.add_error(
@@ -1863,7 +1895,7 @@ class HouseOfferForm(SourcedForm):
         count = int(data["gpu_count"])
         price = data.get("usd_per_server_month")
         server: dict[str, Any] = {k: data.get(k) for k in SERVER_FIELDS}
-        for k in ("nvme_tb", "network_gbps"):
+        for k in ("nvme_tb", "network_gbps", "china_bandwidth_usd_per_mbps_month"):
             value = server[k]
             server[k] = None if value is None else float(value)
         server["china_bandwidth_mbps"] = server["china_bandwidth_mbps"] or 0
@@ -1925,6 +1957,7 @@ class HouseOfferAdmin(CatalogRowAdmin):
                     "network_gbps",
                     "china_bandwidth_mbps",
                     "china_bandwidth_type",
+                    "china_bandwidth_usd_per_mbps_month",
                 )
             },
         ),
