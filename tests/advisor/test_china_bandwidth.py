@@ -186,6 +186,8 @@ def test_the_report_shows_the_priced_china_bandwidth_line_in_both_languages(
 
 
 def _pdf_text(report: Report) -> str:
+    # The PDF follows the page (the worker's task; here rendered as a first download would).
+    report = services.report_pdf_render(report=report)
     done = subprocess.run(  # noqa: S603 - a fixed command on our own file
         ["pdftotext", "-layout", report.pdf.path, "-"],  # noqa: S607
         capture_output=True,
