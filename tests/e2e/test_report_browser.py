@@ -32,6 +32,11 @@ def test_submit_watch_the_status_read_the_report_share_it_and_open_the_link(
     # The status partial polls until the worker is done, then the page shows the report.
     expect(page.locator(".report-body")).to_be_visible(timeout=60_000)
     assert Report.objects.get().status == Report.Status.DONE
+    # The worker renders the PDF after the page; the button's own poll swaps the download in.
+    button = page.locator("#pdf-button")
+    expect(button).not_to_have_attribute("aria-busy", "true", timeout=60_000)
+    expect(button).to_have_text({"en": "Download PDF", "zh-hant": "下載 PDF"}[lang])
+    assert Report.objects.get().pdf
     page.screenshot(path=str(screenshot_dir / f"report-page-{lang}.png"), full_page=True)
 
     page.locator("form[action$='/share/'] button[type=submit]").click()
