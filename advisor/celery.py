@@ -13,9 +13,9 @@ app.autodiscover_tasks()
 
 
 @worker_init.connect
-def _warm_report_rendering(**kwargs: object) -> None:
-    # Import WeasyPrint and load fonts before the first task, so the first report a fresh
-    # worker generates is not the slowest one.
-    from advisor import reporting
+def _warm_up(**kwargs: object) -> None:
+    # WeasyPrint, its fonts and the published catalog loaded before the first task, so the
+    # first report a fresh worker generates is not the slowest one.
+    from advisor import warmup
 
-    reporting.warm_up()
+    warmup.worker()

@@ -1,0 +1,45 @@
+"""What a fresh process loads before its first request or task, so that the first person it
+serves does not wait for it: the published catalog and scoring model compiled (about a
+second), the busiest templates, and for workers WeasyPrint with its fonts."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import connections
+from django.template.loader import get_template
+
+logger = logging.getLogger(__name__)
+
+TEMPLATES = ("advisor/wizard.html", "advisor/report.html", "advisor/dashboard.html")
+
+
+def web() -> None:
+    """gunicorn imports advisor.wsgi in each worker process: this runs there."""
+    _engine()
+    for name in TEMPLATES:
+        get_template(name)
+
+
+def worker() -> None:
+    """A Celery worker before it forks its pool: the children inherit what is loaded."""
+    from advisor import reporting
+
+    reporting.warm_up()
+    _engine()
+
+
+def _engine() -> None:
+    from advisor import decisions
+
+    try:
+        decisions.active_both()
+    except Exception:  # noqa: BLE001 - a warm-up never stops a process from starting
+        # No database yet (before the first migrate): the first request compiles instead.
+        logger.warning("warm-up: the published catalog was not compiled", exc_info=True)
+    finally:
+        # Nothing opened here may be shared with forked children or kept past start-up
+        # (a connection inside a transaction is someone else's: a test's, say).
+        for opened in connections.all(initialized_only=True):
+            if not opened.in_atomic_block:
+                opened.close()
