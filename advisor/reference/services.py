@@ -38,6 +38,7 @@ from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import preset_ids
 from advisor.engine.catalog import CatalogError
 from advisor.engine.offers import import_offers
+from advisor.engine.samples import sample
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
     JSONRefused,
@@ -51,6 +52,7 @@ from advisor.reference.catalog_rows import (
     preset_fields,
     price_fields,
 )
+from advisor.starters import STARTERS
 from advisor.reference.models import (
     ANSWER_VALUES,
     MAX_POINTS,
@@ -1265,3 +1267,77 @@ def house_provider_name() -> str:
     site), so that a report says whose server it is."""
     name = Organization.objects.filter(is_operator=True).values_list("name", flat=True).first()
     return name or gettext("House offer")
+
+
+@dataclasses.dataclass(frozen=True)
+class FreshnessRow:
+    price_id: str
+    provider: str
+    region: str
+    source: str
+    as_of: str | None
+    # "fresh", "stale" (dated, older than the catalog's stale rule) or "undated".
+    state: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PriceFreshness:
+    catalog: str
+    today: date
+    stale_after_days: float
+    # Per team: (name, prices its report uses, how many of them are stale or undated).
+    teams: list[tuple[str, int, int]]
+    rows: list[FreshnessRow]
+
+    def count(self, state: str) -> int:
+        return sum(1 for r in self.rows if r.state == state)
+
+    @property
+    def share(self) -> float:
+        """The share of the prices the reports use that are stale or undated (0 to 1)."""
+        return (len(self.rows) - self.count("fresh")) / len(self.rows) if self.rows else 0.0
+
+
+def freshness_teams() -> dict[str, dict[str, Any]]:
+    """The answers documents a freshness measure runs, by name: the engine's sample team and
+    every starter (the seed's sample reports are starters)."""
+    return {"sample": sample(), **{s.slug: s.document() for s in STARTERS}}
+
+
+def price_freshness(*, catalog: Catalog, today: date) -> PriceFreshness:
+    """How many distinct price rows the reports of the sample teams use (first options,
+    runners-up and alternatives: every price a report names) and which of them are stale or
+    undated on `today`, against `catalog` (a draft counts as it would once published)."""
+    engine_catalog = load_catalog(catalog.to_document())
+    scoring = decisions.active_scoring_model()
+    teams = freshness_teams()
+    used: dict[str, dict[str, Any]] = {}
+    per_team = []
+    for name, document in teams.items():
+        result = evaluate(document, engine_catalog, scoring, lang="en", today=today)
+        prices = result["cost"]["prices_used"]
+        per_team.append((name, len(prices), sum(1 for p in prices if p["stale"])))
+        for price in prices:
+            used[str(price["price_id"])] = dict(price)
+    rows = []
+    for pid, price in sorted(used.items()):
+        dated = isinstance(price["as_of"], str) and re.fullmatch(
+            r"\d{4}-\d{2}-\d{2}", price["as_of"]
+        )
+        rows.append(
+            FreshnessRow(
+                price_id=pid,
+                provider=str(price["provider"]),
+                region=str(price.get("region") or ""),
+                source=str(price.get("source") or ""),
+                as_of=price["as_of"],
+                state="undated" if not dated else "stale" if price["stale"] else "fresh",
+            )
+        )
+    return PriceFreshness(
+        catalog=str(catalog),
+        today=today,
+        stale_after_days=float(engine_catalog.rule("stale_after_days")),
+        teams=per_team,
+        rows=rows,
+    )
