@@ -422,7 +422,12 @@ def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
             (s for s in result.get("servers") or [] if s.get("workload") == w.get("kind")),
             result.get("server") or {},
         )
-        count = int(option.get("billed_count") or option.get("count") or 1)
+        needed = int(option.get("count") or 1)
+        per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
+        # A server is sold whole: a priced offer bills the option's count, one on request the
+        # servers that hold what the sizing needs.
+        billed = int(option.get("billed_count") or needed) if not offer["price_on_request"] else 0
+        count = max(billed, -(-needed // per_unit) * per_unit)
         regions = ((report.answers or {}).get("organization") or {}).get("regions") or []
         region = offer.get("region_key") or (regions[0] if regions else "")
         return {
@@ -431,6 +436,9 @@ def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
             "accelerator_id": option.get("accelerator_id"),
             "accelerator": option.get("name"),
             "count": count,
+            "needed_count": needed,
+            "gpus_per_unit": per_unit,
+            "units": count // per_unit,
             "summary": f"{count} × {option.get('name')}",
             "server": {
                 k: server.get(k)
