@@ -259,6 +259,8 @@ class OrganizationStepForm(StepForm):
         help_text=_(
             "Decides which providers and accelerators are available and the latency to your users. "
             "Tick Mainland China if users or data there must be reached; it is not asked again. "
+            "Japan outside Tokyo takes servers anywhere in Japan, Tokyo included; with data kept "
+            "in region, Tokyo also takes servers elsewhere in Japan (same country, farther away). "
             "Choose at least one."
         ),
     )

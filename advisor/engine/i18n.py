@@ -706,6 +706,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{card} 的價格取自 {region}（{provider}），不在您所在的區域群組（{regions}）內；"
         "{offered}您所在地的價格可能不同，報價前請先確認。",
     ),
+    "option.priced_in_country": _m(
+        "{kind}: {card} is served by {provider} from {region}, in the same country as {regions} "
+        "(data stays in the country) but not in the same city: the round trip to your users is "
+        "longer than from a data centre there; check it for latency-sensitive serving.",
+        "{kind}：{card} 由 {provider} 在 {region} 提供，與 {regions} 同一國家（資料留在國內），"
+        "但不在同一城市：與您使用者之間的往返延遲比當地資料中心長，延遲敏感的服務請先確認。",
+    ),
     "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
     "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
     "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),
