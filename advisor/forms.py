@@ -815,6 +815,8 @@ class QuoteRequestForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"class": "form-control form-control-sm", "rows": 2}),
     )
+    # The house offer asked about, when the report lists several (empty: the first option's).
+    offer = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -52,7 +52,6 @@ from advisor.reference.catalog_rows import (
     preset_fields,
     price_fields,
 )
-from advisor.starters import STARTERS
 from advisor.reference.models import (
     ANSWER_VALUES,
     MAX_POINTS,
@@ -80,6 +79,7 @@ from advisor.reference.price_sources import (
     UrllibTransport,
 )
 from advisor.reference.price_sources import SOURCES as PRICE_SOURCES
+from advisor.starters import STARTERS
 
 logger = logging.getLogger(__name__)
 
@@ -1317,8 +1317,8 @@ def price_freshness(*, catalog: Catalog, today: date) -> PriceFreshness:
         result = evaluate(document, engine_catalog, scoring, lang="en", today=today)
         prices = result["cost"]["prices_used"]
         per_team.append((name, len(prices), sum(1 for p in prices if p["stale"])))
-        for price in prices:
-            used[str(price["price_id"])] = dict(price)
+        for doc in prices:
+            used[str(doc["price_id"])] = dict(doc)
     rows = []
     for pid, price in sorted(used.items()):
         dated = isinstance(price["as_of"], str) and re.fullmatch(
