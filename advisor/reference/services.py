@@ -1097,7 +1097,19 @@ def _problems_text(problems: list[str]) -> str:
     )
 
 
+def _hourly(price: dict[str, Any], hours_per_month: Decimal) -> Decimal | None:
+    """A row's figure per device-hour; a row priced by the month (a regional 1-year
+    reservation) is compared by its monthly figure over the catalog's hours per month."""
+    if price.get("usd_per_device_hour") is not None:
+        return Decimal(str(price["usd_per_device_hour"]))
+    if price.get("usd_per_device_month") is not None:
+        return Decimal(str(price["usd_per_device_month"])) / hours_per_month
+    return None
+
+
 def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
+    figure = (document.get("figures") or {}).get("hours_per_month") or {}
+    hours = Decimal(str(figure.get("value") or 730))
     return [
         PriceTarget(
             key=str(p["id"]),
@@ -1105,11 +1117,9 @@ def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
             cloud=str(p.get("cloud") or ""),
             billing=str(p.get("billing") or ""),
             region=str(p.get("region") or ""),
-            usd_per_device_hour=(
-                Decimal(str(p["usd_per_device_hour"]))
-                if p.get("usd_per_device_hour") is not None
-                else None
-            ),
+            usd_per_device_hour=_hourly(p, hours),
+            unit=str(p.get("unit") or ""),
+            gpus_per_unit=int(p.get("gpus_per_unit") or 1),
         )
         for p in document["prices"]
     ]
@@ -1127,6 +1137,7 @@ def _apply_updates(
         if old is None or Decimal(str(old)).quantize(PLACES) != update.usd_per_device_hour:
             changed += 1
         price["usd_per_device_hour"] = float(update.usd_per_device_hour)
+        price["usd_per_device_month"] = None  # the list prices by the hour
         price["as_of"] = today.isoformat()
         price["source"] = update.source
         price["derived"] = update.derived
