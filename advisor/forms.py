@@ -259,6 +259,8 @@ class OrganizationStepForm(StepForm):
         help_text=_(
             "Decides which providers and accelerators are available and the latency to your users. "
             "Tick Mainland China if users or data there must be reached; it is not asked again. "
+            "Japan outside Tokyo takes servers anywhere in Japan, Tokyo included; with data kept "
+            "in region, Tokyo also takes servers elsewhere in Japan (same country, farther away). "
             "Choose at least one."
         ),
     )
@@ -813,6 +815,8 @@ class QuoteRequestForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"class": "form-control form-control-sm", "rows": 2}),
     )
+    # The house offer asked about, when the report lists several (empty: the first option's).
+    offer = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

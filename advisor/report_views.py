@@ -78,7 +78,7 @@ def _report_context(
         "what_if_form": (
             WhatIfForm(answers=obj.answers) if obj.status == Report.Status.DONE else None
         ),
-        **_quote_context(obj, quote_form),
+        **_quote_context(obj, quote_form, _offer_asked(request, quote_form)),
         **_pdf_button(
             obj,
             reverse("advisor:report_pdf", kwargs={"pk": assessment.pk, "number": obj.number}),
@@ -480,12 +480,28 @@ def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
 # --- Quote requests -----------------------------------------------------------------------------
 
 
-def _quote_context(obj: Report, form: QuoteRequestForm | None = None) -> dict[str, Any]:
-    quote = selectors.quote_snapshot(report=obj) if obj.status == Report.Status.DONE else None
+def _offer_asked(request: AuthenticatedHttpRequest, form: QuoteRequestForm | None) -> str:
+    """The house offer a quote is about: the report's link (?offer=) or the form sent back."""
+    asked = (
+        form.data.get("offer") if form is not None and form.is_bound else request.GET.get("offer")
+    )
+    return str(asked or "")[:100]
+
+
+def _quote_context(
+    obj: Report, form: QuoteRequestForm | None = None, offer_id: str = ""
+) -> dict[str, Any]:
+    done = obj.status == Report.Status.DONE
+    quote = selectors.quote_snapshot(report=obj, offer_id=offer_id) if done else None
+    if quote is None and offer_id:  # an offer the report no longer lists: the default one
+        quote = selectors.quote_snapshot(report=obj) if done else None
     if quote is None:
         return {"quote": None}
     term = ((quote["offer"].get("server") or {}).get("min_term_months")) or 12
-    initial: dict[str, Any] = {"term_months": max(12, int(term))}
+    initial: dict[str, Any] = {
+        "term_months": max(12, int(term)),
+        "offer": quote["offer"].get("price_id", ""),
+    }
     china = quote.get("china_bandwidth")
     if china:
         # The Mbps the workload needs at the offer's route (CN2 GIA when it has none), so the
@@ -514,6 +530,7 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
                 china_bandwidth_mbps=form.cleaned_data["china_bandwidth_mbps"] or 0,
                 china_bandwidth_type=form.cleaned_data["china_bandwidth_type"],
                 note=form.cleaned_data["note"],
+                offer_id=form.cleaned_data["offer"],
                 dashboard_url=request.build_absolute_uri(reverse("advisor:dashboard")),
             )
         except services.QuoteNotAvailable:

@@ -533,6 +533,8 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
         "billing": w["billing"],
         "confidence": w["confidence"],
         "chosen": chosen,
+        "offer_sources": _offer_sources(options),
+        "on_request": _on_request(options),
         "break_even": _break_even(chosen),
         "why": _why_option(w, chosen, names),
         "options": options,
@@ -621,6 +623,78 @@ def _china_egress_row(option: dict[str, Any]) -> dict[str, Any]:
             else _("no rate to China published: internet rate used")
         ),
     }
+
+
+def _offer_sources(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For the first option and the runner-up: the offer each price slot comes from (provider,
+    region, what is sold), saying so when a slot's price is another provider's or region's than
+    the option's own offer, and when it is indicative (a "from" price, an estimate)."""
+    ranked = sorted(options, key=lambda o: not o["chosen"])[:2]
+    out = []
+    for role, o in zip((_("Recommended"), _("Runner-up")), ranked, strict=False):
+        slots = []
+        for slot in BILLING_SLOTS:
+            price = o["prices"].get(slot)
+            if not price:
+                continue
+            label = charts.BILLING_LABELS[slot]
+            where = _where(price)
+            if price.get("sold_as"):
+                where += f" · {price['sold_as']}"
+            if price.get("same_offer", True):
+                text = _("%(slot)s: %(where)s") % {"slot": label, "where": where}
+            else:
+                text = _("%(slot)s price from another provider or region: %(where)s") % {
+                    "slot": label,
+                    "where": where,
+                }
+            slots.append(
+                {
+                    "text": text,
+                    "mixed": not price.get("same_offer", True),
+                    "indicative": bool(price.get("estimated")),
+                    "used": slot == o["billing_used"],
+                }
+            )
+        if slots:
+            out.append({"role": role, "option": _option_label(o), "slots": slots})
+    return out
+
+
+def _on_request(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every offer sold on request that fits one of the workload's options (no figure, so it is
+    listed after the priced options, never ranked above them), with a quote link for the
+    operator's own servers."""
+    seen: dict[str, dict[str, Any]] = {}
+    for o in options:
+        for offer in o.get("on_request") or []:
+            if offer["price_id"] in seen:
+                continue
+            server = offer.get("server") or {}
+            spec = [
+                str(v)
+                for v in (
+                    server.get("cpu"),
+                    f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
+                    f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
+                    f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
+                )
+                if v
+            ]
+            per_unit = int(offer.get("gpus_per_unit") or 1)
+            seen[offer["price_id"]] = {
+                "provider": offer["provider"],
+                "region": offer.get("region") or "",
+                "server": offer.get("sold_as") or server.get("name") or "",
+                "spec": " · ".join(spec),
+                "card": o["name"],
+                "count": o["count"],
+                "per_unit": per_unit,
+                "units": -(-int(o["count"]) // per_unit),
+                "house": bool(offer.get("house")),
+                "price_id": offer["price_id"],
+            }
+    return list(seen.values())
 
 
 def _break_even(chosen: Option | None) -> str:

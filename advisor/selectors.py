@@ -407,22 +407,48 @@ def _house_offer(option: dict[str, Any]) -> dict[str, Any] | None:
     return {**offers[0], "price_on_request": True} if offers else None
 
 
-def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
+def _named_offer(options: list[dict[str, Any]], price_id: str) -> tuple[Any, Any] | None:
+    """(option, offer) for the house offer `price_id` among a workload's options: the price an
+    option is billed at, or one sold on request beside it."""
+    for option in options:
+        used = option.get("billing_used")
+        price = (option.get("prices") or {}).get(used) if used else None
+        if price and price.get("house") and price.get("price_id") == price_id:
+            return option, {**price, "price_on_request": False}
+        for offer in option.get("on_request") or []:
+            if offer.get("house") and offer.get("price_id") == price_id:
+                return option, {**offer, "price_on_request": True}
+    return None
+
+
+def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | None:
     """What a quote request sends, read from a finished report: the first option of the first
     workload whose first option is a house offer (priced, or on request), with its sized server,
-    the offer and where it is; None when the report has no house offer to quote."""
+    the offer and where it is; None when the report has no house offer to quote. `offer_id`
+    names another house offer the report lists (a price-on-request one beside any option)."""
     result = report.result or {}
     for w in result.get("workloads") or []:
         options = w.get("options") or []
-        offer = _house_offer(options[0]) if options else None
-        if offer is None:
-            continue
-        option = options[0]
+        if offer_id:
+            found = _named_offer(options, offer_id)
+            if found is None:
+                continue
+            option, offer = found
+        else:
+            offer = _house_offer(options[0]) if options else None
+            if offer is None:
+                continue
+            option = options[0]
         server = next(
             (s for s in result.get("servers") or [] if s.get("workload") == w.get("kind")),
             result.get("server") or {},
         )
-        count = int(option.get("billed_count") or option.get("count") or 1)
+        needed = int(option.get("count") or 1)
+        per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
+        # A server is sold whole: a priced offer bills the option's count, one on request the
+        # servers that hold what the sizing needs.
+        billed = int(option.get("billed_count") or needed) if not offer["price_on_request"] else 0
+        count = max(billed, -(-needed // per_unit) * per_unit)
         regions = ((report.answers or {}).get("organization") or {}).get("regions") or []
         region = offer.get("region_key") or (regions[0] if regions else "")
         return {
@@ -431,6 +457,9 @@ def quote_snapshot(*, report: Report) -> dict[str, Any] | None:
             "accelerator_id": option.get("accelerator_id"),
             "accelerator": option.get("name"),
             "count": count,
+            "needed_count": needed,
+            "gpus_per_unit": per_unit,
+            "units": count // per_unit,
             "summary": f"{count} × {option.get('name')}",
             "server": {
                 k: server.get(k)

@@ -871,12 +871,15 @@ def lead_create(
     china_bandwidth_type: str,
     note: str,
     dashboard_url: str,
+    offer_id: str = "",
 ) -> Lead:
     """A quote request for the report's house offer, its sized server copied from the report
     (selectors.quote_snapshot), and an email to the operating organisation's sales engineers
     once it is committed."""
     snapshot = (
-        selectors.quote_snapshot(report=report) if report.status == Report.Status.DONE else None
+        selectors.quote_snapshot(report=report, offer_id=offer_id)
+        if report.status == Report.Status.DONE
+        else None
     )
     if snapshot is None:
         raise QuoteNotAvailable

@@ -41,6 +41,7 @@ INDUSTRIES = (
 REGIONS = (
     "hong_kong",
     "tokyo",
+    "japan",
     "singapore",
     "taipei",
     "los_angeles",

@@ -64,6 +64,9 @@ class PriceChoice:
     hours_per_month: float  # the catalog's figure: turns a monthly price into an hourly one
     # Same provider and region as the option's anchor price (its on-demand, else monthly, ...).
     same_offer: bool = True
+    # In the customer's country but none of their regions (Ishikari for Tokyo): the report
+    # says so beside the first option.
+    in_country: bool = False
 
     @property
     def hourly(self) -> float:
@@ -78,6 +81,32 @@ class PriceChoice:
         if p.usd_per_device_month is not None:
             return p.usd_per_device_month
         return (p.usd_per_device_hour or 0.0) * self.hours_per_month
+
+
+# Regions of one country: data residency is a country's law (Japan's APPI), so a Tokyo
+# customer's data may stay on a server in Ishikari or Kagawa ("japan": Japan outside Tokyo),
+# and a customer who says "japan" takes a Tokyo server as theirs.
+COUNTRY: Mapping[str, str] = {"tokyo": "jp", "japan": "jp"}
+
+
+def region_match(catalog: Catalog, key: str | None, regions: Sequence[str]) -> str:
+    """How a price's or offer's region (catalog key) stands to the customer's regions: "exact"
+    (one of them, or Tokyo for a customer anywhere in Japan), "nearby" (same region group)
+    or "elsewhere"."""
+    if key is None:
+        return "elsewhere"
+    if key in regions or (key == "tokyo" and "japan" in regions):
+        return "exact"
+    if _group(catalog, key) in {_group(catalog, r) for r in regions}:
+        return "nearby"
+    return "elsewhere"
+
+
+def in_country(key: str | None, regions: Sequence[str]) -> bool:
+    """Whether the region `key` is in the country of one of the customer's regions, where data
+    residency holds."""
+    country = COUNTRY.get(key or "")
+    return key in regions or (country is not None and country in {COUNTRY.get(r) for r in regions})
 
 
 def _group(catalog: Catalog, key: str | None) -> str | None:
@@ -122,8 +151,7 @@ def choose_price(
     billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase), plus, when
     `china_mbps` are needed, the premium China bandwidth beyond what the row's servers include
     at the row's own price per Mbps-month (a row without one adds nothing it could price)."""
-    groups = {_group(catalog, r) for r in regions}
-    best: tuple[int, int, float, str] | None = None
+    best: tuple[int, int, int, float, str] | None = None
     chosen: PriceChoice | None = None
     unlisted = _not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
@@ -134,21 +162,20 @@ def choose_price(
         # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
         if mode == "public_cloud" and clouds and p.cloud not in clouds:
             continue
-        if p.region_key is not None and p.region_key in regions:
-            match = "exact"
-        elif p.region_key is not None and _group(catalog, p.region_key) in groups:
-            match = "nearby"
-        else:
-            match = "elsewhere"
-        if residency == "in_region" and match != "exact":
+        match = region_match(catalog, p.region_key, regions)
+        if residency == "in_region" and not in_country(p.region_key, regions):
             continue
         same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
-        choice = PriceChoice(p, match, catalog.hours_per_month, same)
+        # Within the region group, the customer's own country first (Ishikari before Seoul).
+        country = in_country(p.region_key, regions)
+        choice = PriceChoice(
+            p, match, catalog.hours_per_month, same, country and p.region_key not in regions
+        )
         cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
         if china_mbps is not None:
             bw = china_bandwidth_cost(p, billed_devices(count, p.gpus_per_unit), china_mbps)
             cost += (bw[3] or 0.0) / catalog.hours_per_month
-        key = (_MATCH_RANK[match], 0 if same else 1, cost, p.id)
+        key = (_MATCH_RANK[match], 0 if country else 1, 0 if same else 1, cost, p.id)
         if best is None or key < best:
             best, chosen = key, choice
     return chosen
@@ -177,6 +204,7 @@ def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, 
         "cloud": p.cloud,
         "region": p.region,
         "region_match": choice.match,
+        **({"in_country": True, "region_key": p.region_key} if choice.in_country else {}),
         "source": p.source,
         "as_of": p.as_of,
         "stale": is_stale(p.as_of, today, stale_days),
@@ -200,7 +228,6 @@ def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, 
     requires it); the customer's regions first."""
 
     def build() -> list[dict[str, Any]]:
-        groups = {_group(ci.catalog, r) for r in ci.regions}
         unlisted = _not_offered(ci.catalog)
         found: list[tuple[int, str, dict[str, Any]]] = []
         for p in ci.catalog.prices_by_accelerator.get(acc_id, ()):
@@ -208,13 +235,8 @@ def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, 
                 continue
             if (p.region_key, p.provider, acc_id) in unlisted:
                 continue
-            if p.region_key is not None and p.region_key in ci.regions:
-                match = "exact"
-            elif p.region_key is not None and _group(ci.catalog, p.region_key) in groups:
-                match = "nearby"
-            else:
-                match = "elsewhere"
-            if ci.residency == "in_region" and match != "exact":
+            match = region_match(ci.catalog, p.region_key, ci.regions)
+            if ci.residency == "in_region" and not in_country(p.region_key, ci.regions):
                 continue
             found.append(
                 (

@@ -99,6 +99,9 @@ class Price(TypedDict):
     cloud: str | None
     region: str | None
     region_match: str
+    # Engine 2.x (additive): in the customer's country but none of their regions.
+    in_country: NotRequired[bool]
+    region_key: NotRequired[str]
     source: str
     as_of: str | None
     stale: bool

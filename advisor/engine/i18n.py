@@ -750,6 +750,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{provider} 未公布連往中國大陸的對外流量價格；服務流量以其網際網路對外流量價格"
         "計價（{figure}，每 GB ${rate}）。",
     ),
+    "option.priced_in_country": _m(
+        "{kind}: {card} is served by {provider} from {region}, in the same country as {regions} "
+        "(data stays in the country) but not in the same city: the round trip to your users is "
+        "longer than from a data centre there; check it for latency-sensitive serving.",
+        "{kind}：{card} 由 {provider} 在 {region} 提供，與 {regions} 同一國家（資料留在國內），"
+        "但不在同一城市：與您使用者之間的往返延遲比當地資料中心長，延遲敏感的服務請先確認。",
+    ),
     "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
     "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
     "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),

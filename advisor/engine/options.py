@@ -105,7 +105,9 @@ def _availability(
             "owned": True,
         }
     offered, source = _offered_in(catalog, acc, mode)
-    here = [r for r in regions if r in offered]
+    # Offered in the customer's country counts (Tokyo data may live in Ishikari); the option's
+    # price then says where, and the report notes the distance.
+    here = [r for r in regions if r in offered or any(C.in_country(o, (r,)) for o in offered)]
     nearest: str | None = None
     rtt: float | None = None
     if not here and offered:
@@ -398,7 +400,25 @@ def first_option_notes(
         return [note]
     used = None if first is None else first.get("billing_used")
     price = first["prices"].get(used) if first is not None and used else None
-    if first is None or price is None or price["region_match"] != "elsewhere":
+    if first is None or price is None:
+        return []
+    if price.get("in_country"):
+        return [
+            i18n.message(
+                "option.priced_in_country",
+                lang,
+                kind=i18n.label(kind, lang),
+                card=first["name"],
+                provider=price["provider"],
+                region=price["region"],
+                regions=", ".join(
+                    i18n.value_label("organization.regions", r, lang)
+                    for r in regions
+                    if C.in_country(price["region_key"], (r,))
+                ),
+            )
+        ]
+    if price["region_match"] != "elsewhere":
         return []
     return [
         i18n.message(

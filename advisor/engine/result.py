@@ -19,7 +19,7 @@ from advisor.engine.catalog import Catalog
 from advisor.engine.document import ResultDocument
 from advisor.engine.scoring import ScoringModel
 
-ENGINE_VERSION = "2.2.0"
+ENGINE_VERSION = "2.3.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.

@@ -200,6 +200,10 @@ class PriceTarget:
     billing: str
     region: str
     usd_per_device_hour: Decimal | None
+    # What the row is sold as ("p5.4xlarge on-demand (Linux)") and the devices in that unit:
+    # a regional row names its own instance, which may not be the card's usual one.
+    unit: str = ""
+    gpus_per_unit: int = 1
 
 
 @dataclass(frozen=True)
@@ -456,7 +460,11 @@ def collect_azure(
 AWS_HOST = "https://pricing.us-east-1.amazonaws.com"
 AWS_REGION_INDEX = f"{AWS_HOST}/offers/v1.0/aws/AmazonEC2/current/region_index.json"
 AWS_DEFAULT_REGION = ("us-east-1", "us_east")
-AWS_REGION = r"^([a-z]{2}(?:-gov)?-[a-z]+-\d)\b"
+# A Region ("ap-east-1") or a Local Zone ("us-west-2-lax-1", whose prices are in its parent
+# Region's offer file under their own "Region Code").
+AWS_REGION = r"^([a-z]{2}(?:-gov)?-[a-z]+-\d(?:-[a-z]{3}-\d[a-z]?)?)\b"
+AWS_PARENT_REGION = r"^[a-z]{2}(?:-gov)?-[a-z]+-\d"
+AWS_INSTANCE = r"^([a-z][a-z0-9-]*\.\d*x?large)\b"
 AWS_INSTANCES: dict[str, tuple[str, int]] = {
     "nvidia-t4": ("g4dn.xlarge", 1),
     "nvidia-l4": ("g6.xlarge", 1),
@@ -482,6 +490,7 @@ AWS_COLUMNS = (
     "Pre Installed S/W",
     "CapacityStatus",
     "License Model",
+    "Region Code",
 )
 # Reserved instances priced by the hour with nothing upfront are what "commit" means here.
 AWS_TERMS = {
@@ -519,9 +528,9 @@ def _aws_region_urls(
 
 def _aws_offer(
     lines: Iterator[str], instances: set[str], label: str, problems: list[str]
-) -> tuple[str, dict[tuple[str, str, str, str], set[Decimal]]]:
-    """(publication date, {(instance, term type, lease, purchase option): prices}) of the
-    Linux, shared-tenancy, no-software, used-capacity hourly rows of `instances`."""
+) -> tuple[str, dict[tuple[str, str, str, str, str], set[Decimal]]]:
+    """(publication date, {(region code, instance, term type, lease, purchase option): prices})
+    of the Linux, shared-tenancy, no-software, used-capacity hourly rows of `instances`."""
     preamble: dict[str, str] = {}
     reader = csv.reader(lines)
     for _ in range(5):
@@ -549,7 +558,7 @@ def _aws_offer(
         )
         return published, {}
     at = {c: header.index(c) for c in AWS_COLUMNS}
-    prices: dict[tuple[str, str, str, str], set[Decimal]] = {}
+    prices: dict[tuple[str, str, str, str, str], set[Decimal]] = {}
     for number, row in enumerate(reader, start=7):
         if len(row) != len(header):
             problems.append(
@@ -598,6 +607,7 @@ def _aws_offer(
         if row[at["TermType"]] == "Reserved" and row[at["OfferingClass"]] != "standard":
             continue
         key = (
+            row[at["Region Code"]],
             row[at["Instance Type"]],
             row[at["TermType"]],
             row[at["LeaseContractLength"]] if row[at["TermType"]] == "Reserved" else "",
@@ -611,15 +621,25 @@ def collect_aws(
     targets: Iterable[PriceTarget], transport: Transport, *, today: date, **_: Any
 ) -> SourceResult:
     result = SourceResult()
-    wanted: dict[str, list[PriceTarget]] = {}
+    wanted: dict[str, list[tuple[PriceTarget, str, str, int]]] = {}
     for target in targets:
         if target.cloud != "aws":
             continue
-        region = _region_code(target.region, AWS_REGION) or AWS_DEFAULT_REGION[0]
-        if target.accelerator not in AWS_INSTANCES or target.billing not in AWS_TERMS:
+        code = _region_code(target.region, AWS_REGION) or AWS_DEFAULT_REGION[0]
+        named = re.match(AWS_INSTANCE, target.unit.strip())
+        if named is not None:
+            instance, gpus = named.group(1), max(1, target.gpus_per_unit)
+        elif target.accelerator in AWS_INSTANCES:
+            instance, gpus = AWS_INSTANCES[target.accelerator]
+        else:
             result.left.append(target.key)
             continue
-        wanted.setdefault(region, []).append(target)
+        if target.billing not in AWS_TERMS:
+            result.left.append(target.key)
+            continue
+        parent = re.match(AWS_PARENT_REGION, code)
+        region = parent.group(0) if parent else code
+        wanted.setdefault(region, []).append((target, code, instance, gpus))
     if not wanted:
         return result
     urls = _aws_region_urls(transport, set(wanted), result.problems)
@@ -627,18 +647,18 @@ def collect_aws(
         if region not in urls:
             continue
         label = f"AWS EC2 offer {region}"
-        instances = {AWS_INSTANCES[t.accelerator][0] for t in rows}
+        instances = {instance for _t, _c, instance, _g in rows}
         published, prices = _aws_offer(
             transport.lines(urls[region]), instances, label, result.problems
         )
-        for target in rows:
-            instance, gpus = AWS_INSTANCES[target.accelerator]
+        for target, code, instance, gpus in rows:
             term = AWS_TERMS[target.billing]
-            found = prices.get((instance, *term))
+            found = prices.get((code, instance, *term))
             what = f"{instance} Linux " + (
                 "on demand" if term[0] == "OnDemand" else f"{term[1]} {term[2]} reserved"
             )
-            row_label = _say("Price %(id)s", id=target.key) + f" ({label}: {what})"
+            where = f"{label}, {code}" if code != region else label
+            row_label = _say("Price %(id)s", id=target.key) + f" ({where}: {what})"
             if not found:
                 result.problems.append(
                     _say("%(row)s: not in the offer file (partial file?)", row=row_label)
@@ -660,13 +680,14 @@ def collect_aws(
                     source=(
                         f"AWS EC2 price list (Price List bulk API, {region} offer published "
                         f"{published}), {what}"
+                        + (f" in {code}" if code != region else "")
                         + (f", ÷ {gpus} GPUs" if gpus > 1 else "")
                         + f"; read {today.isoformat()}"
                     ),
                     derived=gpus > 1,
                     detail={
                         "instance": instance,
-                        "region": region,
+                        "region": code,
                         "per_instance_usd_hour": str(per_instance),
                         "published": published,
                     },

@@ -38,6 +38,7 @@ from advisor.engine import ScoringModel as EngineScoringModel
 from advisor.engine.answers import preset_ids
 from advisor.engine.catalog import CatalogError
 from advisor.engine.offers import import_offers
+from advisor.engine.samples import sample
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
     JSONRefused,
@@ -78,6 +79,7 @@ from advisor.reference.price_sources import (
     UrllibTransport,
 )
 from advisor.reference.price_sources import SOURCES as PRICE_SOURCES
+from advisor.starters import STARTERS
 
 logger = logging.getLogger(__name__)
 
@@ -1095,7 +1097,19 @@ def _problems_text(problems: list[str]) -> str:
     )
 
 
+def _hourly(price: dict[str, Any], hours_per_month: Decimal) -> Decimal | None:
+    """A row's figure per device-hour; a row priced by the month (a regional 1-year
+    reservation) is compared by its monthly figure over the catalog's hours per month."""
+    if price.get("usd_per_device_hour") is not None:
+        return Decimal(str(price["usd_per_device_hour"]))
+    if price.get("usd_per_device_month") is not None:
+        return Decimal(str(price["usd_per_device_month"])) / hours_per_month
+    return None
+
+
 def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
+    figure = (document.get("figures") or {}).get("hours_per_month") or {}
+    hours = Decimal(str(figure.get("value") or 730))
     return [
         PriceTarget(
             key=str(p["id"]),
@@ -1103,11 +1117,9 @@ def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
             cloud=str(p.get("cloud") or ""),
             billing=str(p.get("billing") or ""),
             region=str(p.get("region") or ""),
-            usd_per_device_hour=(
-                Decimal(str(p["usd_per_device_hour"]))
-                if p.get("usd_per_device_hour") is not None
-                else None
-            ),
+            usd_per_device_hour=_hourly(p, hours),
+            unit=str(p.get("unit") or ""),
+            gpus_per_unit=int(p.get("gpus_per_unit") or 1),
         )
         for p in document["prices"]
     ]
@@ -1125,6 +1137,7 @@ def _apply_updates(
         if old is None or Decimal(str(old)).quantize(PLACES) != update.usd_per_device_hour:
             changed += 1
         price["usd_per_device_hour"] = float(update.usd_per_device_hour)
+        price["usd_per_device_month"] = None  # the list prices by the hour
         price["as_of"] = today.isoformat()
         price["source"] = update.source
         price["derived"] = update.derived
@@ -1265,3 +1278,77 @@ def house_provider_name() -> str:
     site), so that a report says whose server it is."""
     name = Organization.objects.filter(is_operator=True).values_list("name", flat=True).first()
     return name or gettext("House offer")
+
+
+@dataclasses.dataclass(frozen=True)
+class FreshnessRow:
+    price_id: str
+    provider: str
+    region: str
+    source: str
+    as_of: str | None
+    # "fresh", "stale" (dated, older than the catalog's stale rule) or "undated".
+    state: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PriceFreshness:
+    catalog: str
+    today: date
+    stale_after_days: float
+    # Per team: (name, prices its report uses, how many of them are stale or undated).
+    teams: list[tuple[str, int, int]]
+    rows: list[FreshnessRow]
+
+    def count(self, state: str) -> int:
+        return sum(1 for r in self.rows if r.state == state)
+
+    @property
+    def share(self) -> float:
+        """The share of the prices the reports use that are stale or undated (0 to 1)."""
+        return (len(self.rows) - self.count("fresh")) / len(self.rows) if self.rows else 0.0
+
+
+def freshness_teams() -> dict[str, dict[str, Any]]:
+    """The answers documents a freshness measure runs, by name: the engine's sample team and
+    every starter (the seed's sample reports are starters)."""
+    return {"sample": sample(), **{s.slug: s.document() for s in STARTERS}}
+
+
+def price_freshness(*, catalog: Catalog, today: date) -> PriceFreshness:
+    """How many distinct price rows the reports of the sample teams use (first options,
+    runners-up and alternatives: every price a report names) and which of them are stale or
+    undated on `today`, against `catalog` (a draft counts as it would once published)."""
+    engine_catalog = load_catalog(catalog.to_document())
+    scoring = decisions.active_scoring_model()
+    teams = freshness_teams()
+    used: dict[str, dict[str, Any]] = {}
+    per_team = []
+    for name, document in teams.items():
+        result = evaluate(document, engine_catalog, scoring, lang="en", today=today)
+        prices = result["cost"]["prices_used"]
+        per_team.append((name, len(prices), sum(1 for p in prices if p["stale"])))
+        for doc in prices:
+            used[str(doc["price_id"])] = dict(doc)
+    rows = []
+    for pid, price in sorted(used.items()):
+        dated = isinstance(price["as_of"], str) and re.fullmatch(
+            r"\d{4}-\d{2}-\d{2}", price["as_of"]
+        )
+        rows.append(
+            FreshnessRow(
+                price_id=pid,
+                provider=str(price["provider"]),
+                region=str(price.get("region") or ""),
+                source=str(price.get("source") or ""),
+                as_of=price["as_of"],
+                state="undated" if not dated else "stale" if price["stale"] else "fresh",
+            )
+        )
+    return PriceFreshness(
+        catalog=str(catalog),
+        today=today,
+        stale_after_days=float(engine_catalog.rule("stale_after_days")),
+        teams=per_team,
+        rows=rows,
+    )

@@ -318,3 +318,27 @@ def test_a_clone_of_a_catalog_keeps_its_house_offers(published_offer: CatalogPri
     clone = CatalogFactory()
     row = HouseOffer.objects.get(catalog=clone, key="house-hk-h200")
     assert row.extra == published_offer.extra and row.usd_per_device_month is None
+
+
+def test_the_quote_carries_the_cards_needed_and_the_server_bought(
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+) -> None:
+    client, report = customer
+    first = report.result["workloads"][0]["options"][0]
+    needed = first["count"]
+    assert needed < 8  # the sizing needs fewer cards than the 8-card server holds
+    page = client.get(_report_url(report)).content.decode()
+    unit = f"bought as 1 server of 8 × {first['name']}"
+    assert f"{needed} card{'s' if needed > 1 else ''} needed · {unit}" in page
+    operator_member(Role.SALES_ENGINEER)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(_quote_url(report), {"term_months": 12})
+    lead = Lead.objects.get()
+    assert (lead.server["needed_count"], lead.server["count"]) == (needed, 8)
+    assert (lead.server["units"], lead.server["gpus_per_unit"]) == (1, 8)
+    (message,) = mail.outbox
+    assert f"Sized and sold as: {needed} card" in message.body and unit in message.body
+    engineer = Client()
+    engineer.force_login(operator_member(Role.SALES_ENGINEER))
+    assert unit in engineer.get(reverse("advisor:dashboard")).content.decode()
+    assert unit in client.get(reverse("advisor:dashboard")).content.decode()

@@ -608,3 +608,15 @@ def test_an_out_of_bounds_headcount_is_400_in_words(
     assert response.status_code == 400
     [error] = response.json()["errors"]
     assert (error["path"], error["message"]) == ("cost.ops_headcount", message)
+
+
+def test_a_customer_anywhere_in_japan_is_an_answer_the_api_and_its_schema_take(api: Api) -> None:
+    answers = copy.deepcopy(VALID)
+    answers["organization"]["regions"] = ["japan"]
+    answers["deployment"]["data_residency"] = "in_region"
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 201, response.content
+    assert response.json()["answers"]["organization"]["regions"] == ["japan"]
+    spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    regions = spec["AnswersV1"]["properties"]["organization"]["properties"]["regions"]
+    assert "japan" in regions["items"]["enum"]

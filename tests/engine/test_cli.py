@@ -111,7 +111,7 @@ def test_190000_bad_regions_are_one_problem_not_190000() -> None:
     code, out, err = run(["-"], payload)
     assert code == 2 and out == ""
     lines = err.splitlines()
-    assert "organization.regions: Regions: at most 9 entries, not 190000" in lines
+    assert "organization.regions: Regions: at most 10 entries, not 190000" in lines
     assert len(lines) <= 12
     assert len(err) < 4_000
 

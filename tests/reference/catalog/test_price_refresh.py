@@ -339,3 +339,25 @@ def test_a_recording_replays_to_the_same_draft_and_keeps_no_api_key(
     rows = services.catalog_diff(old=first, new=second)["rows"]
     assert [r for r in rows if r["section"] != "catalog"] == []
     assert second.prices.filter(as_of=timezone.localdate()).count() == 8
+
+
+def test_regional_aws_rows_are_priced_from_their_region_their_instance_and_their_local_zone(
+    google_key: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _refresh(capsys, "--recorded", str(RECORDED))
+    assert code == 0, out
+    prices = _prices(Catalog.objects.get(status=Catalog.Status.DRAFT))
+    # Hong Kong's g5.12xlarge (4 × A10G), 1-year no-upfront reserved: $5.5014 an hour a server,
+    # where the catalog had it per month.
+    hk = prices["rg17"]
+    assert hk.usd_per_device_hour == Decimal("1.37535") and hk.usd_per_device_month is None
+    assert "ap-east-1 offer" in hk.source and "g5.12xlarge" in hk.source
+    assert hk.as_of == timezone.localdate()
+    # Tokyo's 1-GPU p5.4xlarge is its own instance, not an eighth of a p5.48xlarge.
+    assert "p5.4xlarge" in prices["rg02"].source and "÷" not in prices["rg02"].source
+    # The Los Angeles Local Zone's g5.4xlarge is in us-west-2's file under its own Region Code,
+    # beside Oregon's cheaper one.
+    la = prices["rg22"]
+    assert la.usd_per_device_hour == Decimal("2.231")
+    assert "us-west-2 offer" in la.source and "in us-west-2-lax-1" in la.source
+    assert la.region.startswith("us-west-2-lax-1")
