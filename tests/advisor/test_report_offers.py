@@ -74,6 +74,7 @@ def test_the_report_says_where_each_price_comes_from_and_labels_a_mixed_slot() -
 def test_the_pdf_and_chinese_report_carry_the_offer_sources() -> None:
     _client, report = _generated(BY_SLUG["realtime-chatbot"].document(), "zh-hant")
     assert "價格來自其他供應商或區域" in _text(report.html)
+    report = services.report_pdf_render(report=report)  # as the worker does after the page
     with report.pdf.open("rb") as f:
         pdf = subprocess.run(
             ["pdftotext", "-", "-"], input=f.read(), capture_output=True, check=True
