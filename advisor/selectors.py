@@ -48,9 +48,29 @@ def broker_reachable() -> bool:
     return True
 
 
-def assessment_get_for_user(*, user: User | AnonymousUser, pk: int) -> Assessment:
-    """The assessment if it belongs to one of the user's organisations, else 404."""
-    return object_get_for_user(Assessment.objects.select_related("organization"), user=user, pk=pk)
+def assessment_get_for_user(
+    *, user: User | AnonymousUser, pk: int, with_result: bool = True
+) -> Assessment:
+    """The assessment if it belongs to one of the user's organisations, else 404 (without
+    `with_result`, the stored result stays in the database until something reads it)."""
+    rows = Assessment.objects.select_related("organization")
+    return object_get_for_user(rows if with_result else rows.defer("result"), user=user, pk=pk)
+
+
+def assessment_get_in_memberships(
+    *, memberships: Sequence[Membership], pk: int, with_result: bool = True
+) -> Assessment:
+    """assessment_get_for_user with the memberships the request has read already: the same
+    404 for another organisation's id, one query with no join (the organisation is the
+    membership's). Without `with_result` the stored result, the biggest column of a reopened
+    draft, is left in the database (the wizard never shows it)."""
+    organizations = {m.organization_id: m.organization for m in memberships}
+    rows = Assessment.objects.filter(pk=pk, organization_id__in=list(organizations))
+    found = (rows if with_result else rows.defer("result")).first()
+    if found is None:
+        raise Http404
+    found.organization = organizations[found.organization_id]
+    return found
 
 
 def assessments_for_organization(*, organization: Organization) -> QuerySet[Assessment]:
