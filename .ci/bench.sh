@@ -62,7 +62,7 @@ PIDS+=($!)
 python manage.py healthcheck --worker --timeout 30 >/dev/null
 
 # Before gunicorn starts, so that its workers' start-up does not share the cores with the
-# in-process timing (the worker is idle once the report is done).
+# in-process timing (the worker is idle once the report and its PDF are done).
 say "seeding: a member, $CONNECTIONS draft assessments, a done report with a share link; in-process timing"
 python manage.py bench_http_setup --connections "$CONNECTIONS" --out "$VAR_DIR/setup.json"
 

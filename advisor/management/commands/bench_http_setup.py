@@ -94,13 +94,17 @@ class Command(BaseCommand):
             assessment=submitted, user=user, language="en", throttle=False
         )
         deadline = time.monotonic() + options["timeout"]
+        # Done, and its PDF stored: the worker renders the PDF after the page, and the timing
+        # below must not share the cores with that.
         while time.monotonic() < deadline:
-            report.refresh_from_db(fields=["status", "error"])
-            if report.is_finished:
+            report.refresh_from_db(fields=["status", "error", "pdf"])
+            if report.is_finished and (report.pdf or report.status != Report.Status.DONE):
                 break
             time.sleep(0.05)
         if report.status != Report.Status.DONE:
             raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
+        if not report.pdf:
+            raise CommandError(f"report {report.pk}: the worker stored no PDF")
         _link, token = services.share_link_create(report=report, user=user, label="bench")
 
         store = _signed_in(user)
