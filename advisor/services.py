@@ -690,10 +690,10 @@ def report_pdf_render(*, report: Report) -> Report:
     rendered from the stored result (the numbers the page shows) and the first to store it
     wins, so a second render is never stored over the first.
     """
-    from advisor import reporting
-
     if report.pdf or not isinstance(report.result, dict):
         return report
+    from advisor import reporting
+
     rendered = reporting.render_report(
         result=normalise(report.result),
         title=report.assessment.title,

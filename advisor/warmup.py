@@ -1,6 +1,6 @@
 """What a fresh process loads before its first request or task, so that the first person it
 serves does not wait for it: the published catalog and scoring model compiled (about a
-second), the busiest templates, and for workers WeasyPrint with its fonts."""
+second), the busiest templates, the report module, and for workers WeasyPrint with its fonts."""
 
 from __future__ import annotations
 
@@ -15,7 +15,11 @@ TEMPLATES = ("advisor/wizard.html", "advisor/report.html", "advisor/dashboard.ht
 
 
 def web() -> None:
-    """gunicorn imports advisor.wsgi in each worker process: this runs there."""
+    """gunicorn imports advisor.wsgi in each worker process: this runs there. The report
+    module (charts, WeasyPrint: ~1.4 s to import) is loaded too: the what-if panel and a PDF
+    download that comes before the worker's use it."""
+    from advisor import reporting  # noqa: F401 - imported for its start-up cost
+
     _engine()
     for name in TEMPLATES:
         get_template(name)
