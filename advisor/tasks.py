@@ -78,35 +78,28 @@ class _ReportTask(Task[Any, Any]):
                 pass  # the sweeper marks it failed once the database is back
 
 
-@shared_task(
-    base=_ReportTask,
-    name="advisor.generate_report",
-    acks_late=True,
-    # A worker killed mid-task gives the message back, so another worker finishes the report.
-    reject_on_worker_lost=True,
-    autoretry_for=(DatabaseError, OSError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=5,
+# How a report's tasks (its page, then its PDF) survive workers and databases going away.
+_REPORT_TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True,
+    # A worker killed mid-task gives the message back, so another worker finishes it.
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError, OSError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "max_retries": 5,
     # The prefork pool kills the task's process here; _time_limits covers the solo pool.
-    time_limit=math.ceil(settings.REPORT_TIME_LIMIT),
-)
+    "time_limit": math.ceil(settings.REPORT_TIME_LIMIT),
+}
+
+
+@shared_task(base=_ReportTask, name="advisor.generate_report", **_REPORT_TASK_OPTIONS)
 def generate_report(report_id: int) -> str | None:
     with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
         report = services.report_generate(report_id=report_id)
     return report.status if report is not None else None
 
 
-@shared_task(
-    name="advisor.generate_report_pdf",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(DatabaseError, OSError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=5,
-    time_limit=math.ceil(settings.REPORT_TIME_LIMIT),
-)
+@shared_task(name="advisor.generate_report_pdf", **_REPORT_TASK_OPTIONS)
 def generate_report_pdf(report_id: int) -> bool:
     """The PDF of a done report, rendered after its page so that the page is not kept waiting.
     A failure here fails nothing the reader sees: the first download renders the PDF then."""
