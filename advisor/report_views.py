@@ -79,19 +79,22 @@ def _report_context(
             WhatIfForm(answers=obj.answers) if obj.status == Report.Status.DONE else None
         ),
         **_quote_context(obj, quote_form, _offer_asked(request, quote_form)),
-        **_pdf_button(
-            obj,
-            reverse("advisor:report_pdf", kwargs={"pk": assessment.pk, "number": obj.number}),
-            reverse(
-                "advisor:report_pdf_button", kwargs={"pk": assessment.pk, "number": obj.number}
-            ),
-        ),
+        **_report_pdf_button(assessment, obj),
         **extra,
     }
 
 
 def _pdf_button(obj: Report, pdf_url: str, ready_url: str) -> dict[str, Any]:
     return {"pdf_ready": bool(obj.pdf), "pdf_url": pdf_url, "pdf_ready_url": ready_url}
+
+
+def _report_pdf_button(assessment: Assessment, obj: Report) -> dict[str, Any]:
+    kwargs = {"pk": assessment.pk, "number": obj.number}
+    return _pdf_button(
+        obj,
+        reverse("advisor:report_pdf", kwargs=kwargs),
+        reverse("advisor:report_pdf_button", kwargs=kwargs),
+    )
 
 
 @login_required
@@ -101,12 +104,7 @@ def report_pdf_button(request: AuthenticatedHttpRequest, pk: int, number: int) -
     """The PDF button, polled while the worker renders the PDF after the page."""
     assessment, obj = _report(request, pk, number)
     _done(obj)
-    kwargs = {"pk": assessment.pk, "number": obj.number}
-    context = _pdf_button(
-        obj,
-        reverse("advisor:report_pdf", kwargs=kwargs),
-        reverse("advisor:report_pdf_button", kwargs=kwargs),
-    )
+    context = _report_pdf_button(assessment, obj)
     return render(request, "advisor/report/_pdf_button.html", context)
 
 

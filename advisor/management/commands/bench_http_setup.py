@@ -22,7 +22,8 @@ from accounts import services as account_services
 from accounts.models import Organization, Role, User
 from advisor import services
 from advisor.engine.answers import validate
-from advisor.models import Assessment, Report
+from advisor.management.waiting import wait_for_report_and_pdf
+from advisor.models import Assessment
 from advisor.starters import STARTERS
 from advisor.wizard import progress
 
@@ -96,15 +97,7 @@ class Command(BaseCommand):
         deadline = time.monotonic() + options["timeout"]
         # Done, and its PDF stored: the worker renders the PDF after the page, and the timing
         # below must not share the cores with that.
-        while time.monotonic() < deadline:
-            report.refresh_from_db(fields=["status", "error", "pdf"])
-            if report.is_finished and (report.pdf or report.status != Report.Status.DONE):
-                break
-            time.sleep(0.05)
-        if report.status != Report.Status.DONE:
-            raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
-        if not report.pdf:
-            raise CommandError(f"report {report.pk}: the worker stored no PDF")
+        wait_for_report_and_pdf(report, deadline=deadline, poll=0.05)
         _link, token = services.share_link_create(report=report, user=user, label="bench")
 
         store = _signed_in(user)

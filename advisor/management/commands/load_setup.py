@@ -5,12 +5,13 @@ import time
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
 from advisor import services
-from advisor.models import Assessment, Report
+from advisor.management.waiting import wait_for_report_and_pdf
+from advisor.models import Assessment
 from advisor.starters import STARTERS
 
 DOMAIN = "load.example"
@@ -76,17 +77,8 @@ class Command(BaseCommand):
             )
         deadline = time.monotonic() + options["timeout"]
         for report in reports:
-            # Done, and with the PDF the worker renders after the page: the seeded reports
-            # are what people find already there.
-            while not (report.is_finished and (report.pdf or report.status != Report.Status.DONE)):
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.1)
-                report.refresh_from_db(fields=["status", "error", "finished_at", "pdf"])
-            if report.status != Report.Status.DONE:
-                raise CommandError(f"report {report.pk} is {report.status}: {report.error}")
-            if not report.pdf:
-                raise CommandError(f"report {report.pk}: the worker stored no PDF")
+            # Done, and with its PDF: the seeded reports are what people find already there.
+            wait_for_report_and_pdf(report, deadline=deadline, poll=0.1)
         tokens = []
         for i in range(options["links"] if owner is not None else 0):
             assert owner is not None  # noqa: S101 - narrows the type
