@@ -347,10 +347,10 @@ def _prices(
     return ci.catalog.memo(key, choose)
 
 
-def _staff(mode: str, count: int, ci: CostInputs) -> float:
+def _staff(mode: str, units: int, share: float, ci: CostInputs) -> float:
     return ci.catalog.memo(
-        ("staff", mode, count, ci.ops_capacity, ci.ops_headcount, ci.staff_region),
-        lambda: _staff_cost(mode, count, ci),
+        ("staff", mode, units, share, ci.ops_capacity, ci.ops_headcount, ci.staff_region),
+        lambda: _staff_cost(mode, units, share, ci),
     )
 
 
@@ -373,10 +373,13 @@ def staff_usd_per_hour(catalog: Catalog, region: str | None) -> float:
     return catalog.figure(key) * catalog.figure("staff_loaded_multiplier")
 
 
-def _staff_cost(mode: str, count: int, ci: CostInputs) -> float:
+def _staff_cost(mode: str, units: int, share: float, ci: CostInputs) -> float:
+    """Operations staff a month: the mode's fixed hours plus hours per unit as sold (a server or
+    an instance, never a device) for the share of the month the fleet exists (an hourly fleet
+    rented for one run exists only for that run; a monthly or committed one all month)."""
     hours = float(
         ci.catalog.rule("ops_hours_per_month")[mode]
-        + count * ci.catalog.rule("ops_hours_per_device_month")
+        + units * float(ci.catalog.rule("ops_hours_per_unit_month")[mode]) * share
     )
     rate = staff_usd_per_hour(ci.catalog, ci.staff_region)
     buy_in = ci.catalog.rule("ops_capacity_buy_in_multiplier")
@@ -551,9 +554,6 @@ def _money(
                 else n * choice.monthly
             )
     storage = storage_gb * offer.storage_rate
-    staff = ci.sized.get(("staff", mode, count))
-    if staff is None:
-        staff = ci.sized[("staff", mode, count)] = _staff(mode, count, ci)
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
     # Another provider's or region's price (the anchor's offer has none for the slot) is the
     # headline only when it is read in the customer's region group, or the anchor is not
@@ -572,6 +572,16 @@ def _money(
     chosen = compute.get(chosen_slot) if chosen_slot else None
     idle = 0.0
     billed_count = billed.get(chosen_slot or "", count) if chosen is not None else count
+    # Staff follow the fleet: its units as sold, for the share of the month they exist.
+    unit_choice = prices.get(chosen_slot) if chosen_slot and chosen is not None else anchor
+    per_unit = unit_choice.price.gpus_per_unit if unit_choice else acc.max_devices_per_node
+    units = -(-max(billed_count, 1) // max(1, per_unit))
+    held_all_month = mode in OWNED_MODES or chosen_slot in _FIXED_SLOTS
+    share = 1.0 if held_all_month else round(utilisation, 4)
+    staff_key = ("staff", mode, units, share)
+    staff = ci.sized.get(staff_key)
+    if staff is None:
+        staff = ci.sized[staff_key] = _staff(mode, units, share, ci)
     if chosen is not None and chosen_slot in ("commit_1y", "commit_3y", "monthly"):
         idle = chosen * max(
             0.0, 1.0 - used_device_hours / (billed_count * ci.catalog.hours_per_month)
@@ -614,6 +624,8 @@ def _money(
         "egress_figure": egress_key,
         "idle_usd_per_month": _r(idle),
         "staff_usd_per_month": _r(staff),
+        # What the staff cost follows: the fleet's units as sold and the share of the month.
+        "staff_basis": {"units": units, "share": share},
         "utilisation": round(utilisation, 3),
         "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
@@ -788,6 +800,25 @@ def training_counts(acc: Accelerator, n_min: int, catalog: Catalog) -> list[int]
     return [c for c in S.valid_counts(acc) if n_min <= c <= cap]
 
 
+def run_overhead(t: Training, mem: S.TrainingMemory, catalog: Catalog) -> dict[str, float]:
+    """Hours each run spends before it computes (catalog figures): provisioning the fleet,
+    starting the training container (pulling its image) and staging the dataset and the model's
+    weights from storage. Counted in the run's hours and cost: a short daily job pays them every
+    day."""
+    data_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
+    weights_gb = mem.parts["weights"] / 1e9
+    staging_h = (data_gb + weights_gb) / catalog.figure("staging_gbytes_per_s") / 3600.0
+    provisioning_h = catalog.figure("run_provisioning_minutes") / 60.0
+    container_h = catalog.figure("run_container_start_minutes") / 60.0
+    return {
+        "hours": round(provisioning_h + container_h + staging_h, 4),
+        "provisioning_hours": round(provisioning_h, 4),
+        "container_start_hours": round(container_h, 4),
+        "staging_hours": round(staging_h, 4),
+        "staged_gb": round(data_gb + weights_gb, 1),
+    }
+
+
 def _training_count(
     acc: Accelerator,
     kind: str,
@@ -801,14 +832,17 @@ def _training_count(
     if n_min is None:
         return None
     target, basis = training_target(kind, schedule, t, catalog)
+    # The fixed overhead of a run comes before its compute: the compute has what is left.
+    overhead = run_overhead(t, mem, catalog)["hours"]
+    compute_target = max(target - overhead, 1e-6)
     counts = training_counts(acc, n_min, catalog) or [n_min]
     n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
-    if hours > target:
+    if hours > compute_target:
         # Hours fall as 1/count: jump to the first valid count that can meet the target.
-        need = counts[0] * hours / target
+        need = counts[0] * hours / compute_target
         n = next((c for c in counts if c >= need - 1e-9), counts[-1])
         hours = S.training_hours(flops, acc, n, t, kind, catalog)
-    return n_min, n, hours, target, basis
+    return n_min, n, hours + overhead, target, basis
 
 
 def _training_base(
@@ -830,6 +864,7 @@ def _training_base(
     ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
     storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
     peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    overhead = run_overhead(t, mem, catalog)
     base = {
         "accelerator_id": acc.id,
         "name": acc.name,
@@ -837,6 +872,8 @@ def _training_base(
         "count": n,
         "min_count": n_min,
         "hours": round(hours, 2),
+        # Included in `hours`: provisioning, container start and data staging of each run.
+        "run_overhead": overhead,
         "target_hours": round(target, 2),
         "target_basis": basis,
         "device_hours": round(run_device_hours, 1),
@@ -885,6 +922,7 @@ def training_option(
             n_min, _n, _h, target, basis = ci.sized[key]
             count = money["billed_count"]
             more = S.training_hours(flops, acc, count, t, kind, catalog)
+            more += run_overhead(t, mem, catalog)["hours"]
             ci.sized[bumped] = _training_base(
                 acc, kind, schedule, t, mem, (n_min, count, more, target, basis), catalog
             )

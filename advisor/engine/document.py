@@ -230,6 +230,10 @@ class Option(TypedDict):
     peak_basis: NotRequired[str]
     mfu: NotRequired[float]
     cost_per_run_usd: NotRequired[dict[str, float | None] | None]
+    # Issue 21: the units as sold and the share of the month the staff cost follows.
+    staff_basis: NotRequired[dict[str, float]]
+    # Issue 21: each run's fixed overhead (hours, included in `hours`, and its parts).
+    run_overhead: NotRequired[dict[str, float]]
     # Serving.
     tensor_parallel: NotRequired[int]
     replicas: NotRequired[int]

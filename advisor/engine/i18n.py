@@ -469,10 +469,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "No priced option for {kind} on {accelerator} in {mode}.",
         "{kind} 在{mode}使用 {accelerator} 沒有具價格的選項。",
     ),
-    "cost.over_budget": _m(
-        "Estimated {cost} USD/month is over the {budget} USD budget.",
-        "估計每月 {cost} 美元，超出 {budget} 美元的預算。",
-    ),
     "cost.stale": _m(
         "{count} price(s) used are older than {days} days or undated: check them before quoting.",
         "使用的價格中有 {count} 筆超過 {days} 天或未標日期：報價前請再次確認。",
@@ -795,6 +791,60 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{billing}: {kind} keeps its devices busy {utilisation} of the month, which clears this "
         "price's break-even of {break_even}.",
         "{billing}：{kind} 的裝置每月使用率為 {utilisation}，超過此價格的損益平衡點 {break_even}。",
+    ),
+    # --- issue 21 item 8: what the team asked (billing, budget, lock-in, run overhead, peaks)
+    "asked.billing": _m(
+        "{kind}: {reason} It is shown at {shown} USD a month.",
+        "{kind}：{reason}目前顯示為每月 {shown} 美元。",
+    ),
+    "asked.no_price": _m(
+        "you asked for {asked}, but the catalog has no such price for the offer of {card}, so it "
+        "is priced by the hour (on-demand).",
+        "您要求{asked}，但目錄中 {card} 的方案沒有這種價格，因此按小時（隨需）計價。",
+    ),
+    "asked.fixed_cheaper": _m(
+        "you asked for {asked}; {card} is priced {used} instead, which costs less than its {slot} "
+        "price ({cost} USD a month) and binds you for a shorter term.",
+        "您要求{asked}；{card} 改以{used}計價，比其{slot}價格（每月 {cost} 美元）便宜，"
+        "且綁約期較短。",
+    ),
+    "asked.unpredictable": _m(
+        "you asked for {asked}; with unpredictable demand {card} is priced {used}: its {slot} "
+        "price would cost {cost} USD a month, paid whether it is used or not.",
+        "您要求{asked}；由於需求難以預測，{card} 以{used}計價：其{slot}價格每月 {cost} 美元，"
+        "無論是否使用都要付費。",
+    ),
+    "asked.below_break_even": _m(
+        "you asked for {asked}; {card} is busy {utilisation} of the month, under the "
+        "{break_even} break-even of its {slot} price, which would cost {cost} USD a month "
+        "instead.",
+        "您要求{asked}；{card} 每月使用率為 {utilisation}，低於其{slot}價格的損益平衡點 "
+        "{break_even}，若改用該價格每月需 {cost} 美元。",
+    ),
+    "asked.alternative": _m(
+        "The cheapest option priced as asked is {card}, {slot} at {cost} USD a month.",
+        "依您要求計價的最便宜選項是 {card}，{slot}每月 {cost} 美元。",
+    ),
+    "asked.over_budget": _m(
+        "Estimated {cost} USD a month is over the {budget} USD budget by {gap} USD ({share} over).",
+        "估計每月 {cost} 美元，超出 {budget} 美元的預算 {gap} 美元（超出 {share}）。",
+    ),
+    "asked.lock_in": _m(
+        "A {term} on {card} ({generation}, launched {released}) runs to {ends}, when the card "
+        "will be about {age} years old; it is already {behind} generation(s) behind ({newer}). "
+        "The commitment is paid even when newer cards do the same work for less: a 1-year "
+        "term, on-demand, or a newer card keeps that choice open.",
+        "{card}（{generation}，{released} 發表）的{term}將持續到 {ends}，屆時此卡約已 {age} "
+        "年；它目前已落後 {behind} 個世代（{newer}）。即使較新的卡片能以更低成本完成相同工作，"
+        "承諾費用仍須支付：一年期、隨需計費或較新的卡片能保留選擇彈性。",
+    ),
+    "asked.run_overhead": _m(
+        "{kind}: each run spends about {minutes} min before it computes (provisioning "
+        "{provisioning} min, container start {container} min, staging {gb} GB of data and "
+        "weights {staging} min), {share} of its hours: counted in its time and cost.",
+        "{kind}：每次執行在開始運算前約需 {minutes} 分鐘（佈建 {provisioning} 分鐘、啟動容器 "
+        "{container} 分鐘、搬移 {gb} GB 資料與權重 {staging} 分鐘），占執行時數的 {share}："
+        "已計入其時間與成本。",
     ),
 }
 

@@ -283,6 +283,9 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "TPU data-centre network per chip", "每顆 TPU 晶片的資料中心網路"
         ),
         "dataset_bytes_per_token": _l("Dataset size per token", "每個 token 的資料集大小"),
+        "run_provisioning_minutes": _l("Provisioning per run", "每次執行的佈建時間"),
+        "run_container_start_minutes": _l("Container start per run", "每次執行的容器啟動時間"),
+        "staging_gbytes_per_s": _l("Data staging bandwidth", "資料搬移頻寬"),
         "response_bytes_per_token": _l("Response size per token", "每個 token 的回應大小"),
         "checkpoints_kept": _l("Checkpoints kept", "保留的檢查點數"),
         "staff_hourly_wage_usd": _l("Staff hourly wage", "維運人員時薪"),
@@ -453,6 +456,14 @@ UNITS: Final[dict[str, str]] = {
     ),
     "all-reduces per decoder layer per step": "次 all-reduce／每個解碼層每步",
     "hours per device per month": "小時／每個裝置每月",
+    "minutes per run": "分鐘／每次執行",
+    "GB/s from object storage to the training fleet": "GB/s（從物件儲存到訓練叢集）",
+    "hours per unit as sold (instance or server) per month the unit exists": (
+        "小時／每個銷售單位（執行個體或伺服器）每個存在的月份"
+    ),
+    "product line, generation, generation rank within the line, announcement date": (
+        "產品線、世代、該產品線內的世代排序、發表日期"
+    ),
     "vCPU per training device for data loading": "vCPU／每個訓練裝置（資料載入）",
     "MB/s of dataset read per training device": "MB/s 資料集讀取／每個訓練裝置",
     "x model weight bytes (host RAM for a serving box)": "倍模型權重大小（推論主機的記憶體）",

@@ -721,7 +721,9 @@ def levers(
             if n is not None and n < first["min_count"] and first["count"] == first["min_count"]:
                 out.append((path, old, new, n))
         if t.deadline_hours is None and first["hours"] > 24:
-            deadline = float(math.ceil(first["hours"] / 2.0))
+            # Half the compute; each run's fixed overhead (in its hours) does not halve.
+            overhead = float((first.get("run_overhead") or {}).get("hours", 0.0))
+            deadline = float(math.ceil((first["hours"] - overhead) / 2.0 + overhead))
             counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
             if counts and counts[0] <= acc.max_devices_per_group:
                 out.append(("training.deadline_hours", None, deadline, counts[0]))

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any, cast
 
 from advisor.engine import answers as A
+from advisor.engine import asked as Q
 from advisor.engine import costing as C
 from advisor.engine import explain as X
 from advisor.engine import i18n, labels
@@ -695,6 +696,14 @@ def evaluate(
         notes += O.first_option_notes(
             wd.kind, wd.mode, options[0] if options else None, answers.organization.regions, lang
         )
+        if options:
+            # Issue 21: each short run's fixed overhead; a commitment on an older card.
+            for said in (
+                Q.overhead_statement(wd.kind, options[0], lang),
+                Q.lock_in_statement(options[0], catalog, when, lang),
+            ):
+                if said is not None:
+                    notes.append(said)
         china_note = O.china_note(wd.kind, options[0] if options else None, lang)
         if china_note is not None:
             notes.append(china_note)
@@ -800,12 +809,9 @@ def evaluate(
         notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
     monthly_total = sum(o["monthly_cost_usd"] or 0.0 for o in best_options)
     budget = answers.cost.monthly_budget_usd
-    if budget is not None and monthly_total > budget:
-        notes.append(
-            i18n.message(
-                "cost.over_budget", lang, cost=f"{monthly_total:,.0f}", budget=f"{budget:,.0f}"
-            )
-        )
+    over_budget = Q.budget_statement(monthly_total, budget, lang)
+    if over_budget is not None:
+        notes.append(over_budget)
     storage_gb = 0.0
     if answers.training is not None:
         storage_gb = (
@@ -862,6 +868,25 @@ def evaluate(
             utilisation=i18n.percent(headline["utilisation"]),
             break_even=i18n.percent(be if be is not None else break_even),
         )
+    if headline is not None:
+        # Page one says plainly whether the billing asked for was honoured (and if not, why and
+        # what it costs), the budget gap, and the lock-in of a commitment on an older card.
+        same = cast(
+            list[dict[str, Any]],
+            next((w["options"] for w in workloads_doc if w["kind"] == headline["workload"]), []),
+        )
+        stated: list[str | None] = [
+            Q.billing_statement(
+                answers.cost.billing,
+                headline,
+                same,
+                answers.maturity.demand != "unpredictable",
+                lang,
+            ),
+            over_budget,
+            Q.lock_in_statement(headline, catalog, when, lang),
+        ]
+        billing_reason = " ".join([billing_reason, *(x for x in stated if x)])
     applied = sorted({r for rules in workload_rules for r in rules}, key=O.RULES.index)
     recommendation = {
         "accelerator": d.accelerator,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from advisor.engine import Catalog, ScoringModel, evaluate
+from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
 from advisor.engine.i18n import label
 from advisor.engine.samples import DELETE, sample
 from advisor.starters import STARTERS
@@ -428,6 +428,76 @@ def singapore_team_is_told_the_us_wage_stands_in(r: Result) -> None:
     assert any("Singapore: the staff cost uses the US figure" in n for n in r["cost"]["notes"])
 
 
+# --------------------------------------------------------------------------- issue 21 item 8/9
+# Honour what was asked (billing, staff, per-run overhead, peaks) and calibrated throughput.
+
+_COMMITS = ("commit_1y", "commit_3y")
+
+
+def committed_billing_without_a_commit_price_says_why_and_the_budget_gap(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    reason = r["recommendation"]["billing_reason"]
+    # The first offer has no commitment price in the catalog: on-demand, and page one says so,
+    # what it costs, the cheapest option priced as asked, and the budget gap in figures.
+    assert first["billing_used"] == "on_demand"
+    assert all(first["compute_usd_per_month"][s] is None for s in _COMMITS)
+    assert "you asked for committed use" in reason and "no such price" in reason
+    assert f"{first['monthly_cost_usd']:,.0f} USD a month" in reason
+    assert "cheapest option priced as asked" in reason
+    total, budget = r["cost"]["monthly_total_usd"], r["cost"]["monthly_budget_usd"]
+    assert total > budget and f"by {total - budget:,.0f} USD" in reason
+
+
+def three_year_commitment_on_an_older_card_states_the_lock_in(r: Result) -> None:
+    first = workload(r, "realtime_inference")["options"][0]
+    assert first["billing_used"] == "commit_3y" and first["accelerator_id"] == "nvidia-a100-40gb"
+    (lock_in,) = [n for n in r["cost"]["notes"] if "3-year commitment on NVIDIA A100" in n]
+    assert "Ampere" in lock_in and "Hopper" in lock_in and "Blackwell" in lock_in
+    # On page one too: the headline billing is this commitment.
+    assert lock_in in r["recommendation"]["billing_reason"]
+
+
+def staff_follow_the_fleet_not_the_device_count(r: Result) -> None:
+    w = workload(r, "pretraining")
+    catalog = _catalog()
+    rate = catalog.figure("staff_hourly_wage_usd") * catalog.figure("staff_loaded_multiplier")
+    premium = catalog.rule("ops_capacity_buy_in_multiplier")["none"]
+    for o in w["options"][:3]:
+        basis = o["staff_basis"]
+        price = o["prices"][o["billing_used"]]
+        assert basis["units"] == -(-o["billed_count"] // price["gpus_per_unit"])
+        # An hourly fleet rented for one run is staffed for the share of the month it exists.
+        assert basis["share"] == pytest.approx(o["utilisation"], abs=1e-3) and basis["share"] < 1
+        hours = (
+            catalog.rule("ops_hours_per_month")["public_cloud"]
+            + basis["units"]
+            * catalog.rule("ops_hours_per_unit_month")["public_cloud"]
+            * basis["share"]
+        )
+        assert o["staff_usd_per_month"] == pytest.approx(hours * rate * premium, rel=1e-3)
+        # Never a month of staff per device (the old 1 h per device-month made it $426,828).
+        per_device = catalog.rule("ops_hours_per_month")["public_cloud"] + o["count"] * 1.0
+        assert o["staff_usd_per_month"] < per_device * rate * premium / 2
+
+
+def short_daily_job_pays_its_provisioning_image_pull_and_staging(r: Result) -> None:
+    w = workload(r, "fine_tuning")
+    first = w["options"][0]
+    overhead = first["run_overhead"]
+    assert overhead["provisioning_hours"] > 0 and overhead["container_start_hours"] > 0
+    assert overhead["staging_hours"] > 0 and overhead["staged_gb"] > 1
+    # In the run's hours (and so its device-hours and cost), and said in the result.
+    assert first["hours"] >= overhead["hours"] > 0.1 * first["hours"]
+    assert first["device_hours"] == pytest.approx(first["count"] * first["hours"], rel=0.02)
+    (note,) = [n for n in r["cost"]["notes"] if "each run spends about" in n]
+    assert f"{overhead['staged_gb']:,.1f} GB" in note
+
+
+def _catalog() -> Catalog:
+    return load_catalog()
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -767,6 +837,72 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         "regulated_finance_private_cloud_starter",
         _starter("regulated-finance-private-cloud"),
         regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune,
+    ),
+    # --- issue 21 item 8/9 (honour what was asked; calibrated throughput): bullets 6, 7, 8
+    (
+        "la_lender_asks_committed_billing_on_a_120k_budget",
+        team(
+            organization={"industry": "finance", "regions": ["los_angeles"]},
+            model={"preset": "llama-3-70b"},
+            inference={
+                "precision": "fp8",
+                "tokens_per_day": 1_500_000_000,
+                "concurrent_sequences": 64,
+                "traffic": "steady",
+            },
+            maturity={"demand": "predictable"},
+            cost={"billing": "committed", "hours_per_day": 24, "monthly_budget_usd": 120_000},
+        ),
+        committed_billing_without_a_commit_price_says_why_and_the_budget_gap,
+    ),
+    (
+        "singapore_bank_commits_three_years_on_gcp",
+        team(
+            organization={"industry": "finance", "regions": ["singapore"]},
+            deployment={"clouds": ["gcp"]},
+            model={"preset": "llama-3-8b"},
+            inference={"tokens_per_day": 300_000_000, "concurrent_sequences": 64},
+            maturity={"stack_changes": "rarely", "pipeline": "standardized"},
+            cost={"billing": "committed", "hours_per_day": 24},
+        ),
+        three_year_commitment_on_an_older_card_states_the_lock_in,
+    ),
+    (
+        "us_lab_continues_pretraining_a_70b_in_two_weeks",
+        team(
+            organization={"industry": "research", "regions": ["us_east"]},
+            workloads=[{"kind": "pretraining", "schedule": "project_cycles"}],
+            model={"preset": "llama-3-70b"},
+            training={
+                "method": "full",
+                "micro_batch_size": 1,
+                "sequence_length": 4096,
+                "gradient_checkpointing": True,
+                "dataset_tokens": 20_000_000_000,
+                "epochs": 1,
+                "deadline_hours": 336,
+            },
+            cost={"billing": "no_preference", "hours_per_day": 24, "ops_capacity": "none"},
+        ),
+        staff_follow_the_fleet_not_the_device_count,
+    ),
+    (
+        "us_shop_runs_a_small_lora_every_day",
+        team(
+            organization={"industry": "ecommerce", "regions": ["us_east"]},
+            workloads=[{"kind": "fine_tuning", "schedule": "daily"}],
+            model={"preset": "llama-3-8b"},
+            training={
+                "method": "lora",
+                "lora_rank": 16,
+                "micro_batch_size": 4,
+                "sequence_length": 2048,
+                "dataset_tokens": 5_000_000,
+                "epochs": 1,
+            },
+            cost={"billing": "pay_as_you_go", "hours_per_day": 1},
+        ),
+        short_daily_job_pays_its_provisioning_image_pull_and_staging,
     ),
 ]
 

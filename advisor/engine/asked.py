@@ -1,0 +1,194 @@
+"""Honour what the team asked (issue 21 item 8): the billing it asked for, or why not and what
+that billing costs instead; the budget gap in plain figures; the lock-in of a commitment on an
+older card generation; the fixed overhead of each short run; the traffic peak it is sized for.
+
+Each function reads a result's options (plain dicts) and returns sentences for the result's
+first page (the billing reason) and its notes; none changes an option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from advisor.engine import i18n
+from advisor.engine.catalog import Catalog
+from advisor.engine.costing import SLOT_TO_BILLING
+
+# The price slots each billing answer asks for (cost.billing).
+ASKED_SLOTS: Mapping[str, tuple[str, ...]] = {
+    "committed": ("commit_1y", "commit_3y"),
+    "monthly_fixed": ("monthly",),
+}
+_COMMIT_YEARS = {"commit_1y": 1, "commit_3y": 3}
+
+
+def _usd(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _slot(slot: str, lang: str) -> str:
+    return i18n.label(SLOT_TO_BILLING.get(slot, slot), lang)
+
+
+def _cheapest_as(option: Mapping[str, Any], slots: Sequence[str]) -> tuple[str, float] | None:
+    priced = [(s, v) for s in slots if (v := _monthly_as(option, s)) is not None]
+    return min(priced, key=lambda p: p[1]) if priced else None
+
+
+def _monthly_as(option: Mapping[str, Any], slot: str) -> float | None:
+    """The option's monthly cost were it billed in `slot` (compute in that slot, the rest as is)."""
+    compute = option["compute_usd_per_month"].get(slot)
+    used = option.get("billing_used")
+    if compute is None or option.get("monthly_cost_usd") is None or used is None:
+        return None
+    return (
+        float(option["monthly_cost_usd"])
+        - float(option["compute_usd_per_month"][used] or 0.0)
+        + float(compute)
+    )
+
+
+def billing_statement(
+    asked: str,
+    headline: Mapping[str, Any],
+    options: Sequence[Mapping[str, Any]],
+    predictable: bool,
+    lang: str,
+) -> str | None:
+    """When the team asked for committed or monthly billing and the headline option is not
+    priced so: why not (no such price for the offer, the use is under its break-even, demand is
+    unpredictable, or another fixed price is cheaper) and what it costs instead, with the
+    cheapest of the workload's options that is priced as asked. None when honoured or not
+    asked."""
+    slots = ASKED_SLOTS.get(asked)
+    used = headline.get("billing_used")
+    if not slots or used is None or used in slots:
+        return None
+    t = i18n.message
+    kind = i18n.label(headline["workload"], lang)
+    card = f"{headline['count']} × {headline['name']}"
+    shown = float(headline["monthly_cost_usd"] or 0.0)
+    cheapest = _cheapest_as(headline, slots)
+    if cheapest is None:
+        reason = t("asked.no_price", lang, asked=i18n.label(asked, lang), card=card)
+    else:
+        slot, cost = cheapest
+        be = (headline.get("break_even_utilisation") or {}).get(slot)
+        params = {
+            "asked": i18n.label(asked, lang),
+            "slot": _slot(slot, lang),
+            "card": card,
+            "cost": _usd(cost),
+            "shown": _usd(shown),
+            "used": _slot(used, lang),
+            "utilisation": i18n.percent(float(headline.get("utilisation") or 0.0)),
+            "break_even": i18n.percent(float(be)) if be is not None else "—",
+        }
+        if used in ("monthly", "commit_1y", "commit_3y"):
+            code = "asked.fixed_cheaper"
+        elif not predictable:
+            code = "asked.unpredictable"
+        else:
+            code = "asked.below_break_even"
+        reason = t(code, lang, **params)
+    alternative = min(
+        (
+            (o, found)
+            for o in options
+            if o is not headline and (found := _cheapest_as(o, slots)) is not None
+        ),
+        key=lambda a: a[1][1],
+        default=None,
+    )
+    text = t("asked.billing", lang, kind=kind, reason=reason, shown=_usd(shown))
+    if alternative is not None and cheapest is None:
+        o, (slot, cost) = alternative
+        text += " " + t(
+            "asked.alternative",
+            lang,
+            card=f"{o['count']} × {o['name']}",
+            slot=_slot(slot, lang),
+            cost=_usd(cost),
+        )
+    return text
+
+
+def budget_statement(total: float, budget: float | None, lang: str) -> str | None:
+    """The budget comparison in plain figures: over by how much (and what share), or within."""
+    if budget is None or total <= budget:
+        return None
+    gap = total - budget
+    share = i18n.percent(gap / budget) if budget > 0 else "—"
+    return i18n.message(
+        "asked.over_budget", lang, cost=_usd(total), budget=_usd(budget), gap=_usd(gap), share=share
+    )
+
+
+def lock_in_statement(
+    option: Mapping[str, Any], catalog: Catalog, today: date, lang: str
+) -> str | None:
+    """A 1- or 3-year commitment on a card a newer generation of its line has already replaced:
+    the term, how old the card will be when it ends, and the generations it is behind (catalog
+    rule `card_generations`, vendors' launch announcements)."""
+    slot = option.get("billing_used")
+    years = _COMMIT_YEARS.get(slot or "")
+    if years is None:
+        return None
+    table = catalog.rule("card_generations")
+    own = table.get(option["accelerator_id"])
+    if not isinstance(own, Mapping):
+        return None
+    released = date.fromisoformat(str(own["released"]))
+    newer = sorted(
+        {
+            (int(g["rank"]), str(g["generation"]))
+            for g in table.values()
+            if isinstance(g, Mapping)
+            and g.get("line") == own["line"]
+            and int(g["rank"]) > int(own["rank"])
+            and date.fromisoformat(str(g["released"])) <= today
+        }
+    )
+    if not newer:
+        return None
+    by_rank: dict[int, list[str]] = {}
+    for rank, name in newer:
+        by_rank.setdefault(rank, []).append(name)
+    ends = date(today.year + years, today.month, min(today.day, 28))
+    return i18n.message(
+        "asked.lock_in",
+        lang,
+        term=_slot(slot or "", lang),
+        card=option["name"],
+        generation=own["generation"],
+        released=released.strftime("%Y-%m"),
+        ends=ends.strftime("%Y-%m"),
+        age=f"{(ends - released).days / 365.25:.0f}",
+        behind=len(by_rank),
+        newer=", ".join("/".join(names) for _, names in sorted(by_rank.items())),
+    )
+
+
+def overhead_statement(kind: str, option: Mapping[str, Any], lang: str) -> str | None:
+    """Each run's fixed overhead when it is a noticeable share (catalog figure
+    `run_overhead_note_share`) of the run's hours."""
+    overhead = option.get("run_overhead")
+    hours = float(option.get("hours") or 0.0)
+    if not overhead or hours <= 0:
+        return None
+    share = float(overhead["hours"]) / hours
+    if share < 0.1:
+        return None
+    return i18n.message(
+        "asked.run_overhead",
+        lang,
+        kind=i18n.label(kind, lang),
+        minutes=f"{float(overhead['hours']) * 60:.0f}",
+        provisioning=f"{float(overhead['provisioning_hours']) * 60:.0f}",
+        container=f"{float(overhead['container_start_hours']) * 60:.0f}",
+        staging=f"{float(overhead['staging_hours']) * 60:.0f}",
+        gb=f"{float(overhead['staged_gb']):,.1f}",
+        share=i18n.percent(share),
+    )
