@@ -70,10 +70,14 @@ def screenshot_dir() -> Path:
 
 
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """A real Celery worker process; returns once it logged `ready.`."""
+    """A real Celery worker process; returns once it logged `ready.`.
+
+    The deadline is for a worker that never comes up, not a speed check: a fresh worker imports
+    Django and warms the catalog up before it says `ready.`, which took over 30 s on a 2-core box
+    busy with other test processes (the restart test failed there). The wait ends at `ready.`."""
     with log.open("wb") as handle:  # the child keeps its own descriptor
         proc = _spawn_worker(env, handle)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + float(os.environ.get("WORKER_START_TIMEOUT", "180"))
     while time.monotonic() < deadline:
         if b"ready." in log.read_bytes():
             return proc
