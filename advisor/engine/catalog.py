@@ -69,6 +69,41 @@ class Accelerator:
 
 
 @dataclass(frozen=True, slots=True)
+class UnitShape:
+    """One purchasable shape of a unit: its GPUs and the host that comes with them (None: the
+    source does not state it)."""
+
+    gpus: int
+    vcpu: float | None
+    ram_gb: float | None
+    nvme_gb: float | None
+    network_gbps: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """What a price row sells, as sold: an instance type, a node or a VM family to which 1, 2, 4
+    or 8 GPUs attach (one shape per GPU count). Tensor parallelism stays inside one unit."""
+
+    id: str
+    name: str
+    shapes: tuple[UnitShape, ...]  # by GPU count, ascending
+    gpu_link: str  # nvswitch | nvlink | pcie | none (a 1-GPU unit)
+    network: str  # infiniband | efa | roce | gpudirect_tcpx | ethernet | unknown (between units)
+    source: str
+    as_of: str | None
+    estimated_fields: tuple[str, ...] = ()
+    note: str | None = None
+
+    def shape_for(self, gpus: int) -> UnitShape | None:
+        return next((s for s in self.shapes if s.gpus == gpus), None)
+
+    @property
+    def max_gpus(self) -> int:
+        return self.shapes[-1].gpus
+
+
+@dataclass(frozen=True, slots=True)
 class Price:
     id: str
     accelerator_id: str
@@ -94,6 +129,8 @@ class Price:
     house: bool = False
     on_request: bool = False
     server: Mapping[str, Any] | None = None
+    # The unit the row sells (catalog `units`); None for TPU slices and catalogs without units.
+    unit_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +168,7 @@ class Catalog:
     raw: Mapping[str, Any] = field(repr=False)
     by_id: Mapping[str, Accelerator] = field(repr=False)
     prices_by_accelerator: Mapping[str, tuple[Price, ...]] = field(repr=False)
+    units: Mapping[str, Unit] = field(default_factory=dict, repr=False)
 
     def __repr__(self) -> str:
         return (
@@ -249,6 +287,7 @@ _CATALOG_SCHEMA: dict[str, Any] = {
                     "usd_per_device_month": {"type": ["number", "null"], "minimum": 0},
                     "gpus_per_unit": {"type": "integer", "minimum": 1, "maximum": 4096},
                     "unit": {"type": ["string", "null"], "maxLength": 200},
+                    "unit_id": {"type": ["string", "null"], "maxLength": 200},
                     **_SOURCED,
                 },
             },
@@ -305,8 +344,42 @@ def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+def _units(data: Mapping[str, Any]) -> dict[str, Unit]:
+    out = {}
+    for key, u in (data.get("units") or {}).items():
+        shapes = sorted(
+            (
+                UnitShape(
+                    gpus=int(g),
+                    vcpu=_opt_float(s.get("vcpu")),
+                    ram_gb=_opt_float(s.get("ram_gb")),
+                    nvme_gb=_opt_float(s.get("nvme_gb")),
+                    network_gbps=_opt_float(s.get("network_gbps")),
+                )
+                for g, s in (u.get("shapes") or {}).items()
+            ),
+            key=lambda s: s.gpus,
+        )
+        if not shapes:
+            continue
+        out[key] = Unit(
+            id=key,
+            name=str(u.get("name") or key),
+            shapes=tuple(shapes),
+            gpu_link=str(u.get("gpu_link") or "none"),
+            network=str(u.get("network") or "unknown"),
+            source=str(u.get("source") or ""),
+            as_of=u.get("as_of"),
+            estimated_fields=tuple(u.get("estimated_fields") or ()),
+            note=u.get("note"),
+        )
+    return out
+
+
 def _build(data: Mapping[str, Any]) -> Catalog:
     bundled = _bundled("catalog.json")
+    # A catalog published before units were catalog data reads the bundled units.
+    unit_data = _units(data if "units" in data else bundled)
     # A catalog published before compatibility was catalog data reads the bundled entry per card.
     bundled_compat = {a["id"]: a.get("compatibility") for a in bundled["accelerators"]}
     accs = tuple(
@@ -358,6 +431,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             house=bool(p.get("house", False)),
             on_request=bool(p.get("price_on_request", False)),
             server=p.get("server"),
+            unit_id=p.get("unit_id") if p.get("unit_id") in unit_data else None,
         )
         for p in data["prices"]
     )
@@ -400,6 +474,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
         raw=copy.deepcopy(dict(data)),
         by_id={a.id: a for a in accs},
         prices_by_accelerator={k: tuple(v) for k, v in by_acc.items()},
+        units=unit_data,
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from advisor.engine import sizing as S
 from advisor.engine.answers import Inference, Training
-from advisor.engine.catalog import Accelerator, Catalog, Price
+from advisor.engine.catalog import Accelerator, Catalog, Price, Unit
 
 # Google's DWS Flex-start is not spot (it queues for capacity and then is not preempted): it has
 # a slot of its own, shown beside the others and never the headline.
@@ -57,6 +57,57 @@ def billed_devices(count: int, gpus_per_unit: int) -> int:
     return -(-max(count, 1) // unit) * unit
 
 
+# Networks between units that large multi-unit training can use (RDMA-class fabrics).
+FABRICS = frozenset({"infiniband", "efa", "roce", "gpudirect_tcpx"})
+# GPU links inside a unit that carry training's tensor parallelism.
+NVLINK = frozenset({"nvswitch", "nvlink"})
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFit:
+    """How an option of `count` devices is bought on a price row: `units` whole units of
+    `unit_gpus` GPUs each (`billed` devices paid for)."""
+
+    unit_gpus: int
+    units: int
+    billed: int
+
+
+def unit_of(catalog: Catalog, p: Price) -> Unit | None:
+    """The unit a price row sells (None: a TPU slice or a row without unit data)."""
+    return catalog.units.get(p.unit_id) if p.unit_id else None
+
+
+def unit_fit(
+    catalog: Catalog, p: Price, count: int, tp: int = 1, training: bool = False
+) -> UnitFit | None:
+    """Whole units of one offer that build the option, or None when the offer cannot: tensor
+    parallelism never spans units (a TP-4 replica needs four GPUs in one unit; training's tensor
+    parallelism also needs NVLink inside it). A VM family to which 1, 2, 4 or 8 GPUs attach
+    serves each replica on the smallest shape that holds it, and trains on the smallest shape
+    that holds the run (else the largest, several of them)."""
+    count = max(count, 1)
+    tp = max(tp, 1)
+    unit = unit_of(catalog, p)
+    if unit is None:
+        g = max(1, p.gpus_per_unit)
+        units = -(-count // g)
+        return UnitFit(g, units, units * g)
+    # A row priced for a whole multi-GPU shape (a3-highgpu-8g) sells that shape only.
+    sizes = [p.gpus_per_unit] if p.gpus_per_unit > 1 else [sh.gpus for sh in unit.shapes]
+    if tp > sizes[-1] or (training and tp > 1 and unit.gpu_link not in NVLINK):
+        return None
+    if len(sizes) == 1:
+        g = sizes[0]
+    elif training:
+        g = next((x for x in sizes if x >= count), sizes[-1])
+    else:
+        g = next(x for x in sizes if x >= tp)
+    per_unit = max(1, g // tp) * tp  # devices of whole replicas (or of the run) in one unit
+    units = -(-count // per_unit)
+    return UnitFit(g, units, units * g)
+
+
 @dataclass(frozen=True, slots=True)
 class PriceChoice:
     price: Price
@@ -67,6 +118,7 @@ class PriceChoice:
     # In the customer's country but none of their regions (Ishikari for Tokyo): the report
     # says so beside the first option.
     in_country: bool = False
+    fit: UnitFit | None = None  # the whole units that build the option on this row
 
     @property
     def hourly(self) -> float:
@@ -144,14 +196,18 @@ def choose_price(
     count: int = 1,
     anchor: Price | None = None,
     china_mbps: float | None = None,
+    tp: int = 1,
+    training: bool = False,
 ) -> PriceChoice | None:
     """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
     within a region match, the anchor's provider and region first (so that one option's
     on-demand, spot and commitment prices are one offer), then the cost of `count` devices
     billed in the price's whole units (an 8-GPU node is never a 1-GPU purchase), plus, when
     `china_mbps` are needed, the premium China bandwidth beyond what the row's servers include
-    at the row's own price per Mbps-month (a row without one adds nothing it could price)."""
-    best: tuple[int, int, int, float, str] | None = None
+    at the row's own price per Mbps-month (a row without one adds nothing it could price).
+    Only rows whose unit can build the option (`tp` devices in one unit) price it; a training
+    run over several units prefers an offer with an RDMA-class fabric between them."""
+    best: tuple[int, int, int, int, float, str] | None = None
     chosen: PriceChoice | None = None
     unlisted = _not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
@@ -165,17 +221,24 @@ def choose_price(
         match = region_match(catalog, p.region_key, regions)
         if residency == "in_region" and not in_country(p.region_key, regions):
             continue
+        fit = unit_fit(catalog, p, count, tp, training)
+        if fit is None:
+            continue  # the unit cannot hold the tensor-parallel group
+        unit = unit_of(catalog, p)
+        no_fabric = int(
+            training and fit.units > 1 and unit is not None and unit.network not in FABRICS
+        )
         same = anchor is None or (p.provider, p.region) == (anchor.provider, anchor.region)
         # Within the region group, the customer's own country first (Ishikari before Seoul).
         country = in_country(p.region_key, regions)
         choice = PriceChoice(
-            p, match, catalog.hours_per_month, same, country and p.region_key not in regions
+            p, match, catalog.hours_per_month, same, country and p.region_key not in regions, fit
         )
-        cost = choice.hourly * billed_devices(count, p.gpus_per_unit)
+        cost = choice.hourly * fit.billed
         if china_mbps is not None:
-            bw = china_bandwidth_cost(p, billed_devices(count, p.gpus_per_unit), china_mbps)
+            bw = china_bandwidth_cost(p, fit.billed, china_mbps)
             cost += (bw[3] or 0.0) / catalog.hours_per_month
-        key = (_MATCH_RANK[match], 0 if country else 1, 0 if same else 1, cost, p.id)
+        key = (_MATCH_RANK[match], 0 if country else 1, 0 if same else 1, no_fabric, cost, p.id)
         if best is None or key < best:
             best, chosen = key, choice
     return chosen
@@ -192,9 +255,38 @@ def is_stale(as_of: str | None, today: date, stale_days: float) -> bool:
     return (today - when).days > stale_days
 
 
-def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, Any]:
+def unit_doc(unit: Unit, fit: UnitFit) -> dict[str, Any]:
+    """The unit an option is bought in, as sold: its shape for the GPUs it holds, how many of
+    them, the GPU link inside and the network between them, with source and date."""
+    shape = unit.shape_for(fit.unit_gpus) or unit.shapes[-1]
+    # A family sold in several shapes names the one bought (a2-highgpu-Ng -> a2-highgpu-2g).
+    name = unit.name.replace("-Ng", f"-{fit.unit_gpus}g")
+    if name.endswith("-N") and shape.vcpu:
+        name = f"{name[:-1]}{shape.vcpu:g}"
+    return {
+        "unit_id": unit.id,
+        "name": name,
+        "gpus": fit.unit_gpus,
+        "units": fit.units,
+        "vcpu": shape.vcpu,
+        "ram_gb": shape.ram_gb,
+        "nvme_gb": shape.nvme_gb,
+        "network_gbps": shape.network_gbps,
+        "gpu_link": unit.gpu_link,
+        "network": unit.network,
+        "source": unit.source,
+        "as_of": unit.as_of,
+        "estimated_fields": list(unit.estimated_fields),
+        "note": unit.note,
+    }
+
+
+def price_doc(
+    choice: PriceChoice, today: date, stale_days: float, catalog: Catalog | None = None
+) -> dict[str, Any]:
     """A price as it appears in the result document."""
     p = choice.price
+    unit = None if catalog is None or choice.fit is None else unit_of(catalog, p)
     return {
         "price_id": p.id,
         "usd_per_device_hour": round(choice.hourly, 5),
@@ -216,6 +308,7 @@ def price_doc(choice: PriceChoice, today: date, stale_days: float) -> dict[str, 
         "sold_as": p.unit,
         "usd_per_unit_hour": round(choice.hourly * p.gpus_per_unit, 4),
         "same_offer": choice.same_offer,
+        **({"sold_unit": unit_doc(unit, choice.fit)} if unit is not None and choice.fit else {}),
         # Only on house offers, so that results priced without one keep their bytes.
         **({"house": True, "server": dict(p.server or {})} if p.house else {}),
     }
@@ -314,7 +407,13 @@ class CostInputs:
 
 
 def _prices(
-    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    ci: CostInputs,
+    china_mbps: float | None = None,
+    tp: int = 1,
+    training: bool = False,
 ) -> Mapping[str, PriceChoice | None]:
     def pick(slot: str, anchor: Price | None) -> PriceChoice | None:
         return choose_price(
@@ -328,6 +427,8 @@ def _prices(
             count,
             anchor,
             china_mbps,
+            tp,
+            training,
         )
 
     def choose() -> dict[str, PriceChoice | None]:
@@ -343,7 +444,18 @@ def _prices(
         return {slot: out[slot] for slot in PRICE_SLOTS}
 
     # The same few combinations recur across assessments: the catalog memoises them.
-    key = ("prices", acc.id, mode, count, ci.regions, ci.clouds, ci.residency, china_mbps)
+    key = (
+        "prices",
+        acc.id,
+        mode,
+        count,
+        ci.regions,
+        ci.clouds,
+        ci.residency,
+        china_mbps,
+        tp,
+        training,
+    )
     return ci.catalog.memo(key, choose)
 
 
@@ -431,20 +543,32 @@ class _Offer:
 
 
 def _offer(
-    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None = None
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    ci: CostInputs,
+    china_mbps: float | None = None,
+    tp: int = 1,
+    training: bool = False,
 ) -> _Offer:
-    local = ("offer", acc.id, mode, count, china_mbps)
+    local = ("offer", acc.id, mode, count, china_mbps, tp, training)
     found = ci.sized.get(local)
     if found is None:
-        found = ci.sized[local] = _offer_memo(acc, mode, count, ci, china_mbps)
+        found = ci.sized[local] = _offer_memo(acc, mode, count, ci, china_mbps, tp, training)
     return found
 
 
 def _offer_memo(
-    acc: Accelerator, mode: str, count: int, ci: CostInputs, china_mbps: float | None
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    ci: CostInputs,
+    china_mbps: float | None,
+    tp: int,
+    training: bool,
 ) -> _Offer:
     def build() -> _Offer:
-        prices = _prices(acc, mode, count, ci, china_mbps)
+        prices = _prices(acc, mode, count, ci, china_mbps, tp, training)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
         cloud = ref.price.cloud if ref else None
         od = prices["on_demand"]
@@ -459,7 +583,8 @@ def _offer_memo(
         return _Offer(
             prices=prices,
             docs={
-                s: (price_doc(c, ci.today, ci.stale_days) if c else None) for s, c in prices.items()
+                s: (price_doc(c, ci.today, ci.stale_days, ci.catalog) if c else None)
+                for s, c in prices.items()
             },
             missing=tuple(s for s, c in prices.items() if c is None),
             storage_rate=_storage_rate(cloud, mode, ci.catalog),
@@ -478,6 +603,8 @@ def _offer_memo(
         ci.today,
         ci.stale_days,
         china_mbps,
+        tp,
+        training,
     )
     return ci.catalog.memo(key, build)
 
@@ -527,6 +654,8 @@ def _money(
     egress_gb: float,
     ci: CostInputs,
     china_need: tuple[float, str] | None = None,
+    tp: int = 1,
+    training: bool = False,
 ) -> dict[str, Any]:
     """An option's money. `china_need`: the Mbps to mainland China a serving workload needs
     when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
@@ -534,7 +663,7 @@ def _money(
     whether the cloud publishes a rate to China."""
     # A hosted server's premium China route is part of its offer: the cheapest row counts it.
     hosted_need = china_need[0] if china_need is not None and mode != "public_cloud" else None
-    offer = _offer(acc, mode, count, ci, hosted_need)
+    offer = _offer(acc, mode, count, ci, hosted_need, tp, training)
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
@@ -544,7 +673,9 @@ def _money(
             compute[slot] = None
             continue
         # A price sold in units of several devices is paid for in whole units.
-        n = billed[slot] = billed_devices(count, choice.price.gpus_per_unit)
+        n = billed[slot] = (
+            choice.fit.billed if choice.fit else billed_devices(count, choice.price.gpus_per_unit)
+        )
         if slot in _HOURLY_SLOTS:
             compute[slot] = used_device_hours * n / count * choice.hourly
         else:  # commitments and monthly servers are paid whether used or not
@@ -882,8 +1013,103 @@ def _training_base(
         "peak_basis": peak_note,
         "mfu": round(S.training_mfu(kind, t, catalog), 3),
         "interconnect": S.interconnect_need(acc, n, training=True),
+        # Tensor parallelism inside a unit (with ZeRO-3/FSDP over all devices).
+        "tensor_parallel": S.training_tp(mem, acc, n, catalog) or 1,
     }
     return n, hours, run_device_hours, used, storage_gb, runs, base
+
+
+def network_time(
+    acc: Accelerator,
+    t: Training,
+    mem: S.TrainingMemory,
+    flops: S.TrainingFlops,
+    n: int,
+    tp: int,
+    kind: str,
+    price: Mapping[str, Any] | None,
+    catalog: Catalog,
+) -> dict[str, Any] | None:
+    """The time data parallelism across units costs a run on the offer's network between them
+    (None on one unit or a TPU slice). Per micro-step every unit moves the sharded state across
+    the others: ZeRO-3/FSDP all-gathers the weights twice and reduce-scatters the gradients
+    (3 x the bf16 weights; 2 x the trainable gradients for LoRA's all-reduce), (k-1)/k of it
+    over the unit's network. Overlapped with compute (FSDP prefetch), only the part longer than
+    the micro-step's compute adds time: the published MFU already holds on a training fabric."""
+    unit = (price or {}).get("sold_unit")
+    if not unit or int(unit["units"]) <= 1:
+        return None
+    k, g = int(unit["units"]), int(unit["gpus"])
+    gbps = unit.get("network_gbps")
+    assumed = gbps is None
+    if gbps is None:
+        gbps = catalog.figure("unit_network_gbps_not_stated")
+    full = t.method == "full"
+    sync_bytes = (3.0 if full else 2.0) * 2.0 * mem.trainable_params
+    comm_s = sync_bytes * (k - 1) / k / (float(gbps) * 1e9 / 8.0)
+    per_unit = min(g, n)
+    tokens = float(t.micro_batch_size) * t.sequence_length * max(1, per_unit // max(1, tp))
+    per_token = flops.total / max(1.0, float(t.dataset_tokens) * t.epochs)
+    peak, _ = S.peak_tflops(acc, t.precision, catalog)
+    rate = per_unit * peak * 1e12 * S.training_mfu(kind, t, catalog)
+    compute_s = per_token * tokens / rate if rate > 0 else math.inf
+    factor = max(1.0, comm_s / compute_s) if compute_s > 0 else 1.0
+    return {
+        "units": k,
+        "network": unit.get("network"),
+        "network_gbps": float(gbps),
+        "network_assumed": assumed,
+        "fabric": unit.get("network") in FABRICS,
+        "sync_gb_per_step": round(sync_bytes / 1e9, 2),
+        "comm_s_per_step": round(comm_s, 3),
+        "compute_s_per_step": round(compute_s, 3),
+        "time_factor": round(factor, 3),
+    }
+
+
+def on_demand_ceiling(catalog: Catalog, provider: str, acc_id: str) -> int | None:
+    """GPUs of one card a provider realistically rents on demand at once (catalog rule
+    `on_demand_ceiling_gpus`); None when the rule names no ceiling."""
+    rule = catalog.rules.get("on_demand_ceiling_gpus")
+    if not rule:
+        return None
+    value = rule["value"]
+    by = value.get("by_provider_card", {})
+    for key in (f"{provider}|{acc_id}", f"{provider}|*", f"*|{acc_id}"):
+        if key in by:
+            return int(by[key])
+    default = value.get("default")
+    return None if default is None else int(default)
+
+
+def capacity_doc(
+    acc: Accelerator, money: Mapping[str, Any], catalog: Catalog
+) -> dict[str, Any] | None:
+    """Whether an option billed by the hour (on demand) fits what its provider rents on demand;
+    beyond the ceiling it needs a reservation or capacity block: the catalog's price and lead
+    time for one when it has it (catalog rule `capacity_block_terms`), else said to be unpriced."""
+    slot = money.get("billing_used")
+    if slot not in ("on_demand", "spot"):
+        return None
+    price = money["prices"].get(slot)
+    if not price:
+        return None
+    ceiling = on_demand_ceiling(catalog, price["provider"], acc.id)
+    billed = int(money.get("billed_count") or 0)
+    if ceiling is None or billed <= ceiling:
+        return None
+    block = money["prices"].get("capacity_block")
+    terms = (catalog.rules.get("capacity_block_terms") or {}).get("value", {})
+    return {
+        "on_demand_ceiling": ceiling,
+        "billed": billed,
+        "provider": price["provider"],
+        "needs": "capacity_block" if block else "reservation",
+        "block_price_id": block["price_id"] if block else None,
+        "block_usd_per_device_hour": block["usd_per_device_hour"] if block else None,
+        "block_provider": block["provider"] if block else None,
+        "lead_time": terms.get(block["provider"]) if block else None,
+    }
 
 
 def training_option(
@@ -914,7 +1140,8 @@ def training_option(
         ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
     hpm = catalog.hours_per_month
-    money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
+    tp = int(base["tensor_parallel"])
+    money = _money(acc, mode, n, used, storage_gb, 0.0, ci, tp=tp, training=True)
     if money["billed_count"] > n:
         # The price is sold in whole units (an 8-GPU node): the run uses every device paid for.
         bumped = ("training_base", acc.id, kind, schedule, money["billed_count"])
@@ -927,19 +1154,35 @@ def training_option(
                 acc, kind, schedule, t, mem, (n_min, count, more, target, basis), catalog
             )
         n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[bumped]
-        money = _money(acc, mode, n, used, storage_gb, 0.0, ci)
+        tp = int(base["tensor_parallel"])
+        money = _money(acc, mode, n, used, storage_gb, 0.0, ci, tp=tp, training=True)
+    slot_used = money["billing_used"] or "on_demand"
+    network = network_time(acc, t, mem, flops, n, tp, kind, money["prices"].get(slot_used), catalog)
+    if network is not None and network["time_factor"] > 1.0:
+        # The network between units is slower than the compute it must keep up with: the run
+        # takes longer on this offer, and costs the hours it takes.
+        slow = ("training_base", acc.id, kind, schedule, n, network["time_factor"])
+        if slow not in ci.sized:
+            n_min, _n, _h, target, basis = ci.sized[key]
+            longer = hours * network["time_factor"]
+            ci.sized[slow] = _training_base(
+                acc, kind, schedule, t, mem, (n_min, n, longer, target, basis), catalog
+            )
+        n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[slow]
+        money = _money(acc, mode, n, used, storage_gb, 0.0, ci, tp=tp, training=True)
     per_run: dict[str, float | None] = {}
     for slot in ("on_demand", "spot", "flex_start", "capacity_block"):
         doc = money["prices"][slot]
-        per_run[slot] = (
-            _r(
-                run_device_hours
-                * billed_devices(n, doc["gpus_per_unit"])
-                / n
-                * doc["usd_per_device_hour"]
-            )
+        unit = (doc or {}).get("sold_unit")
+        billed = (
+            int(unit["gpus"]) * int(unit["units"])
+            if unit
+            else billed_devices(n, doc["gpus_per_unit"])
             if doc
-            else None
+            else n
+        )
+        per_run[slot] = (
+            _r(run_device_hours * billed / n * doc["usd_per_device_hour"]) if doc else None
         )
     slot = money["billing_used"]
     to_result: float | None = None
@@ -949,15 +1192,48 @@ def training_option(
         # A fixed price is held for the share of the month(s) one run needs.
         share = max(hours / hpm, 1.0 / float(runs) if runs else 1.0)
         to_result = _r((money["compute_usd_per_month"][slot] or 0.0) * share)
+    capacity = capacity_doc(acc, money, catalog)
     option = {
         **base,
         "cost_per_run_usd": per_run,
         "cost_to_result": {"usd": to_result, "per": "run"},
         **money,
+        # Only when the run spans units / exceeds what is rented on demand.
+        **({"network": network} if network is not None else {}),
+        **({"capacity": capacity} if capacity is not None else {}),
     }
     if to_result is None:
         option["unpriced"] = unpriced_doc(acc, mode, n, ci)
     return option
+
+
+def max_unit_tp(acc: Accelerator, mode: str, ci: CostInputs) -> int:
+    """The largest tensor-parallel group any offer of the card can hold in one unit for this
+    customer (mode, clouds, residency); the card's node when it has no such offer (owned
+    hardware is built to order, and a TPU slice is its own unit)."""
+
+    def build() -> int:
+        if acc.type != "gpu":
+            return max(1, acc.max_devices_per_node)
+        unlisted = _not_offered(ci.catalog)
+        best = 0
+        for p in ci.catalog.prices_by_accelerator.get(acc.id, ()):
+            if (
+                mode not in p.modes
+                or p.on_request
+                or (p.region_key, p.provider, acc.id) in unlisted
+            ):
+                continue
+            if mode == "public_cloud" and ci.clouds and p.cloud not in ci.clouds:
+                continue
+            if ci.residency == "in_region" and not in_country(p.region_key, ci.regions):
+                continue
+            unit = unit_of(ci.catalog, p)
+            best = max(best, unit.max_gpus if unit else max(1, acc.max_devices_per_node))
+        return best or max(1, acc.max_devices_per_node)
+
+    key = ("max_unit_tp", acc.id, mode, ci.clouds, ci.residency, ci.regions)
+    return ci.catalog.memo(key, build)
 
 
 def inference_option(
@@ -988,7 +1264,9 @@ def inference_option(
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
         demand = per_day / (window * 3600.0)
     rtt = (rtt_ms or 0.0) if realtime else 0.0
-    key = ("serving", acc.id, kind, rtt)
+    # Tensor parallelism stays inside one unit: the plan holds no larger group than an offer sells.
+    cap = max_unit_tp(acc, mode, ci)
+    key = ("serving", acc.id, kind, rtt, cap)
     if key not in ci.sized:
         ci.sized[key] = catalog.memo(
             (
@@ -1000,13 +1278,14 @@ def inference_option(
                 mem.parts["activations"],
                 demand,
                 rtt,
+                cap,
             ),
-            lambda: S.serving_plan(shape, inf, mem, acc, catalog, demand, rtt_ms=rtt),
+            lambda: S.serving_plan(shape, inf, mem, acc, catalog, demand, rtt_ms=rtt, max_tp=cap),
         )
     plan = ci.sized[key]
     if plan is None:
         return None
-    base_key = ("serving_base", acc.id, kind, rtt)
+    base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
         replicas = plan.replicas
         meets_latency = plan.meets
@@ -1060,7 +1339,7 @@ def inference_option(
         basis = catalog.rule("china_bandwidth_need").get(kind, "daily_mean")
         rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
         china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
-    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need)
+    money = _money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need, tp=plan.tp)
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
         per_mtok[slot] = (
@@ -1081,6 +1360,9 @@ def inference_option(
         ),
         **money,
     }
+    capacity = capacity_doc(acc, money, catalog)
+    if capacity is not None:
+        option["capacity"] = capacity
     if option["cost_to_result"]["usd"] is None:
         option["unpriced"] = unpriced_doc(acc, mode, count, ci)
     return option

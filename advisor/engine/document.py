@@ -120,6 +120,9 @@ class Price(TypedDict):
     # A house offer (the operating organisation's own server) and its server spec.
     house: NotRequired[bool]
     server: NotRequired[dict[str, Any]]
+    # Issue 21: the unit as sold that builds the option (catalog `units`): its shape, how many,
+    # the GPU link inside and the network between units, with source and date.
+    sold_unit: NotRequired[dict[str, Any]]
 
 
 class Stack(TypedDict):
@@ -234,6 +237,10 @@ class Option(TypedDict):
     staff_basis: NotRequired[dict[str, float]]
     # Issue 21: each run's fixed overhead (hours, included in `hours`, and its parts).
     run_overhead: NotRequired[dict[str, float]]
+    # Issue 21: data parallelism across units on the offer's network (time it adds), and an
+    # option beyond what its provider rents on demand (needs a reservation / capacity block).
+    network: NotRequired[dict[str, Any]]
+    capacity: NotRequired[dict[str, Any]]
     # Serving.
     tensor_parallel: NotRequired[int]
     replicas: NotRequired[int]
@@ -334,6 +341,8 @@ class Server(TypedDict):
     notes: list[str]
     read_mb_per_s: NotRequired[float | None]
     workload: NotRequired[str]
+    # Issue 21: the unit as sold (its name, source, date and the fields its source leaves out).
+    sold_as: NotRequired[dict[str, Any]]
 
 
 class CostByWorkload(TypedDict):

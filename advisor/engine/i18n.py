@@ -845,6 +845,62 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：每次執行在開始運算前約需 {minutes} 分鐘（佈建 {provisioning} 分鐘、啟動容器 "
         "{container} 分鐘、搬移 {gb} GB 資料與權重 {staging} 分鐘），占執行時數的 {share}："
         "已計入其時間與成本。",
+    # ---- issue 21 (units): offers are units as sold; sharding; what can be rented.
+    "server.as_sold": _m(
+        "Bought as {units} x {unit} ({gpus} GPU(s) each; inside a unit: {link}; between "
+        "units: {network}); the figures are the unit's own, as its provider sells it.",
+        "以 {units} 台 {unit} 購買（每台 {gpus} 顆 GPU；單元內：{link}；單元之間：{network}）；"
+        "數值為供應商所售單元本身的規格。",
+    ),
+    "server.not_stated": _m(
+        "The provider's source does not state: {fields}; the figure shown there is sized for "
+        "the workload (ask the provider).",
+        "供應商資料未列明：{fields}；該處顯示的數值依工作負載估算（請向供應商確認）。",
+    ),
+    "unit.link.nvswitch": _m("NVLink through NVSwitch", "經 NVSwitch 的 NVLink"),
+    "unit.link.nvlink": _m("NVLink", "NVLink"),
+    "unit.link.pcie": _m("PCIe only", "僅 PCIe"),
+    "unit.link.none": _m("one GPU", "單一 GPU"),
+    "unit.network.infiniband": _m("InfiniBand", "InfiniBand"),
+    "unit.network.efa": _m("AWS EFA", "AWS EFA"),
+    "unit.network.roce": _m("RoCE (RDMA over Ethernet)", "RoCE（乙太網路上的 RDMA）"),
+    "unit.network.gpudirect_tcpx": _m("GPUDirect-TCPX", "GPUDirect-TCPX"),
+    "unit.network.ethernet": _m("Ethernet, no RDMA fabric", "乙太網路，無 RDMA 互連"),
+    "unit.network.unknown": _m("not stated by the provider", "供應商未列明"),
+    "option.sold_as": _m(
+        "{kind}: {card} is bought as {units} x {unit} ({gpus} GPU(s) each){tp}.",
+        "{kind}：{card} 以 {units} 台 {unit} 購買（每台 {gpus} 顆 GPU）{tp}。",
+    ),
+    "option.tp_inside": _m(
+        "; each {tp}-way tensor-parallel group sits inside one unit",
+        "；每個 {tp} 路張量平行組都在同一單元內",
+    ),
+    "option.no_fabric": _m(
+        "{kind}: {card} trains across {units} units over {network} at {gbps:g} Gb/s: large "
+        "multi-unit training needs an RDMA fabric (InfiniBand, EFA, RoCE); the network adds "
+        "time (x{factor:g}) to the run.",
+        "{kind}：{card} 跨 {units} 個單元，經 {network}（{gbps:g} Gb/s）訓練：大型多單元訓練需要 "
+        "RDMA 互連（InfiniBand、EFA、RoCE）；網路使訓練時間增加（x{factor:g}）。",
+    ),
+    "option.network_time": _m(
+        "{kind}: {card} spans {units} units; syncing {gb:g} GB per step over {gbps:g} Gb/s "
+        "takes longer than the step's compute, so the run takes x{factor:g} the hours.",
+        "{kind}：{card} 跨 {units} 個單元；每步經 {gbps:g} Gb/s 同步 {gb:g} GB，比該步運算更久，"
+        "因此訓練時數為 x{factor:g}。",
+    ),
+    "option.beyond_on_demand": _m(
+        "{kind}: {count} x {card} is more than {provider} realistically rents on demand "
+        "(about {ceiling}, an estimate): it needs {needs}.",
+        "{kind}：{count} 顆 {card} 超過 {provider} 實際可按需租用的數量（約 {ceiling} 顆，"
+        "估計）：需要{needs}。",
+    ),
+    "option.needs_block": _m(
+        "a capacity block ({provider}, ${usd:,.2f} per GPU-hour; {terms})",
+        "容量區塊（{provider}，每 GPU 小時 ${usd:,.2f}；{terms}）",
+    ),
+    "option.needs_reservation": _m(
+        "a reservation negotiated with the provider (no price in the catalog)",
+        "與供應商協商的預留容量（目錄中無價格）",
     ),
 }
 

@@ -323,6 +323,10 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "Default time for a training run", "訓練一次的預設目標時間"
         ),
         "realtime_hours_per_month": _l("Hours a real-time service runs", "即時服務每月運行時數"),
+        "unit_network_gbps_not_stated": _l(
+            "Network between units when the provider does not state it",
+            "供應商未列明時的單元間網路頻寬",
+        ),
         "dataloader_vcpu_per_device": _l(
             "Data-loading vCPU per training device", "每個訓練裝置的資料載入 vCPU"
         ),

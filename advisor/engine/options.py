@@ -394,7 +394,82 @@ def first_option_notes(
     kind: str, mode: str, first: Mapping[str, Any] | None, regions: Sequence[str], lang: str
 ) -> list[str]:
     """What the report must say about the basis of a workload's first option: unpriced (and on
-    what basis it was ranked), or priced from outside the customer's region group."""
+    what basis it was ranked), or priced from outside the customer's region group; then how it
+    is bought (whole units of one offer), what its network between units costs in time and
+    whether its provider rents that many on demand."""
+    return _basis_notes(kind, mode, first, regions, lang) + unit_notes(kind, first, lang)
+
+
+def unit_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """The first option as bought: k units of one offer with tensor parallelism inside a unit;
+    a multi-unit run without an RDMA fabric or slowed by its network; beyond on-demand stock."""
+    if first is None or not first.get("billing_used"):
+        return []
+    price = first["prices"].get(first["billing_used"]) or {}
+    sold = price.get("sold_unit")
+    out = []
+    card, kind_label = first["name"], i18n.label(kind, lang)
+    if sold:
+        tp = int(first.get("tensor_parallel") or 1)
+        out.append(
+            i18n.message(
+                "option.sold_as",
+                lang,
+                kind=kind_label,
+                card=card,
+                units=sold["units"],
+                unit=sold["name"],
+                gpus=sold["gpus"],
+                tp=i18n.message("option.tp_inside", lang, tp=tp) if tp > 1 else "",
+            )
+        )
+    net = first.get("network")
+    if net and (not net["fabric"] or net["time_factor"] > 1.0):
+        code = "option.no_fabric" if not net["fabric"] else "option.network_time"
+        out.append(
+            i18n.message(
+                code,
+                lang,
+                kind=kind_label,
+                card=card,
+                units=net["units"],
+                network=i18n.message(f"unit.network.{net['network']}", lang),
+                gbps=net["network_gbps"],
+                gb=net["sync_gb_per_step"],
+                factor=net["time_factor"],
+            )
+        )
+    cap = first.get("capacity")
+    if cap:
+        needs = (
+            i18n.message(
+                "option.needs_block",
+                lang,
+                provider=cap["block_provider"],
+                usd=cap["block_usd_per_device_hour"],
+                terms=cap["lead_time"] or "",
+            )
+            if cap["needs"] == "capacity_block"
+            else i18n.message("option.needs_reservation", lang)
+        )
+        out.append(
+            i18n.message(
+                "option.beyond_on_demand",
+                lang,
+                kind=kind_label,
+                count=cap["billed"],
+                card=card,
+                provider=cap["provider"],
+                ceiling=cap["on_demand_ceiling"],
+                needs=needs,
+            )
+        )
+    return out
+
+
+def _basis_notes(
+    kind: str, mode: str, first: Mapping[str, Any] | None, regions: Sequence[str], lang: str
+) -> list[str]:
     note = unpriced_note(kind, mode, first, lang)
     if note is not None:
         return [note]

@@ -548,7 +548,7 @@ def _server(
             gbps=f"{catalog.figure(net_key):g}",
         )
     )
-    return {
+    server: dict[str, Any] = {
         "accelerator_id": acc.id,
         "devices_per_node": per_node,
         "nodes": nodes,
@@ -559,6 +559,60 @@ def _server(
         "read_mb_per_s": round(read, 0),
         "notes": notes,
     }
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    sold = (price or {}).get("sold_unit")
+    if sold:
+        _as_sold(server, sold, lang)
+    return server
+
+
+def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], lang: str) -> None:
+    """The server is the unit as sold, k of them: its own vCPU, RAM, NVMe and network, never a
+    per-device formula; a field its source leaves out keeps the sized figure and says so."""
+    missing = []
+    server["devices_per_node"] = int(sold["gpus"])
+    server["nodes"] = int(sold["units"])
+    for key, field, scale in (
+        ("cpu_cores", "vcpu", 1.0),
+        ("ram_gib", "ram_gb", 1.0),
+        ("nvme_tb", "nvme_gb", 1e-3),
+        ("network_gbps", "network_gbps", 1.0),
+    ):
+        value = sold.get(field)
+        if value is None:
+            missing.append(field)
+            continue
+        server[key] = round(value * scale, 2) if key == "nvme_tb" else type(server[key])(value)
+    server["sold_as"] = {
+        "unit_id": sold["unit_id"],
+        "name": sold["name"],
+        "units": int(sold["units"]),
+        "gpus": int(sold["gpus"]),
+        "gpu_link": sold["gpu_link"],
+        "network": sold["network"],
+        "source": sold["source"],
+        "as_of": sold["as_of"],
+        "estimated_fields": list(sold.get("estimated_fields") or []),
+        "not_stated": missing,
+    }
+    server["notes"] = [
+        i18n.message(
+            "server.as_sold",
+            lang,
+            units=int(sold["units"]),
+            unit=sold["name"],
+            gpus=int(sold["gpus"]),
+            link=i18n.message(f"unit.link.{sold['gpu_link']}", lang),
+            network=i18n.message(f"unit.network.{sold['network']}", lang),
+        ),
+        # The sizing notes explain the figures that stand in for what the source leaves out.
+        *(
+            [i18n.message("server.not_stated", lang, fields=", ".join(missing)), *server["notes"]]
+            if missing
+            else []
+        ),
+    ]
 
 
 def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> dict[str, Any]:

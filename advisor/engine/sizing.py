@@ -251,11 +251,37 @@ def training_memory(shape: ModelShape, t: Training, catalog: Catalog) -> Trainin
     )
 
 
-def training_bytes_per_device(mem: TrainingMemory, n: int) -> float:
-    """Peak bytes per device when the model is sharded over n devices (ZeRO-3 / FSDP)."""
+def training_bytes_per_device(mem: TrainingMemory, n: int, tp: int = 1) -> float:
+    """Peak bytes per device when the model is sharded over n devices (ZeRO-3 / FSDP), with
+    `tp`-way tensor parallelism inside a unit (Megatron with sequence parallelism: each device
+    holds 1/tp of the activations, the vocabulary-parallel logits and the gathered layers)."""
     if n <= 1:
         return mem.total
-    return max(mem.sharded_fb / n + mem.unsharded_fb, mem.sharded_step / n + mem.unsharded_step)
+    runtime = mem.detail.get("runtime", 0.0)
+    tp = max(1, tp)
+    return max(
+        mem.sharded_fb / n + (mem.unsharded_fb - runtime) / tp + runtime,
+        mem.sharded_step / n + (mem.unsharded_step - runtime) / tp + runtime,
+    )
+
+
+def training_tp_sizes(acc: Accelerator) -> tuple[int, ...]:
+    """Tensor-parallel sizes a training run may use on the card: within one NVLink domain
+    (a GPU with NVLink/NVSwitch, up to its node); PCIe cards and TPU slices shard by FSDP only."""
+    if acc.type != "gpu" or not acc.fast_interconnect:
+        return (1,)
+    return tuple(t for t in (1, 2, 4, 8) if t <= max(1, acc.max_devices_per_node))
+
+
+def training_tp(mem: TrainingMemory, acc: Accelerator, n: int, catalog: Catalog) -> int | None:
+    """The smallest tensor-parallel size at which n devices hold the run (None: none does)."""
+    usable = usable_gib(acc, catalog) * GIB
+    for tp in training_tp_sizes(acc):
+        if tp > n or n % tp:
+            break
+        if training_bytes_per_device(mem, n, tp) <= usable:
+            return tp
+    return None
 
 
 # --------------------------------------------------------------------------- inference memory
@@ -357,12 +383,11 @@ def _valid_counts(slice_sizes: tuple[int, ...] | None, max_group: int) -> tuple[
 
 
 def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog) -> int | None:
-    """Fewest devices that hold the run with ZeRO-3/FSDP sharding, or None if none does."""
-    usable = usable_gib(acc, catalog) * GIB
-    if mem.unsharded_fb > usable or mem.unsharded_step > usable:
-        return None
+    """Fewest devices that hold the run with ZeRO-3/FSDP sharding, plus tensor parallelism
+    inside a unit when one device cannot hold a micro-batch's activations (so halving device
+    memory roughly doubles the count), or None if none does."""
     for n in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
-        if training_bytes_per_device(mem, n) <= usable:
+        if training_tp(mem, acc, n, catalog) is not None:
             return n
     return None
 
@@ -594,11 +619,13 @@ def serving_plan(
     catalog: Catalog,
     demand_tokens_per_s: float,
     rtt_ms: float = 0.0,
+    max_tp: int | None = None,
 ) -> ServingPlan | None:
     """Fewest devices that serve the answered concurrency and token rate within the latency
     target: per tensor-parallel size (one node at most), a replica holds the largest batch that
     both fits memory and meets the target; replicas cover the concurrency and the token rate.
-    None when the model does not fit one node."""
+    None when the model does not fit one node. `max_tp`: the largest group one unit of an offer
+    holds (tensor parallelism never spans units)."""
     target = inf.p95_latency_ms
     metric = inf.latency_metric
     out = inf.output_tokens
@@ -606,6 +633,8 @@ def serving_plan(
     best_metric = math.inf
     for tp in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
         if tp > max(acc.max_devices_per_node, 1) or tp > 64:
+            break
+        if max_tp is not None and tp > max_tp:
             break
         b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog)
         if b_mem < 1:

@@ -105,7 +105,13 @@ def test_a_far_commitment_never_heads_a_local_on_demand_price(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
     # AWS sells T4 commitments only in Hong Kong; a Los Angeles team pays LA's on-demand price.
-    doc = team(organization={"regions": ["los_angeles"]}, deployment={"clouds": ["aws"]})
+    # A 1B model fits one T4, so LA's 1-GPU g4dn.xlarge can build it (an 8B model needs two
+    # T4 in one unit, which LA does not sell).
+    doc = team(
+        organization={"regions": ["los_angeles"]},
+        deployment={"clouds": ["aws"]},
+        model={"preset": "llama-3.2-1b"},
+    )
     t4 = _option(evaluate(doc, catalog, scoring), "realtime_inference", "nvidia-t4")
     assert t4["prices"]["commit_1y"]["same_offer"] is False
     assert t4["billing_used"] == "on_demand"
@@ -166,7 +172,9 @@ def test_the_bundled_regional_rows_are_the_reference_file_imported(catalog: Cata
     )
     bundled = [p for p in catalog.raw["prices"] if p["id"].startswith("rg")]
     assert len(rows) == 39 and len(bundled) == 37
-    assert bundled == imported.prices
+    # The unit each row sells is catalog data added beside the import (the `units` table).
+    assert all(p["unit_id"] in catalog.raw["units"] for p in bundled)
+    assert [{k: v for k, v in p.items() if k != "unit_id"} for p in bundled] == imported.prices
     assert [h["row"] for h in notes["held_back"]] == [30, 38]  # V100, a 48 GB RTX 4090
     for p in bundled:
         assert p["source"] and (p["as_of"] or "source date:" in p["note"])

@@ -498,6 +498,52 @@ def _catalog() -> Catalog:
     return load_catalog()
 
 
+# --------------------------------------------------------------------------- issue 21: units
+
+
+def _sold(option: dict[str, Any]) -> dict[str, Any]:
+    return option["prices"][option["billing_used"]]["sold_unit"]
+
+
+def t4_tensor_parallel_is_bought_in_one_unit(r: Result) -> None:
+    # Issue 21, first bullet: a T4 plan that needs tensor parallelism is never priced on
+    # 1-GPU g4dn.xlarge VMs (TP cannot span VMs): its groups sit inside 4-GPU g4dn.12xlarge.
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    assert first["accelerator_id"] == "nvidia-t4"
+    sold = _sold(first)
+    assert sold["name"] == "g4dn.12xlarge" and sold["gpus"] == 4
+    assert first["tensor_parallel"] == 2 and first["count"] == 8
+    assert sold["units"] == 2 and first["billed_count"] == 8
+    (note,) = [n for n in r["cost"]["notes"] if "bought as 2 x g4dn.12xlarge" in n]
+    assert "2-way tensor-parallel group sits inside one unit" in note
+    (server,) = [s for s in r["servers"] if s["workload"] == "realtime_inference"]
+    # The server is the instance as AWS sells it, not 4 vCPU per GPU.
+    assert (server["nodes"], server["devices_per_node"], server["cpu_cores"]) == (2, 4, 48)
+    assert server["ram_gib"] == 192 and server["sold_as"]["as_of"] == "2026-01-21"
+
+
+def continued_pretraining_70b_is_sharded_and_rentable(r: Result) -> None:
+    # Issue 21, second bullet: halving device memory roughly doubles the count (ZeRO-3 plus
+    # tensor parallelism inside the node), never x128; the first option meets the 336 h deadline
+    # on whole 8-GPU units with a training fabric; beyond on-demand stock an option says so.
+    w = workload(r, "pretraining")
+    by_id = {o["accelerator_id"]: o for o in w["options"]}
+    assert by_id["nvidia-a100-40gb"]["min_count"] == 2 * by_id["nvidia-a100-80gb"]["min_count"]
+    assert by_id["nvidia-a100-40gb"]["min_count"] <= 64
+    assert by_id["nvidia-a100-40gb"]["tensor_parallel"] == 2
+    first = w["options"][0]
+    sold = _sold(first)
+    assert first["meets_deadline"] and first["hours"] <= 336
+    assert sold["gpus"] == 8 and sold["gpu_link"] == "nvswitch" and sold["network"] == "efa"
+    assert first["billed_count"] == sold["units"] * 8
+    assert all(o["count"] <= 256 for o in w["options"])
+    big = [o for o in w["options"] if o.get("capacity")]
+    assert big and all(o["billed_count"] > o["capacity"]["on_demand_ceiling"] for o in big)
+    (note,) = [n for n in r["cost"]["notes"] if f"bought as {sold['units']} x {sold['name']}" in n]
+    assert first["name"] in note
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -904,6 +950,36 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         short_daily_job_pays_its_provisioning_image_pull_and_staging,
     ),
+    # ---- issue 21 (units): offers are units, sharding that behaves, what can be rented.
+    (
+        "la_t4_team_serving_8b_with_tensor_parallel_on_aws",
+        team(
+            organization={"industry": "ecommerce", "regions": ["los_angeles"]},
+            deployment={"clouds": ["aws"]},
+            inference={**BASE["inference"], "precision": "fp16"},
+        ),
+        t4_tensor_parallel_is_bought_in_one_unit,
+    ),
+    (
+        "us_70b_continued_pretraining_with_a_336_hour_deadline",
+        team(
+            organization={"industry": "ecommerce", "regions": ["us_east"]},
+            workloads=[{"kind": "pretraining", "schedule": "project_cycles"}],
+            model={"preset": "llama-3-70b"},
+            training={
+                "method": "full",
+                "precision": "bf16_mixed",
+                "optimizer": "adamw",
+                "micro_batch_size": 1,
+                "sequence_length": 8192,
+                "gradient_checkpointing": True,
+                "dataset_tokens": 20_000_000_000,
+                "epochs": 1,
+                "deadline_hours": 336,
+            },
+        ),
+        continued_pretraining_70b_is_sharded_and_rentable,
+    ),
 ]
 
 
@@ -982,3 +1058,31 @@ def test_a_team_too_small_for_the_hours_buys_the_rest_in(
     assert _staff(nobody) == pytest.approx(_staff(one) * premium, rel=1e-3)
     assert _staff(one) > 0 and _staff(many) == pytest.approx(_staff(one))
     assert nobody["cost"]["staff"]["headcount"] == 0
+
+
+def test_no_option_is_priced_on_a_unit_that_cannot_build_it(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 21: across every starter and expert team, tensor parallelism never exceeds the GPUs
+    of the unit that prices the option, training's tensor parallelism sits on NVLink, and the
+    devices paid for are whole units of that one offer."""
+    docs = [doc for _n, doc, _c in CASES] + [s.document() for s in STARTERS]
+    checked = 0
+    for doc in docs:
+        for w in evaluate(doc, catalog, scoring)["workloads"]:
+            for o in w.get("options", []) + w.get("alternatives", []):
+                for price in o["prices"].values():
+                    sold = (price or {}).get("sold_unit")
+                    if not sold:
+                        continue
+                    tp = int(o.get("tensor_parallel") or 1)
+                    assert tp <= sold["gpus"] and sold["gpus"] % tp == 0, (o["name"], sold)
+                    if o.get("target_hours") is not None and tp > 1:
+                        assert sold["gpu_link"] in ("nvlink", "nvswitch")
+                    assert sold["units"] * sold["gpus"] >= o["count"]
+                    checked += 1
+                used = o.get("billing_used")
+                sold = (o["prices"].get(used) or {}).get("sold_unit") if used else None
+                if sold:
+                    assert o["billed_count"] == sold["units"] * sold["gpus"]
+    assert checked > 100
