@@ -706,6 +706,8 @@ def _money(
     # Staff follow the fleet: its units as sold, for the share of the month they exist.
     unit_choice = prices.get(chosen_slot) if chosen_slot and chosen is not None else anchor
     per_unit = unit_choice.price.gpus_per_unit if unit_choice else acc.max_devices_per_node
+    if unit_choice is not None and unit_choice.fit is not None:
+        per_unit = unit_choice.fit.unit_gpus  # a VM family bought in a larger shape (a2-4g)
     units = -(-max(billed_count, 1) // max(1, per_unit))
     held_all_month = mode in OWNED_MODES or chosen_slot in _FIXED_SLOTS
     share = 1.0 if held_all_month else round(utilisation, 4)
@@ -950,6 +952,19 @@ def run_overhead(t: Training, mem: S.TrainingMemory, catalog: Catalog) -> dict[s
     }
 
 
+def beyond_one_pcie_node(acc: Accelerator, n_min: int | None, catalog: Catalog) -> bool:
+    """Whether a run needs more cards without NVLink-class links than one node holds: large
+    training is not built across PCIe-only nodes (catalog rule
+    `multi_node_training_needs_fast_interconnect`)."""
+    return (
+        n_min is not None
+        and acc.type == "gpu"
+        and not acc.fast_interconnect
+        and bool(catalog.rule("multi_node_training_needs_fast_interconnect"))
+        and n_min > acc.max_devices_per_node
+    )
+
+
 def _training_count(
     acc: Accelerator,
     kind: str,
@@ -966,7 +981,10 @@ def _training_count(
     # The fixed overhead of a run comes before its compute: the compute has what is left.
     overhead = run_overhead(t, mem, catalog)["hours"]
     compute_target = max(target - overhead, 1e-6)
-    counts = training_counts(acc, n_min, catalog) or [n_min]
+    counts = training_counts(acc, n_min, catalog)
+    if not counts and beyond_one_pcie_node(acc, n_min, catalog):
+        return None  # the run needs PCIe-only cards across nodes: not built (catalog rule)
+    counts = counts or [n_min]
     n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
     if hours > compute_target:
         # Hours fall as 1/count: jump to the first valid count that can meet the target.

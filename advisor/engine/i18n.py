@@ -845,7 +845,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：每次執行在開始運算前約需 {minutes} 分鐘（佈建 {provisioning} 分鐘、啟動容器 "
         "{container} 分鐘、搬移 {gb} GB 資料與權重 {staging} 分鐘），占執行時數的 {share}："
         "已計入其時間與成本。",
+    ),
     # ---- issue 21 (units): offers are units as sold; sharding; what can be rented.
+    "exclude.pcie_multi_node_training": _m(
+        "the run needs at least {count} of these cards, more than one node of {node}, and the "
+        "card has no NVLink: large training is not built across PCIe-only nodes",
+        "此訓練至少需要 {count} 張此卡片，超過單一節點的 {node} 張，且此卡片沒有 NVLink："
+        "不在僅有 PCIe 的多個節點上進行大型訓練",
+    ),
     "server.as_sold": _m(
         "Bought as {units} x {unit} ({gpus} GPU(s) each; inside a unit: {link}; between "
         "units: {network}); the figures are the unit's own, as its provider sells it.",

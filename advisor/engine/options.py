@@ -233,6 +233,25 @@ def build(
         rtt = None if avail["available"] else avail["round_trip_ms"]
         option = _priced_option(catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt)
         if option is None:
+            n_min = (
+                S.min_training_devices(sized.tmem, acc, catalog)
+                if phase == "training" and sized.tmem is not None
+                else None
+            )
+            if C.beyond_one_pcie_node(acc, n_min, catalog):
+                excluded.append(
+                    {
+                        "accelerator_id": acc.id,
+                        "name": acc.name,
+                        "code": "pcie_multi_node_training",
+                        "reason": i18n.message(
+                            "exclude.pcie_multi_node_training",
+                            lang,
+                            count=n_min,
+                            node=acc.max_devices_per_node,
+                        ),
+                    }
+                )
             continue
         stack = ci.sized.get(("stack_doc", acc.id, phase, lang))
         if stack is None:
