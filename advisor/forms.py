@@ -329,6 +329,8 @@ ARCHITECTURE_FIELDS = (
     "vocab_size",
     "tied_embeddings",
 )
+# Mixture of experts: optional answers of the wizard (catalog presets keep theirs in `extra`).
+MOE_FIELDS = ("experts", "experts_per_token", "active_parameters")
 
 
 class ModelStepForm(StepForm):
@@ -358,6 +360,23 @@ class ModelStepForm(StepForm):
     head_dim = _integer(label=_("Head dimension (optional)"))
     vocab_size = _integer(label=_("Vocabulary size"))
     tied_embeddings = _yes_no(label=_("Input and output embeddings shared"))
+    experts = _integer(
+        label=_("Experts per layer (mixture of experts, optional)"),
+        help_text=_(
+            "Leave empty for a dense model. For a mixture of experts, the MLP size above is one "
+            "expert's."
+        ),
+    )
+    experts_per_token = _integer(
+        label=_("Experts used per token"), help_text=_("e.g. 2 of 8 for Mixtral-8x7B.")
+    )
+    active_parameters = _integer(
+        label=_("Active parameters per token (optional)"),
+        help_text=_(
+            "Memory holds every expert; compute uses the active ones. Derived from the shape "
+            "when left empty."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -366,7 +385,7 @@ class ModelStepForm(StepForm):
         preset.choices = [("", "—"), *choices("preset", A.preset_ids())]
 
     def architecture_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ARCHITECTURE_FIELDS]
+        return [self[name] for name in (*ARCHITECTURE_FIELDS, *MOE_FIELDS)]
 
     def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
         model = answers.get("model")
@@ -388,7 +407,7 @@ class ModelStepForm(StepForm):
         if source == "architecture":
             arch = {
                 name: _from_field(self.cleaned_data.get(name))
-                for name in ARCHITECTURE_FIELDS
+                for name in (*ARCHITECTURE_FIELDS, *MOE_FIELDS)
                 if _from_field(self.cleaned_data.get(name)) is not None
             }
             return {"architecture": arch}

@@ -89,6 +89,8 @@ MAX_TOKENS_PER_DAY = 10**13
 MAX_CONTEXT_TOKENS = 2_000_000
 MAX_SEQUENCE_LENGTH = 1_048_576
 MAX_OPS_HEADCOUNT = 10_000
+# Routed experts per layer (DeepSeek-V3 has 256; 4x headroom).
+MAX_EXPERTS = 1_024
 
 # What a caller lists of an invalid document; the rest is counted ("and 12 more"). A wrong
 # document rarely has more than a handful of problems, and an answer that grows with the input
@@ -167,6 +169,25 @@ def _schema() -> dict[str, Any]:
                 "type": "boolean",
                 "description": "Input embedding and output head share weights.",
             },
+            "experts": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: routed experts per MoE layer (mixture of experts); "
+                "intermediate_size is then one expert's MLP width. Default 1 (a dense model).",
+            ),
+            "experts_per_token": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: experts each token is routed to (top-k); at most experts. "
+                "Required with experts > 1.",
+            ),
+            "active_parameters": _int(
+                1_000_000,
+                MAX_PARAMETERS,
+                "Optional, added in v1: parameters used per token (<= parameters). Default for a "
+                "mixture of experts: parameters less the experts a token does not use, in every "
+                "layer.",
+            ),
         },
         [
             "parameters",
@@ -484,6 +505,29 @@ def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
             {"required": ["workloads", "inference"], "properties": inference_workload},
             {"required": ["model"]},
             "model is required when inference applies.",
+        ),
+        _when(
+            {
+                "required": ["model"],
+                "properties": {
+                    "model": {
+                        "required": ["architecture"],
+                        "properties": {
+                            "architecture": {
+                                "required": ["experts"],
+                                "properties": {"experts": {"minimum": 2}},
+                            }
+                        },
+                    }
+                },
+            },
+            {
+                "properties": {
+                    "model": {"properties": {"architecture": {"required": ["experts_per_token"]}}}
+                }
+            },
+            "model.architecture.experts_per_token is required for a mixture of experts "
+            "(experts > 1).",
         ),
         _when(
             {
@@ -823,6 +867,28 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
                     {"kv_heads": kv, "heads": heads},
                 )
             )
+        experts, top_k = arch.get("experts", 1), arch.get("experts_per_token")
+        if _is_int(experts) and _is_int(top_k) and top_k > experts:
+            problems.append(
+                Problem(
+                    "model.architecture.experts_per_token",
+                    "experts_per_token_exceed",
+                    {"k": top_k, "experts": experts},
+                )
+            )
+        if _is_int(experts) and experts > 1 and top_k is None and not partial:
+            problems.append(
+                Problem("model.architecture.experts_per_token", "experts_k_required", {})
+            )
+        total, active = arch.get("parameters"), arch.get("active_parameters")
+        if _is_int(total) and _is_int(active) and active > total:
+            problems.append(
+                Problem(
+                    "model.architecture.active_parameters",
+                    "active_exceeds_total",
+                    {"active": i18n.fmt_number(active), "total": i18n.fmt_number(total)},
+                )
+            )
         hidden = arch.get("hidden_size")
         if (
             "head_dim" not in arch
@@ -910,6 +976,7 @@ _MISSING = frozenset(
         "section_required",
         "model_required",
         "lora_rank_required",
+        "experts_k_required",
     }
 )
 
@@ -980,6 +1047,10 @@ class Architecture:
     vocab_size: int
     tied_embeddings: bool
     head_dim: int | None = None
+    # Mixture of experts (optional, added in v1): memory holds every expert, compute the active.
+    experts: int = 1
+    experts_per_token: int = 1
+    active_parameters: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1091,6 +1162,11 @@ class Answers:
                 }
                 if a.head_dim is not None:
                     arch["head_dim"] = a.head_dim
+                if a.experts > 1:
+                    arch["experts"] = a.experts
+                    arch["experts_per_token"] = a.experts_per_token
+                if a.active_parameters is not None:
+                    arch["active_parameters"] = a.active_parameters
                 doc["model"] = {"architecture": arch}
         if self.training is not None:
             t = self.training
@@ -1168,6 +1244,9 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
                 vocab_size=int(a["vocab_size"]),
                 tied_embeddings=bool(a["tied_embeddings"]),
                 head_dim=int(a["head_dim"]) if "head_dim" in a else None,
+                experts=int(a.get("experts", 1)),
+                experts_per_token=int(a.get("experts_per_token", 1)),
+                active_parameters=int(a["active_parameters"]) if "active_parameters" in a else None,
             )
         model = Model(preset=m.get("preset"), architecture=arch)
     training: Training | None = None

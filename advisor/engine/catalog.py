@@ -149,6 +149,14 @@ class ModelPreset:
     max_position_embeddings: int | None
     source: str
     as_of: str | None
+    # Mixture of experts (config.json: num_local_experts / n_routed_experts, num_experts_per_tok,
+    # n_shared_experts; moe_layers = layers less first_k_dense_replace); dense models keep 1.
+    experts: int = 1
+    experts_per_token: int = 1
+    shared_experts: int = 0
+    moe_layers: int | None = None
+    active_parameters: int | None = None
+    kv_latent: int | None = None  # MLA: kv_lora_rank + qk_rope_head_dim elements per layer
 
 
 @dataclass(frozen=True, repr=False)
@@ -376,6 +384,10 @@ def _units(data: Mapping[str, Any]) -> dict[str, Unit]:
     return out
 
 
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 def _build(data: Mapping[str, Any]) -> Catalog:
     bundled = _bundled("catalog.json")
     # A catalog published before units were catalog data reads the bundled units.
@@ -452,6 +464,12 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             max_position_embeddings=p.get("max_position_embeddings"),
             source=p["source"],
             as_of=p.get("as_of"),
+            experts=int(p.get("experts") or 1),
+            experts_per_token=int(p.get("experts_per_token") or 1),
+            shared_experts=int(p.get("shared_experts") or 0),
+            moe_layers=_opt_int(p.get("moe_layers")),
+            active_parameters=_opt_int(p.get("active_parameters")),
+            kv_latent=_opt_int(p.get("kv_latent")),
         )
         for p in preset_data
     }

@@ -114,6 +114,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "The KV heads ({kv_heads}) must divide the attention heads ({heads}) evenly",
         "KV 頭數（{kv_heads}）必須能整除注意力頭數（{heads}）",
     ),
+    "problem.experts_per_token_exceed": _m(
+        "The experts per token ({k}) cannot be more than the experts ({experts})",
+        "每個 token 使用的專家數（{k}）不得超過專家總數（{experts}）",
+    ),
+    "problem.experts_k_required": _m(
+        "Give the experts per token of a mixture of experts (e.g. 2 of 8)",
+        "專家混合（MoE）模型須提供每個 token 使用的專家數（例如 8 個中的 2 個）",
+    ),
+    "problem.active_exceeds_total": _m(
+        "The active parameters ({active}) cannot be more than the parameters ({total})",
+        "啟用參數量（{active}）不得超過總參數量（{total}）",
+    ),
     "problem.heads_divide_hidden": _m(
         "The hidden size ({hidden}) must be a multiple of the attention heads ({heads}), or give "
         "the head dimension",
@@ -295,6 +307,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/ {kv_heads} KV heads, vocabulary {vocab}.",
         "模型 {name}：{parameters} 個參數、{layers} 層、隱藏維度 {hidden}、{heads} "
         "個注意力頭／{kv_heads} 個 KV 頭、詞彙量 {vocab}。",
+    ),
+    # --- issue 21 (model): mixture of experts
+    "assume.moe": _m(
+        "Mixture of experts: {experts} experts per layer, {k} used per token (plus {shared} "
+        "shared). Memory holds all {parameters} parameters; compute (training FLOPs, prefill and "
+        "decode) uses the {active} active ones, {ratio}× fewer; a decode step reads the experts "
+        "its batch routes to (with even routing, all of them at large batches).",
+        "專家混合（MoE）：每層 {experts} 個專家，每個 token 使用 {k} 個"
+        "（另加 {shared} 個共用專家）。"
+        "記憶體須容納全部 {parameters} 個參數；運算量（訓練 FLOPs、預填與解碼）只按 {active} "
+        "個啟用參數計算，少 {ratio} 倍；每一步解碼讀取該批次所路由到的專家權重（路由平均時，"
+        "大批次會讀到全部專家）。",
     ),
     "assume.gib": _m("Memory in GiB (2^30 bytes).", "記憶體單位為 GiB（2^30 位元組）。"),
     "assume.train_states": _m(
@@ -955,6 +979,9 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "model.architecture.head_dim": _m("head dimension", "頭維度"),
     "model.architecture.vocab_size": _m("vocabulary size", "詞彙量"),
     "model.architecture.tied_embeddings": _m("tied embeddings", "共用嵌入層"),
+    "model.architecture.experts": _m("experts", "專家數"),
+    "model.architecture.experts_per_token": _m("experts per token", "每個 token 使用的專家數"),
+    "model.architecture.active_parameters": _m("active parameters", "啟用參數量"),
     "training": _m("training", "訓練"),
     "training.method": _m("training method", "訓練方法"),
     "training.lora_rank": _m("LoRA rank", "LoRA 秩"),
@@ -1131,6 +1158,9 @@ BOUND_UNITS: dict[str, dict[str, str]] = {
     "model.architecture.layers": _m("{n} layers", "{n} 層"),
     "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),
     "model.architecture.kv_heads": _m("{n} heads", "{n} 個頭"),
+    "model.architecture.experts": _m("{n} experts", "{n} 個專家"),
+    "model.architecture.experts_per_token": _m("{n} experts", "{n} 個專家"),
+    "model.architecture.active_parameters": _m("{n} parameters", "{n} 個參數"),
 }
 _TYPE_WORDS: dict[str, dict[str, str]] = {
     "integer": _m("a whole number", "整數"),
@@ -1159,6 +1189,8 @@ _PLURAL_EN = frozenset(
         "model.architecture.attention_heads",
         "model.architecture.kv_heads",
         "model.architecture.tied_embeddings",
+        "model.architecture.experts",
+        "model.architecture.active_parameters",
         "training.dataset_tokens",
         "training.epochs",
         "inference.context_tokens",

@@ -367,6 +367,10 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "llama-3-70b": _l("Llama 3 70B", "Llama 3 70B"),
         "mistral-7b": _l("Mistral 7B", "Mistral 7B"),
         "qwen2.5-7b": _l("Qwen2.5 7B", "Qwen2.5 7B"),
+        "mixtral-8x7b": _l("Mixtral 8x7B (mixture of experts)", "Mixtral 8x7B（專家混合模型）"),
+        "deepseek-v3": _l(
+            "DeepSeek-V3 671B (mixture of experts)", "DeepSeek-V3 671B（專家混合模型）"
+        ),
     },
     "model_source": {
         "preset": _l("A published model", "公開發表的模型"),

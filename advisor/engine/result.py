@@ -238,8 +238,25 @@ def _fits(catalog: Catalog, total: float) -> list[str]:
 
 
 def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> list[str]:
+    moe = (
+        [
+            i18n.message(
+                "assume.moe",
+                lang,
+                experts=shape.experts,
+                k=shape.experts_per_token,
+                shared=shape.shared_experts,
+                active=i18n.fmt_number(shape.active),
+                parameters=i18n.fmt_number(shape.parameters),
+                ratio=f"{shape.parameters / shape.active:.1f}",
+            )
+        ]
+        if shape.is_moe
+        else []
+    )
     return [
         i18n.message("assume.gib", lang),
+        *moe,
         i18n.message(
             "assume.model",
             lang,
@@ -1307,6 +1324,11 @@ def _preview_shape(
                 vocab_size=int(arch["vocab_size"]),
                 tied_embeddings=bool(arch["tied_embeddings"]),
                 head_dim=int(arch["head_dim"]) if "head_dim" in arch else None,
+                experts=int(arch.get("experts", 1)),
+                experts_per_token=int(arch.get("experts_per_token", 1)),
+                active_parameters=int(arch["active_parameters"])
+                if "active_parameters" in arch
+                else None,
             )
         except (KeyError, TypeError, ValueError):
             return None

@@ -37,6 +37,50 @@ class ModelShape:
     tied: bool
     max_positions: int | None = None
     source: str | None = None
+    # Mixture of experts: `intermediate` is then one expert's MLP width; every expert is held in
+    # memory, a token runs through `experts_per_token` routed experts plus the shared ones.
+    experts: int = 1
+    experts_per_token: int = 1
+    shared_experts: int = 0
+    moe_layers: int | None = None  # layers with experts (default: all)
+    active_parameters: int | None = None  # published or answered; else derived
+    # Compressed KV cache (multi-head latent attention): elements cached per layer and token.
+    kv_latent: int | None = None
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1
+
+    @property
+    def expert_params(self) -> int:
+        """Weights of the routed experts (SwiGLU: gate, up and down), all layers."""
+        if not self.is_moe:
+            return 0
+        layers = self.layers if self.moe_layers is None else self.moe_layers
+        return 3 * self.hidden * self.intermediate * self.experts * layers
+
+    @property
+    def active(self) -> int:
+        """Parameters a token is computed with: all of them for a dense model; for a mixture of
+        experts the answered or published figure, else the total less the unused experts."""
+        if self.active_parameters is not None:
+            return self.active_parameters
+        if not self.is_moe:
+            return self.parameters
+        unused = self.expert_params * (self.experts - self.experts_per_token) // self.experts
+        return max(1, self.parameters - unused)
+
+    @property
+    def mlp_width(self) -> int:
+        """MLP width a token passes through (top-k routed plus shared experts)."""
+        if not self.is_moe:
+            return self.intermediate
+        return self.intermediate * (self.experts_per_token + self.shared_experts)
+
+    def kv_split(self, n: int) -> int:
+        """Devices the KV cache divides over under n-way tensor parallelism: KV heads split
+        until they run out; a latent (MLA) cache is replicated on every device."""
+        return 1 if self.kv_latent else min(n, self.kv_heads)
 
     @property
     def q_dim(self) -> int:
@@ -63,6 +107,10 @@ class ModelShape:
     def projection_io_sum(self) -> int:
         """Sum over a layer's 7 projections of (in + out) features: LoRA params per unit rank."""
         h, i = self.hidden, self.intermediate
+        if self.is_moe:
+            # Adapters on every expert's three projections (PEFT targets each expert's linears).
+            experts = self.experts + self.shared_experts
+            return 4 * h + 2 * self.q_dim + 2 * self.kv_dim + experts * (3 * h + 3 * i)
         return 7 * h + 2 * self.q_dim + 2 * self.kv_dim + 3 * i
 
 
@@ -81,6 +129,12 @@ def shape_from_preset(preset: ModelPreset) -> ModelShape:
         tied=preset.tied_embeddings,
         max_positions=preset.max_position_embeddings,
         source=preset.source,
+        experts=preset.experts,
+        experts_per_token=preset.experts_per_token,
+        shared_experts=preset.shared_experts,
+        moe_layers=preset.moe_layers,
+        active_parameters=preset.active_parameters,
+        kv_latent=preset.kv_latent,
     )
 
 
@@ -98,6 +152,9 @@ def shape_from_architecture(arch: Architecture) -> ModelShape:
         head_dim=head_dim,
         vocab=arch.vocab_size,
         tied=arch.tied_embeddings,
+        experts=arch.experts,
+        experts_per_token=arch.experts_per_token,
+        active_parameters=arch.active_parameters,
     )
 
 
@@ -188,14 +245,14 @@ def training_memory(shape: ModelShape, t: Training, catalog: Catalog) -> Trainin
     # Activations saved for backward, bytes per token per layer (derivation in the module docstring
     # and the assumptions): norms upcast to fp32; q, k, v, attention output, o_proj input; SwiGLU
     # saves gate, act(gate), up and their product.
-    h, i = shape.hidden, shape.intermediate
+    h = shape.hidden
     ab = 4.0 if precision == "fp32" else 2.0
     fp32_residual = precision == "fp32" or (
         precision in ("bf16_mixed", "fp8_mixed") and (not lora or t.method == "qlora")
     )
     norm = (12.0 if precision == "fp32" else 10.0 if fp32_residual else 8.0) * h
     attn = ab * (3 * shape.q_dim + 2 * shape.kv_dim) + 4.0 * shape.heads
-    mlp = ab * 4 * i
+    mlp = ab * 4 * shape.mlp_width  # a MoE token keeps the activations of each expert it uses
     lora_extra = ab * 7 * (t.lora_rank or 0) if lora else 0.0
     per_layer = 2 * norm + attn + mlp + lora_extra
     tokens = float(t.micro_batch_size) * t.sequence_length
@@ -294,6 +351,7 @@ class InferenceMemory:
     parts: dict[str, float]  # weights, kv_cache, activations, other (bytes)
     kv_bytes_per_token: float
     weight_bytes: float
+    expert_weight_bytes: float = 0.0  # the routed experts' share of weight_bytes (MoE)
 
     @property
     def total(self) -> float:
@@ -311,8 +369,21 @@ def inference_weight_bytes(shape: ModelShape, precision: str) -> float:
 
 
 def kv_bytes_per_token(shape: ModelShape) -> float:
-    """KV cache per token: 2 (K and V) * layers * kv_heads * head_dim * 2 bytes (16-bit cache)."""
+    """KV cache per token: 2 (K and V) * layers * kv_heads * head_dim * 2 bytes (16-bit cache);
+    with a latent cache (MLA), layers * latent elements * 2 bytes."""
+    if shape.kv_latent:
+        return shape.layers * shape.kv_latent * 2.0
     return 2.0 * shape.layers * shape.kv_heads * shape.head_dim * 2.0
+
+
+def expert_fraction_read(shape: ModelShape, batch: float) -> float:
+    """Share of the routed experts' weights one decode step reads for `batch` sequences: each
+    token picks k of E experts, so with even routing an expert is idle for the whole batch with
+    probability (1 - k/E)^batch (1 for a dense model)."""
+    if not shape.is_moe:
+        return 1.0
+    idle: float = (1.0 - shape.experts_per_token / shape.experts) ** max(1.0, batch)
+    return 1.0 - idle
 
 
 # Serving stacks that prefill in chunks of a bounded token budget per step; the rest (and
@@ -343,13 +414,14 @@ def inference_memory(
     chunk = prefill_tokens(inf, catalog, serving)
     # Prefill workspace of one layer at a time (residual, norm, q/k/v, attention out, fused
     # gate/up and the activation), plus fp32 logits and probabilities of each sequence's last token.
-    per_token = 2.0 * (4 * shape.hidden + 2 * shape.kv_dim + 3 * shape.intermediate)
+    per_token = 2.0 * (4 * shape.hidden + 2 * shape.kv_dim + 3 * shape.mlp_width)
     activations = chunk * per_token + inf.concurrent_sequences * shape.vocab * 8.0
     runtime = catalog.figure("runtime_overhead_gib") * GIB
     return InferenceMemory(
         parts={"weights": weights, "kv_cache": kv, "activations": activations, "other": runtime},
         kv_bytes_per_token=kvt,
         weight_bytes=weights,
+        expert_weight_bytes=shape.expert_params * _INFER_BLOCK_BYTES[inf.precision],
     )
 
 
@@ -357,7 +429,7 @@ def inference_bytes_per_device(mem: InferenceMemory, shape: ModelShape, n: int) 
     """Peak bytes per device with tensor parallelism over n devices (KV heads replicate past n)."""
     if n <= 1:
         return mem.total
-    kv_split = min(n, shape.kv_heads)
+    kv_split = shape.kv_split(n)
     p = mem.parts
     return p["weights"] / n + p["kv_cache"] / kv_split + p["activations"] / n + p["other"]
 
@@ -457,7 +529,7 @@ def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
     lora = t.method in ("lora", "qlora")
     factor = 4.0 if lora else 6.0
     tokens = float(t.dataset_tokens) * t.epochs
-    dense = factor * shape.parameters * tokens
+    dense = factor * shape.active * tokens  # a mixture of experts computes its active part
     # Attention score and value matmuls: 4*L*h*s per token forward; same multiples as above.
     attention = (factor / 2.0) * 4.0 * shape.layers * shape.hidden * t.sequence_length * tokens
     return TrainingFlops(dense=dense, attention=attention, factor=factor)
@@ -517,13 +589,13 @@ def serving_capacity(
     c = inf.concurrent_sequences
     prompt = max(1, inf.context_tokens - inf.output_tokens)
     avg_ctx = prompt + inf.output_tokens / 2.0
-    bytes_per_step = mem.weight_bytes + c * avg_ctx * mem.kv_bytes_per_token
+    bytes_per_step = _weights_read(shape, mem, c) + c * avg_ctx * mem.kv_bytes_per_token
     bw = tp * acc.memory_bw_tbps * 1e12 * catalog.figure("decode_mbu")
     peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
     t_bw = bytes_per_step / bw
-    t_cmp = c * 2.0 * shape.parameters / (peak * catalog.figure("decode_compute_mfu"))
+    t_cmp = c * 2.0 * shape.active / (peak * catalog.figure("decode_compute_mfu"))
     step = max(t_bw, t_cmp)
-    prefill = 2.0 * shape.parameters * prompt / (peak * catalog.figure("prefill_mfu"))
+    prefill = 2.0 * shape.active * prompt / (peak * catalog.figure("prefill_mfu"))
     # Prefill of the c sequences competes with decode for the same devices.
     cycle = c * prefill + inf.output_tokens * step
     return ServingCapacity(
@@ -576,17 +648,24 @@ def tp_link_gbytes(acc: Accelerator, catalog: Catalog) -> float:
     return catalog.figure("pcie_p2p_gbytes_per_s")
 
 
+def _weights_read(shape: ModelShape, mem: InferenceMemory, batch: float) -> float:
+    """Weight bytes one decode step reads for `batch` sequences (a MoE reads the experts used)."""
+    experts = mem.expert_weight_bytes
+    return mem.weight_bytes - experts + experts * expert_fraction_read(shape, batch)
+
+
 def _step_terms(
     shape: ModelShape, inf: Inference, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog
 ) -> tuple[float, float, float, float, float, float]:
-    """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill."""
+    """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill.
+    `a` is for the weights of a dense model; a mixture of experts adds `_expert_a` (per batch)."""
     prompt = max(1, inf.context_tokens - inf.output_tokens)
     avg_ctx = prompt + inf.output_tokens / 2.0
     bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
     peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
-    a = mem.weight_bytes / bw
+    a = (mem.weight_bytes - mem.expert_weight_bytes) / bw
     b = avg_ctx * mem.kv_bytes_per_token / bw
-    c = 2.0 * shape.parameters / (peak * cat.figure("decode_compute_mfu"))
+    c = 2.0 * shape.active / (peak * cat.figure("decode_compute_mfu"))
     d = e = 0.0
     if tp > 1:
         # Megatron tensor parallelism: all-reduces of the hidden state per layer and step; a ring
@@ -597,8 +676,18 @@ def _step_terms(
             latency *= 2.0
         d = n * latency
         e = n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
-    prefill = 2.0 * shape.parameters * prompt / (peak * cat.figure("prefill_mfu"))
+    prefill = 2.0 * shape.active * prompt / (peak * cat.figure("prefill_mfu"))
     return a, b, c, d, e, prefill
+
+
+def _expert_a(
+    shape: ModelShape, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog, n: float
+) -> float:
+    """Seconds a decode step spends reading the routed experts a batch of n sequences uses."""
+    if not mem.expert_weight_bytes:
+        return 0.0
+    bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
+    return mem.expert_weight_bytes * expert_fraction_read(shape, n) / bw
 
 
 def _memory_batch(
@@ -607,7 +696,7 @@ def _memory_batch(
     usable = usable_gib(acc, cat) * GIB
     p = mem.parts
     free = usable - p["weights"] / tp - p["activations"] / tp - p["other"]
-    per_seq = mem.kv_bytes_per_token * inf.context_tokens / min(tp, shape.kv_heads)
+    per_seq = mem.kv_bytes_per_token * inf.context_tokens / shape.kv_split(tp)
     return max(0, int(free // per_seq)) if per_seq > 0 else inf.concurrent_sequences
 
 
@@ -643,9 +732,16 @@ def serving_plan(
         ttft = prefill * 1000.0 + rtt_ms
 
         def step(
-            n: float, a: float = a, b: float = b, c: float = c, d: float = d, e: float = e
+            n: float,
+            a: float = a,
+            b: float = b,
+            c: float = c,
+            d: float = d,
+            e: float = e,
+            tp: int = tp,
         ) -> float:
-            return max(a + b * n, c * n) + d + e * n
+            read = a + _expert_a(shape, mem, acc, tp, catalog, n)
+            return max(read + b * n, c * n) + d + e * n
 
         def metric_ms(n: float, ttft: float = ttft) -> float:
             s = step(n) * 1000.0
@@ -661,7 +757,15 @@ def serving_plan(
                 (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
                 (allowed - d) / (c + e) if c + e > 0 else math.inf,
             )
-            if lat_batch < batch:
+            if shape.is_moe:
+                # The experts read grow with the batch (not linearly): the largest batch within
+                # the target by bisection, the step time being increasing in the batch.
+                lo, hi = 1, batch
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    lo, hi = (mid, hi) if metric_ms(mid) <= target else (lo, mid - 1)
+                batch = lo
+            elif lat_batch < batch:
                 batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
         tps = batch * out / (batch * prefill + out * step(batch))
         replicas = max(
@@ -683,7 +787,9 @@ def serving_plan(
                 comm_ms_per_token=(d + e * batch) * 1000.0,
                 best_metric_ms=0.0,
                 meets=target is None or metric_ms(batch) <= target + 1e-9,
-                bound="memory_bandwidth" if a + b * batch >= c * batch else "compute",
+                bound="memory_bandwidth"
+                if a + _expert_a(shape, mem, acc, tp, catalog, batch) + b * batch >= c * batch
+                else "compute",
             )
         )
     if not plans:

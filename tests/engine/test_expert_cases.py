@@ -547,6 +547,42 @@ def continued_pretraining_70b_is_sharded_and_rentable(r: Result) -> None:
     assert first["name"] in note
 
 
+# --------------------------------------------------------------------------- issue 21: card
+# capabilities and mixture of experts (engineer "model")
+
+# A Los Angeles legal-tech team summarising long filings with Mixtral-8x7B: 16k-token prompts,
+# 128-token answers, so prefill compute drives the count.
+LA_MIXTRAL = team(
+    organization={"industry": "other", "regions": ["los_angeles"]},
+    workloads=[{"kind": "realtime_inference", "schedule": "continuous"}],
+    deployment={"allowed_modes": ["public_cloud"]},
+    cost={"hours_per_day": 24},
+    inference={
+        "concurrent_sequences": 64,
+        "tokens_per_day": 50_000_000,
+        "context_tokens": 16384,
+        "output_tokens": 128,
+    },
+)
+LA_MIXTRAL["model"] = {"preset": "mixtral-8x7b"}
+
+
+def mixtral_is_computed_with_its_active_experts(r: Result) -> None:
+    sizing = r["sizing"]["inference"]
+    (moe,) = [a for a in sizing["assumptions"] if "Mixture of experts" in a]
+    assert "12,879,925,248" in moe and "46,702,792,704" in moe and "3.6×" in moe
+    # Memory holds every expert: 46.7B parameters at 2 bytes.
+    assert sizing["memory_gib"]["weights"] == pytest.approx(46.7e9 * 2 / 2**30, rel=0.01)
+    first = workload(r, "realtime_inference")["options"][0]
+    slot = first["billing_used"]
+    # The cost per million tokens is the devices' monthly cost over the tokens served.
+    monthly_tokens = 50_000_000 * 730 / 24 / 1e6
+    compute = first["compute_usd_per_month"][slot]
+    assert first["cost_per_million_output_tokens_usd"][slot] == pytest.approx(
+        compute / monthly_tokens, rel=0.01
+    )
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -988,6 +1024,12 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         continued_pretraining_70b_is_sharded_and_rentable,
+    ),
+    # issue 21, engineer "model": card capabilities and mixture of experts
+    (
+        "la_legal_tech_summarises_with_mixtral",
+        LA_MIXTRAL,
+        mixtral_is_computed_with_its_active_experts,
     ),
 ]
 

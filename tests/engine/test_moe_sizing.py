@@ -1,0 +1,146 @@
+"""Mixture of experts (issue 21): memory holds every expert, compute uses the active ones."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from advisor.engine import Catalog, ScoringModel, evaluate
+from advisor.engine import sizing as S
+from advisor.engine.answers import AnswersError, Architecture, Inference, Training, parse_answers
+from tests.engine.conftest import sample
+
+# Mixtral-8x7B's published config.json as an architecture answer, once as the dense model the
+# engine used to see (46.7B parameters all computed) and once with its experts.
+MIXTRAL = {
+    "parameters": 46_702_792_704,
+    "layers": 32,
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "attention_heads": 32,
+    "kv_heads": 8,
+    "head_dim": 128,
+    "vocab_size": 32000,
+    "tied_embeddings": False,
+}
+MIXTRAL_MOE = {**MIXTRAL, "experts": 8, "experts_per_token": 2}
+
+
+def _training() -> Training:
+    return Training("full", None, "bf16_mixed", "adamw", 1, 4096, True, 10**10)
+
+
+def _inference(**kw: object) -> Inference:
+    base: dict[str, object] = {
+        "precision": "bf16",
+        "context_tokens": 4096,
+        "output_tokens": 512,
+        "concurrent_sequences": 64,
+        "tokens_per_day": 10**8,
+        "traffic": "steady",
+    }
+    base.update(kw)
+    return Inference(**base)  # type: ignore[arg-type]
+
+
+def _shape(arch: dict[str, object]) -> S.ModelShape:
+    return S.shape_from_architecture(Architecture(**arch))  # type: ignore[arg-type]
+
+
+def test_mixtral_preset_matches_its_published_sizes(catalog: Catalog) -> None:
+    shape = S.shape_from_preset(catalog.presets["mixtral-8x7b"])
+    # Mistral AI: 46.7B parameters, 12.9B used per token.
+    assert shape.parameters == pytest.approx(46.7e9, rel=0.002)
+    assert shape.active == pytest.approx(12.9e9, rel=0.002)
+    assert shape.active == _shape(MIXTRAL_MOE).active  # derived from the shape as published
+
+
+def test_deepseek_v3_preset_matches_its_published_sizes(catalog: Catalog) -> None:
+    shape = S.shape_from_preset(catalog.presets["deepseek-v3"])
+    # DeepSeek-V3 technical report: 671B total, 37B activated; MLA caches 512 + 64 per layer.
+    assert shape.parameters == pytest.approx(671e9, rel=0.002)
+    assert shape.active == pytest.approx(37e9, rel=0.02)
+    assert S.kv_bytes_per_token(shape) == 61 * 576 * 2
+    assert shape.kv_split(8) == 1  # the latent cache is replicated, not split by heads
+
+
+def test_moe_memory_holds_every_expert(catalog: Catalog) -> None:
+    dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
+    t = _training()
+    assert S.training_memory(moe, t, catalog).parts["optimizer"] == pytest.approx(
+        S.training_memory(dense, t, catalog).parts["optimizer"]
+    )
+    assert S.inference_weight_bytes(moe, "bf16") == S.inference_weight_bytes(dense, "bf16")
+    assert S.inference_weight_bytes(moe, "bf16") / 1e9 == pytest.approx(93.4, rel=0.01)
+
+
+def test_moe_training_flops_count_the_active_parameters() -> None:
+    dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
+    t = _training()
+    assert S.training_flops(moe, t).dense == pytest.approx(6 * moe.active * 10**10)
+    ratio = S.training_flops(dense, t).dense / S.training_flops(moe, t).dense
+    assert ratio == pytest.approx(46.7 / 12.9, rel=0.01)
+
+
+def test_moe_decode_reads_the_experts_its_batch_routes_to() -> None:
+    moe = _shape(MIXTRAL_MOE)
+    assert S.expert_fraction_read(moe, 1) == pytest.approx(2 / 8)
+    assert S.expert_fraction_read(moe, 64) == pytest.approx(1.0, abs=1e-6)
+    assert S.expert_fraction_read(_shape(MIXTRAL), 1) == 1.0
+
+
+def test_moe_serving_computes_with_the_active_parameters(catalog: Catalog) -> None:
+    dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
+    h100 = catalog.by_id["nvidia-h100-sxm"]
+    inf = _inference()
+    mem_d = S.inference_memory(dense, inf, catalog, "vllm")
+    mem_m = S.inference_memory(moe, inf, catalog, "vllm")
+    assert mem_m.parts["weights"] == mem_d.parts["weights"]
+    cap_d = S.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
+    cap_m = S.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
+    # Prefill is compute: 2 * active * prompt tokens.
+    assert cap_d.ttft_ms / cap_m.ttft_ms == pytest.approx(dense.active / moe.active)
+    # At batch 1 a decode step reads the shared weights and two of eight experts.
+    one = dataclasses.replace(inf, concurrent_sequences=1)
+    s1 = S.serving_capacity(moe, one, S.inference_memory(moe, one, catalog), h100, 1, catalog)
+    d1 = S.serving_capacity(dense, one, S.inference_memory(dense, one, catalog), h100, 1, catalog)
+    assert s1.tpot_ms < 0.45 * d1.tpot_ms
+
+
+def test_architecture_answer_carries_experts() -> None:
+    doc = sample(**{"model": {"architecture": MIXTRAL_MOE}})
+    arch = parse_answers(doc).model.architecture  # type: ignore[union-attr]
+    assert (arch.experts, arch.experts_per_token) == (8, 2)
+    assert parse_answers(parse_answers(doc).to_dict()) == parse_answers(doc)
+
+
+@pytest.mark.parametrize(
+    ("arch", "code"),
+    [
+        ({**MIXTRAL, "experts": 8}, "experts_k_required"),
+        ({**MIXTRAL, "experts": 2, "experts_per_token": 4}, "experts_per_token_exceed"),
+        ({**MIXTRAL, "active_parameters": 50_000_000_000}, "active_exceeds_total"),
+    ],
+)
+def test_inconsistent_experts_are_refused(arch: dict[str, object], code: str) -> None:
+    with pytest.raises(AnswersError) as err:
+        parse_answers(sample(**{"model": {"architecture": arch}}))
+    assert code in {p.code for p in err.value.problems}
+
+
+def test_mixtral_served_costs_about_its_active_share(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Long prompts, short answers: the count is driven by prefill compute, which a mixture of
+    experts does with its 12.9B active parameters, not all 46.7B."""
+    from tests.engine.test_expert_cases import LA_MIXTRAL
+
+    dense_doc = {**LA_MIXTRAL, "model": {"architecture": MIXTRAL}}
+    moe = evaluate(LA_MIXTRAL, catalog, scoring)["workloads"][0]["options"][0]
+    dense = evaluate(dense_doc, catalog, scoring)["workloads"][0]["options"]
+    same = next(o for o in dense if o["accelerator_id"] == moe["accelerator_id"])
+    assert moe["count"] <= same["count"] / 2.5
+    slot = moe["billing_used"]
+    per_mtok = moe["cost_per_million_output_tokens_usd"][slot]
+    assert per_mtok <= same["cost_per_million_output_tokens_usd"][slot] / 2.5
