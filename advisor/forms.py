@@ -568,6 +568,15 @@ class FrameworksStepForm(StepForm):
         label=_("Serving stack"),
         help_text=_("Some serving stacks (e.g. TensorRT-LLM, ONNX) need GPUs."),
     )
+    kernel_architectures = _checkboxes(
+        "kernel_arch",
+        A.KERNEL_ARCHITECTURES,
+        label=_("CUDA architectures your kernels are built for (optional)"),
+        help_text=_(
+            "As in TORCH_CUDA_ARCH_LIST or nvcc -gencode. A newer card needs the kernels rebuilt; "
+            "an older one cannot run them."
+        ),
+    )
 
 
 class DeploymentStepForm(StepForm):

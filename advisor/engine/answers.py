@@ -75,6 +75,8 @@ OPTIMIZERS = ("adamw", "adamw_8bit", "sgd", "adafactor")
 OPTIMIZER_IMPLS = ("fused", "foreach")
 LATENCY_METRICS = ("whole_response", "ttft", "tpot")
 INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
+# CUDA architectures a team's custom kernels are built for (nvcc -gencode / TORCH_CUDA_ARCH_LIST).
+KERNEL_ARCHITECTURES = ("sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
 
 TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
@@ -355,6 +357,17 @@ def _schema() -> dict[str, Any]:
                         "description": "Custom CUDA/Triton ops or CUDA-only libraries.",
                     },
                     "serving": _enum(SERVING, "Serving stack."),
+                    "kernel_architectures": {
+                        **_unique_list(
+                            KERNEL_ARCHITECTURES,
+                            0,
+                            "Optional, added in v1: CUDA architectures the custom kernels are "
+                            "built for (sm_80 = A100, sm_90 = H100/H200, ...). A card of a newer "
+                            "architecture needs a rebuild; an older one cannot run them. Default "
+                            "[] (not stated). Read only when custom_kernels is true.",
+                        ),
+                        "default": [],
+                    },
                 },
                 ["primary", "custom_kernels", "serving"],
                 "Software stack.",
@@ -1015,6 +1028,7 @@ class Frameworks:
     others: tuple[str, ...]
     custom_kernels: bool
     serving: str
+    kernel_architectures: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1141,6 +1155,8 @@ class Answers:
             },
         }
         # Optional fields added in v1: only when given.
+        if self.frameworks.kernel_architectures:
+            doc["frameworks"]["kernel_architectures"] = list(self.frameworks.kernel_architectures)
         if self.cost.ops_headcount is not None:
             doc["cost"]["ops_headcount"] = self.cost.ops_headcount
         if self.cost.ops_region is not None:
@@ -1285,7 +1301,11 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
         workloads=tuple(Workload(w["kind"], w["schedule"]) for w in doc["workloads"]),
         maturity=Maturity(mat["stack_changes"], mat["pipeline"], mat["demand"]),
         frameworks=Frameworks(
-            fw["primary"], tuple(fw.get("others", ())), bool(fw["custom_kernels"]), fw["serving"]
+            fw["primary"],
+            tuple(fw.get("others", ())),
+            bool(fw["custom_kernels"]),
+            fw["serving"],
+            tuple(fw.get("kernel_architectures", ())),
         ),
         deployment=Deployment(
             tuple(dep["allowed_modes"]),

@@ -66,6 +66,35 @@ class Accelerator:
     # What runs on the card as it is (frameworks, serving stacks, custom CUDA kernels), sourced.
     compatibility: Mapping[str, Any] | None = None
     interconnect_gbps: float | None = None
+    # Numeric formats the card runs (native / weight_only / none per bf16, fp16, fp8, int8, int4)
+    # and, for NVIDIA cards, the CUDA compute capability ("8.0"), sourced.
+    capabilities: Mapping[str, Any] | None = None
+
+    def format_support(self, fmt: str) -> str:
+        """native / weight_only / none for a numeric format. A card without capability data is
+        read from its dense TFLOP/s: a format with a figure is native, bf16/fp16/fp8 without
+        one are not; int8/int4 are assumed to have a weight-only path."""
+        formats = (self.capabilities or {}).get("formats") or {}
+        if fmt in formats:
+            return str(formats[fmt])
+        figure = {
+            "bf16": self.bf16_dense_tflops,
+            "fp16": self.fp16_dense_tflops,
+            "fp8": self.fp8_dense_tflops,
+            "int8": self.int8_dense_tops,
+        }.get(fmt)
+        if figure:
+            return "native"
+        return "weight_only" if fmt in ("int8", "int4") else "none"
+
+    @property
+    def compute_capability(self) -> tuple[int, int] | None:
+        """CUDA compute capability as (major, minor); None for cards without CUDA."""
+        value = (self.capabilities or {}).get("compute_capability")
+        if not value:
+            return None
+        major, _, minor = str(value).partition(".")
+        return int(major), int(minor or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +423,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
     unit_data = _units(data if "units" in data else bundled)
     # A catalog published before compatibility was catalog data reads the bundled entry per card.
     bundled_compat = {a["id"]: a.get("compatibility") for a in bundled["accelerators"]}
+    bundled_caps = {a["id"]: a.get("capabilities") for a in bundled["accelerators"]}
     accs = tuple(
         Accelerator(
             id=a["id"],
@@ -418,6 +448,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             host_reference=a.get("host_reference"),
             compatibility=a.get("compatibility") or bundled_compat.get(a["id"]),
             interconnect_gbps=_opt_float(a.get("interconnect_gbps")),
+            capabilities=a.get("capabilities") or bundled_caps.get(a["id"]),
         )
         for a in data["accelerators"]
     )

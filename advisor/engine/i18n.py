@@ -669,6 +669,52 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the catalog has no compatibility data for this card: verify the stack first",
         "目錄中沒有此卡片的相容性資料：請先驗證技術堆疊",
     ),
+    # --- issue 21 (model): numeric formats and kernel architectures a card runs
+    "porting.fp16_training": _m(
+        "no bf16 on this card: re-planned in fp16 mixed precision at its fp16 peak. Switch the "
+        "autocast dtype to float16 and add dynamic loss scaling (GradScaler); fp16 has 5 "
+        "exponent bits against bf16's 8, so gradients underflow without it and activations may "
+        "overflow: check the loss curve before relying on it",
+        "此卡片不支援 bf16：改以 fp16 混合精度規劃，按其 fp16 峰值計算。須將 autocast 型別改為 "
+        "float16 並加入動態損失縮放（GradScaler）；fp16 只有 5 個指數位元（bf16 為 8 個），"
+        "沒有損失縮放梯度會下溢、激活值可能溢位：上線前請先確認損失曲線",
+    ),
+    "porting.fp16_serving": _m(
+        "no bf16 on this card: served in fp16 (--dtype half) at its fp16 peak; a bf16-trained "
+        "model can overflow fp16's range (inf/NaN outputs), so validate its outputs first",
+        "此卡片不支援 bf16：改以 fp16（--dtype half）服務，按其 fp16 峰值計算；以 bf16 訓練的模型"
+        "可能超出 fp16 的數值範圍（輸出 inf／NaN），請先驗證輸出",
+    ),
+    "porting.kernel_rebuild": _m(
+        "rebuild the custom CUDA kernels for {card} (they are built for {targets}; add {card} to "
+        "TORCH_CUDA_ARCH_LIST / -gencode) and re-test and re-tune them on this card",
+        "須為 {card} 重新編譯自訂 CUDA 核心（目前為 {targets} 編譯；將 {card} 加入 "
+        "TORCH_CUDA_ARCH_LIST／-gencode），並在此卡片上重新測試與調校",
+    ),
+    "card_cannot.no_bf16_pure": _m(
+        "no bf16 on this card, and pure bf16 training (no fp32 master weights) has no fp16 "
+        "equivalent: updates vanish below fp16's resolution",
+        "此卡片不支援 bf16，而純 bf16 訓練（無 fp32 主權重）沒有對應的 fp16 作法："
+        "參數更新會低於 fp16 的解析度而消失",
+    ),
+    "card_cannot.no_16bit": _m(
+        "this card has neither bf16 nor fp16 arithmetic", "此卡片既無 bf16 也無 fp16 運算"
+    ),
+    "card_cannot.no_fp8": _m(
+        "no fp8 units on this card: fp8 serving needs Ada, Hopper, Blackwell or MI300-class "
+        "cards (answer int8 or bf16 to size it on this one)",
+        "此卡片沒有 fp8 運算單元：fp8 服務需要 Ada、Hopper、Blackwell 或 MI300 級卡片"
+        "（若要在此卡片上估算，請改答 int8 或 bf16）",
+    ),
+    "card_cannot.no_int8": _m("no int8 serving path on this card", "此卡片沒有 int8 服務路徑"),
+    "card_cannot.no_int4": _m(
+        "no int4 (AWQ/GPTQ) serving path on this card", "此卡片沒有 int4（AWQ／GPTQ）服務路徑"
+    ),
+    "card_cannot.kernel_too_new": _m(
+        "the custom CUDA kernels are built for {targets}, newer than this card ({card}): it "
+        "lacks their instructions",
+        "自訂 CUDA 核心為 {targets} 編譯，比此卡片（{card}）新：此卡片缺少其所需指令",
+    ),
     "porting.generic": _m(
         "port and re-test the stack on this card", "在此卡片上移植並重新測試技術堆疊"
     ),
@@ -954,6 +1000,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "frameworks.others": _m("other frameworks", "其他框架"),
     "frameworks.custom_kernels": _m("custom kernels", "自訂核心"),
     "frameworks.serving": _m("serving stack", "推論服務框架"),
+    "frameworks.kernel_architectures": _m("kernel architectures", "核心目標架構"),
     "deployment": _m("deployment", "部署"),
     "deployment.allowed_modes": _m("allowed deployment modes", "允許的部署模式"),
     "deployment.clouds": _m("clouds in use", "使用的雲端"),
@@ -1180,6 +1227,7 @@ _PLURAL_EN = frozenset(
         "frameworks",
         "frameworks.others",
         "frameworks.custom_kernels",
+        "frameworks.kernel_architectures",
         "maturity.stack_changes",
         "deployment.allowed_modes",
         "deployment.clouds",

@@ -115,6 +115,17 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "none": _l("None yet", "尚未決定", "no serving stack", "未使用推論服務框架"),
         "other": _l("another serving stack", "其他推論服務框架"),
     },
+    # CUDA architectures custom kernels are built for (answers.KERNEL_ARCHITECTURES).
+    "kernel_arch": {
+        "sm_70": _l("sm_70 (Volta: V100)", "sm_70（Volta：V100）"),
+        "sm_75": _l("sm_75 (Turing: T4)", "sm_75（Turing：T4）"),
+        "sm_80": _l("sm_80 (Ampere: A100)", "sm_80（Ampere：A100）"),
+        "sm_86": _l("sm_86 (Ampere: A10, A10G)", "sm_86（Ampere：A10、A10G）"),
+        "sm_89": _l("sm_89 (Ada: L4, L40S)", "sm_89（Ada：L4、L40S）"),
+        "sm_90": _l("sm_90 (Hopper: H100, H200)", "sm_90（Hopper：H100、H200）"),
+        "sm_100": _l("sm_100 (Blackwell: B200)", "sm_100（Blackwell：B200）"),
+        "sm_120": _l("sm_120 (Blackwell: RTX PRO 6000)", "sm_120（Blackwell：RTX PRO 6000）"),
+    },
     # Deployment modes in the engine's order (answers.MODES): with the families, the options a
     # criterion scores.
     "mode": {
@@ -494,6 +505,7 @@ GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
         "frameworks.others",
     ),
     "serving": ("frameworks.serving",),
+    "kernel_arch": ("frameworks.kernel_architectures",),
     "mode": ("deployment.allowed_modes",),
     "cloud": ("deployment.clouds",),
     "portability": ("deployment.portability",),

@@ -143,13 +143,21 @@ def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
         "status": fit.status,
         "runnable": fit.runnable,
         "checks": [{"item": item, "status": status} for item, status in fit.checks],
-        "porting": [i18n.message(f"porting.{code}", lang) for code in fit.porting],
+        "porting": [_coded("porting", code, lang) for code in fit.porting],
         "source": fit.source,
         "as_of": fit.as_of,
     }
 
 
+def _coded(prefix: str, code: str, lang: str) -> str:
+    name, params = ST.detail(code)
+    return i18n.message(f"{prefix}.{name}", lang, **params)
+
+
 def _blocking(fit: ST.StackFit, lang: str) -> str:
+    if fit.blocking:
+        # The card's own data decides (no bf16, no fp8 units, kernels built for newer cards).
+        return "; ".join(_coded("card_cannot", code, lang) for code in fit.blocking)
     items = [item for item, status in fit.checks if status == "unsupported"]
     return i18n.message(
         "option.unsupported_stack",
@@ -163,6 +171,13 @@ def _blocking(fit: ST.StackFit, lang: str) -> str:
             for i in items
         ),
     )
+
+
+def _precision(answers: A.Answers, phase: str) -> str | None:
+    """The numeric format a phase runs in (training or inference precision answered)."""
+    if phase == "training":
+        return answers.training.precision if answers.training else None
+    return answers.inference.precision if answers.inference else None
 
 
 def build(
@@ -195,7 +210,14 @@ def build(
         fit = ci.sized.get(("fit", acc.id, phase))
         if fit is None:
             fit = ci.sized[("fit", acc.id, phase)] = ST.stack_fit(
-                catalog, acc, phase, fw.primary, fw.serving, fw.custom_kernels
+                catalog,
+                acc,
+                phase,
+                fw.primary,
+                fw.serving,
+                fw.custom_kernels,
+                _precision(answers, phase),
+                fw.kernel_architectures,
             )
         if fit.status == "unsupported":
             excluded.append(
@@ -885,7 +907,14 @@ def _smaller_hardware_lever(
         if acc.type != first["type"] or acc.id == first["accelerator_id"]:
             continue
         if not ST.stack_fit(
-            catalog, acc, "inference", fw.primary, fw.serving, fw.custom_kernels
+            catalog,
+            acc,
+            "inference",
+            fw.primary,
+            fw.serving,
+            fw.custom_kernels,
+            inf.precision,
+            fw.kernel_architectures,
         ).runnable:
             continue
         plan = catalog.memo(

@@ -213,7 +213,9 @@ def hk_bank_with_residency_gets_no_card_hong_kong_lacks(r: Result) -> None:
 
 def hk_retailer_without_residency_ranks_hong_kong_cards_first(r: Result) -> None:
     w = workload(r, "realtime_inference")
-    flags = [o["availability"]["available"] for o in w["options"]]
+    # Among the cards that run the stack as it is (a card that needs porting, like the T4 with
+    # no bf16 for this bf16 team, comes after all of them wherever it is).
+    flags = [o["availability"]["available"] for o in w["options"] if o["stack"]["runnable"]]
     assert flags == sorted(flags, reverse=True) and flags[0]
     elsewhere = [
         o
@@ -581,6 +583,35 @@ def mixtral_is_computed_with_its_active_experts(r: Result) -> None:
     assert first["cost_per_million_output_tokens_usd"][slot] == pytest.approx(
         compute / monthly_tokens, rel=0.01
     )
+
+
+def bf16_chatbot_is_not_planned_on_a_t4_as_it_is(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    runnable_first(w)
+    first = w["options"][0]
+    assert first["accelerator_id"] != "nvidia-t4" and first["stack"]["runnable"]
+    (t4,) = [o for o in w["options"] if o["accelerator_id"] == "nvidia-t4"]
+    # Never "supported" silently: re-planned in fp16, with the consequence stated.
+    assert t4["stack"]["status"] == "needs_porting"
+    assert {"item": "precision.bf16", "status": "needs_porting"} in t4["stack"]["checks"]
+    (what,) = t4["stack"]["porting"]
+    assert "no bf16" in what and "fp16" in what and "overflow" in what
+    assert "developer.nvidia.com/cuda-gpus" in t4["stack"]["source"]
+
+
+def hopper_kernel_shop_is_not_sold_ampere_cards(r: Result) -> None:
+    w = workload(r, "fine_tuning")
+    runnable_first(w)
+    first = w["options"][0]
+    assert first["accelerator_id"] in ("nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200")
+    excluded = {e["accelerator_id"]: e["reason"] for e in w["excluded_options"]}
+    # An older card cannot run kernels built for sm_90 ...
+    for card, sm in (("nvidia-a100-40gb", "sm_80"), ("nvidia-l4", "sm_89"), ("nvidia-t4", "sm_75")):
+        assert f"built for sm_90, newer than this card ({sm})" in excluded[card]
+    # ... a newer one runs them once they are rebuilt for it.
+    (b200,) = [o for o in w["options"] if o["accelerator_id"] == "nvidia-b200"]
+    assert b200["stack"]["status"] == "needs_porting"
+    assert "rebuild the custom CUDA kernels for sm_100" in b200["stack"]["porting"][0]
 
 
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
@@ -1030,6 +1061,24 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         "la_legal_tech_summarises_with_mixtral",
         LA_MIXTRAL,
         mixtral_is_computed_with_its_active_experts,
+    ),
+    (
+        # A Hong Kong media chatbot served in bf16, where the cheapest card is a T4 (Turing, no
+        # bf16).
+        "hk_media_chatbot_in_bf16",
+        team(organization={"industry": "media", "regions": ["hong_kong"]}),
+        bf16_chatbot_is_not_planned_on_a_t4_as_it_is,
+    ),
+    (
+        # A Tokyo lab whose fused attention kernels are built for Hopper only (sm_90).
+        "tokyo_lab_with_hopper_only_kernels",
+        team(
+            organization={"industry": "research", "regions": ["tokyo"]},
+            workloads=[{"kind": "fine_tuning", "schedule": "weekly"}],
+            frameworks={"custom_kernels": True, "kernel_architectures": ["sm_90"]},
+            training={"method": "full", "dataset_tokens": 2_000_000_000, "micro_batch_size": 2},
+        ),
+        hopper_kernel_shop_is_not_sold_ampere_cards,
     ),
 ]
 
