@@ -402,6 +402,7 @@ class CostInputs:
     staff_region: str | None = None  # where the operations staff work (cost.ops_region)
     predictable: bool = True  # maturity.demand is not "unpredictable"
     stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
+    serving: str | None = None  # frameworks.serving: chunked prefill overlaps decode (sizing)
     # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
     sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -1297,8 +1298,21 @@ def inference_option(
                 demand,
                 rtt,
                 cap,
+                ci.serving,
+                realtime,
             ),
-            lambda: S.serving_plan(shape, inf, mem, acc, catalog, demand, rtt_ms=rtt, max_tp=cap),
+            lambda: S.serving_plan(
+                shape,
+                inf,
+                mem,
+                acc,
+                catalog,
+                demand,
+                rtt_ms=rtt,
+                max_tp=cap,
+                serving=ci.serving,
+                offline=not realtime,
+            ),
         )
     plan = ci.sized[key]
     if plan is None:

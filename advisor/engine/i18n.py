@@ -908,6 +908,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "年；它目前已落後 {behind} 個世代（{newer}）。即使較新的卡片能以更低成本完成相同工作，"
         "承諾費用仍須支付：一年期、隨需計費或較新的卡片能保留選擇彈性。",
     ),
+    "assume.run_overhead": _m(
+        "Each training run also spends {provisioning} min provisioning its fleet, {container} "
+        "min starting its container (image pull) and stages its dataset and the model's weights "
+        "at {bandwidth} GB/s before its first step; these are in its hours and cost.",
+        "每次訓練執行在第一步之前，另需 {provisioning} 分鐘佈建叢集、{container} "
+        "分鐘啟動容器（拉取映像），並以 {bandwidth} GB/s 搬移資料集與模型權重；"
+        "這些時間已計入其時數與成本。",
+    ),
+    "assume.calibrated_serving": _m(
+        "Serving throughput is calibrated on published results (MLPerf Inference Llama 2 70B "
+        "offline, TensorRT-LLM and vLLM benchmarks): each decode step also costs {overhead} us "
+        "per sequence; chunked-prefill stacks (vLLM, TGI, TensorRT-LLM, Triton) overlap prefill "
+        "with decode; a batch job keeps up to {large} sequences in flight per replica on cards "
+        "with 70 GiB or more ({other} otherwise, vLLM's default) as memory allows.",
+        "推論吞吐量已依公開結果校準（MLPerf Inference Llama 2 70B 離線、TensorRT-LLM 與 vLLM "
+        "基準）：每個解碼步驟每個序列另需 {overhead} 微秒；分塊預填的堆疊（vLLM、TGI、"
+        "TensorRT-LLM、Triton）讓預填與解碼重疊；批次工作在 70 GiB 以上的卡片上每個副本最多同時"
+        "處理 {large} 個序列（其他卡片 {other} 個，vLLM 的預設值），視記憶體而定。",
+    ),
     "asked.run_overhead": _m(
         "{kind}: each run spends about {minutes} min before it computes (provisioning "
         "{provisioning} min, container start {container} min, staging {gb} GB of data and "

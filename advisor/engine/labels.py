@@ -261,13 +261,18 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
     # The catalog's sourced figures by key, for the report's "Figures used" table and the notes
     # that cite them.
     "figure": {
-        "mfu_pretraining": _l("MFU for pre-training", "預訓練的 MFU（模型算力使用率）"),
+        "mfu_pretraining": _l(
+            "MFU for full-parameter training", "全參數訓練的 MFU（模型算力使用率）"
+        ),
         "mfu_fine_tuning": _l("MFU for fine-tuning", "微調的 MFU（模型算力使用率）"),
         "qlora_speed_factor": _l("QLoRA speed factor", "QLoRA 速度係數"),
         "fp8_training_speedup": _l("FP8 training speed-up", "FP8 訓練加速倍數"),
         "tf32_share_of_bf16_peak": _l("TF32 share of BF16 peak", "TF32 相對 BF16 峰值的比例"),
         "decode_mbu": _l("Decode memory-bandwidth use", "解碼的記憶體頻寬使用率"),
         "decode_compute_mfu": _l("Decode compute efficiency", "解碼的運算效率"),
+        "decode_overhead_us_per_sequence": _l(
+            "Decode overhead per sequence and step", "每個序列每步解碼的額外開銷"
+        ),
         "prefill_mfu": _l("Prefill compute efficiency", "預填的運算效率"),
         "runtime_overhead_gib": _l("Runtime overhead per device", "每個裝置的執行環境開銷"),
         "reserve_fraction": _l("Memory reserve (share)", "記憶體保留比例"),
@@ -476,6 +481,8 @@ UNITS: Final[dict[str, str]] = {
     "all-reduces per decoder layer per step": "次 all-reduce／每個解碼層每步",
     "hours per device per month": "小時／每個裝置每月",
     "minutes per run": "分鐘／每次執行",
+    "microseconds per sequence per decode step": "微秒／每個序列每解碼步",
+    "sequences in flight per replica of an offline (batch) job": "個序列／每個離線（批次）副本",
     "GB/s from object storage to the training fleet": "GB/s（從物件儲存到訓練叢集）",
     "hours per unit as sold (instance or server) per month the unit exists": (
         "小時／每個銷售單位（執行個體或伺服器）每個存在的月份"

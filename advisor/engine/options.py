@@ -795,6 +795,8 @@ def levers(
                 acc,
                 catalog,
                 demand,
+                serving=answers.frameworks.serving,
+                offline=kind == "batch_inference",
             )
             if plan is not None and plan.meets:
                 out.append(
@@ -812,9 +814,14 @@ def levers(
 
             def fp8_plan() -> S.ServingPlan | None:
                 mem = S.inference_memory(shape, fp8, catalog, serving)
-                return S.serving_plan(shape, fp8, mem, acc, catalog, demand)
+                return S.serving_plan(
+                    shape, fp8, mem, acc, catalog, demand, serving=serving, offline=offline
+                )
 
-            plan = catalog.memo(("fp8_plan", acc.id, shape, fp8, serving, demand), fp8_plan)
+            offline = kind == "batch_inference"
+            plan = catalog.memo(
+                ("fp8_plan", acc.id, shape, fp8, serving, demand, offline), fp8_plan
+            )
             if plan is not None and plan.tp * plan.replicas < first["count"]:
                 out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
     if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
@@ -918,8 +925,27 @@ def _smaller_hardware_lever(
         ).runnable:
             continue
         plan = catalog.memo(
-            ("serving_plan_loose", acc.id, shape, loose, imem.weight_bytes, demand),
-            partial(S.serving_plan, shape, loose, imem, acc, catalog, demand),
+            (
+                "serving_plan_loose",
+                acc.id,
+                shape,
+                loose,
+                imem.weight_bytes,
+                demand,
+                fw.serving,
+                kind,
+            ),
+            partial(
+                S.serving_plan,
+                shape,
+                loose,
+                imem,
+                acc,
+                catalog,
+                demand,
+                serving=fw.serving,
+                offline=kind == "batch_inference",
+            ),
         )
         if plan is None:
             continue

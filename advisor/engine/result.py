@@ -361,6 +361,13 @@ def _new_training_sizing(
             tokens=i18n.fmt_number(int(t.dataset_tokens * t.epochs)),
             mfu=f"{S.training_mfu(kind, t, catalog):.2f}",
         ),
+        i18n.message(
+            "assume.run_overhead",
+            lang,
+            provisioning=f"{catalog.figure('run_provisioning_minutes'):g}",
+            container=f"{catalog.figure('run_container_start_minutes'):g}",
+            bandwidth=f"{catalog.figure('staging_gbytes_per_s'):g}",
+        ),
     ]
     if t.optimizer == "adamw":
         assumptions.append(
@@ -437,6 +444,13 @@ def _new_inference_sizing(
             lang,
             mbu=f"{catalog.figure('decode_mbu'):g}",
             mfu=f"{catalog.figure('decode_compute_mfu'):g}",
+        ),
+        i18n.message(
+            "assume.calibrated_serving",
+            lang,
+            overhead=f"{catalog.figure('decode_overhead_us_per_sequence'):g}",
+            large=catalog.rule("offline_max_num_seqs")["large"],
+            other=catalog.rule("offline_max_num_seqs")["other"],
         ),
         i18n.message("assume.vllm", lang),
     ]
@@ -1106,6 +1120,7 @@ def _cost_inputs(
         billing=answers.cost.billing,
         predictable=m.demand != "unpredictable",
         stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
+        serving=answers.frameworks.serving,
     )
 
 

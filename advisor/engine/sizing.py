@@ -536,8 +536,12 @@ def training_flops(shape: ModelShape, t: Training) -> TrainingFlops:
 
 
 def training_mfu(kind: str, t: Training, catalog: Catalog) -> float:
-    """Sourced utilisation figure for the workload (sizing.md C5), lowered for QLoRA."""
-    mfu = catalog.figure("mfu_pretraining" if kind == "pretraining" else "mfu_fine_tuning")
+    """Sourced utilisation figure for the workload (sizing.md C5): full-parameter training
+    (pre-training or a full fine-tune) at the figure calibrated on published runs (MLPerf-class
+    stacks, torchtitan, NeMo); adapters (LoRA, QLoRA) at the fine-tuning figure, lowered for
+    QLoRA."""
+    full = kind == "pretraining" or t.method == "full"
+    mfu = catalog.figure("mfu_pretraining" if full else "mfu_fine_tuning")
     if t.method == "qlora":
         mfu *= catalog.figure("qlora_speed_factor")
     return mfu
@@ -584,28 +588,46 @@ def serving_capacity(
     acc: Accelerator,
     tp: int,
     catalog: Catalog,
+    serving: str | None = None,
 ) -> ServingCapacity:
-    """Decode is bandwidth-bound at small batches and compute-bound at large ones (sizing.md B4)."""
+    """Throughput and latency of one replica at the answered concurrency with the `serving`
+    stack: decode bandwidth-bound at small batches and compute-bound at large ones (sizing.md
+    B4), plus a per-sequence step overhead; chunked-prefill stacks overlap prefill with decode."""
     c = inf.concurrent_sequences
-    prompt = max(1, inf.context_tokens - inf.output_tokens)
-    avg_ctx = prompt + inf.output_tokens / 2.0
-    bytes_per_step = _weights_read(shape, mem, c) + c * avg_ctx * mem.kv_bytes_per_token
-    bw = tp * acc.memory_bw_tbps * 1e12 * catalog.figure("decode_mbu")
-    peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
-    t_bw = bytes_per_step / bw
-    t_cmp = c * 2.0 * shape.active / (peak * catalog.figure("decode_compute_mfu"))
-    step = max(t_bw, t_cmp)
-    prefill = 2.0 * shape.active * prompt / (peak * catalog.figure("prefill_mfu"))
-    # Prefill of the c sequences competes with decode for the same devices.
-    cycle = c * prefill + inf.output_tokens * step
+    a, b, cc, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+    a += _expert_a(shape, mem, acc, tp, catalog, c)
+    step = max(a + b * c, cc * c) + d + e * c
+    cycle = replica_cycle(c, inf.output_tokens, prefill, (a, b, cc, d, e), serving)
     return ServingCapacity(
         tp=tp,
         tokens_per_second=c * inf.output_tokens / cycle,
         tpot_ms=step * 1000.0,
         ttft_ms=prefill * 1000.0,
         latency_ms=(prefill + inf.output_tokens * step) * 1000.0,
-        bound="memory_bandwidth" if t_bw >= t_cmp else "compute",
+        bound="memory_bandwidth" if a + b * c >= cc * c else "compute",
     )
+
+
+def replica_cycle(
+    batch: float,
+    out: int,
+    prefill: float,
+    terms: tuple[float, float, float, float, float],
+    serving: str | None,
+) -> float:
+    """Seconds for a replica to take `batch` sequences from prompt to their last output token.
+
+    Without chunked prefill the prompts are prefilled, then decoded (serial). A chunked-prefill
+    stack (vLLM, TGI, TensorRT-LLM, Triton) schedules prompt chunks into the decode steps, so
+    prefill compute overlaps decode's weight and KV reads: the cycle is the larger of the
+    compute and the memory traffic, plus the communication and per-sequence overhead that
+    neither hides."""
+    a, b, c, d, e = terms
+    if serving not in CHUNKED_PREFILL_SERVING:
+        return batch * prefill + out * (max(a + b * batch, c * batch) + d + e * batch)
+    compute = batch * prefill + out * c * batch
+    memory = out * (a + b * batch)
+    return max(compute, memory) + out * (d + e * batch)
 
 
 def to_gib(value: float) -> float:
@@ -666,7 +688,9 @@ def _step_terms(
     a = (mem.weight_bytes - mem.expert_weight_bytes) / bw
     b = avg_ctx * mem.kv_bytes_per_token / bw
     c = 2.0 * shape.active / (peak * cat.figure("decode_compute_mfu"))
-    d = e = 0.0
+    d = 0.0
+    # Sampling, scheduling and kernel launches per sequence and step, which neither bound hides.
+    e = cat.figure("decode_overhead_us_per_sequence") * 1e-6
     if tp > 1:
         # Megatron tensor parallelism: all-reduces of the hidden state per layer and step; a ring
         # moves 2(tp-1)/tp of the message over each link.
@@ -675,7 +699,7 @@ def _step_terms(
         if not acc.fast_interconnect:
             latency *= 2.0
         d = n * latency
-        e = n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
+        e += n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
     prefill = 2.0 * shape.active * prompt / (peak * cat.figure("prefill_mfu"))
     return a, b, c, d, e, prefill
 
@@ -691,13 +715,33 @@ def _expert_a(
 
 
 def _memory_batch(
-    shape: ModelShape, mem: InferenceMemory, inf: Inference, acc: Accelerator, tp: int, cat: Catalog
+    shape: ModelShape,
+    mem: InferenceMemory,
+    inf: Inference,
+    acc: Accelerator,
+    tp: int,
+    cat: Catalog,
+    offline: bool = False,
 ) -> int:
     usable = usable_gib(acc, cat) * GIB
     p = mem.parts
     free = usable - p["weights"] / tp - p["activations"] / tp - p["other"]
-    per_seq = mem.kv_bytes_per_token * inf.context_tokens / shape.kv_split(tp)
+    # A served request may run to its full context; an offline batch engine with paged KV
+    # admits sequences while blocks are free, so at steady state a sequence holds its prompt and
+    # half its output on average.
+    tokens = float(inf.context_tokens)
+    if offline:
+        tokens = max(1, inf.context_tokens - inf.output_tokens) + inf.output_tokens / 2.0
+    per_seq = mem.kv_bytes_per_token * tokens / shape.kv_split(tp)
     return max(0, int(free // per_seq)) if per_seq > 0 else inf.concurrent_sequences
+
+
+def offline_batch_cap(acc: Accelerator, catalog: Catalog) -> int:
+    """Sequences an offline (batch) engine keeps in flight by default: vLLM's max_num_seqs
+    (catalog rule `offline_max_num_seqs`: larger on GPUs with >= 70 GiB other than A100)."""
+    rule = catalog.rule("offline_max_num_seqs")
+    large = acc.memory_gib >= float(rule["large_min_gib"]) and "a100" not in acc.id
+    return int(rule["large" if large else "other"])
 
 
 def serving_plan(
@@ -709,12 +753,16 @@ def serving_plan(
     demand_tokens_per_s: float,
     rtt_ms: float = 0.0,
     max_tp: int | None = None,
+    serving: str | None = None,
+    offline: bool = False,
 ) -> ServingPlan | None:
     """Fewest devices that serve the answered concurrency and token rate within the latency
     target: per tensor-parallel size (one node at most), a replica holds the largest batch that
     both fits memory and meets the target; replicas cover the concurrency and the token rate.
-    None when the model does not fit one node. `max_tp`: the largest group one unit of an offer
-    holds (tensor parallelism never spans units)."""
+    An `offline` (batch) job fills each replica up to the serving engine's default batch, at
+    least the answered concurrency: nobody waits on a single answer. None when the model does
+    not fit one node. `max_tp`: the largest group one unit of an offer holds (tensor
+    parallelism never spans units)."""
     target = inf.p95_latency_ms
     metric = inf.latency_metric
     out = inf.output_tokens
@@ -725,7 +773,7 @@ def serving_plan(
             break
         if max_tp is not None and tp > max_tp:
             break
-        b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog)
+        b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog, offline)
         if b_mem < 1:
             continue
         a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
@@ -748,7 +796,10 @@ def serving_plan(
             return ttft if metric == "ttft" else s if metric == "tpot" else ttft + out * s
 
         best_metric = min(best_metric, metric_ms(1))
-        batch = min(inf.concurrent_sequences, b_mem)
+        wanted = inf.concurrent_sequences
+        if offline:
+            wanted = max(wanted, offline_batch_cap(acc, catalog))
+        batch = min(wanted, b_mem)
         if target is not None and metric != "ttft" and metric_ms(batch) > target:
             # Largest batch within the target (the step time grows linearly in the batch);
             # time to first token does not depend on the batch in this model.
@@ -767,7 +818,8 @@ def serving_plan(
                 batch = lo
             elif lat_batch < batch:
                 batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
-        tps = batch * out / (batch * prefill + out * step(batch))
+        read = a + _expert_a(shape, mem, acc, tp, catalog, batch)
+        tps = batch * out / replica_cycle(batch, out, prefill, (read, b, c, d, e), serving)
         replicas = max(
             math.ceil(inf.concurrent_sequences / batch),
             math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,
