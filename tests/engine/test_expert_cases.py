@@ -1097,10 +1097,14 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         mixtral_is_computed_with_its_active_experts,
     ),
     (
-        # A Hong Kong media chatbot served in bf16, where the cheapest card is a T4 (Turing, no
-        # bf16).
+        # A Hong Kong media chatbot serving a 1B model in bf16: one T4 (Turing, no bf16) holds
+        # it and was the cheapest first option, "supported".
         "hk_media_chatbot_in_bf16",
-        team(organization={"industry": "media", "regions": ["hong_kong"]}),
+        team(
+            organization={"industry": "media", "regions": ["hong_kong"]},
+            model={"preset": "llama-3.2-1b"},
+            inference={"concurrent_sequences": 16, "context_tokens": 2048},
+        ),
         bf16_chatbot_is_not_planned_on_a_t4_as_it_is,
     ),
     (
