@@ -666,3 +666,56 @@ def test_an_engine_bound_reads_as_a_sentence_at_its_field(client: Client, member
     assert form.errors["hours_per_day"] == [
         "Hours of use per day must be at most 24 hours a day, not 25"
     ]
+
+
+# --- Issue 21 (card capabilities, mixture of experts): kernel architectures and experts
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_frameworks_step_asks_kernel_architectures_in_their_own_group(
+    client: Client, member: Any, language: str
+) -> None:
+    obj = _new(member, FULL)
+    page = client.get(_url(obj, "frameworks"), **_zh(language)).text
+    # Hidden by the stylesheet unless custom kernels is yes (no script), always in the page.
+    start = page.index('class="kernel-architectures"')
+    assert start < page.index('name="kernel_architectures" value="sm_90"')
+    assert {"en": "Hopper: H100, H200", "zh-hant": "Hopper：H100、H200"}[language] in page
+    _post(
+        client,
+        obj,
+        "frameworks",
+        {
+            **POSTS["frameworks"],
+            "custom_kernels": "yes",
+            "kernel_architectures": ["sm_80", "sm_90"],
+        },
+    )
+    obj.refresh_from_db()
+    assert obj.answers["frameworks"]["kernel_architectures"] == ["sm_80", "sm_90"]
+
+
+def test_the_model_step_offers_mixture_of_experts_models_and_answers(
+    client: Client, member: Any
+) -> None:
+    obj = _new(member, FULL)
+    page = client.get(_url(obj, "model")).text
+    assert '<option value="mixtral-8x7b">Mixtral 8x7B (mixture of experts)</option>' in page
+    assert page.index('class="model-architecture"') < page.index('name="experts"')
+    arch = {
+        "source": "architecture",
+        "parameters": "46702792704",
+        "layers": "32",
+        "hidden_size": "4096",
+        "intermediate_size": "14336",
+        "attention_heads": "32",
+        "kv_heads": "8",
+        "vocab_size": "32000",
+        "tied_embeddings": "no",
+        "experts": "8",
+        "experts_per_token": "2",
+    }
+    _post(client, obj, "model", arch)
+    obj.refresh_from_db()
+    saved = obj.answers["model"]["architecture"]
+    assert (saved["experts"], saved["experts_per_token"]) == (8, 2)
