@@ -519,6 +519,14 @@ class InferenceStepForm(StepForm):
         label=_("Traffic shape"),
         help_text=_("Bursty or seasonal traffic favours elastic capacity over fixed servers."),
     )
+    peak_to_average = _number(
+        label=_("Peak-to-average traffic (optional)"),
+        help_text=_(
+            "How many times the day's average token rate your busiest hour reaches: about 2 for a "
+            "daily cycle, 10 for launches or campaigns (1 to 100). Real-time serving is sized for "
+            "it. Leave empty to use the traffic shape."
+        ),
+    )
 
 
 class MaturityStepForm(StepForm):

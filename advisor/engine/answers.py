@@ -292,6 +292,14 @@ def _schema() -> dict[str, Any]:
             },
             "tokens_per_day": _int(0, MAX_TOKENS_PER_DAY, "Output tokens generated per day."),
             "traffic": _enum(TRAFFIC, "Shape of the request load."),
+            "peak_to_average": {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "Optional, added in v1 (issue 21): busiest-hour token rate over the "
+                "day's average (10 = peaks at ten times the average). Real-time serving is sized "
+                "for the peak. Default: the catalog's figure for `traffic`.",
+            },
         },
         [
             "precision",
@@ -1098,6 +1106,7 @@ class Inference:
     traffic: str
     p95_latency_ms: float | None = None
     latency_metric: str = "whole_response"
+    peak_to_average: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1215,6 +1224,8 @@ class Answers:
             }
             if i.latency_metric != "whole_response":
                 doc["inference"]["latency_metric"] = i.latency_metric
+            if i.peak_to_average is not None:
+                doc["inference"]["peak_to_average"] = i.peak_to_average
         return doc
 
 
@@ -1294,6 +1305,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             traffic=i["traffic"],
             p95_latency_ms=_opt_float(i.get("p95_latency_ms")),
             latency_metric=i.get("latency_metric", "whole_response"),
+            peak_to_average=_opt_float(i.get("peak_to_average")),
         )
     return Answers(
         schema_version=SCHEMA_VERSION,

@@ -192,3 +192,24 @@ def overhead_statement(kind: str, option: Mapping[str, Any], lang: str) -> str |
         gb=f"{float(overhead['staged_gb']):,.1f}",
         share=i18n.percent(share),
     )
+
+
+def peak_statement(kind: str, mode: str, option: Mapping[str, Any], lang: str) -> str | None:
+    """Real-time serving sized for its peak: the replicas at the peak and at the average, and
+    either autoscaling advice (public cloud rents by the hour) or what holding the peak costs."""
+    peak = option.get("peak_to_average")
+    base = option.get("replicas_at_average")
+    replicas = int(option.get("replicas") or 0)
+    used = option.get("billing_used")
+    if kind != "realtime_inference" or peak is None or base is None or replicas <= base:
+        return None
+    compute = float((option.get("compute_usd_per_month") or {}).get(used or "") or 0.0)
+    params = {
+        "kind": i18n.label(kind, lang),
+        "peak": f"{float(peak):g}",
+        "replicas": replicas,
+        "base": base,
+        "idle": _usd(compute * (1.0 - base / replicas)),
+    }
+    code = "asked.peak_autoscale" if mode == "public_cloud" else "asked.peak_held"
+    return i18n.message(code, lang, mode=i18n.label(mode, lang), **params)

@@ -1255,6 +1255,14 @@ def max_unit_tp(acc: Accelerator, mode: str, ci: CostInputs) -> int:
     return ci.catalog.memo(key, build)
 
 
+def peak_to_average(inf: Inference, catalog: Catalog) -> float:
+    """The busiest-hour token rate over the day's average: the answer, else the catalog's figure
+    for the traffic shape (rule `traffic_peak_to_mean`)."""
+    if inf.peak_to_average is not None:
+        return float(inf.peak_to_average)
+    return float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
+
+
 def inference_option(
     acc: Accelerator,
     mode: str,
@@ -1276,8 +1284,7 @@ def inference_option(
     realtime = kind == "realtime_inference"
     if realtime:
         # Replicas for the peak: the answered concurrency and the peak token rate.
-        peak_factor = float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
-        demand = per_day / 86400.0 * peak_factor
+        demand = per_day / 86400.0 * peak_to_average(inf, catalog)
     else:
         # A batch window shorter than a minute is treated as one minute; no window = all day.
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
@@ -1346,6 +1353,26 @@ def inference_option(
                 "count": count,
                 "tensor_parallel": plan.tp,
                 "replicas": replicas,
+                # Issue 21: the peak the fleet is sized for and the replicas the average needs.
+                **(
+                    {
+                        "peak_to_average": peak_to_average(inf, catalog),
+                        "replicas_at_average": min(
+                            replicas,
+                            max(
+                                1,
+                                math.ceil(per_day / 86400.0 / plan.tokens_per_second),
+                                math.ceil(
+                                    inf.concurrent_sequences
+                                    / peak_to_average(inf, catalog)
+                                    / plan.batch
+                                ),
+                            ),
+                        ),
+                    }
+                    if realtime
+                    else {}
+                ),
                 "batch_per_replica": plan.batch,
                 "hours": round(busy_hours_per_month, 1),
                 "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),

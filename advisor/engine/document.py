@@ -243,6 +243,9 @@ class Option(TypedDict):
     capacity: NotRequired[dict[str, Any]]
     # Serving.
     tensor_parallel: NotRequired[int]
+    # Issue 21: real-time serving is sized for this peak; the replicas the average needs.
+    peak_to_average: NotRequired[float]
+    replicas_at_average: NotRequired[int]
     replicas: NotRequired[int]
     batch_per_replica: NotRequired[int]
     tokens_per_second_per_replica: NotRequired[float]

@@ -927,6 +927,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "TensorRT-LLM、Triton）讓預填與解碼重疊；批次工作在 70 GiB 以上的卡片上每個副本最多同時"
         "處理 {large} 個序列（其他卡片 {other} 個，vLLM 的預設值），視記憶體而定。",
     ),
+    "asked.peak_autoscale": _m(
+        "{kind}: sized for its peak at {peak} times the average traffic: {replicas} replicas at "
+        "the peak, {base} at the average. On public cloud, autoscale between {base} and "
+        "{replicas} replicas (commit to the base, rent the rest by the hour): holding the peak "
+        "all month costs about {idle} USD a month more than the average needs.",
+        "{kind}：依尖峰（平均流量的 {peak} 倍）配置：尖峰時 {replicas} 個副本，平均時 {base} "
+        "個。在公有雲上可於 {base} 到 {replicas} 個副本之間自動擴縮（基本量承諾用量，其餘按小時"
+        "租用）：整月維持尖峰容量每月約多花 {idle} 美元。",
+    ),
+    "asked.peak_held": _m(
+        "{kind}: sized for its peak at {peak} times the average traffic: {replicas} replicas at "
+        "the peak, {base} at the average. {mode} servers are not rented by the hour, so holding "
+        "the peak costs about {idle} USD a month beyond what the average needs.",
+        "{kind}：依尖峰（平均流量的 {peak} 倍）配置：尖峰時 {replicas} 個副本，平均時 {base} "
+        "個。{mode}的伺服器無法按小時租用，因此維持尖峰容量每月比平均所需多花約 {idle} 美元。",
+    ),
     "asked.run_overhead": _m(
         "{kind}: each run spends about {minutes} min before it computes (provisioning "
         "{provisioning} min, container start {container} min, staging {gb} GB of data and "
@@ -1069,6 +1085,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "inference.latency_metric": _m("what the latency target measures", "延遲目標所量測的對象"),
     "inference.tokens_per_day": _m("tokens per day", "每日 token 數"),
     "inference.traffic": _m("traffic shape", "流量型態"),
+    "inference.peak_to_average": _m("peak-to-average traffic", "尖峰與平均流量比"),
     "derived.utilisation": _m("daily utilisation", "每日使用率"),
     "derived.latency_class": _m("latency class", "延遲等級"),
     "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
@@ -1220,6 +1237,7 @@ BOUND_UNITS: dict[str, dict[str, str]] = {
     "inference.concurrent_sequences": _m("{n} sequences", "{n} 個序列"),
     "inference.tokens_per_day": _m("{n} tokens a day", "每天 {n} 個 token"),
     "inference.p95_latency_ms": _m("{n} ms", "{n} 毫秒"),
+    "inference.peak_to_average": _m("{n} times the average", "平均的 {n} 倍"),
     "model.architecture.parameters": _m("{n} parameters", "{n} 個參數"),
     "model.architecture.layers": _m("{n} layers", "{n} 層"),
     "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),

@@ -996,6 +996,6 @@ def _lever_min_devices(
 def _demand(catalog: Catalog, kind: str, inf: A.Inference, hours_per_day: float) -> float:
     per_day = float(inf.tokens_per_day)
     if kind == "realtime_inference":
-        return per_day / 86400.0 * float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
+        return per_day / 86400.0 * C.peak_to_average(inf, catalog)
     window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
     return per_day / (window * 3600.0)

@@ -785,6 +785,7 @@ def evaluate(
             # Issue 21: each short run's fixed overhead; a commitment on an older card.
             for said in (
                 Q.overhead_statement(wd.kind, options[0], lang),
+                Q.peak_statement(wd.kind, wd.mode, options[0], lang),
                 Q.lock_in_statement(options[0], catalog, when, lang),
             ):
                 if said is not None:

@@ -529,6 +529,18 @@ def small_model_full_training_runs_at_the_calibrated_mfu(r: Result) -> None:
     assert any(f"{mfu:.2f}" in a for a in said)
 
 
+def ten_times_peak_is_sized_and_autoscaling_is_advised(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    assert first["peak_to_average"] == 10
+    # The replicas carry the peak token rate (ten times the day's average).
+    peak_rate = 100_000_000 / 86400 * 10
+    assert first["replicas"] * first["tokens_per_second_per_replica"] >= peak_rate
+    assert first["replicas_at_average"] < first["replicas"]
+    (note,) = [n for n in r["cost"]["notes"] if "sized for its peak at 10 times" in n]
+    assert f"autoscale between {first['replicas_at_average']} and {first['replicas']}" in note
+
+
 def _catalog() -> Catalog:
     return load_catalog()
 
@@ -1055,6 +1067,20 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             cost={"billing": "pay_as_you_go", "hours_per_day": 1},
         ),
         short_daily_job_pays_its_provisioning_image_pull_and_staging,
+    ),
+    (
+        "tokyo_media_chatbot_with_launch_day_peaks",
+        team(
+            organization={"industry": "media", "regions": ["tokyo"]},
+            inference={
+                "tokens_per_day": 100_000_000,
+                "concurrent_sequences": 32,
+                "traffic": "bursty",
+                "peak_to_average": 10,
+            },
+            cost={"billing": "no_preference", "hours_per_day": 24},
+        ),
+        ten_times_peak_is_sized_and_autoscaling_is_advised,
     ),
     # ---- issue 21 (units): offers are units, sharding that behaves, what can be rented.
     (
