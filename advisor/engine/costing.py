@@ -1226,16 +1226,17 @@ def training_option(
     return option
 
 
-def max_unit_tp(acc: Accelerator, mode: str, ci: CostInputs) -> int:
-    """The largest tensor-parallel group any offer of the card can hold in one unit for this
-    customer (mode, clouds, residency); the card's node when it has no such offer (owned
-    hardware is built to order, and a TPU slice is its own unit)."""
+def unit_tp_caps(acc: Accelerator, mode: str, ci: CostInputs) -> tuple[int, ...]:
+    """The largest tensor-parallel group each of the card's offers can hold in one unit for this
+    customer (mode, clouds, residency), distinct and ascending; the card's node when it has no
+    such offer (owned hardware is built to order, and a TPU slice is its own unit)."""
 
-    def build() -> int:
+    def build() -> tuple[int, ...]:
+        node = max(1, acc.max_devices_per_node)
         if acc.type != "gpu":
-            return max(1, acc.max_devices_per_node)
+            return (node,)
         unlisted = _not_offered(ci.catalog)
-        best = 0
+        caps: set[int] = set()
         for p in ci.catalog.prices_by_accelerator.get(acc.id, ()):
             if (
                 mode not in p.modes
@@ -1248,10 +1249,13 @@ def max_unit_tp(acc: Accelerator, mode: str, ci: CostInputs) -> int:
             if ci.residency == "in_region" and not in_country(p.region_key, ci.regions):
                 continue
             unit = unit_of(ci.catalog, p)
-            best = max(best, unit.max_gpus if unit else max(1, acc.max_devices_per_node))
-        return best or max(1, acc.max_devices_per_node)
+            if unit is None:
+                caps.add(node)
+            else:
+                caps.add(p.gpus_per_unit if p.gpus_per_unit > 1 else unit.max_gpus)
+        return tuple(sorted(caps)) or (node,)
 
-    key = ("max_unit_tp", acc.id, mode, ci.clouds, ci.residency, ci.regions)
+    key = ("unit_tp_caps", acc.id, mode, ci.clouds, ci.residency, ci.regions)
     return ci.catalog.memo(key, build)
 
 
@@ -1276,8 +1280,42 @@ def inference_option(
 ) -> dict[str, Any] | None:
     """One ranked option for an inference workload; None when the model does not fit.
 
+    Tensor parallelism stays inside one unit, so the card is planned once per largest group
+    its offers sell (1-GPU VMs, 4-GPU instances, 8-GPU nodes) and the option is the plan that
+    meets the latency target at the lowest cost to the result on an offer that can build it.
     `rtt_ms`: the round trip to the nearest region offering the card when it is not offered
     where the customer is (added to real-time latency)."""
+    found = [
+        o
+        for cap in unit_tp_caps(acc, mode, ci)
+        if (
+            o := _inference_option(acc, mode, kind, shape, inf, mem, hours_per_day, ci, rtt_ms, cap)
+        )
+        is not None
+    ]
+    if len(found) <= 1:
+        return found[0] if found else None
+
+    def key(o: Mapping[str, Any]) -> tuple[Any, ...]:
+        cost = (o.get("cost_to_result") or {}).get("usd")
+        return (o.get("meets_latency") is False, cost is None, cost or 0.0, o["count"])
+
+    return min(found, key=key)
+
+
+def _inference_option(
+    acc: Accelerator,
+    mode: str,
+    kind: str,
+    shape: S.ModelShape,
+    inf: Inference,
+    mem: S.InferenceMemory,
+    hours_per_day: float,
+    ci: CostInputs,
+    rtt_ms: float | None,
+    cap: int,
+) -> dict[str, Any] | None:
+    """The option of a serving plan whose tensor-parallel group holds at most `cap` devices."""
     catalog = ci.catalog
     per_day = float(inf.tokens_per_day)
     hpm = catalog.hours_per_month
@@ -1290,8 +1328,6 @@ def inference_option(
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
         demand = per_day / (window * 3600.0)
     rtt = (rtt_ms or 0.0) if realtime else 0.0
-    # Tensor parallelism stays inside one unit: the plan holds no larger group than an offer sells.
-    cap = max_unit_tp(acc, mode, ci)
     key = ("serving", acc.id, kind, rtt, cap)
     if key not in ci.sized:
         ci.sized[key] = catalog.memo(
