@@ -207,6 +207,16 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "notes": [customer_text(n) for n in cost["notes"]],
         "gaps": [customer_text(g) for g in cost["gaps"]],
         "server_notes": [customer_text(n) for n in server["notes"]] if server else [],
+        # The unit as sold is checked on its provider's page (no research-file names).
+        "server_unit_page": _price_page(str(server["sold_as"].get("provider") or ""))
+        if server and server.get("sold_as")
+        else "",
+        "server_estimated": [
+            str(_UNIT_FIELDS.get(f, f))
+            for f in ((server.get("sold_as") or {}).get("estimated_fields") or [])
+        ]
+        if server
+        else [],
         "split_note": customer_text(rec["split_note"] or ""),
         "billing_reason": customer_text(rec["billing_reason"] or ""),
         "figures": _figures(cost, language),
@@ -300,6 +310,16 @@ _TAG = re.compile(
     r"|,\s*(?:EST|DER)\b(?=[)）,.;\s]|$)"  # "…, EST)"
     r"|(?:^|(?<=[(（]))(?:EST|DER)\b[:\s]*(?:from\s+)?"  # "EST: …", "(DER from …"
 )
+
+
+# The unit fields a catalog may mark as estimated, as the server section names them.
+_UNIT_FIELDS = {
+    "vcpu": _lazy("CPU cores"),
+    "ram_gb": _lazy("RAM"),
+    "nvme_gb": _lazy("NVMe"),
+    "network_gbps": _lazy("Network"),
+    "gpu_link": _lazy("GPU link"),
+}
 
 
 def customer_text(text: str) -> str:

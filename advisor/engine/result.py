@@ -594,11 +594,11 @@ def _server(
     price = (option.get("prices") or {}).get(used) if used else None
     sold = (price or {}).get("sold_unit")
     if sold:
-        _as_sold(server, sold, lang)
+        _as_sold(server, sold, str((price or {}).get("provider") or ""), lang)
     return server
 
 
-def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], lang: str) -> None:
+def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], provider: str, lang: str) -> None:
     """The server is the unit as sold, k of them: its own vCPU, RAM, NVMe and network, never a
     per-device formula; a field its source leaves out keeps the sized figure and says so."""
     missing = []
@@ -618,6 +618,7 @@ def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], lang: str) -> None
     server["sold_as"] = {
         "unit_id": sold["unit_id"],
         "name": sold["name"],
+        "provider": provider,
         "units": int(sold["units"]),
         "gpus": int(sold["gpus"]),
         "gpu_link": sold["gpu_link"],
@@ -639,7 +640,16 @@ def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], lang: str) -> None
         ),
         # The sizing notes explain the figures that stand in for what the source leaves out.
         *(
-            [i18n.message("server.not_stated", lang, fields=", ".join(missing)), *server["notes"]]
+            [
+                i18n.message(
+                    "server.not_stated",
+                    lang,
+                    fields=i18n.message("list.separator", lang).join(
+                        i18n.message(f"unit.field.{f}", lang) for f in missing
+                    ),
+                ),
+                *server["notes"],
+            ]
             if missing
             else []
         ),

@@ -76,9 +76,15 @@ TRT_TEAM = _answers(
 )
 
 
+# The chatbot starter on an 8B model: 70B needs 8-way tensor parallelism, which no hosted
+# server in the catalog holds in one unit (issue 21), so hosting would have no priced option
+# and no cost gap; an 8B model fits one hosted GPU and keeps the gap this test reads.
+CHATBOT_8B = _answers("realtime-chatbot", model={"preset": "llama-3-8b"})
+
+
 @cache
 def result_for(key: str, language: str) -> dict[str, Any]:
-    answers = TRT_TEAM if key == "trt" else BY_SLUG[key].answers
+    answers = {"trt": TRT_TEAM, "chatbot-8b": CHATBOT_8B}.get(key) or BY_SLUG[key].answers
     return decisions.evaluate(answers, language=language)
 
 
@@ -160,7 +166,7 @@ def test_v2_report_shows_numeric_levers_as_a_table(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_mode_changed_by_cost_shows_the_preferred_mode_and_the_gap(language: str) -> None:
-    result, html = result_for("realtime-chatbot", language), html_for("realtime-chatbot", language)
+    result, html = result_for("chatbot-8b", language), html_for("chatbot-8b", language)
     decision = result["workloads"][0]["mode_decision"]
     assert decision["by_scores"] != decision["chosen"]
     assert decision["gap_usd"] is not None
