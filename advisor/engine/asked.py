@@ -175,7 +175,8 @@ def overhead_statement(kind: str, option: Mapping[str, Any], lang: str) -> str |
     """Each run's fixed overhead when it is a noticeable share (catalog figure
     `run_overhead_note_share`) of the run's hours."""
     overhead = option.get("run_overhead")
-    hours = float(option.get("hours") or 0.0)
+    # A batch option's hours are a month's; its overhead says the run's own hours.
+    hours = float((overhead or {}).get("run_hours") or option.get("hours") or 0.0)
     if not overhead or hours <= 0:
         return None
     share = float(overhead["hours"]) / hours

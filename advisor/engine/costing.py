@@ -966,6 +966,22 @@ def beyond_one_pcie_node(acc: Accelerator, n_min: int | None, catalog: Catalog) 
     )
 
 
+def serving_run_overhead(weight_bytes: float, catalog: Catalog) -> dict[str, float]:
+    """Hours each batch-inference run spends before it serves (catalog figures): provisioning,
+    container start and loading the model's weights from storage."""
+    weights_gb = weight_bytes / 1e9
+    staging_h = weights_gb / catalog.figure("staging_gbytes_per_s") / 3600.0
+    provisioning_h = catalog.figure("run_provisioning_minutes") / 60.0
+    container_h = catalog.figure("run_container_start_minutes") / 60.0
+    return {
+        "hours": round(provisioning_h + container_h + staging_h, 4),
+        "provisioning_hours": round(provisioning_h, 4),
+        "container_start_hours": round(container_h, 4),
+        "staging_hours": round(staging_h, 4),
+        "staged_gb": round(weights_gb, 1),
+    }
+
+
 def _training_count(
     acc: Accelerator,
     kind: str,
@@ -1364,13 +1380,16 @@ def _inference_option(
     if base_key not in ci.sized:
         replicas = plan.replicas
         meets_latency = plan.meets
+        overhead: dict[str, float] | None = None
         if realtime:
             # A real-time service is up all month on every device (catalog figure, 730 h).
             busy_hours_per_month = catalog.figure("realtime_hours_per_month")
         else:
-            busy_hours_per_month = min(
-                hpm, per_day / (plan.tokens_per_second * replicas * 3600.0) * hpm / 24.0
-            )
+            # A daily batch run pays its provisioning, container start and weight loading too.
+            overhead = serving_run_overhead(mem.weight_bytes, catalog)
+            run_hours = per_day / (plan.tokens_per_second * replicas * 3600.0)
+            overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
+            busy_hours_per_month = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
         count = plan.tp * replicas
         used = count * busy_hours_per_month
         monthly_tokens = per_day * hpm / 24.0
@@ -1411,6 +1430,8 @@ def _inference_option(
                 ),
                 "batch_per_replica": plan.batch,
                 "hours": round(busy_hours_per_month, 1),
+                # Issue 21: a batch run's fixed overhead, in `hours` (once a day).
+                **({"run_overhead": overhead} if overhead else {}),
                 "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
                 "tpot_ms": round(plan.tpot_ms, 2),
                 "ttft_ms": round(plan.ttft_ms, 1),

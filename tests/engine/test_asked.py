@@ -45,3 +45,21 @@ def test_real_time_serving_is_sized_for_the_answered_peak(
     # Ten times the average rate needs more replicas than the daily cycle's default.
     assert ten["replicas"] * ten["tensor_parallel"] >= shape_default["replicas"]
     assert ten["replicas_at_average"] < ten["replicas"]
+
+
+def test_a_short_daily_batch_run_pays_its_start_up(catalog: Catalog, scoring: ScoringModel) -> None:
+    doc = sample(
+        **{
+            "workloads": [{"kind": "batch_inference", "schedule": "daily"}],
+            "inference.tokens_per_day": 5_000_000,
+            "cost.hours_per_day": 0.15,
+        }
+    )
+    result = evaluate(doc, catalog, scoring)
+    first = result["workloads"][0]["options"][0]
+    overhead = first["run_overhead"]
+    assert overhead["provisioning_hours"] > 0 and overhead["container_start_hours"] > 0
+    # Once a day, in the month's hours and so in the cost per million tokens.
+    per_month = catalog.hours_per_month / 24.0
+    assert first["hours"] == pytest.approx(overhead["run_hours"] * per_month, abs=0.1)
+    assert any("each run spends about" in n for n in result["cost"]["notes"])
