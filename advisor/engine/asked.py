@@ -204,6 +204,10 @@ def peak_statement(kind: str, mode: str, option: Mapping[str, Any], lang: str) -
     used = option.get("billing_used")
     if kind != "realtime_inference" or peak is None or base is None or replicas <= base:
         return None
+    # Said when the team answered its peak, or its traffic shape implies a marked one (bursty,
+    # seasonal); a steady or daily-cycle default is no news.
+    if option.get("peak_traffic_basis") != "answer" and float(peak) < 2.5:
+        return None
     compute = float((option.get("compute_usd_per_month") or {}).get(used or "") or 0.0)
     params = {
         "kind": i18n.label(kind, lang),

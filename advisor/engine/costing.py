@@ -1412,6 +1412,9 @@ def _inference_option(
                 **(
                     {
                         "peak_to_average": peak_to_average(inf, catalog),
+                        "peak_traffic_basis": (
+                            "answer" if inf.peak_to_average is not None else "traffic"
+                        ),
                         "replicas_at_average": min(
                             replicas,
                             max(

@@ -245,6 +245,7 @@ class Option(TypedDict):
     tensor_parallel: NotRequired[int]
     # Issue 21: real-time serving is sized for this peak; the replicas the average needs.
     peak_to_average: NotRequired[float]
+    peak_traffic_basis: NotRequired[str]  # "answer" (peak_to_average) or "traffic" (its figure)
     replicas_at_average: NotRequired[int]
     replicas: NotRequired[int]
     batch_per_replica: NotRequired[int]
