@@ -701,6 +701,17 @@ def _money(
         or anchor.match == "elsewhere"
     }
     chosen_slot = choose_slot(mode, headline, utilisation, offer.break_even, ci)
+    od_choice = prices.get("on_demand")
+    if (
+        chosen_slot == "on_demand"
+        and od_choice is not None
+        and headline.get("capacity_block") is not None
+    ):
+        # Beyond what the provider rents on demand, its capacity block is how that many are
+        # bought: the option is priced on it (and says so).
+        ceiling = on_demand_ceiling(ci.catalog, od_choice.price.provider, acc.id)
+        if ceiling is not None and billed.get("on_demand", count) > ceiling:
+            chosen_slot = "capacity_block"
     chosen = compute.get(chosen_slot) if chosen_slot else None
     idle = 0.0
     billed_count = billed.get(chosen_slot or "", count) if chosen is not None else count
@@ -1124,9 +1135,9 @@ def capacity_doc(
     beyond the ceiling it needs a reservation or capacity block: the catalog's price and lead
     time for one when it has it (catalog rule `capacity_block_terms`), else said to be unpriced."""
     slot = money.get("billing_used")
-    if slot not in ("on_demand", "spot"):
+    if slot not in ("on_demand", "spot", "capacity_block"):
         return None
-    price = money["prices"].get(slot)
+    price = money["prices"].get("on_demand") or money["prices"].get(slot)
     if not price:
         return None
     ceiling = on_demand_ceiling(catalog, price["provider"], acc.id)
@@ -1144,6 +1155,7 @@ def capacity_doc(
         "block_usd_per_device_hour": block["usd_per_device_hour"] if block else None,
         "block_provider": block["provider"] if block else None,
         "lead_time": terms.get(block["provider"]) if block else None,
+        "priced_on_block": slot == "capacity_block",
     }
 
 

@@ -1014,6 +1014,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "a capacity block ({provider}, ${usd:,.2f} per GPU-hour; {terms})",
         "容量區塊（{provider}，每 GPU 小時 ${usd:,.2f}；{terms}）",
     ),
+    "option.needs_block_priced": _m(
+        "a capacity block, on which the option is priced ({provider}, ${usd:,.2f} per GPU-hour; "
+        "{terms})",
+        "容量區塊，此方案即以其計價（{provider}，每 GPU 小時 ${usd:,.2f}；{terms}）",
+    ),
     "option.needs_reservation": _m(
         "a reservation negotiated with the provider (no price in the catalog)",
         "與供應商協商的預留容量（目錄中無價格）",

@@ -484,7 +484,7 @@ def unit_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[st
     if cap:
         needs = (
             i18n.message(
-                "option.needs_block",
+                "option.needs_block_priced" if cap.get("priced_on_block") else "option.needs_block",
                 lang,
                 provider=cap["block_provider"],
                 usd=cap["block_usd_per_device_hour"],

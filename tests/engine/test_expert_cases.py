@@ -1288,3 +1288,33 @@ def test_no_option_is_priced_on_a_unit_that_cannot_build_it(
                 if sold:
                     assert o["billed_count"] == sold["units"] * sold["gpus"]
     assert checked > 100
+
+
+def test_beyond_on_demand_stock_is_priced_on_a_capacity_block_or_needs_a_reservation(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 21 item 4: an option larger than its provider rents on demand is priced on the
+    provider's capacity block where the catalog has one (with its terms), else it says it needs
+    a reservation; in both languages."""
+    from advisor.engine.options import unit_notes
+
+    doc = copy.deepcopy(
+        next(
+            d for n, d, _c in CASES if n == "us_70b_continued_pretraining_with_a_336_hour_deadline"
+        )
+    )
+    doc["training"]["deadline_hours"] = 100
+    doc["deployment"]["clouds"] = ["aws"]
+    w = workload(evaluate(doc, catalog, scoring), "pretraining")
+    by_id = {o["accelerator_id"]: o for o in w["options"]}
+    h100, a100 = by_id["nvidia-h100-sxm"], by_id["nvidia-a100-40gb"]
+    ceiling = catalog.rule("on_demand_ceiling_gpus")["default"]
+    assert h100["billed_count"] > ceiling and h100["billing_used"] == "capacity_block"
+    assert h100["capacity"]["needs"] == "capacity_block" and h100["capacity"]["priced_on_block"]
+    assert h100["cost_to_result"]["usd"] == h100["cost_per_run_usd"]["capacity_block"]
+    assert a100["billed_count"] > ceiling and a100["capacity"]["needs"] == "reservation"
+    en = unit_notes("pretraining", h100, "en")
+    zh = unit_notes("pretraining", h100, "zh-hant")
+    assert any("capacity block, on which the option is priced" in n and "8 weeks" in n for n in en)
+    assert any("容量區塊，此方案即以其計價" in n for n in zh)
+    assert any("reservation negotiated" in n for n in unit_notes("pretraining", a100, "en"))

@@ -381,3 +381,20 @@ def test_the_chunked_prefill_assumption_is_stated_with_its_source(
     assert "max_num_batched_tokens" in figure["source"] and figure["as_of"]
     plain = evaluate(sample(**{"frameworks.serving": "none"}), catalog, SCORING)
     assert any("generate()" in a for a in plain["sizing"]["inference"]["assumptions"])
+
+
+@pytest.mark.parametrize("preset", ["llama-3-8b", "llama-3-70b"])
+def test_halving_device_memory_roughly_doubles_the_training_count(
+    catalog: Catalog, preset: str
+) -> None:
+    """Issue 21 item 3: ZeRO-3 plus tensor parallelism inside a node when a micro-batch's
+    activations do not fit one device: an A100 40GB needs about twice the A100 80GB count."""
+    shape = S.shape_from_preset(catalog.presets[preset])
+    t = training(sequence_length=8192, gradient_checkpointing=True)
+    mem = S.training_memory(shape, t, catalog)
+    big = S.min_training_devices(mem, catalog.by_id["nvidia-a100-80gb"], catalog)
+    small = S.min_training_devices(mem, catalog.by_id["nvidia-a100-40gb"], catalog)
+    assert big is not None and small is not None
+    assert big <= small <= 4 * big
+    tp = S.training_tp(mem, catalog.by_id["nvidia-a100-40gb"], small, catalog)
+    assert tp is not None and tp <= catalog.by_id["nvidia-a100-40gb"].max_devices_per_node
