@@ -784,6 +784,10 @@ def levers(
     acc = catalog.by_id[first["accelerator_id"]]
     out: list[tuple[str, Any, Any, int]] = []
     inf, t = answers.inference, answers.training
+    # A lever re-plans on the first option's own offer: tensor parallelism within its unit.
+    used = first.get("billing_used")
+    sold = (first["prices"].get(used) or {}).get("sold_unit") if used else None
+    max_tp = int(sold["gpus"]) if sold else None
     if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
         demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
@@ -797,6 +801,7 @@ def levers(
                 demand,
                 serving=answers.frameworks.serving,
                 offline=kind == "batch_inference",
+                max_tp=max_tp,
             )
             if plan is not None and plan.meets:
                 out.append(
@@ -815,12 +820,20 @@ def levers(
             def fp8_plan() -> S.ServingPlan | None:
                 mem = S.inference_memory(shape, fp8, catalog, serving)
                 return S.serving_plan(
-                    shape, fp8, mem, acc, catalog, demand, serving=serving, offline=offline
+                    shape,
+                    fp8,
+                    mem,
+                    acc,
+                    catalog,
+                    demand,
+                    serving=serving,
+                    offline=offline,
+                    max_tp=max_tp,
                 )
 
             offline = kind == "batch_inference"
             plan = catalog.memo(
-                ("fp8_plan", acc.id, shape, fp8, serving, demand, offline), fp8_plan
+                ("fp8_plan", acc.id, shape, fp8, serving, demand, offline, max_tp), fp8_plan
             )
             if plan is not None and plan.tp * plan.replicas < first["count"]:
                 out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
