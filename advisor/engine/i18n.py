@@ -922,8 +922,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "per sequence; chunked-prefill stacks (vLLM, TGI, TensorRT-LLM, Triton) overlap prefill "
         "with decode; a batch job keeps up to {large} sequences in flight per replica on cards "
         "with 70 GiB or more ({other} otherwise, vLLM's default) as memory allows.",
-        "推論吞吐量已依公開結果校準（MLPerf Inference Llama 2 70B 離線、TensorRT-LLM 與 vLLM "
-        "基準）：每個解碼步驟每個序列另需 {overhead} 微秒；分塊預填的堆疊（vLLM、TGI、"
+        "推論吞吐量已依公開結果校準（MLPerf 推論基準的 Llama 2 70B 離線結果、TensorRT-LLM 與 "
+        "vLLM 基準）：每個解碼步驟每個序列另需 {overhead} 微秒；分塊預填的堆疊（vLLM、TGI、"
         "TensorRT-LLM、Triton）讓預填與解碼重疊；批次工作在 70 GiB 以上的卡片上每個副本最多同時"
         "處理 {large} 個序列（其他卡片 {other} 個，vLLM 的預設值），視記憶體而定。",
     ),
