@@ -506,8 +506,11 @@ class InferenceStepForm(StepForm):
         A.LATENCY_METRICS,
         label=_("What the latency target measures (optional)"),
         help_text=_(
-            "Typical chat targets: time to first token 200–1,000 ms, time per output token "
-            "20–100 ms, whole response a few seconds. Leave empty for the whole response."
+            "First words on screen: a chat reply starts within 500 ms (time to first token). "
+            "Whole answer: a 300-word summary is complete within 10,000 ms. Per word: each "
+            "further word arrives within 50 ms, faster than people read (time per output "
+            "token). More servers let more people ask at once; they do not make one answer "
+            "faster. Leave empty for the whole answer."
         ),
     )
     tokens_per_day = _integer(

@@ -392,6 +392,7 @@ def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str,
         "per_result": per_result,
         "per": per,
         "speed": speed,
+        "speed_flag": target_flagged(chosen),
         "unpriced": unpriced_text,
         "runner_up": runner_up,
     }
@@ -543,6 +544,10 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
                 else "",
                 # Serving options only.
                 "capacity_tps": o.get("tokens_per_second_per_replica", 0) * o.get("replicas", 1),
+                # Issue 21: every option that misses its target (or meets it inside the safety
+                # margin) is marked where it is listed.
+                "target_verdict": target_verdict(o),
+                "target_flag": target_flagged(o),
                 "price": _option_price(o),
             }
         )
@@ -814,14 +819,41 @@ def _percent(value: Any) -> str:
         return "—"
 
 
+def target_verdict(option: Mapping[str, Any]) -> str:
+    """How an option stands to its target, with the margin (result documents from before
+    issue 21 carry only met / not met)."""
+    status = option.get("target_status")
+    margin = option.get("target_margin")
+    if status == "missed":
+        return str(_("misses the target"))
+    if status == "at_risk" and margin is not None:
+        return str(
+            _("met with only %(margin)s to spare: a risk, not met comfortably")
+            % {"margin": f"{float(margin) * 100:.1f}%"}
+        )
+    if status == "met" and margin is not None:
+        return str(_("met, %(margin)s to spare") % {"margin": f"{float(margin) * 100:.0f}%"})
+    met = option.get("meets_deadline", option.get("meets_latency"))
+    if met is None:
+        return "—"
+    if "meets_deadline" in option:
+        return str(_("met") if met else _("cannot be met"))
+    return str(_("met") if met else _("not met"))
+
+
+def target_flagged(option: Mapping[str, Any]) -> bool:
+    """Whether the report marks the option: it misses its target or meets it at risk."""
+    met = option.get("meets_deadline", option.get("meets_latency"))
+    return met is False or option.get("target_status") in ("missed", "at_risk")
+
+
 def _latency_text(option: Option) -> str:
     metric = label_for("latency_metric", option.get("latency_metric"))
     at = option.get("latency_at_metric_ms")
     target = option.get("latency_target_ms")
     if target is None:
         return _("p95 %(metric)s: %(ms)s ms, no target") % {"metric": metric, "ms": _ms(at)}
-    met = option.get("meets_latency")
-    verdict = _("met") if met else _("not met")
+    verdict = target_verdict(option)
     return _("p95 %(metric)s: %(ms)s ms against a target of %(target)s ms — %(verdict)s") % {
         "metric": metric,
         "ms": _ms(at),
@@ -846,7 +878,7 @@ TARGET_BASES = {
 
 
 def _time_text(option: Option) -> str:
-    verdict = _("met") if option.get("meets_deadline") else _("cannot be met")
+    verdict = target_verdict(option)
     basis = TARGET_BASES.get(option.get("target_basis") or "", option.get("target_basis") or "—")
     return _("%(hours)s h per run against a target of %(target)s h (%(basis)s) — %(verdict)s") % {
         "hours": f"{option['hours']:,.1f}",
@@ -937,7 +969,11 @@ def _risks(
     """Risks the result itself shows: prices, confidence, splits, sharding, known gaps."""
     rec = result["recommendation"]
     cost = result["cost"]
-    risks: list[str] = []
+    # What the engine says about a workload's target (nothing meets it, or only inside the
+    # safety margin) leads the risks, so page one shows it.
+    risks: list[str] = [
+        customer_text(t) for w in result["workloads"] for t in w.get("target_warnings") or ()
+    ]
     stale = [p for p in cost["prices_used"] if p["stale"]]
     if stale:
         risks.append(
@@ -1273,6 +1309,8 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                     _("Price source"),
                     _("Price as of"),
                     _("Stale price"),
+                    _("Target"),
+                    _("Target margin"),
                 ]
             )
         )
@@ -1303,6 +1341,8 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                             price["source"] if price else "",
                             (price["as_of"] or "") if price else "",
                             (_("yes") if price["stale"] else _("no")) if price else "",
+                            target_verdict(o),
+                            _blank(o.get("target_margin")),
                         ]
                     )
                 )

@@ -1055,6 +1055,7 @@ def _training_base(
         "target_basis": basis,
         "device_hours": round(run_device_hours, 1),
         "meets_deadline": hours <= target + 1e-9,
+        **target_margin(hours, target, catalog),
         "peak_tflops_per_device": peak,
         "peak_basis": peak_note,
         "mfu": round(S.training_mfu(kind, t, catalog), 3),
@@ -1458,6 +1459,7 @@ def _inference_option(
                 "round_trip_ms": rtt_ms if realtime else None,
                 "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
                 "meets_latency": meets_latency,
+                **target_margin(plan.metric_ms, inf.p95_latency_ms, catalog),
                 "bound": plan.bound,
                 "interconnect": S.interconnect_need(acc, plan.tp, training=False),
             },
@@ -1499,59 +1501,158 @@ def _inference_option(
     return option
 
 
-def rank_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
-    """The rank of an option among a workload's options (catalog rules `rank_order` and
-    `unpriced_rank_order`).
+def target_margin(achieved: float, target: float | None, catalog: Catalog) -> dict[str, Any]:
+    """The share of the target (deadline hours, latency ms) an option leaves unused, and what
+    that means: "met", "at_risk" (under the catalog's `target_safety_share`: inside the
+    estimate's own error) or "missed"; both None when the team set no target."""
+    if target is None or target <= 0:
+        return {"target_margin": None, "target_status": None}
+    # Bounded: a target of a few seconds' fraction (5e-324 h) would otherwise give -inf, which
+    # no JSON store accepts.
+    margin = max(-1e6, (target - achieved) / target)
+    if achieved > target + 1e-9:
+        status = "missed"
+    elif margin < float(catalog.rule("target_safety_share")) - 1e-9:
+        status = "at_risk"
+    else:
+        status = "met"
+    return {"target_margin": round(margin, 4), "target_status": status}
 
-    Runnable with the team's stack first (needs porting after), then available where the
-    customer is, then priced before unpriced (an unpriced option never outranks a priced one),
-    then meeting its target (deadline / latency). Priced options: priced in the customer's region
-    group before priced elsewhere, a firm price (dated, not estimated) before an indicative one
-    (undated list prices, "from" prices, marketplace rows without a date: a buyer cannot sign on
-    them), then the cost to the result (per run, per million tokens, per month for always-on
-    serving); ties: fewer devices, fewer hours, a fresh price before a stale
-    one. Unpriced options (owned hardware has no purchase price in the catalog): the smallest
-    hardware that does the job - least memory x count, then least dense compute x count, then
-    fewer hours - never the fastest card by default. Last, catalog order - never the card's name.
-    """
-    meets = option.get("meets_deadline", option.get("meets_latency"))
-    cost = (option.get("cost_to_result") or {}).get("usd")
-    head = (
+
+def _meets(option: Mapping[str, Any]) -> bool:
+    return option.get("meets_deadline", option.get("meets_latency")) is not False
+
+
+def _price_terms(option: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(away, indicative, stale), 0 = better: priced outside the customer's region group, an
+    indicative price (undated list price, "from" price, undated marketplace row: a buyer cannot
+    sign on it), a stale price."""
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    if not price:
+        return 1, 1, 0
+    return (
+        0 if price["region_match"] in ("exact", "nearby") else 1,
+        0 if price["as_of"] and not price["estimated"] else 1,
+        1 if price["stale"] else 0,
+    )
+
+
+def _time(option: Mapping[str, Any]) -> float:
+    """How fast the option gives its result: the answered latency metric for serving with one,
+    else hours (per run for training, busy hours a month for batch work)."""
+    if option.get("latency_at_metric_ms") is not None and "meets_latency" in option:
+        return float(option["latency_at_metric_ms"])
+    return float(option.get("hours") or 0.0)
+
+
+def _head(option: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
         0 if option.get("availability", {}).get("available", True) else 1,
-        0 if cost is not None else 1,
-        0 if meets is not False else 1,
+        0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
+        0 if _meets(option) else 1,
     )
-    if cost is None:
-        size = option.get("unpriced") or {}
-        return (
-            *head,
-            1,
-            1,
-            0.0,
-            size.get("memory_gb", 0.0),
-            size.get("dense_tflops", 0.0),
-            option.get("hours") or 0.0,
-            0,
-            index,
-        )
-    fresh = 0
-    local = 1
-    firm = 1
-    used = option.get("billing_used")
-    if used and option["prices"].get(used):
-        price = option["prices"][used]
-        fresh = 1 if price["stale"] else 0
-        # A price read in the customer's region (or its region group) before one from elsewhere.
-        local = 0 if price["region_match"] in ("exact", "nearby") else 1
-        firm = 0 if price["as_of"] and not price["estimated"] else 1
+
+
+def _unpriced_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
+    size = option.get("unpriced") or {}
     return (
-        *head,
-        local,
-        firm,
-        cost,
-        option["count"],
+        0 if option.get("availability", {}).get("available", True) else 1,
+        size.get("memory_gb", 0.0),
+        size.get("dense_tflops", 0.0),
         option.get("hours") or 0.0,
-        fresh,
         index,
     )
+
+
+def _dominates(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether `a` is no worse than `b` on every axis a buyer weighs (runs the stack, offered
+    where the customer is, meets the target, cost, time, region, firm and fresh price, devices)
+    and better on at least one."""
+    if a.get("billing_used") != b.get("billing_used"):
+        return False  # priced on another billing (the one the team asked for) is its own axis
+    pa, pb = _price_terms(a), _price_terms(b)
+    worse_is_more = (
+        (
+            0 if a["stack"]["runnable"] else 1,
+            0 if b["stack"]["runnable"] else 1,
+        ),
+        (
+            0 if a["availability"]["available"] else 1,
+            0 if b["availability"]["available"] else 1,
+        ),
+        (0 if _meets(a) else 1, 0 if _meets(b) else 1),
+        (a["cost_to_result"]["usd"], b["cost_to_result"]["usd"]),
+        (_time(a), _time(b)),
+        (pa[0], pb[0]),
+        (pa[1], pb[1]),
+        (pa[2], pb[2]),
+        (a["count"], b["count"]),
+    )
+    return all(x <= y for x, y in worse_is_more) and any(x < y for x, y in worse_is_more)
+
+
+def rank(
+    options: Sequence[dict[str, Any]], catalog: Catalog
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A workload's options in rank order, and the options dropped because another is at least
+    as good on every axis (catalog rules `rank_order`, `rank_cost_tolerance`,
+    `unpriced_rank_order`). Each option carries `_index` (its catalog order).
+
+    Runnable with the team's stack first (needs porting after); offered where the customer is
+    before offered elsewhere; priced before unpriced; meeting the target (deadline, schedule,
+    latency) before missing it. Then the cost to the result, in bands: a band holds every option
+    up to (1 + tolerance) times its cheapest, and inside a band, priced in the customer's region
+    group and a firm price break the tie before the cost itself; so neither ever lifts an
+    option above one several times cheaper. Ties: fewer devices, less time, a fresh price,
+    catalog order (never the card's name). Unpriced options (owned hardware has no purchase
+    price) rank by the smallest hardware that does the job, never the fastest card by default.
+    """
+    tolerance = float(catalog.rule("rank_cost_tolerance"))
+    tiers: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    for o in options:
+        tiers.setdefault(_head(o), []).append(o)
+    ranked: list[dict[str, Any]] = []
+    for head in sorted(tiers):
+        tier = tiers[head]
+        if head[2]:  # unpriced
+            ranked += sorted(tier, key=lambda o: _unpriced_key(o, o["_index"]))
+            continue
+        by_cost = sorted(tier, key=lambda o: (o["cost_to_result"]["usd"], o["_index"]))
+        band, start = 0, None
+        bands: dict[int, int] = {}
+        for o in by_cost:
+            cost = o["cost_to_result"]["usd"]
+            if start is None or cost > start * (1.0 + tolerance) + 1e-9:
+                band, start = band + (start is not None), cost
+            bands[id(o)] = band
+
+        def key(o: Mapping[str, Any], bands: dict[int, int] = bands) -> tuple[Any, ...]:
+            away, indicative, stale = _price_terms(o)
+            return (
+                bands[id(o)],
+                away,
+                indicative,
+                o["cost_to_result"]["usd"],
+                o["count"],
+                _time(o),
+                stale,
+                o["_index"],
+            )
+
+        ranked += sorted(tier, key=key)
+    kept: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    for o in ranked:
+        priced = (o.get("cost_to_result") or {}).get("usd") is not None
+        better = next((k for k in kept if priced and _priced(k) and _dominates(k, o)), None)
+        if better is None:
+            kept.append(o)
+        else:
+            dropped.append({**o, "dominated_by": better["accelerator_id"]})
+    return kept, dropped
+
+
+def _priced(option: Mapping[str, Any]) -> bool:
+    return (option.get("cost_to_result") or {}).get("usd") is not None

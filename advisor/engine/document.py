@@ -223,6 +223,11 @@ class Option(TypedDict):
     china_bandwidth: NotRequired[ChinaBandwidth]
     china_bandwidth_usd_per_month: NotRequired[float | None]
     china_egress: NotRequired[ChinaEgress]
+    # Engine 2.x (issue 21): the share of the target (deadline hours, latency ms) left unused,
+    # and "met", "at_risk" (under the catalog's target_safety_share) or "missed"; both None
+    # without a target.
+    target_margin: NotRequired[float | None]
+    target_status: NotRequired[str | None]
     # Training.
     min_count: NotRequired[int]
     target_hours: NotRequired[float]
@@ -305,6 +310,10 @@ class Workload(TypedDict):
     excluded_options: list[ExcludedOption]
     mode_decision: ModeDecision | None
     rules: list[str]
+    # Issue 21: options left out because another beats or equals them on every axis, and the
+    # sentences about the first option's target (missed, at risk) that belong on page one.
+    dominated_options: NotRequired[list[dict[str, Any]]]
+    target_warnings: NotRequired[list[str]]
 
 
 class TrainingSizing(TypedDict):

@@ -556,18 +556,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "的方案優先，需移植的卡片列於其後並說明移植內容，不支援的卡片排除並說明原因。",
     ),
     "rule.rank_by_cost_to_result": _m(
-        "Options rank by the cost to the result (per training run, per million tokens for batch "
-        "work, per month for always-on serving); an unpriced option never outranks a priced one, "
-        "and a firm price (dated, not estimated) comes before an indicative one (undated, "
-        "estimated or 'from' prices); "
+        "Options that meet their target (deadline, schedule or latency, each with its margin "
+        "stated; under a 10% margin is a risk) rank before those that miss it, which are marked "
+        "as missing; then by the cost to the result (per training run, per million tokens for "
+        "batch work, per month for always-on serving); an unpriced option never outranks a "
+        "priced one. Priced in your region and a firm price (dated, not estimated, against "
+        "undated, estimated or 'from' prices) only break ties between costs within 25% of each "
+        "other, never above an option several times cheaper; an option no better than another "
+        "on cost, time, region, price firmness and devices is left out and counted; "
         "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name. "
         "Unpriced options (owned hardware: the catalog holds no purchase prices) rank by the "
         "smallest hardware that meets the target: least memory (nominal GB) × count, then least "
         "compute × count, then fewer hours, then catalog order - never the fastest card by "
         "default; for owned hardware the same card's cheapest sourced rental is shown as a "
         "labelled rental-equivalent, a proxy that does not rank.",
-        "方案依達成結果的成本排序（每次訓練、批次工作每百萬 token、常駐服務每月）；未定價的方案"
-        "永不排在已定價方案之前，確定價格（有日期、非估計）排在參考價格（無日期、估計或「起價」）之前；平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
+        "達到目標（期限、排程或延遲，各列出餘裕；餘裕不足 10% 視為風險）的方案排在未達標方案之前，"
+        "未達標者另行標示；其次依達成結果的成本排序（每次訓練、批次工作每百萬 token、"
+        "常駐服務每月）；"
+        "未定價的方案永不排在已定價方案之前。在您所在區域定價與確定價格（有日期、非估計，相對於"
+        "無日期、估計或「起價」的參考價格）僅在成本相差 25% 以內時作為平手判斷，絕不排在便宜數倍的"
+        "方案之前；在成本、時間、區域、價格確定性與裝置數量上都不優於另一方案者會被略去並計數；"
+        "平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
         "未定價的方案（自有硬體：目錄中沒有購置價格）依能達成目標的最小硬體排序："
         "記憶體（標稱 GB）× 數量最少，其次運算量 × 數量最少，再其次時數最短，最後依目錄順序——"
         "預設絕不選最快的卡片；自有硬體另列同一張卡片在目錄中最便宜的租用價格作為「租用等價」參考，"
@@ -831,13 +840,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "目錄中沒有 {card} 的租用價格，因此不提供租用等價參考。",
     ),
     "per.run": _m("per run", "次訓練"),
-    "cost.latency_not_met": _m(
-        "{kind}: no option meets the {metric} target of {target} ms; the fastest, {card}, reaches "
-        "{best} ms at one sequence per replica. Relax the target to {best} ms, serve in FP8 or "
-        "shorten the output to meet it; confidence is lowered.",
-        "{kind}：沒有方案能達到 {metric} {target} 毫秒的目標；最快的 {card} 在每個副本一個序列時為 "
-        "{best} 毫秒。可將目標放寬至 {best} 毫秒、改用 FP8 服務或縮短輸出；信心度已調降。",
-    ),
     "lever.line": _m(
         "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
         "instead of {old_count}.",
@@ -1022,6 +1024,73 @@ MESSAGES: dict[str, dict[str, str]] = {
     "option.needs_reservation": _m(
         "a reservation negotiated with the provider (no price in the catalog)",
         "與供應商協商的預留容量（目錄中無價格）",
+    ),
+    # --- issue 21 items 5-6: ranking on the target, its margin, and latency nothing can reach
+    "rank.latency_unreachable": _m(
+        "{kind}: no option meets the {metric} target of {target} ms. The best reachable is "
+        "{best} ms ({card}, one sequence at a time on its fastest tensor-parallel size). More "
+        "replicas serve more users at once but never make one answer faster, so none are added "
+        "to chase the target: the plan is sized for your load and marked as missing it. {levers} "
+        "Confidence is lowered.",
+        "{kind}：沒有方案能達到 {metric} {target} 毫秒的目標。可達到的最佳值為 {best} 毫秒"
+        "（{card}，在其最快的張量平行規模上一次處理一個序列）。增加副本只能同時服務更多使用者，"
+        "不會讓單一回答變快，因此不會為了追趕目標而增加副本：方案依您的負載配置，並標示為未達標。"
+        "{levers}信心度已調降。",
+    ),
+    "rank.levers.whole_response": _m(
+        "To meet it: stream the answer (on the first option its first words show after {ttft} "
+        "ms), ask for shorter answers ({tokens} output tokens now), or serve a quantised "
+        "(FP8/INT4) or smaller model.",
+        "可行做法：以串流方式輸出回答（第一個方案在 {ttft} 毫秒後即顯示最初的字），要求較短的"
+        "回答（目前輸出 {tokens} 個 token），或改用量化（FP8/INT4）或較小的模型。",
+    ),
+    "rank.levers.tpot": _m(
+        "To meet it: serve a quantised (FP8/INT4) or smaller model; a time per word this short is "
+        "set by one replica's memory bandwidth, which more replicas do not add to.",
+        "可行做法：改用量化（FP8/INT4）或較小的模型；這麼短的每字時間取決於單一副本的記憶體頻寬，"
+        "增加副本並不會提高它。",
+    ),
+    "rank.levers.ttft": _m(
+        "To meet it: send shorter prompts ({prompt} prompt tokens now) or serve a quantised "
+        "(FP8/INT4) or smaller model.",
+        "可行做法：縮短提示（目前提示 {prompt} 個 token），或改用量化（FP8/INT4）或較小的模型。",
+    ),
+    "rank.deadline_unreachable": _m(
+        "{kind}: no option meets the target of {target} h; the fastest, {card} × {count}, takes "
+        "{best} h. It is marked as missing; a later deadline, a smaller run or a larger "
+        "reservation would meet it. Confidence is lowered.",
+        "{kind}：沒有方案能達到 {target} 小時的目標；最快的 {card} × {count} 需要 {best} 小時。"
+        "該方案已標示為未達標；放寬期限、縮小訓練規模或預留更多容量才能達到。信心度已調降。",
+    ),
+    "rank.some_missed": _m(
+        "{kind}: {count} of {total} options miss the target ({names}); they are marked as "
+        "missing and ranked after every option that meets it.",
+        "{kind}：{total} 個方案中有 {count} 個未達目標（{names}）；已標示為未達標，排在所有達標"
+        "方案之後。",
+    ),
+    "rank.at_risk": _m(
+        "{kind}: {card} × {count} meets the target with only {margin} of it to spare ({achieved} "
+        "against {target}), under the {safety} safety margin: a risk, not met comfortably. The "
+        "estimate's own error is about that large; confirm it with a pilot or plan on more "
+        "headroom.",
+        "{kind}：{card} × {count} 雖達到目標，但只剩 {margin} 的餘裕（{achieved}，目標 {target}），"
+        "低於 {safety} 的安全餘裕：這是風險，並非輕鬆達標。估算本身的誤差約在此範圍內；請以試行"
+        "驗證，或預留更多餘裕。",
+    ),
+    "rank.indicative_first": _m(
+        "{kind}: the first option, {card} × {count} from {provider} at {cost} USD {per}, is on an "
+        "indicative price (undated, estimated or a 'from' price): it ranks first because the "
+        "first firm price, {firm_card} × {firm_count} at {firm_cost} USD {per}, costs over 25% "
+        "more. Get a quote from {provider} before signing.",
+        "{kind}：第一個方案 {card} × {count}（{provider}，{per} {cost} 美元）採用的是參考價格"
+        "（無日期、估計或「起價」）：它排第一是因為第一個確定價格 {firm_card} × {firm_count}"
+        "（{per} {firm_cost} 美元）貴了超過 25%。簽約前請向 {provider} 索取報價。",
+    ),
+    "rank.dominated": _m(
+        "{kind}: {count} option(s) left out ({names}): another option is as good or better on "
+        "cost, time, region, price firmness and device count.",
+        "{kind}：已略去 {count} 個方案（{names}）：另有方案在成本、時間、區域、價格確定性與裝置"
+        "數量上都相同或更好。",
     ),
 }
 

@@ -200,21 +200,22 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "foreach": _l("foreach AdamW", "foreach AdamW", "foreach", "foreach（逐組）"),
     },
     "latency_metric": {
+        # Issue 21: the first words a person reads name what is measured in plain words.
         "whole_response": _l(
-            "Whole response (default)",
-            "完整回應（預設）",
+            "Whole answer on screen (default)",
+            "完整回答顯示完畢（預設）",
             "whole response (first token + all output tokens)",
             "完整回應（首個 token + 所有輸出 token）",
         ),
         "ttft": _l(
-            "Time to first token (TTFT)",
-            "首個 token 時間（TTFT）",
+            "First words on screen: time to first token (TTFT)",
+            "第一個字出現：首個 token 時間（TTFT）",
             "time to first token",
             "首個 token 時間",
         ),
         "tpot": _l(
-            "Time per output token (TPOT)",
-            "每個輸出 token 時間（TPOT）",
+            "Per word: time per output token (TPOT)",
+            "每個字：每個輸出 token 時間（TPOT）",
             "time per output token",
             "每個輸出 token 時間",
         ),

@@ -51,6 +51,10 @@ class Sized:
 class Options:
     options: list[dict[str, Any]]
     excluded: list[dict[str, Any]]
+    # Options another one beats or equals on every axis (cost, time, region, firm price,
+    # devices, same billing): left out of `options`, each whole with `dominated_by`, the id of
+    # the option that beats it.
+    dominated: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 def round_trip_ms(catalog: Catalog, a: str, b: str) -> float | None:
@@ -282,11 +286,15 @@ def build(
         option["availability"] = avail
         option["_index"] = index
         out.append(option)
-    out.sort(key=lambda o: C.rank_key(o, o["_index"]))
+    out, dropped = C.rank(out, catalog)
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
-    return Options(out, excluded)
+    return Options(
+        out,
+        excluded,
+        [{k: v for k, v in o.items() if k != "_index"} for o in dropped],
+    )
 
 
 # Fields of an option doc that are its own (copied out of the memo); `prices` and

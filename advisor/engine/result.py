@@ -825,19 +825,11 @@ def evaluate(
         card_conf = _card_confidence(options, catalog)
         family_conf = SC.confidence(wd.accelerator_margin, wd.max_margin, scoring)
         mode_conf = SC.confidence(wd.mode_margin, wd.max_margin, scoring)
-        if first is not None and first.get("meets_latency") is False:
-            inf = answers.inference
-            notes.append(
-                i18n.message(
-                    "cost.latency_not_met",
-                    lang,
-                    kind=i18n.label(wd.kind, lang),
-                    metric=i18n.label(inf.latency_metric if inf else "whole_response", lang),
-                    target=f"{first['latency_target_ms']:,.0f}",
-                    best=f"{first['best_latency_at_metric_ms']:,.0f}",
-                    card=first["name"],
-                )
-            )
+        target_warnings = _target_warnings(wd.kind, options, answers, catalog, lang)
+        notes += target_warnings
+        notes += _missed_notes(wd.kind, options, lang)
+        notes += _dominated_notes(wd.kind, built.dominated, lang)
+        notes += _indicative_first_note(wd.kind, options, lang)
         conf_parts.append((family_conf, mode_conf, card_conf))
         w_billing = (
             first["billing"]
@@ -872,6 +864,8 @@ def evaluate(
                 "excluded_options": built.excluded,
                 "mode_decision": mode_docs.get(wd.kind),
                 "rules": workload_rules[-1],
+                "dominated_options": built.dominated,
+                "target_warnings": target_warnings,
             }
         )
         if not options and wd.kind != "preprocessing" and shape is not None:
@@ -1160,6 +1154,162 @@ def _staff_doc(
             "cost.staff_us_wage", lang, region=i18n.value_label("cost.ops_region", region, lang)
         )
     return doc, note
+
+
+def _target_warnings(
+    kind: str,
+    options: list[dict[str, Any]],
+    answers: A.Answers,
+    catalog: Catalog,
+    lang: str,
+) -> list[str]:
+    """What page one must say about a workload's target: nothing meets it (with the best
+    reachable figure and the levers that would), the first option meets it with a margin under
+    the catalog's safety share, and how many options miss it."""
+    if not options:
+        return []
+    first = options[0]
+    out: list[str] = []
+    kind_label = i18n.label(kind, lang)
+    inf = answers.inference
+    if first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:
+        # The best reachable figure over every option, not only the first one's card.
+        fastest = min(options, key=lambda o: o["best_latency_at_metric_ms"])
+        metric = inf.latency_metric
+        levers = i18n.message(
+            f"rank.levers.{metric}",
+            lang,
+            ttft=f"{first['ttft_ms']:,.0f}",
+            tokens=f"{inf.output_tokens:,}",
+            prompt=f"{max(1, inf.context_tokens - inf.output_tokens):,}",
+        )
+        out.append(
+            i18n.message(
+                "rank.latency_unreachable",
+                lang,
+                kind=kind_label,
+                metric=i18n.label(metric, lang),
+                target=f"{first['latency_target_ms']:,.0f}",
+                best=_ms(fastest["best_latency_at_metric_ms"]),
+                card=fastest["name"],
+                levers=levers,
+            )
+        )
+    elif first.get("target_status") == "missed" and "meets_deadline" in first:
+        fastest = min(options, key=lambda o: o["hours"])
+        out.append(
+            i18n.message(
+                "rank.deadline_unreachable",
+                lang,
+                kind=kind_label,
+                target=f"{first['target_hours']:,.0f}",
+                card=fastest["name"],
+                count=fastest["count"],
+                best=f"{fastest['hours']:,.1f}",
+            )
+        )
+    elif first.get("target_status") == "at_risk":
+        unit = "ms" if "meets_latency" in first else "h"
+        achieved, target = (
+            (first["latency_at_metric_ms"], first["latency_target_ms"])
+            if unit == "ms"
+            else (first["hours"], first["target_hours"])
+        )
+        out.append(
+            i18n.message(
+                "rank.at_risk",
+                lang,
+                kind=kind_label,
+                card=first["name"],
+                count=first["count"],
+                margin=f"{first['target_margin'] * 100:.1f}%",
+                achieved=f"{achieved:,.0f} {unit}" if unit == "ms" else f"{achieved:,.1f} {unit}",
+                target=f"{target:,.0f} {unit}",
+                safety=i18n.percent(float(catalog.rule("target_safety_share"))),
+            )
+        )
+    return out
+
+
+def _missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    missed = [o for o in options if o.get("target_status") == "missed"]
+    if not missed or len(missed) == len(options):
+        return []
+    return [
+        i18n.message(
+            "rank.some_missed",
+            lang,
+            kind=i18n.label(kind, lang),
+            count=len(missed),
+            total=len(options),
+            names=", ".join(f"{o['name']} × {o['count']}" for o in missed),
+        )
+    ]
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f}" if value >= 10 else f"{value:,.1f}"
+
+
+def _firm(option: Mapping[str, Any]) -> bool | None:
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    return None if not price else bool(price["as_of"]) and not price["estimated"]
+
+
+def _indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    """A first option on an indicative price (undated, estimated, a "from" price) ranks there
+    on cost alone; the buyer is told so and which firm price it beat."""
+    if not options or _firm(options[0]) is not False:
+        return []
+    first = options[0]
+    if first["cost_to_result"]["usd"] is None:
+        return []
+    # The first firm price of the same standing (runs the stack, offered here, meets the target).
+    firm = next(
+        (
+            o
+            for o in options[1:]
+            if _firm(o)
+            and o["cost_to_result"]["usd"] is not None
+            and o["stack"]["runnable"] == first["stack"]["runnable"]
+            and o["availability"]["available"] == first["availability"]["available"]
+            and (o.get("target_status") == "missed") == (first.get("target_status") == "missed")
+        ),
+        None,
+    )
+    if firm is None:
+        return []
+    per = i18n.message(f"per.{first['cost_to_result']['per']}", lang)
+    return [
+        i18n.message(
+            "rank.indicative_first",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=first["name"],
+            count=first["count"],
+            provider=first["prices"][first["billing_used"]]["provider"],
+            cost=f"{first['cost_to_result']['usd']:,.2f}",
+            per=per,
+            firm_card=firm["name"],
+            firm_count=firm["count"],
+            firm_cost=f"{firm['cost_to_result']['usd']:,.2f}",
+        )
+    ]
+
+
+def _dominated_notes(kind: str, dominated: list[dict[str, Any]], lang: str) -> list[str]:
+    if not dominated:
+        return []
+    return [
+        i18n.message(
+            "rank.dominated",
+            lang,
+            kind=i18n.label(kind, lang),
+            count=len(dominated),
+            names=", ".join(f"{o['name']} × {o['count']}" for o in dominated),
+        )
+    ]
 
 
 def _workload_rules(

@@ -800,10 +800,24 @@ def serving_plan(
         if offline:
             wanted = max(wanted, offline_batch_cap(acc, catalog))
         batch = min(wanted, b_mem)
-        if target is not None and metric != "ttft" and metric_ms(batch) > target:
-            # Largest batch within the target (the step time grows linearly in the batch);
-            # time to first token does not depend on the batch in this model.
-            allowed = target / 1000.0 if metric == "tpot" else (target - ttft) / 1000.0 / out
+        # Aim inside the target by the catalog's safety share where one sequence per replica
+        # gets there (a thinner margin is inside the estimate's own error), else at the target.
+        aim = target
+        if target is not None:
+            aim = target * (1.0 - float(catalog.rule("target_safety_share")))
+            aim = aim if metric_ms(1) <= aim else target
+        if (
+            target is not None
+            and aim is not None
+            and metric != "ttft"
+            and metric_ms(batch) > aim
+            and metric_ms(1) <= target + 1e-9
+        ):
+            # Largest batch within the aim (the step time grows linearly in the batch); time to
+            # first token does not depend on the batch in this model. Where even one sequence
+            # misses the target, the batch stays as memory and concurrency allow: replicas serve
+            # concurrency and never per-stream speed, so more of them cannot reach the target.
+            allowed = aim / 1000.0 if metric == "tpot" else (aim - ttft) / 1000.0 / out
             lat_batch = min(
                 (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
                 (allowed - d) / (c + e) if c + e > 0 else math.inf,
@@ -846,8 +860,18 @@ def serving_plan(
         )
     if not plans:
         return None
-    # Meeting the target first, then fewest devices, then the smaller tensor-parallel size.
-    best = min(plans, key=lambda p: (not p.meets, p.tp * p.replicas, p.tp))
+    # Meeting the target first, with the catalog's safety share to spare before without it, then
+    # fewest devices, then the smaller tensor-parallel size.
+    safe = target * (1.0 - float(catalog.rule("target_safety_share"))) if target else None
+    best = min(
+        plans,
+        key=lambda p: (
+            not p.meets,
+            safe is not None and p.metric_ms > safe + 1e-9,
+            p.tp * p.replicas,
+            p.tp,
+        ),
+    )
     return ServingPlan(**{**_asdict(best), "best_metric_ms": best_metric})
 
 

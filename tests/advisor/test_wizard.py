@@ -473,16 +473,26 @@ def test_an_old_autosave_from_another_tab_is_still_a_conflict(client: Client, me
 NEW_ANSWERS = {
     "en": {
         "latency_label": "What the latency target measures (optional)",
-        "latency_hint": "time to first token 200–1,000 ms, time per output token 20–100 ms",
+        "latency_hint": "First words on screen: a chat reply starts within 500 ms",
+        "latency_choices": (
+            "First words on screen: time to first token",
+            "Whole answer on screen",
+            "Per word: time per output token",
+        ),
         "optimizer_label": "AdamW implementation (optional)",
-        "ttft": "Time to first token (TTFT)",
+        "ttft": "First words on screen: time to first token (TTFT)",
         "foreach": "foreach AdamW",
     },
     "zh-hant": {
         "latency_label": "延遲目標量測的是什麼（選填）",
-        "latency_hint": "首個 token 時間 200–1,000 毫秒、每個輸出 token 時間 20–100",
+        "latency_hint": "第一個字出現：對話回覆在 500 毫秒內開始出現",
+        "latency_choices": (
+            "第一個字出現：首個 token 時間",
+            "完整回答顯示完畢",
+            "每個字：每個輸出 token 時間",
+        ),
         "optimizer_label": "AdamW 實作方式（選填）",
-        "ttft": "首個 token 時間（TTFT）",
+        "ttft": "第一個字出現：首個 token 時間（TTFT）",
         "foreach": "foreach AdamW",
     },
 }
@@ -500,6 +510,9 @@ def test_latency_metric_and_optimizer_implementation_are_asked_saved_and_reviewe
     assert inference.index('name="p95_latency_ms"') < inference.index('name="latency_metric"')
     assert text["latency_label"] in inference
     assert text["latency_hint"] in inference
+    # Issue 21: each choice names what is measured in plain words first.
+    for choice in text["latency_choices"]:
+        assert choice in inference, choice
     assert text["optimizer_label"] in client.get(_url(obj, "training"), **accept).text
 
     _post(client, obj, "training", {**POSTS["training"], "optimizer_impl": "foreach"}, **accept)

@@ -111,7 +111,7 @@ def test_a_price_on_request_offer_is_listed_unpriced_and_never_above_a_priced_op
     assert offer["price_id"] == "house-h200" and offer["provider"] == "Harbour Compute"
     assert offer["region_match"] == "exact" and offer["server"]["ram_gb"] == 1536
     assert h200["availability"]["available"] is True  # offered in Hong Kong, on request
-    # The engine's order (costing.rank_key): runnable, then available here, then priced first.
+    # The engine's order (costing.rank): runnable, then available here, then priced first.
     priced = [
         o["rank"]
         for o in options

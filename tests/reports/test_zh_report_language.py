@@ -70,6 +70,9 @@ def named_data(result: dict[str, Any]) -> list[str]:
     for w in result["workloads"]:
         for o in [*w["options"], *w["alternatives"], *w["excluded_options"]]:
             names.update(str(o[k]) for k in ("name", "provider", "region") if o.get(k))
+            # An owned option's labelled rental-equivalent names its catalog offer too.
+            proxy = (o.get("unpriced") or {}).get("rental_equivalent") or {}
+            names.update(str(proxy[k]) for k in ("provider", "region") if proxy.get(k))
     for p in result["cost"]["prices_used"]:
         names.update(str(p[k]) for k in ("provider", "region", "source", "sold_as") if p.get(k))
     names.update(f["source"] for f in result["cost"]["figures_used"].values())
