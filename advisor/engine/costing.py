@@ -1546,13 +1546,33 @@ def _time(option: Mapping[str, Any]) -> float:
     return float(option.get("hours") or 0.0)
 
 
-def _head(option: Mapping[str, Any]) -> tuple[int, int, int, int]:
+def _away(option: Mapping[str, Any]) -> int:
+    """1 when the card is not offered in the customer's regions (only nearest elsewhere)."""
+    return 0 if option.get("availability", {}).get("available", True) else 1
+
+
+# Work whose users wait on the answer: served from where the customer is, or the round trip
+# adds to every request. Training and batch work ship data once, so a card offered elsewhere is
+# a tie-break among options of similar cost, never a tier above a much cheaper one.
+_LATENCY_BOUND_KINDS = frozenset({"realtime_inference"})
+
+
+def _head(option: Mapping[str, Any], kind: str | None = None) -> tuple[int, int, int, int]:
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
-        0 if option.get("availability", {}).get("available", True) else 1,
+        _away(option) if kind is None or kind in _LATENCY_BOUND_KINDS else 0,
         0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
-        0 if _meets(option) else 1,
+        _target_tier(option),
     )
+
+
+def _target_tier(option: Mapping[str, Any]) -> int:
+    """0: meets its target with the catalog's safety share to spare (or has no target); 1: meets
+    it inside the estimate's own error (`at_risk`); 2: misses it. An architect signs a plan
+    that holds with a margin, so a thin one ranks after every comfortable one."""
+    if not _meets(option):
+        return 2
+    return 1 if option.get("target_status") == "at_risk" else 0
 
 
 def _unpriced_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:
@@ -1582,7 +1602,7 @@ def _dominates(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
             0 if a["availability"]["available"] else 1,
             0 if b["availability"]["available"] else 1,
         ),
-        (0 if _meets(a) else 1, 0 if _meets(b) else 1),
+        (_target_tier(a), _target_tier(b)),
         (a["cost_to_result"]["usd"], b["cost_to_result"]["usd"]),
         (_time(a), _time(b)),
         (pa[0], pb[0]),
@@ -1594,15 +1614,19 @@ def _dominates(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def rank(
-    options: Sequence[dict[str, Any]], catalog: Catalog
+    options: Sequence[dict[str, Any]], catalog: Catalog, *, kind: str | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A workload's options in rank order, and the options dropped because another is at least
     as good on every axis (catalog rules `rank_order`, `rank_cost_tolerance`,
     `unpriced_rank_order`). Each option carries `_index` (its catalog order).
 
-    Runnable with the team's stack first (needs porting after); offered where the customer is
-    before offered elsewhere; priced before unpriced; meeting the target (deadline, schedule,
-    latency) before missing it. Then the cost to the result, in bands: a band holds every option
+    Runnable with the team's stack first (needs porting after); for real-time serving, offered
+    where the customer is before offered elsewhere (for training and batch work of `kind`, that
+    is a tie-break inside a cost band, as the price's region is: data residency has already
+    excluded what may not leave the country); priced before unpriced; meeting the target
+    (deadline, schedule, latency) with the catalog's safety share to spare, then meeting it
+    thinly (`at_risk`), then missing it. Then the cost to the result, in bands: a band holds
+    every option
     up to (1 + tolerance) times its cheapest, and inside a band, priced in the customer's region
     group and a firm price break the tie before the cost itself; so neither ever lifts an
     option above one several times cheaper. Ties: fewer devices, less time, a fresh price,
@@ -1612,7 +1636,7 @@ def rank(
     tolerance = float(catalog.rule("rank_cost_tolerance"))
     tiers: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     for o in options:
-        tiers.setdefault(_head(o), []).append(o)
+        tiers.setdefault(_head(o, kind), []).append(o)
     ranked: list[dict[str, Any]] = []
     for head in sorted(tiers):
         tier = tiers[head]
@@ -1632,6 +1656,7 @@ def rank(
             away, indicative, stale = _price_terms(o)
             return (
                 bands[id(o)],
+                _away(o),
                 away,
                 indicative,
                 o["cost_to_result"]["usd"],

@@ -1068,6 +1068,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{total} 個方案中有 {count} 個未達目標（{names}）；已標示為未達標，排在所有達標"
         "方案之後。",
     ),
+    "rank.thin_margin_after": _m(
+        "{kind}: {card} × {count} would cost less ({cost} USD {per}) but leaves only {margin} of "
+        "the target, under the {safety} safety margin; it is ranked after {first} ({first_cost} "
+        "USD {per}), which meets the target with room to spare.",
+        "{kind}：{card} × {count} 較便宜（每{per} {cost} 美元），但只剩目標的 {margin} 餘裕，低於 "
+        "{safety} 的安全餘裕；因此排在 {first}（每{per} {first_cost} 美元）之後，後者能留有餘裕"
+        "地達到目標。",
+    ),
     "rank.at_risk": _m(
         "{kind}: {card} × {count} meets the target with only {margin} of it to spare ({achieved} "
         "against {target}), under the {safety} safety margin: a risk, not met comfortably. The "

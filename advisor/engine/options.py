@@ -286,7 +286,7 @@ def build(
         option["availability"] = avail
         option["_index"] = index
         out.append(option)
-    out, dropped = C.rank(out, catalog)
+    out, dropped = C.rank(out, catalog, kind=kind)
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
@@ -865,9 +865,13 @@ def levers(
             if n is not None and n < first["min_count"] and first["count"] == first["min_count"]:
                 out.append((path, old, new, n))
         if t.deadline_hours is None and first["hours"] > 24:
-            # Half the compute; each run's fixed overhead (in its hours) does not halve.
+            # Half the compute; each run's fixed overhead (in its hours) does not halve. The
+            # deadline leaves the catalog's safety share, so that the plan it buys meets it with
+            # room to spare (a thinner one ranks after every comfortable option).
             overhead = float((first.get("run_overhead") or {}).get("hours", 0.0))
-            deadline = float(math.ceil((first["hours"] - overhead) / 2.0 + overhead))
+            safety = float(catalog.rule("target_safety_share"))
+            half = (first["hours"] - overhead) / 2.0 + overhead
+            deadline = float(math.ceil(half / (1.0 - safety)))
             counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
             if counts and counts[0] <= acc.max_devices_per_group:
                 out.append(("training.deadline_hours", None, deadline, counts[0]))

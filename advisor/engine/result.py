@@ -828,6 +828,7 @@ def evaluate(
         target_warnings = _target_warnings(wd.kind, options, answers, catalog, lang)
         notes += target_warnings
         notes += _missed_notes(wd.kind, options, lang)
+        notes += _thin_margin_notes(wd.kind, options, catalog, lang)
         notes += _dominated_notes(wd.kind, built.dominated, lang)
         notes += _indicative_first_note(wd.kind, options, lang)
         conf_parts.append((family_conf, mode_conf, card_conf))
@@ -1243,6 +1244,45 @@ def _missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[s
             count=len(missed),
             total=len(options),
             names=", ".join(f"{o['name']} × {o['count']}" for o in missed),
+        )
+    ]
+
+
+def _thin_margin_notes(
+    kind: str, options: list[dict[str, Any]], catalog: Catalog, lang: str
+) -> list[str]:
+    """A cheaper option that meets the target only inside the estimate's own error ranks after
+    the first, which meets it with the safety share to spare: say which and what it would save."""
+    if not options or options[0].get("target_status") not in ("met", None):
+        return []
+    first = options[0]
+    cost = (first.get("cost_to_result") or {}).get("usd")
+    if cost is None:
+        return []
+    thin = [
+        o
+        for o in options[1:]
+        if o.get("target_status") == "at_risk"
+        and (o.get("cost_to_result") or {}).get("usd") is not None
+        and o["cost_to_result"]["usd"] < cost
+        and o["stack"]["runnable"] == first["stack"]["runnable"]
+    ]
+    if not thin:
+        return []
+    cheapest = min(thin, key=lambda o: o["cost_to_result"]["usd"])
+    return [
+        i18n.message(
+            "rank.thin_margin_after",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=cheapest["name"],
+            count=cheapest["count"],
+            cost=f"{cheapest['cost_to_result']['usd']:,.2f}",
+            per=i18n.message(f"per.{cheapest['cost_to_result']['per']}", lang),
+            margin=f"{cheapest['target_margin'] * 100:.1f}%",
+            safety=i18n.percent(float(catalog.rule("target_safety_share"))),
+            first=f"{first['name']} × {first['count']}",
+            first_cost=f"{cost:,.2f}",
         )
     ]
 

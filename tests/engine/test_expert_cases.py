@@ -531,7 +531,8 @@ def short_daily_job_pays_its_provisioning_image_pull_and_staging(r: Result) -> N
     assert overhead["staging_hours"] > 0 and overhead["staged_gb"] > 1
     # In the run's hours (and so its device-hours and cost), and said in the result.
     assert first["hours"] >= overhead["hours"] > 0.1 * first["hours"]
-    assert first["device_hours"] == pytest.approx(first["count"] * first["hours"], rel=0.02)
+    # device_hours are rounded to 0.1 h in the result.
+    assert first["device_hours"] == pytest.approx(first["count"] * first["hours"], abs=0.05)
     (note,) = [n for n in r["cost"]["notes"] if "each run spends about" in n]
     assert f"{overhead['staged_gb']:,.1f} GB" in note
 
@@ -714,7 +715,12 @@ def university_lab_lora_is_not_sold_the_local_card_at_three_times_the_cost(r: Re
     # a third of its cost. Before: 2 x A100 40GB (Google Cloud, Singapore) at $88.80 a run.
     assert first["accelerator_id"] != "nvidia-a100-40gb"
     assert first["cost_to_result"]["usd"] * 1.25 < costs["nvidia-a100-40gb"]
-    assert first["availability"]["available"]
+    if not first["availability"]["available"]:
+        # Training ships its data once: a card offered elsewhere is a tie-break, not a tier, and
+        # the result says where the price is read.
+        assert any(
+            first["name"] in n and "not offered where you are" in n for n in r["cost"]["notes"]
+        )
     assert first["target_status"] == "met" and first["target_margin"] >= 0.10
     _never_above_a_much_cheaper_option(w)
     price = first["prices"][first["billing_used"]]
@@ -772,6 +778,22 @@ def whole_answer_in_300_ms_for_512_tokens_says_what_would_meet_it(r: Result) -> 
     assert first["rank"] == 1 and first["cost_to_result"]["usd"] == min(
         o["cost_to_result"]["usd"] for o in w["options"] if o["availability"]["available"]
     )
+
+
+def thin_margin_ranks_after_a_comfortable_plan(r: Result) -> None:
+    w = workload(r, "fine_tuning")
+    first = w["options"][0]
+    # The first option holds the deadline with the safety share to spare; a cheaper plan that
+    # holds it only inside the estimate's error ranks after it, and the result says so.
+    assert first["target_status"] == "met" and first["target_margin"] >= 0.10
+    thin = [o for o in w["options"] if o["target_status"] == "at_risk"]
+    assert thin, "the team is built so that the cheapest plan has under 10% to spare"
+    cheaper = [o for o in thin if o["cost_to_result"]["usd"] < first["cost_to_result"]["usd"]]
+    assert cheaper
+    statuses = [o["target_status"] for o in w["options"] if o["cost_to_result"]["usd"]]
+    assert statuses == sorted(statuses, key=["met", "at_risk", "missed"].index)
+    (note,) = [n for n in r["cost"]["notes"] if "would cost less" in n]
+    assert cheaper[0]["name"] in note and first["name"] in note
 
 
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
@@ -1348,6 +1370,27 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         whole_answer_in_300_ms_for_512_tokens_says_what_would_meet_it,
+    ),
+    # --- lead: a thin margin ranks after a comfortable one (issue 21 item 5) ---
+    (
+        "la_biotech_70b_fine_tune_is_not_sold_a_plan_with_two_percent_to_spare",
+        team(
+            organization={"industry": "healthcare", "regions": ["los_angeles"]},
+            workloads=[{"kind": "fine_tuning", "schedule": "project_cycles"}],
+            model={"preset": "llama-3-70b"},
+            frameworks={"serving": "none"},
+            deployment={"allowed_modes": ["public_cloud"], "clouds": ["aws"]},
+            training={
+                "method": "full",
+                "micro_batch_size": 1,
+                "sequence_length": 4096,
+                "dataset_tokens": 5_000_000_000,
+                "epochs": 1,
+                "deadline_hours": 72,
+            },
+            cost={"billing": "committed", "monthly_budget_usd": 150_000, "hours_per_day": 24},
+        ),
+        thin_margin_ranks_after_a_comfortable_plan,
     ),
 ]
 
