@@ -1552,15 +1552,23 @@ def _away(option: Mapping[str, Any]) -> int:
 
 
 # Work whose users wait on the answer: served from where the customer is, or the round trip
-# adds to every request. Training and batch work ship data once, so a card offered elsewhere is
-# a tie-break among options of similar cost, never a tier above a much cheaper one.
+# adds to every request. Training and batch work on a public cloud ship data once to a region
+# rented by the hour, so a card offered elsewhere is a tie-break among options of similar cost,
+# never a tier above a much cheaper one. A hosted or owned server is rented for months and lives
+# where it stands: there, where the customer is stays a tier.
 _LATENCY_BOUND_KINDS = frozenset({"realtime_inference"})
 
 
-def _head(option: Mapping[str, Any], kind: str | None = None) -> tuple[int, int, int, int]:
+def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
+    return kind is None or kind in _LATENCY_BOUND_KINDS or mode != "public_cloud"
+
+
+def _head(
+    option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
+) -> tuple[int, int, int, int]:
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
-        _away(option) if kind is None or kind in _LATENCY_BOUND_KINDS else 0,
+        _away(option) if _away_is_a_tier(kind, mode) else 0,
         0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
         _target_tier(option),
     )
@@ -1614,16 +1622,20 @@ def _dominates(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def rank(
-    options: Sequence[dict[str, Any]], catalog: Catalog, *, kind: str | None = None
+    options: Sequence[dict[str, Any]],
+    catalog: Catalog,
+    *,
+    kind: str | None = None,
+    mode: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A workload's options in rank order, and the options dropped because another is at least
     as good on every axis (catalog rules `rank_order`, `rank_cost_tolerance`,
     `unpriced_rank_order`). Each option carries `_index` (its catalog order).
 
-    Runnable with the team's stack first (needs porting after); for real-time serving, offered
-    where the customer is before offered elsewhere (for training and batch work of `kind`, that
-    is a tie-break inside a cost band, as the price's region is: data residency has already
-    excluded what may not leave the country); priced before unpriced; meeting the target
+    Runnable with the team's stack first (needs porting after); offered where the customer is
+    before offered elsewhere (for training and batch work of `kind` on a public cloud, `mode`,
+    that is a tie-break inside a cost band, as the price's region is: data residency has
+    already excluded what may not leave the country); priced before unpriced; meeting the target
     (deadline, schedule, latency) with the catalog's safety share to spare, then meeting it
     thinly (`at_risk`), then missing it. Then the cost to the result, in bands: a band holds
     every option
@@ -1636,7 +1648,7 @@ def rank(
     tolerance = float(catalog.rule("rank_cost_tolerance"))
     tiers: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     for o in options:
-        tiers.setdefault(_head(o, kind), []).append(o)
+        tiers.setdefault(_head(o, kind, mode), []).append(o)
     ranked: list[dict[str, Any]] = []
     for head in sorted(tiers):
         tier = tiers[head]

@@ -286,7 +286,7 @@ def build(
         option["availability"] = avail
         option["_index"] = index
         out.append(option)
-    out, dropped = C.rank(out, catalog, kind=kind)
+    out, dropped = C.rank(out, catalog, kind=kind, mode=mode)
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank

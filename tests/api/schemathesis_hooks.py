@@ -30,6 +30,14 @@ def _breaks_a_rule_beyond_json_schema(answers: Any) -> bool:
         hidden = architecture.get("hidden_size")
         if _whole(heads) and _whole(kv_heads) and kv_heads > 0 and heads % kv_heads:
             return True
+        # A mixture of experts routes each token to at most all of its experts, and its active
+        # parameters are at most its total.
+        experts, top_k = architecture.get("experts", 1), architecture.get("experts_per_token")
+        if _whole(experts) and _whole(top_k) and top_k > experts:
+            return True
+        total, active = architecture.get("parameters"), architecture.get("active_parameters")
+        if _whole(total) and _whole(active) and active > total:
+            return True
         if "head_dim" not in architecture and _whole(hidden) and _whole(heads) and heads > 0:
             return bool(hidden % heads)
     return False

@@ -384,7 +384,7 @@ def test_the_price_list_opens_on_the_draft_being_edited(
 
 def test_catalog_pages_show_counts_problems_and_diff(editor: Client, draft: Catalog) -> None:
     page = editor.get(reverse("admin:reference_catalog_change", args=[draft.pk])).content.decode()
-    assert "194 prices" in page and "undated" in page
+    assert f"{draft.prices.count()} prices" in page and "undated" in page
     assert "This draft passes every check" in page
     price = draft.prices.get(key="p001")
     price.usd_per_device_hour = Decimal("0.4")
