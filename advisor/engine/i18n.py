@@ -727,6 +727,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "porting.generic": _m(
         "port and re-test the stack on this card", "在此卡片上移植並重新測試技術堆疊"
     ),
+    "billing.on_demand_as_asked": _m(
+        "{billing}: {kind} keeps its devices busy {utilisation} of the month, enough for a "
+        "commitment or monthly price to pay off, but you asked to pay as you go; a commitment "
+        "would cost less if that can change.",
+        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，已足以讓承諾或月付價格划算，"
+        "但您要求按使用量付費；若可調整，承諾用量會更便宜。",
+    ),
+    "billing.on_demand_unpredictable": _m(
+        "{billing}: {kind} keeps its devices busy {utilisation} of the month, enough for a "
+        "commitment or monthly price to pay off if it stays so, but your demand is unpredictable "
+        "and a commitment is paid whether used or not; it pays for the hours it uses.",
+        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，若維持如此，承諾或月付價格會划算；"
+        "但您的需求難以預測，而承諾用量無論是否使用都要付費，因此按實際使用時數付費。",
+    ),
     "billing.follows_utilisation": _m(
         "{billing}: {kind} keeps its devices busy {utilisation} of the month, below the break-even "
         "of any commitment or monthly price, so it pays for the hours it uses.",

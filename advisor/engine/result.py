@@ -942,9 +942,22 @@ def evaluate(
             headline["compute_usd_per_month"].get(s) is not None
             for s in ("monthly", "commit_1y", "commit_3y")
         )
+        # The lowest break-even among the fixed prices the option has: on-demand at or above it
+        # was chosen for another reason (paying as one goes was asked, demand is unpredictable),
+        # never "below the break-even".
+        fixed_be = [
+            v
+            for k, v in headline["break_even_utilisation"].items()
+            if v is not None and headline["compute_usd_per_month"].get(k) is not None
+        ]
+        above = bool(fixed_be) and headline["utilisation"] + 1e-9 >= min(fixed_be)
         code = (
             "billing.only_on_demand"
             if slot == "on_demand" and not fixed_priced
+            else "billing.on_demand_as_asked"
+            if slot == "on_demand" and above and answers.cost.billing == "pay_as_you_go"
+            else "billing.on_demand_unpredictable"
+            if slot == "on_demand" and above and answers.maturity.demand == "unpredictable"
             else "billing.follows_utilisation"
             if slot == "on_demand"
             else "billing.clears_break_even"

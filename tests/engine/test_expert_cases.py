@@ -1528,3 +1528,22 @@ def test_beyond_on_demand_stock_is_priced_on_a_capacity_block_or_needs_a_reserva
     assert any("capacity block, on which the option is priced" in n and "8 weeks" in n for n in en)
     assert any("容量區塊，此方案即以其計價" in n for n in zh)
     assert any("reservation negotiated" in n for n in unit_notes("pretraining", a100, "en"))
+
+
+def test_on_demand_for_busy_serving_says_why_not_below_the_break_even(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """A service busy all month on on-demand is never said to be "below the break-even": the
+    reason is the one the team gave (unpredictable demand, or paying as it goes)."""
+    for demand, billing, words in (
+        ("unpredictable", "no_preference", "your demand is unpredictable"),
+        ("predictable", "pay_as_you_go", "you asked to pay as you go"),
+    ):
+        doc = team(maturity={"demand": demand}, cost={"billing": billing, "hours_per_day": 24})
+        result = evaluate(doc, catalog, scoring)
+        rec = result["recommendation"]
+        (first,) = workload(result, "realtime_inference")["options"][:1]
+        if rec["billing"] != "on_demand" or first["utilisation"] < 0.99:
+            pytest.fail(f"the team no longer serves on-demand all month: {rec['billing']}")
+        assert "below the break-even" not in rec["billing_reason"]
+        assert words in rec["billing_reason"]
