@@ -1296,6 +1296,17 @@ def peak_to_average(inf: Inference, catalog: Catalog) -> float:
     return float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
 
 
+def serving_demand(catalog: Catalog, kind: str, inf: Inference, hours_per_day: float) -> float:
+    """Output tokens a second the serving plan must sustain: real-time serving at its peak (the
+    day's mean times the peak-to-average ratio); batch work over its daily window (a window
+    shorter than a minute is treated as one minute; no window = all day)."""
+    per_day = float(inf.tokens_per_day)
+    if kind == "realtime_inference":
+        return per_day / 86400.0 * peak_to_average(inf, catalog)
+    window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
+    return per_day / (window * 3600.0)
+
+
 def inference_option(
     acc: Accelerator,
     mode: str,
@@ -1349,13 +1360,7 @@ def _inference_option(
     per_day = float(inf.tokens_per_day)
     hpm = catalog.hours_per_month
     realtime = kind == "realtime_inference"
-    if realtime:
-        # Replicas for the peak: the answered concurrency and the peak token rate.
-        demand = per_day / 86400.0 * peak_to_average(inf, catalog)
-    else:
-        # A batch window shorter than a minute is treated as one minute; no window = all day.
-        window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
-        demand = per_day / (window * 3600.0)
+    demand = serving_demand(catalog, kind, inf, hours_per_day)
     rtt = (rtt_ms or 0.0) if realtime else 0.0
     key = ("serving", acc.id, kind, rtt, cap)
     if key not in ci.sized:

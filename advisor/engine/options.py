@@ -797,7 +797,7 @@ def levers(
     sold = (first["prices"].get(used) or {}).get("sold_unit") if used else None
     max_tp = int(sold["gpus"]) if sold else None
     if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
-        demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+        demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day)
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
             relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
             plan = S.serving_plan(
@@ -931,7 +931,7 @@ def _smaller_hardware_lever(
     ):
         return None
     shape, imem = sized.shape, sized.imem
-    demand = _demand(catalog, kind, inf, answers.cost.hours_per_day)
+    demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day)
     fw = answers.frameworks
     loose = dataclasses.replace(inf, p95_latency_ms=None)
     best: tuple[float, float, int, Accelerator] | None = None
@@ -1016,11 +1016,3 @@ def _lever_min_devices(
     catalog: Catalog, acc: Accelerator, shape: S.ModelShape, trial: A.Training
 ) -> int | None:
     return S.min_training_devices(S.training_memory(shape, trial, catalog), acc, catalog)
-
-
-def _demand(catalog: Catalog, kind: str, inf: A.Inference, hours_per_day: float) -> float:
-    per_day = float(inf.tokens_per_day)
-    if kind == "realtime_inference":
-        return per_day / 86400.0 * C.peak_to_average(inf, catalog)
-    window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
-    return per_day / (window * 3600.0)
