@@ -1003,6 +1003,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}: {card} is bought as {units} x {unit} ({gpus} GPU(s) each){tp}.",
         "{kind}：{card} 以 {units} 台 {unit} 購買（每台 {gpus} 顆 GPU）{tp}。",
     ),
+    "option.whole_server": _m(
+        "{kind}: {card} is sold only as servers of {gpus}; the workload needs {needed}, so "
+        "{servers} server(s) are bought and {idle} card(s) stand idle (${idle_usd} a month).",
+        "{kind}：{card} 僅以每台 {gpus} 顆的伺服器出售；工作負載只需 {needed} 顆，因此購買 "
+        "{servers} 台，{idle} 顆閒置（每月 ${idle_usd}）。",
+    ),
+    "option.whole_server_smaller": _m(
+        "Compared with the cheapest smaller priced option: {card} x {count} at ${usd} a month.",
+        "對比最便宜的較小定價選項：{card} x {count}，每月 ${usd}。",
+    ),
+    "option.whole_server_budget": _m(
+        "At ${usd} a month it is over the budget of ${budget}.",
+        "每月 ${usd}，超出 ${budget} 的預算。",
+    ),
     "option.tp_inside": _m(
         "; each {tp}-way tensor-parallel group sits inside one unit",
         "；每個 {tp} 路張量平行組都在同一單元內",

@@ -290,6 +290,7 @@ def build(
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
+    house_beside_first(out)
     return Options(
         out,
         excluded,
@@ -432,6 +433,104 @@ def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
             (p.accelerator_id, m) for p in catalog.prices if not p.on_request for m in p.modes
         ),
     )
+
+
+def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
+    """Issue 22 item 2: the operator's own servers sold on request that fit this workload (an
+    option runnable with the team's stack and offered where the customer is) are listed on the
+    first priced option as `house_on_request`, with their sizing, so that the report shows
+    "our server for this workload: ask for a price" beside it. They stay unpriced and are never
+    ranked as if priced; the key is absent when there is none (results keep their bytes)."""
+    if not options:
+        return
+    first = next((o for o in options if o["cost_to_result"]["usd"] is not None), options[0])
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for o in options:
+        if not (o["stack"]["runnable"] and o["availability"]["available"]):
+            continue
+        for offer in o.get("on_request") or []:
+            if not offer.get("house") or offer["price_id"] in seen:
+                continue
+            seen.add(offer["price_id"])
+            needed = int(o.get("min_count") or o["count"])
+            per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
+            found.append(
+                {
+                    **offer,
+                    "accelerator_id": o["accelerator_id"],
+                    "name": o["name"],
+                    "needed_count": needed,
+                    "servers": -(-needed // per_unit),
+                    "option_rank": o["rank"],
+                }
+            )
+    if found:
+        first["house_on_request"] = found
+
+
+def whole_server_note(
+    kind: str, options: Sequence[Mapping[str, Any]], budget: float | None, lang: str
+) -> str | None:
+    """Issue 22 item 7: a first option billed in servers larger than the workload needs (a
+    house server sold only as 8 cards for a job that fits one) says so, with the idle cards'
+    cost, the cheapest smaller priced option it was compared against and the budget it
+    exceeds; None when the option uses what it pays for."""
+    first = options[0] if options else None
+    if first is None or not first.get("billing_used"):
+        return None
+    price = first["prices"].get(first["billing_used"]) or {}
+    per_unit = int(price.get("gpus_per_unit") or 1)
+    needed = int(first.get("min_count") or first["count"])
+    billed = int(first.get("billed_count") or first["count"])
+    monthly = first.get("monthly_cost_usd")
+    # Only where no unit note explains the purchase (a house or hosting row sold as a server).
+    if per_unit <= 1 or billed <= needed or monthly is None or price.get("sold_unit"):
+        return None
+    smaller = next(
+        (
+            o
+            for o in options[1:]
+            if o.get("monthly_cost_usd") is not None
+            and o["monthly_cost_usd"] < monthly
+            and o["stack"]["runnable"]
+        ),
+        None,
+    )
+    per_card = float(price.get("usd_per_device_month") or 0.0)
+    parts = [
+        i18n.message(
+            "option.whole_server",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=first["name"],
+            needed=needed,
+            gpus=per_unit,
+            servers=-(-billed // per_unit),
+            idle=billed - needed,
+            idle_usd=f"{(billed - needed) * per_card:,.0f}",
+        )
+    ]
+    if smaller is not None:
+        parts.append(
+            i18n.message(
+                "option.whole_server_smaller",
+                lang,
+                card=smaller["name"],
+                count=smaller["count"],
+                usd=f"{smaller['monthly_cost_usd']:,.0f}",
+            )
+        )
+    if budget is not None and monthly > budget:
+        parts.append(
+            i18n.message(
+                "option.whole_server_budget",
+                lang,
+                usd=f"{monthly:,.0f}",
+                budget=f"{budget:,.0f}",
+            )
+        )
+    return " ".join(parts)
 
 
 def first_runnable(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:

@@ -125,10 +125,14 @@ def _real_changes(
     return out
 
 
-def _card_confidence(options: list[dict[str, Any]], catalog: Catalog) -> float:
+def _card_confidence(
+    options: list[dict[str, Any]], catalog: Catalog, budget: float | None = None
+) -> float:
     """How sure the first card is: 0.5 + 0.5 * min(1, cost gap to the next runnable, available,
     priced option / (full-gap fraction * its cost)); 1.0 when it is the only one; 0.5 when the
-    first is unpriced; at most 0.5 when it misses its latency or deadline target."""
+    first is unpriced; at most 0.5 when it misses its latency or deadline target, or when it
+    alone costs more a month than the budget (issue 22: a whole 8-card server bought for a job
+    that fits one card was "100%" sure at $17,114 over a $15,000 budget)."""
     if not options:
         return 0.5
     first = options[0]
@@ -149,6 +153,9 @@ def _card_confidence(options: list[dict[str, Any]], catalog: Catalog) -> float:
             full = catalog.figure("card_confidence_full_gap") * cost
             conf = round(0.5 + 0.5 * min(1.0, max(0.0, nxt[0] - cost) / full), 3)
     if first.get("meets_latency") is False or first.get("meets_deadline") is False:
+        conf = min(conf, 0.5)
+    monthly = first.get("monthly_cost_usd")
+    if budget is not None and monthly is not None and monthly > budget:
         conf = min(conf, 0.5)
     return conf
 
@@ -791,6 +798,9 @@ def evaluate(
         notes += O.first_option_notes(
             wd.kind, wd.mode, options[0] if options else None, answers.organization.regions, lang
         )
+        whole = O.whole_server_note(wd.kind, options, answers.cost.monthly_budget_usd, lang)
+        if whole is not None:
+            notes.append(whole)
         if options:
             # Issue 21: each short run's fixed overhead; a commitment on an older card.
             for said in (
@@ -822,7 +832,7 @@ def evaluate(
         first = options[0] if options else None
         firsts_by_kind[wd.kind] = first
         workload_rules.append(_workload_rules(wd.kind, first, mode_docs.get(wd.kind)))
-        card_conf = _card_confidence(options, catalog)
+        card_conf = _card_confidence(options, catalog, answers.cost.monthly_budget_usd)
         family_conf = SC.confidence(wd.accelerator_margin, wd.max_margin, scoring)
         mode_conf = SC.confidence(wd.mode_margin, wd.max_margin, scoring)
         target_warnings = _target_warnings(wd.kind, options, answers, catalog, lang)

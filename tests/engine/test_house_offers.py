@@ -135,3 +135,78 @@ def test_no_house_offer_leaves_options_without_the_new_keys(
     for o in _options(evaluate(_hosted_team(), catalog, scoring)):
         assert "on_request" not in o
         assert all(p is None or "house" not in p for p in o["prices"].values())
+
+
+# --------------------------------------------------------------------------- issue 22 items 2, 7
+
+
+def test_an_on_request_house_server_that_fits_is_listed_on_the_first_priced_option(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    both = _with(
+        catalog,
+        _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=1500),
+        _house("house-h200", "nvidia-h200", price_on_request=True, unit="HK-H200-8"),
+    )
+    options = _options(evaluate(_hosted_team(), both, scoring))
+    first = options[0]
+    assert first["cost_to_result"]["usd"] is not None  # never ranked as if priced
+    (house,) = first["house_on_request"]
+    h200 = next(o for o in options if o["accelerator_id"] == "nvidia-h200")
+    assert house["price_id"] == "house-h200" and house["sold_as"] == "HK-H200-8"
+    assert house["server"]["china_bandwidth_type"] == "cn2_gia"
+    assert house["needed_count"] == h200["count"] and house["servers"] == 1
+    assert house["option_rank"] == h200["rank"] > first["rank"]
+    assert all("house_on_request" not in o for o in options[1:])
+
+
+def test_a_priced_house_server_competes_on_cost_and_an_on_request_one_is_not_surfaced(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # Priced: it is an option like any other (no "ask for a price" beside the first).
+    priced = _with(catalog, _house("house-h200", "nvidia-h200", usd_per_device_month=1800))
+    options = _options(evaluate(_hosted_team(), priced, scoring))
+    assert all("house_on_request" not in o for o in options)
+    h200 = next(o for o in options if o["accelerator_id"] == "nvidia-h200")
+    assert h200["prices"]["monthly"]["house"] is True
+    # On request, but where the team's data may not go (Tokyo only, residency in region).
+    away = _with(
+        catalog,
+        _house("house-h200", "nvidia-h200", price_on_request=True),
+    )
+    tokyo = team(
+        organization={"regions": ["tokyo"]},
+        deployment={"allowed_modes": ["dedicated_hosting"], "data_residency": "in_region"},
+    )
+    result = evaluate(tokyo, away, scoring)
+    assert all("house_on_request" not in o for o in _options(result))
+
+
+def _one_card_fine_tune() -> dict[str, Any]:
+    from advisor.starters import BY_SLUG
+
+    doc = BY_SLUG["llm-fine-tuning-startup"].document()
+    doc["organization"]["regions"] = ["hong_kong"]
+    doc["deployment"]["allowed_modes"] = ["dedicated_hosting"]
+    return doc
+
+
+def test_a_house_server_sold_as_eight_for_a_one_card_job_says_so_and_is_not_sure(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # Issue 22 item 7: a job that fits one 80 GB card got "8 cards needed" at $17,114/month,
+    # over its $15,000 budget with no warning, and confidence went from 50% to 100%.
+    house = _with(catalog, _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=2139.25))
+    result = evaluate(_one_card_fine_tune(), house, scoring)
+    tune = workload(result, "fine_tuning")
+    first = tune["options"][0]
+    assert first["prices"]["monthly"]["price_id"] == "house-h100"
+    assert first["min_count"] == 1 and first["billed_count"] == 8
+    notes = [n for n in result["cost"]["notes"] if "sold only as servers of 8" in n]
+    (note,) = [n for n in notes if "needs 1," in n]  # the serving workload has its own
+    assert "7 card(s) stand idle" in note
+    assert "cheapest smaller priced option: NVIDIA L40S" in note
+    assert "over the budget of $15,000" in note
+    assert tune["confidence"] <= 0.5
+    zh = evaluate(_one_card_fine_tune(), house, scoring, lang="zh-hant")
+    assert any("僅以每台 8 顆的伺服器出售" in n for n in zh["cost"]["notes"])
