@@ -13,7 +13,7 @@ export DEBUG=false SECRET_KEY="${SECRET_KEY:-bench-$(python3 -c 'import secrets;
 export VAR_DIR="$ROOT/var/bench"
 python manage.py migrate -v0
 mkdir -p "$VAR_DIR"
-celery -A advisor worker --pool=solo --without-gossip --without-mingle --without-heartbeat \
+celery -A advisor worker --pool=solo --queues=celery,pdf --without-gossip --without-mingle --without-heartbeat \
   -l warning >"$VAR_DIR/worker.log" 2>&1 &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null || true' EXIT

@@ -56,7 +56,7 @@ python manage.py collectstatic --noinput -v0
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-celery -A advisor worker --pool=solo --without-gossip --without-mingle --without-heartbeat \
+celery -A advisor worker --pool=solo --queues=celery,pdf --without-gossip --without-mingle --without-heartbeat \
   -l warning >"$VAR_DIR/worker.log" 2>&1 &
 PIDS+=($!)
 python manage.py healthcheck --worker --timeout 30 >/dev/null

@@ -14,6 +14,7 @@ REDIS_PORT="${REDIS_PORT:-63799}"
 
 say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31mxx\033[0m %s\n' "$*" >&2; exit 1; }
+warn() { printf '\033[1;33m!!\033[0m %s\n' "$*" >&2; }
 
 can_install() { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null 2>&1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make load`: simulated people, not a closed loop (Locust, headless; loadtest/locustfile.py).
-#   gunicorn (WORKERS, default 2 x cores, sync) + PostgreSQL + Redis + one Celery worker
-#   (prefork, WORKER_CONCURRENCY 2, as docker-compose.yml runs it), loopback only.
+#   gunicorn (WORKERS, default 2 x cores, sync) + PostgreSQL + Redis + a Celery worker for
+#   report pages (prefork, WORKER_CONCURRENCY 2) and one for PDFs on their own queue
+#   (PDF_CONCURRENCY 1), as docker-compose.yml runs them, loopback only.
 # People sign in and fill in assessments with 3-10 s of thinking per page, submit, poll the
 # report until done, open it and its PDF; sales engineers share links; anonymous visitors
 # open them. LOAD_STEP_USERS (10) more people every LOAD_STEP_SECONDS (120) for LOAD_STEPS
@@ -14,6 +15,7 @@ export LOAD_STEP_USERS="${LOAD_STEP_USERS:-10}" LOAD_STEPS="${LOAD_STEPS:-6}"
 export LOAD_STEP_SECONDS="${LOAD_STEP_SECONDS:-120}" LOAD_SPAWN_RATE="${LOAD_SPAWN_RATE:-1}"
 WORKERS="${WORKERS:-$((2 * $(nproc)))}"
 WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
+PDF_CONCURRENCY="${PDF_CONCURRENCY:-1}"
 LOAD_PORT="${LOAD_PORT:-8090}"
 DB_NAME="${LOAD_DB_NAME:-advisor_load}"
 LOAD_BEFORE="$(uptime | sed 's/.*load average: //')"
@@ -44,8 +46,12 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 redis-cli -p "$REDIS_PORT" -n "${LOAD_REDIS_DB:-6}" flushdb >/dev/null
-celery -A advisor worker --concurrency "$WORKER_CONCURRENCY" --without-gossip --without-mingle \
-  --without-heartbeat -l warning >"$VAR_DIR/worker.log" 2>&1 &
+# Report pages and PDFs on their own queues and workers, as docker-compose.yml runs them.
+celery -A advisor worker --queues=celery --concurrency "$WORKER_CONCURRENCY" -n "reports@%h" \
+  --without-gossip --without-mingle --without-heartbeat -l warning >"$VAR_DIR/worker.log" 2>&1 &
+PIDS+=($!)
+celery -A advisor worker --queues=pdf --concurrency "$PDF_CONCURRENCY" -n "pdf@%h" \
+  --without-gossip --without-mingle --without-heartbeat -l warning >"$VAR_DIR/pdf-worker.log" 2>&1 &
 PIDS+=($!)
 python manage.py healthcheck --worker --timeout 60 >/dev/null
 

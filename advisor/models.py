@@ -125,6 +125,8 @@ class Report(models.Model):
     )
     html = models.TextField(blank=True)
     pdf = models.FileField(upload_to="reports/%Y/%m/", blank=True)
+    # When a render of the PDF was claimed (services.report_pdf_claim): one render per PDF.
+    pdf_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("report")

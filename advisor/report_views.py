@@ -104,6 +104,7 @@ def report_pdf_button(request: AuthenticatedHttpRequest, pk: int, number: int) -
     """The PDF button, polled while the worker renders the PDF after the page."""
     assessment, obj = _report(request, pk, number)
     _done(obj)
+    services.report_pdf_request(report=obj)  # a lost or failed PDF task is sent again
     context = _report_pdf_button(assessment, obj)
     return render(request, "advisor/report/_pdf_button.html", context)
 
@@ -293,10 +294,29 @@ def _attachment(response: HttpResponse, obj: Report, extension: str) -> HttpResp
     return response
 
 
-def pdf_response(obj: Report) -> HttpResponse:
+PDF_RETRY_SECONDS = 3
+
+
+def pdf_response(
+    request: HtmxHttpRequest, obj: Report, *, may_render: bool, back_url: str
+) -> HttpResponse:
+    """The stored PDF; else, while it is rendered, 202 "being prepared" with Retry-After.
+
+    The PDF worker renders each PDF once, just after the page. A member's download that comes
+    first may render it here, but only as the one claimant (services.report_pdf_render): every
+    concurrent download gets the "being prepared" answer instead of a render of its own. An
+    anonymous link holder never makes the web render: the download asks the PDF worker."""
     _done(obj)
-    # Rendered by the worker just after the page; a download that comes first renders it.
-    obj = services.report_pdf_render(report=obj)
+    if not obj.pdf:
+        if may_render:
+            obj = services.report_pdf_render(report=obj)
+        else:
+            services.report_pdf_request(report=obj)
+    if not obj.pdf:
+        context = {"retry_after": PDF_RETRY_SECONDS, "back_url": back_url}
+        response = render(request, "advisor/report/pdf_preparing.html", context, status=202)
+        response["Retry-After"] = str(PDF_RETRY_SECONDS)
+        return response
     # Report PDFs are a few hundred kB: read them whole rather than stream an open file.
     with obj.pdf.open("rb") as handle:
         body = handle.read()
@@ -308,7 +328,8 @@ def pdf_response(obj: Report) -> HttpResponse:
 @_no_store
 def report_pdf(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponseBase:
     _, obj = _report(request, pk, number)
-    return pdf_response(obj)
+    back = reverse("advisor:report", kwargs={"pk": pk, "number": number})
+    return pdf_response(request, obj, may_render=True, back_url=back)
 
 
 @login_required
@@ -463,6 +484,8 @@ def shared_pdf_button(request: HtmxHttpRequest, token: str) -> HttpResponse:
     link = _shared_link(request, token)
     if isinstance(link, HttpResponse):
         return link
+    if link.report.status == Report.Status.DONE:
+        services.report_pdf_request(report=link.report)  # a lost or failed PDF task: again
     context = _shared_pdf_button(link.report, token)
     return _private(render(request, "advisor/report/_pdf_button.html", context))
 
@@ -472,7 +495,8 @@ def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
     link = _shared_link(request, token)
     if isinstance(link, HttpResponse):
         return link
-    return _private(pdf_response(link.report))
+    back = reverse("advisor:shared", kwargs={"token": token})
+    return _private(pdf_response(request, link.report, may_render=False, back_url=back))
 
 
 # --- Quote requests -----------------------------------------------------------------------------

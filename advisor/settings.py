@@ -203,6 +203,12 @@ else:
     ):
         folder.mkdir(parents=True, exist_ok=True)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Two queues: report pages (and the health task) on the default one, PDFs on their own, so a
+# PDF (nine tenths of a report's rendering time) never waits in front of a page or a health
+# check, and the PDF workers scale on their own (docker-compose.yml: worker, pdf-worker).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+PDF_QUEUE = "pdf"
+CELERY_TASK_ROUTES = {"advisor.generate_report_pdf": {"queue": PDF_QUEUE}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -98,6 +98,7 @@ def _spawn_worker(env: dict[str, str], handle: Any) -> subprocess.Popen[bytes]:
             "advisor",
             "worker",
             "--pool=solo",
+            "--queues=celery,pdf",
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",

@@ -12,6 +12,7 @@ from django.utils import timezone, translation
 from accounts.models import Role
 from advisor import services
 from advisor.models import Assessment, Report, ShareLink
+from advisor.tasks import generate_report_pdf
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -252,6 +253,13 @@ def test_the_shared_page_polls_for_its_pdf_without_counting_views(
         assert polled.status_code == 200 and polled["Cache-Control"] == "private, no-store"
     link.refresh_from_db()
     assert link.view_count == views
+    # A link holder never makes the web render: the download asks the PDF worker and says so.
+    early = visitor.get(path + "pdf/")
+    assert early.status_code == 202 and early["Retry-After"] == "3"
+    assert "being prepared" in early.text and early["Cache-Control"] == "private, no-store"
+    report.refresh_from_db()
+    assert not report.pdf and report.pdf_started_at is None
+    generate_report_pdf(report.pk)  # what the PDF worker runs for the message it was sent
     assert visitor.get(path + "pdf/").content.startswith(b"%PDF")
     assert "Download PDF" in visitor.get(button_url).text
     assert visitor.get("/s/" + "x" * 32 + "/pdf/button/").status_code == 404
@@ -309,3 +317,36 @@ def test_a_report_that_fails_in_generation_keeps_the_exception_out_of_the_page(
     page = client.get(reverse("advisor:report", kwargs={"pk": obj.pk, "number": 1}))
     assert "could not be generated" in page.text and "has been logged" in page.text
     assert "AnswersError" not in page.text and "bogus" not in page.text
+
+
+def test_a_pdf_is_rendered_once_however_many_download_it_at_once(
+    client: Client, owner: Any, settings: Any
+) -> None:
+    obj = _assessment(owner)
+    report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
+    services.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    path = _share(client, report)
+    kwargs = {"pk": obj.pk, "number": 1}
+    # A render is under way (the PDF worker, or a member's download that came first).
+    assert services.report_pdf_claim(report=report)
+    assert not services.report_pdf_claim(report=report)  # one claimant at a time
+    # Every other download meanwhile is told to come back, member or link holder alike.
+    for downloader, url in (
+        (client, reverse("advisor:report_pdf", kwargs=kwargs)),
+        (Client(), path + "pdf/"),
+        (Client(headers={"accept-language": "zh-hant"}), path + "pdf/"),
+    ):
+        answer = downloader.get(url)
+        assert answer.status_code == 202 and answer["Retry-After"] == "3", answer.content[:300]
+        assert b"%PDF" not in answer.content
+    assert "正在準備" in answer.text
+    report.refresh_from_db()
+    assert not report.pdf
+    # A claim older than a report task may run belongs to a renderer that died: taken over.
+    Report.objects.filter(pk=report.pk).update(
+        pdf_started_at=timezone.now() - timedelta(seconds=settings.REPORT_TIME_LIMIT + 1)
+    )
+    rendered = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+    assert rendered.status_code == 200 and rendered.content.startswith(b"%PDF")
+    assert Client().get(path + "pdf/").content == rendered.content

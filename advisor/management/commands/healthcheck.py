@@ -25,5 +25,9 @@ class Command(BaseCommand):
             try:
                 answer = health.delay().get(timeout=options["timeout"])
             except Exception as exc:  # a timeout or a broken backend both mean "no worker"
-                raise CommandError(f"no worker answered within {options['timeout']} s") from exc
+                raise CommandError(
+                    f"no worker answered within {options['timeout']} s: a worker that is still "
+                    "starting or busy answers late; check that one runs on the default queue "
+                    "(celery -A advisor worker --queues celery), read its log and try again"
+                ) from exc
             self.stdout.write(f"worker: ok {answer}")
