@@ -690,6 +690,8 @@ class ReportRequestForm(forms.Form):
         choices=[("en", "English"), ("zh-hant", "繁體中文")],
         widget=forms.Select(attrs={"class": "form-select form-select-sm w-auto"}),
     )
+    # The version the page showed: its answers are the ones regenerated (services.report_request).
+    source = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
 class ShareLinkForm(forms.Form):

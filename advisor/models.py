@@ -96,6 +96,14 @@ class Report(models.Model):
         TIMED_OUT = "timed_out", _("Generating it took too long, so it was stopped.")
         GAVE_UP = "gave_up", _("It failed after repeated attempts.")
 
+    class Origin(models.TextChoices):
+        """Where a version's answers came from (`based_on` names the version they were taken
+        from, for the last two)."""
+
+        ASSESSMENT = "assessment", _("The assessment's answers")
+        WHAT_IF = "what_if", _("Saved from a what-if")
+        REGENERATED = "regenerated", _("Generated again from a version's answers")
+
     assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="reports")
     number = models.PositiveIntegerField(_("version"))
     language = models.CharField(_("language"), max_length=10, choices=Language.choices)
@@ -110,7 +118,20 @@ class Report(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(_("error"), blank=True)
+    # The answers this version was generated from, frozen: a version saved from a what-if keeps
+    # its own, and "Regenerate" from it starts from these rather than the assessment's.
     answers = models.JSONField(_("answers"), default=dict)
+    origin = models.CharField(
+        _("answers from"), max_length=12, choices=Origin.choices, default=Origin.ASSESSMENT
+    )
+    based_on = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("based on"),
+    )
     result = models.JSONField(_("result"), null=True, blank=True)
     engine_version = models.CharField(max_length=20, blank=True)
     scoring_model = models.CharField(max_length=100, blank=True)

@@ -71,7 +71,11 @@ def _report_context(
         "reports": selectors.reports_for(assessment=assessment),
         "links": selectors.share_links_for(report=obj),
         "can_share": permissions.can_share(membership=membership, assessment=assessment),
-        "request_form": ReportRequestForm(initial={"language": decisions.engine_language()}),
+        "request_form": ReportRequestForm(
+            initial={"language": decisions.engine_language(), "source": obj.number}
+        ),
+        # Only a version whose answers are not (or no longer) the assessment's can be adopted.
+        "can_adopt": obj.status == Report.Status.DONE and obj.answers != assessment.answers,
         "share_form": ShareLinkForm(),
         "poll_seconds": POLL_SECONDS,
         "new_share_url": request.session.pop("new_share_url", None),
@@ -136,9 +140,14 @@ def report_request(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Submit the assessment before generating a report."))
         return redirect("advisor:assessment", pk=assessment.pk)
     user = request.user
+    number = form.cleaned_data.get("source")
+    source = selectors.report_get(assessment=assessment, number=number) if number else None
     try:
         obj = services.report_request(
-            assessment=assessment, user=user, language=form.cleaned_data["language"]
+            assessment=assessment,
+            user=user,
+            language=form.cleaned_data["language"],
+            source=source,
         )
     except services.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal)
@@ -244,6 +253,43 @@ def report_what_if_save(request: AuthenticatedHttpRequest, pk: int, number: int)
     except services.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal, number=obj.number)
     url = reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def report_adopt(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """A version's answers become the assessment's, after a confirmation: htmx asks in the
+    browser (hx-confirm, and sends `confirmed`); without JavaScript the page asks first."""
+    assessment, obj = _report(request, pk, number)
+    _done(obj)
+    url = reverse("advisor:report", kwargs={"pk": assessment.pk, "number": obj.number})
+    if request.POST.get("confirmed") != "yes":
+        context = _report_context(request, assessment, obj, adopt_confirm=True)
+        return render(request, "advisor/report.html", context)
+    try:
+        expected = int(request.POST.get("version", ""))
+    except ValueError:
+        expected = None
+    try:
+        services.report_answers_adopt(report=obj, expected_version=expected)
+    except services.VersionConflict:
+        messages.error(
+            request,
+            _(
+                "The assessment changed in another tab or by a colleague since this page was "
+                "loaded, so nothing was changed. Check its answers and try again."
+            ),
+        )
+    except AnswersError:
+        messages.error(request, _("These answers no longer pass the checks; nothing was changed."))
+    else:
+        messages.success(
+            request,
+            _("The assessment's answers are now those of v%(n)s.") % {"n": obj.number},
+        )
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)

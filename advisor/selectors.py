@@ -185,7 +185,12 @@ def latest_report(*, assessment: Assessment, language: str) -> Report | None:
 
 
 def reports_for(*, assessment: Assessment) -> QuerySet[Report]:
-    return assessment.reports.defer("html", "answers", "result").order_by("-number")
+    heavy = ("html", "answers", "result")
+    return (
+        assessment.reports.select_related("based_on")
+        .defer(*heavy, *(f"based_on__{name}" for name in heavy))
+        .order_by("-number")
+    )
 
 
 def report_get(*, assessment: Assessment, number: int) -> Report:

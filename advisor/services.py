@@ -455,10 +455,19 @@ class ReportTimedOut(Exception):
 
 
 def report_request(
-    *, assessment: Assessment, user: User | None, language: str, throttle: bool = True
+    *,
+    assessment: Assessment,
+    user: User | None,
+    language: str,
+    throttle: bool = True,
+    source: Report | None = None,
 ) -> Report:
     """Create the next report version for a submitted assessment and enqueue its generation.
 
+    The version starts from `source`'s answers when it names a version whose answers differ
+    from the assessment's (one saved from a what-if, or generated again from one), and records
+    that it did (`origin`, `based_on`); otherwise from the assessment's answers. Regenerating
+    in another language or with a newer model or catalog so never drops a saved scenario.
     A report of the same answers in the same language that is still pending or running is
     returned instead of a new one. With `throttle` (people's requests; not the submit's first
     report nor the benchmarks) the request counts against report_throttle's limits and
@@ -475,11 +484,14 @@ def report_request(
             .select_related("organization")
             .get(pk=assessment.pk)
         )
+        answers, origin, based_on = locked.answers, Report.Origin.ASSESSMENT, None
+        if source is not None and source.answers != locked.answers:
+            answers, origin, based_on = source.answers, Report.Origin.REGENERATED, source
         unfinished = locked.reports.filter(
             status__in=[Report.Status.PENDING, Report.Status.RUNNING], language=language
         )
         for waiting in unfinished:
-            if waiting.answers == locked.answers:
+            if waiting.answers == answers:
                 return waiting
         if throttle:
             report_throttle(user=user, organization=locked.organization)
@@ -489,7 +501,9 @@ def report_request(
             number=number,
             language=language,
             requested_by=user,
-            answers=copy.deepcopy(locked.answers),
+            answers=copy.deepcopy(answers),
+            origin=origin,
+            based_on=based_on,
         )
         transaction.on_commit(lambda: report_enqueue(report_id=report.pk))
     return report
@@ -576,10 +590,46 @@ def report_save_what_if(*, report: Report, answers: dict[str, Any], user: User |
             language=report.language,
             requested_by=user,
             answers=copy.deepcopy(answers),
+            origin=Report.Origin.WHAT_IF,
+            based_on=report,
             result=what_if.result,
         )
         transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
     return saved
+
+
+def report_answers_adopt(
+    *, report: Report, expected_version: int | None, editor: str = ""
+) -> Assessment:
+    """Make a version's answers the assessment's (one action from the report page), with the
+    version's result as the assessment's result in its language: the answers and the result
+    the customer chose travel together. The assessment stays (or becomes) submitted; input
+    still waiting in a reopened draft gives way to the version's answers.
+
+    Raises VersionConflict when the assessment was saved since `expected_version` (another
+    tab, a colleague), writing nothing, and AnswersError when the version's answers no longer
+    pass the engine (an older schema).
+    """
+    problems = validate(report.answers)
+    if problems:
+        raise AnswersError(problems)
+    assessment = report.assessment
+    answers = copy.deepcopy(report.answers)
+    done, total = progress(answers, [])
+    result = {report.language: report.result} if isinstance(report.result, dict) else None
+    _write(
+        assessment,
+        expected_version,
+        editor=editor,
+        answers=answers,
+        pending_input={},
+        status=Assessment.Status.SUBMITTED,
+        submitted_at=timezone.now(),
+        result=result,
+        completed_steps=done,
+        total_steps=total,
+    )
+    return assessment
 
 
 def report_enqueue(*, report_id: int) -> bool:

@@ -45,6 +45,11 @@ advisor_patterns = (
             name="report_what_if_save",
         ),
         path(
+            "assessments/<int:pk>/reports/<int:number>/adopt/",
+            report_views.report_adopt,
+            name="report_adopt",
+        ),
+        path(
             "assessments/<int:pk>/reports/<int:number>/pdf/",
             report_views.report_pdf,
             name="report_pdf",
