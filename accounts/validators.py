@@ -1,4 +1,4 @@
-"""Checks on the names people type: organisation names and full names.
+"""Checks on the names people type: organisation names, full names and assessment titles.
 
 Names travel into email headers (an invitation's subject names the organisation), CSV cells and
 PDF titles. A line break there breaks the header, so names are one line of printable text.
@@ -23,6 +23,14 @@ def _is_control(char: str) -> bool:
 
 
 def validate_plain_name(value: str) -> None:
+    if any(c in _BIDI_CONTROLS for c in value):
+        raise ValidationError(
+            _(
+                "Remove the invisible text-direction characters (such as U+202E): they make "
+                "text read differently from what it is."
+            ),
+            code="control_characters",
+        )
     if any(_is_control(c) for c in value):
         raise ValidationError(
             _("Use one line of plain text: no line breaks, tabs or other control characters."),

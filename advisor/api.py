@@ -12,7 +12,8 @@ Every error is JSON, `{"detail": "...", "errors": [{"location", "path", "code", 
 "omitted": 0}`, in the request's language; `path` is the engine's own path for problems in
 `answers`. At most 50 problems are listed and `omitted` counts the rest, so that an answer never
 grows with the request. Each token has a budget of reads and one of writes per minute
-(settings.API_RATE_LIMIT_*); past it the API answers 429 with Retry-After.
+(settings.API_RATE_LIMIT_*); past it the API answers 429 with Retry-After, as it does to a
+client address past its budget of invalid tokens (settings.API_INVALID_TOKENS_*).
 """
 
 # No `from __future__ import annotations` here: django-ninja reads the operations' annotations
@@ -29,6 +30,7 @@ from typing import Annotated, Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, URLResolver, re_path
@@ -45,9 +47,11 @@ from ninja.types import DictStrAny
 from pydantic import AfterValidator, ConfigDict, StrictBool, StringConstraints, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from accounts import throttle
 from accounts.models import ApiToken, Organization, User
 from accounts.selectors import api_token_get_by_key, organizations_for_user
 from accounts.services import api_token_used
+from accounts.validators import validate_plain_name
 from advisor import decisions, services
 from advisor.engine import AnswersError, answers_schema
 from advisor.engine.answers import (
@@ -175,9 +179,44 @@ def _count_request(request: HttpRequest, token: ApiToken) -> None:
         raise RateLimited(start + window - now)
 
 
+class InvalidTokensLimited(RateLimited):
+    """Too many requests with invalid tokens from this client address."""
+
+
+def _invalid_tokens() -> throttle.Limit:
+    return throttle.Limit(
+        "api-invalid-token",
+        limit=settings.API_INVALID_TOKENS_PER_ADDRESS,
+        window=max(1, settings.API_INVALID_TOKEN_WINDOW),
+    )
+
+
+def _token_lookup(request: HttpRequest, key: str) -> ApiToken | None:
+    """The live token whose key this is, or None; each miss counts against the client
+    address's budget of invalid tokens (settings.API_INVALID_TOKENS_*), and past it every
+    bearer request from that address is refused (InvalidTokensLimited) without a lookup, so
+    that guessing keys costs the guesser, not the database. A cache outage costs the limit,
+    never the API."""
+    address = throttle.client_ip(request)
+    try:
+        wait = throttle.exceeded(_invalid_tokens(), address)
+    except Exception:
+        logger.warning("API invalid-token limit unavailable", exc_info=True)
+        wait = None
+    if wait is not None:
+        raise InvalidTokensLimited(wait)
+    api_token = api_token_get_by_key(key=key)
+    if api_token is None:
+        try:
+            throttle.hit(_invalid_tokens(), address)
+        except Exception:
+            logger.warning("API invalid-token limit unavailable", exc_info=True)
+    return api_token
+
+
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
-        api_token = api_token_get_by_key(key=token)
+        api_token = _token_lookup(request, token)
         if api_token is None:
             return None
         _count_request(request, api_token)
@@ -208,13 +247,18 @@ Slug = Annotated[str, StringConstraints(strict=True, max_length=140, pattern=SLU
 # regular-expression engine (ECMAScript's \s, Rust's and Python's differ at the edges).
 SPACES = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
 TITLE_PATTERN = "[^" + "".join(f"\\u{ord(c):04x}" for c in SPACES) + "]"
+TITLE_CONTROLS = "[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]"
 
 
 def _stripped_title(value: str) -> str:
-    value = value.strip()
-    if not value:  # the pattern, which pydantic leaves to the schema
+    stripped = value.strip()
+    if not stripped:  # the pattern, which pydantic leaves to the schema
         raise PydanticCustomError("string_too_short", "This field may not be empty.")
-    return value
+    try:  # as titles typed on the site: one line, no text-direction overrides
+        validate_plain_name(value)
+    except DjangoValidationError as error:
+        raise PydanticCustomError("control_characters", str(error.messages[0])) from None
+    return stripped
 
 
 # Bounds apply to the title as sent (so that the schema's maxLength is the whole truth); it is
@@ -229,10 +273,12 @@ Title = Annotated[
             "minLength": 1,
             "maxLength": 200,
             "pattern": TITLE_PATTERN,
-            # PostgreSQL cannot store NUL; the parser refuses it in any text (_check_text).
-            "not": {"pattern": "\\u0000"},
-            "description": "Not only spaces, and no NUL character; stored without surrounding "
-            "spaces.",
+            # One line of plain text (accounts.validators): no control characters (Unicode Cc,
+            # NUL among them), line or paragraph separators, or text-direction overrides.
+            "not": {"pattern": TITLE_CONTROLS},
+            "description": "Not only spaces; no control characters, line breaks or "
+            "text-direction overrides (U+202A-U+202E, U+2066-U+2069); stored without "
+            "surrounding spaces.",
         }
     ),
 ]
@@ -396,10 +442,10 @@ def _docs_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
             return response
         if not (settings.API_DOCS_PUBLIC or request.user.is_authenticated):
             scheme, _space, key = request.headers.get("Authorization", "").partition(" ")
-            token = api_token_get_by_key(key=key.strip()) if scheme.lower() == "bearer" else None
-            if token is None:
-                return _unauthorized(_plain_error(401, _auth_required_message()))
             try:
+                token = _token_lookup(request, key.strip()) if scheme.lower() == "bearer" else None
+                if token is None:
+                    return _unauthorized(_plain_error(401, _auth_required_message()))
                 _count_request(request, token)
             except RateLimited as exc:
                 return _too_many(_plain_error(429, _rate_limited_message(exc)), exc)
@@ -419,7 +465,8 @@ ERROR_HEADERS: dict[str, dict[str, Any]] = {
     },
     "429": {
         "Retry-After": {
-            "description": "Whole seconds until this token's budget is renewed (at least 1).",
+            "description": "Whole seconds until the budget is renewed (at least 1): this "
+            "token's, or for invalid tokens this client address's.",
             "required": True,
             "schema": {"type": "integer", "minimum": 1},
         }
@@ -632,6 +679,14 @@ def _auth_required_message() -> str:
 
 def _rate_limited_message(exc: RateLimited) -> str:
     seconds = max(1, exc.retry_after)
+    if isinstance(exc, InvalidTokensLimited):
+        return ngettext(
+            "Too many requests with invalid API tokens from your address; try again in "
+            "%(seconds)d second.",
+            "Too many requests with invalid API tokens from your address; try again in "
+            "%(seconds)d seconds.",
+            seconds,
+        ) % {"seconds": seconds}
     return ngettext(
         "Too many requests with this token; try again in %(seconds)d second.",
         "Too many requests with this token; try again in %(seconds)d seconds.",

@@ -672,6 +672,7 @@ class NewAssessmentForm(forms.Form):
     title = forms.CharField(
         label=_("Title"),
         max_length=Assessment._meta.get_field("title").max_length,
+        validators=[validate_plain_name],
         widget=forms.TextInput(attrs={"class": "form-control"}),
     )
     starter = forms.ChoiceField(label=_("Start from"), required=False)
@@ -723,6 +724,7 @@ class ProspectForm(forms.Form):
     title = forms.CharField(
         label=_("Assessment title"),
         max_length=Assessment._meta.get_field("title").max_length,
+        validators=[validate_plain_name],
         widget=forms.TextInput(attrs={"class": "form-control"}),
     )
     contact_email = forms.EmailField(

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Organization
+from accounts.validators import validate_plain_name
 
 
 class Assessment(models.Model):
@@ -27,7 +28,7 @@ class Assessment(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    title = models.CharField(_("title"), max_length=200)
+    title = models.CharField(_("title"), max_length=200, validators=[validate_plain_name])
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )

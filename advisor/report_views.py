@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -242,7 +242,12 @@ def report_what_if(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
 @login_required
 @require_POST
 def report_what_if_save(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
-    """The what-if's answers as a new report version (the assessment's answers stay)."""
+    """The what-if's answers as a new report version (the assessment's answers stay). Each
+    save runs the engine as a what-if does, so it counts against the same limit first: past
+    it the save is refused before its form is read."""
+    refused = _what_if_throttled(request)
+    if refused is not None:
+        return refused
     assessment, obj, form, outcome = _what_if(request, pk, number)
     if outcome is None:
         return _what_if_page(request, assessment, obj, form, outcome)
@@ -591,7 +596,7 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
     form = QuoteRequestForm(request.POST)
     if form.is_valid():
         try:
-            services.lead_create(
+            lead, created = services.quote_request(
                 report=obj,
                 user=request.user,
                 term_months=form.cleaned_data["term_months"],
@@ -603,13 +608,51 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
             )
         except services.QuoteNotAvailable:
             raise Http404 from None
-        messages.success(request, _("Your quote request was sent to our sales engineers."))
+        except services.QuoteThrottled as refusal:
+            return _quote_throttled(request, assessment, obj, form, refusal)
+        if created:
+            messages.success(request, _("Your quote request was sent to our sales engineers."))
+        else:  # the same request is still open: nothing new is sent
+            messages.info(
+                request,
+                _(
+                    "You already asked for a quote on this offer (%(when)s); our sales "
+                    "engineers have it and will answer it."
+                )
+                % {
+                    "when": formats.date_format(
+                        timezone.localtime(lead.created_at), "SHORT_DATETIME_FORMAT"
+                    )
+                },
+            )
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
     if selectors.quote_snapshot(report=obj) is None:
         raise Http404
     # The page again with the form as typed and its problems (nothing is lost).
     context = _report_context(request, assessment, obj, quote_form=form)
     return render(request, "advisor/report.html", context, status=400)
+
+
+def _quote_throttled(
+    request: AuthenticatedHttpRequest,
+    assessment: Assessment,
+    obj: Report,
+    form: QuoteRequestForm,
+    refusal: services.QuoteThrottled,
+) -> HttpResponse:
+    """429 with Retry-After: plain text for htmx and scripts, the report page for a form with
+    the request as typed (nothing is lost)."""
+    text = _("Too many quote requests: please wait %(seconds)s seconds and send it again.") % {
+        "seconds": refusal.retry_after
+    }
+    if request.htmx or not request.accepts("text/html"):
+        response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        messages.error(request, text)
+        context = _report_context(request, assessment, obj, quote_form=form)
+        response = render(request, "advisor/report.html", context, status=429)
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 @login_required

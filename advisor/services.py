@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import throttle as rate_limits
 from accounts.models import Invitation, Organization, Role, User
 from accounts.services import invitation_create, organization_create
 from advisor import decisions, selectors
@@ -998,6 +999,83 @@ def lead_create(
         )
         transaction.on_commit(message.send)
     return lead
+
+
+class QuoteThrottled(Exception):
+    """Too many quote requests from this person, their organisation or on this report; try
+    again in `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
+# A quote request a sales engineer has not answered yet: asking again adds nothing.
+OPEN_LEAD_STATUSES = (Lead.Status.NEW, Lead.Status.CONTACTED)
+
+
+def _quote_limits() -> list[rate_limits.Limit]:
+    window = settings.QUOTE_REQUEST_WINDOW_SECONDS
+    return [
+        rate_limits.Limit("quote-user", limit=settings.QUOTE_REQUESTS_PER_USER, window=window),
+        rate_limits.Limit(
+            "quote-org", limit=settings.QUOTE_REQUESTS_PER_ORGANIZATION, window=window
+        ),
+        rate_limits.Limit("quote-report", limit=settings.QUOTE_REQUESTS_PER_REPORT, window=window),
+    ]
+
+
+def quote_throttle(*, user: User, report: Report) -> None:
+    """Count one quote request against the person's, the customer organisation's and the
+    report's limits (settings.QUOTE_REQUESTS_*); raises QuoteThrottled past any of them. Each
+    request emails the operator's staff, so a script must not flood their inboxes. A request
+    refused because one limit is used up counts against none of the others."""
+    limits = list(
+        zip(
+            _quote_limits(),
+            (str(user.pk), str(report.assessment.organization_id), str(report.pk)),
+            strict=True,
+        )
+    )
+    waits = [rate_limits.exceeded(limit, subject) for limit, subject in limits]
+    if not any(waits):
+        waits = [rate_limits.hit(limit, subject) for limit, subject in limits]
+    refused = [wait for wait in waits if wait is not None]
+    if refused:
+        raise QuoteThrottled(max(refused))
+
+
+def quote_request(
+    *, report: Report, user: User, offer_id: str = "", **fields: Any
+) -> tuple[Lead, bool]:
+    """A quote request from a person on a report (lead_create), bounded: the same person's
+    open request for the same offer on the same report is returned instead of a new one
+    (False: nothing created, nothing sent), and a new one counts against quote_throttle's
+    limits first (QuoteThrottled past them). The report's row is locked while this is decided,
+    so parallel clicks make one request."""
+    with transaction.atomic():
+        locked = Report.objects.select_for_update().select_related("assessment").get(pk=report.pk)
+        snapshot = (
+            selectors.quote_snapshot(report=locked, offer_id=offer_id)
+            if locked.status == Report.Status.DONE
+            else None
+        )
+        if snapshot is None:
+            raise QuoteNotAvailable
+        open_request = (
+            Lead.objects.filter(
+                report=locked,
+                requested_by=user,
+                status__in=OPEN_LEAD_STATUSES,
+                server__offer__price_id=(snapshot.get("offer") or {}).get("price_id", ""),
+            )
+            .order_by("-created_at")
+            .first()
+        )
+        if open_request is not None:
+            return open_request, False
+        quote_throttle(user=user, report=locked)
+        return lead_create(report=locked, user=user, offer_id=offer_id, **fields), True
 
 
 def lead_set_status(*, lead: Lead, status: str) -> Lead:

@@ -231,6 +231,14 @@ REPORT_TIME_LIMIT = float(os.environ.get("REPORT_TIME_LIMIT") or 90)
 REPORT_REQUEST_WINDOW_SECONDS = envint("REPORT_REQUEST_WINDOW_SECONDS", 60)
 REPORT_REQUESTS_PER_USER = envint("REPORT_REQUESTS_PER_USER", 5)
 REPORT_REQUESTS_PER_ORGANIZATION = envint("REPORT_REQUESTS_PER_ORGANIZATION", 20)
+# Quote requests (each one emails the operator's admins and sales engineers) per person, per
+# customer organisation and per report in each window; past any of them the request is refused
+# with a wait. Asking again for a quote already open (same report, offer and person) sends
+# nothing and does not count.
+QUOTE_REQUEST_WINDOW_SECONDS = envint("QUOTE_REQUEST_WINDOW_SECONDS", 60 * 60)
+QUOTE_REQUESTS_PER_USER = envint("QUOTE_REQUESTS_PER_USER", 10)
+QUOTE_REQUESTS_PER_ORGANIZATION = envint("QUOTE_REQUESTS_PER_ORGANIZATION", 30)
+QUOTE_REQUESTS_PER_REPORT = envint("QUOTE_REQUESTS_PER_REPORT", 6)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-reports": {
         "task": "advisor.sweep_reports",
@@ -315,6 +323,10 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "advisor <noreply@loca
 API_RATE_LIMIT_READS = envint("API_RATE_LIMIT_READS", 600)
 API_RATE_LIMIT_WRITES = envint("API_RATE_LIMIT_WRITES", 60)
 API_RATE_LIMIT_WINDOW = envint("API_RATE_LIMIT_WINDOW", 60)  # seconds
+# Requests with a bearer token that is no live token (each costs a lookup), per client address
+# (accounts.throttle.client_ip) per window; past it the API answers 429 without looking.
+API_INVALID_TOKENS_PER_ADDRESS = envint("API_INVALID_TOKENS_PER_ADDRESS", 20)
+API_INVALID_TOKEN_WINDOW = envint("API_INVALID_TOKEN_WINDOW", 10 * 60)  # seconds
 # /api/v1/openapi.json for anyone; otherwise only for signed-in users and token holders.
 API_DOCS_PUBLIC = envbool("API_DOCS_PUBLIC", DEBUG)
 

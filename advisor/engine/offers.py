@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeGuard
 
 from advisor.engine.answers import Problem
 from advisor.engine.catalog import CatalogError
@@ -77,33 +77,45 @@ def _problem(i: int, field: str, detail: str) -> Problem:
     )
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value
 
 
+_TEXT = ("provider", "offer", "region", "gpu", "source", "source_date", "notes")
+
+
 def _row_problems(i: int, row: Any, fx: Mapping[str, Mapping[str, Any]]) -> list[Problem]:
+    """Every problem of one row: a field missing or of the wrong type is named once, and each
+    other field is still checked, so that one pass over the file lists all there is to fix."""
     if not isinstance(row, dict):
         return [_problem(i, "", "each offer is a JSON object")]
-    out = [_problem(i, k, "missing") for k in _REQUIRED if row.get(k) in (None, "")]
-    out += [
-        _problem(i, k, "must be text")
-        for k in ("provider", "offer", "region", "gpu", "source", "source_date", "notes")
-        if k in row and row[k] is not None and not isinstance(row[k], str)
-    ]
-    if out:
-        return out
-    if not (isinstance(row.get("source"), str) and row["source"].strip()):
+    missing = {k for k in _REQUIRED if row.get(k) is None or row.get(k) == ""}
+    out = [_problem(i, k, "missing") for k in _REQUIRED if k in missing]
+    not_text = {k for k in _TEXT if row.get(k) is not None and not isinstance(row[k], str)}
+    out += [_problem(i, k, "must be text") for k in _TEXT if k in not_text]
+    if "source" not in not_text and not (
+        isinstance(row.get("source"), str) and row["source"].strip()
+    ):
         out.append(_problem(i, "source", "every offer names its source"))
-    count = row["gpu_count"]
-    if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= 4096):
+    count = row.get("gpu_count")
+    if "gpu_count" not in missing and not (
+        isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= 4096
+    ):
         out.append(_problem(i, "gpu_count", "a whole number of devices from 1 to 4096"))
-    if row["billing"] not in _BILLING:
+    billing = row.get("billing")
+    if "billing" not in missing and not (isinstance(billing, str) and billing in _BILLING):
         out.append(_problem(i, "billing", f"one of {', '.join(_BILLING)}"))
-    if not _number(row["price"]) or not 0 < row["price"] < 1e9:
+    price = row.get("price")
+    if "price" not in missing and not (_number(price) and 0 < price < 1e9):
         out.append(_problem(i, "price", "a positive number"))
-    if row["currency"] != "USD" and row["currency"] not in fx:
-        out.append(_problem(i, "currency", f"no exchange rate for {row['currency']!s:.10}"))
-    if _match(_REGIONS, row["region"]) is None:
+    currency = row.get("currency")
+    if "currency" not in missing:
+        if not isinstance(currency, str):
+            out.append(_problem(i, "currency", "a currency code such as USD"))
+        elif currency != "USD" and currency not in fx:
+            out.append(_problem(i, "currency", f"no exchange rate for {currency:.10}"))
+    region = row.get("region")
+    if isinstance(region, str) and region and _match(_REGIONS, region) is None:
         out.append(_problem(i, "region", "not a catalog region (Tokyo, Japan, Hong Kong, ...)"))
     when = row.get("source_date")
     if isinstance(when, str) and _ISO_DAY.match(when):
@@ -112,7 +124,9 @@ def _row_problems(i: int, row: Any, fx: Mapping[str, Mapping[str, Any]]) -> list
         except ValueError:
             out.append(_problem(i, "source_date", "the date does not exist (YYYY-MM-DD)"))
     term = row.get("min_term_months")
-    if term is not None and not (isinstance(term, int) and 0 <= term <= 120):
+    if term is not None and not (
+        isinstance(term, int) and not isinstance(term, bool) and 0 <= term <= 120
+    ):
         out.append(_problem(i, "min_term_months", "a whole number of months from 0 to 120"))
     stated = row.get("price_usd_per_month_per_gpu")
     if stated is not None and not _number(stated):
@@ -138,7 +152,15 @@ def _china_problems(
     if route is not None and mbps is None:
         out.append(_problem(i, "china_bandwidth_mbps", "the Mbps the route includes (0 for none)"))
     if price is not None:
-        rate = 1.0 if row["currency"] == "USD" else fx.get(row["currency"], {}).get("per_usd")
+        currency = row.get("currency")
+        # No rate when the row's currency is itself wrong (listed among its problems).
+        rate = (
+            1.0
+            if currency == "USD"
+            else fx.get(currency, {}).get("per_usd")
+            if isinstance(currency, str)
+            else None
+        )
         if not _number(price) or price <= 0:
             out.append(_problem(i, "china_bandwidth_price_per_mbps_month", "a positive number"))
         elif rate and price / float(rate) > CHINA_MBPS_PRICE_MAX_USD:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Membership, Role
 from advisor.models import Assessment
@@ -324,3 +327,72 @@ def test_a_cache_outage_lifts_the_limit_instead_of_failing_requests(
     for _ in range(3):
         assert api.post(_body()).status_code == 201
     assert "API rate limit unavailable" in caplog.text
+
+
+# --- Invalid tokens per client address (issue 23) ------------------------------------------------
+
+
+@pytest.fixture
+def guesses(settings: Any) -> None:
+    settings.API_INVALID_TOKENS_PER_ADDRESS = 3
+    settings.API_INVALID_TOKEN_WINDOW = 600
+
+
+def _token_lookups(queries: CaptureQueriesContext) -> int:
+    return sum("accounts_apitoken" in query["sql"] for query in queries.captured_queries)
+
+
+def test_invalid_tokens_are_limited_per_client_address_without_a_lookup(
+    client: Client, member: Membership, guesses: None, budget: None
+) -> None:
+    guesser = Api(client, "not-a-key")
+    for _ in range(3):
+        assert guesser.post(_body()).status_code == 401
+    with CaptureQueriesContext(connection) as queries:
+        refused = guesser.get(URL)
+        opened = guesser.get(OPENAPI)
+    # The throttle clock stands still 30 s into a 10-minute window (tests/conftest.py).
+    _assert_429(refused, retry_after=570)
+    _assert_429(opened, retry_after=570)
+    assert "invalid API tokens from your address" in refused.json()["detail"]
+    assert _token_lookups(queries) == 0  # refused before the token is looked up
+    # A valid token from the same address waits too (nothing is looked up from there) ...
+    key = api_token_for(member.user)
+    _assert_429(Api(client, key).post(_body()), retry_after=570)
+    # ... while another address is not held back by this one.
+    elsewhere = Api(Client(REMOTE_ADDR="192.0.2.7"), key)
+    assert elsewhere.post(_body()).status_code == 201
+    assert Assessment.objects.count() == 1
+
+
+def test_the_invalid_token_limit_is_said_in_traditional_chinese(
+    client: Client, guesses: None
+) -> None:
+    guesser = Api(client, "not-a-key", language="zh-hant")
+    for _ in range(3):
+        guesser.get(URL)
+    response = guesser.get(URL)
+    assert response.status_code == 429 and response["Retry-After"] == "570"
+    assert "來自您位址的無效 API 權杖請求過多；請於 570 秒後再試。" in response.json()["detail"]
+
+
+# --- Titles (issue 23) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("title", ["Sizing\u202egpj.exe", "\u2066Sizing\u2069", "Q3 \x1b[31m"])
+def test_a_title_with_a_bidi_override_or_a_control_character_is_refused(
+    api: Api, title: str
+) -> None:
+    response = api.post(_body(title=title))
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["path"], error["code"]) == ("title", "control_characters")
+    assert Assessment.objects.count() == 0
+    schema = api.get(OPENAPI).json()["components"]["schemas"]["AssessmentIn"]
+    assert re.search(schema["properties"]["title"]["not"]["pattern"], title)
+
+
+def test_the_title_error_is_in_traditional_chinese(client: Client, member: Membership) -> None:
+    api = Api(client, api_token_for(member.user), language="zh-hant")
+    response = api.post(_body(title="Sizing\u202e"))
+    assert "請移除看不見的文字方向控制字元" in response.json()["errors"][0]["message"]

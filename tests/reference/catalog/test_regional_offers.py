@@ -140,3 +140,48 @@ def test_the_catalog_page_shows_where_each_card_is_offered_with_sources(client: 
     start = page.index('id="price-rg01"')
     p5 = page[start : page.index("</tr>", start)]
     assert "sold as p5.48xlarge on-demand (Linux) (8 GPUs); per-GPU figure derived" in p5
+
+
+def test_a_row_of_wrong_types_lists_every_problem_of_that_row_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    # Issue 23: only the row's first missing field was reported.
+    rows = json.loads(OFFERS.read_text("utf-8"))
+    rows[3] = {
+        "provider": 7,
+        "offer": ["p5"],
+        "region": {"name": "Tokyo"},
+        "gpu": "NVIDIA H100",
+        "gpu_count": "8",
+        "billing": ["hourly"],
+        "price": "68.8",
+        "currency": {"code": "USD"},
+        "min_term_months": True,
+        "china_bandwidth_price_per_mbps_month": 3,
+    }
+    bad = tmp_path / "offers.json"
+    bad.write_text(json.dumps(rows), "utf-8")
+    err = StringIO()
+
+    with pytest.raises(CommandError) as caught:
+        call_command("import_offers", str(bad), stderr=err)
+
+    assert caught.value.returncode == 2
+    fields = [line.split(":")[0] for line in err.getvalue().splitlines()]
+    assert fields == [
+        f"offers[3].{field}"
+        for field in (
+            "provider",
+            "offer",
+            "region",
+            "source",
+            "gpu_count",
+            "billing",
+            "price",
+            "currency",
+            "min_term_months",
+            "china_bandwidth_type",
+        )
+    ]
+    assert "10 problem(s); nothing was written" in str(caught.value)
+    assert Catalog.objects.count() == 1
