@@ -1570,13 +1570,26 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
 
 def _head(
     option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
-) -> tuple[int, int, int, int]:
+) -> tuple[int, int, int, int, int]:
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
         _away(option) if _away_is_a_tier(kind, mode) else 0,
         0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
         _target_tier(option),
+        lead(option),
     )
+
+
+def lead(option: Mapping[str, Any]) -> int:
+    """1 when the option's price names no region and carries no date (or is an estimate): a
+    lead to ask the provider about, not an offer a buyer can sign as it stands (no place to
+    check latency, residency or egress against, no date to hold the provider to). It ranks
+    after the options whose price names both, inside the same target tier, however cheap."""
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    if not price:
+        return 0
+    return int(price.get("region") is None and (not price["as_of"] or bool(price["estimated"])))
 
 
 def _target_tier(option: Mapping[str, Any]) -> int:

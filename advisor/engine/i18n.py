@@ -795,6 +795,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{card} 的價格取自 {region}（{provider}），不在您所在的區域群組（{regions}）內；"
         "{offered}您所在地的價格可能不同，報價前請先確認。",
     ),
+    "option.priced_nearby_not_here": _m(
+        "{kind}: {card} is not offered where you are ({regions}); its price is read from "
+        "{region} ({provider}), nearby in your region group, where the work would run.",
+        "{kind}：{card} 在您所在地（{regions}）沒有供應；其價格取自同一區域群組內鄰近的 {region}"
+        "（{provider}），工作將在該地執行。",
+    ),
     "china.covered": _m(
         "{kind}: about {needed} Mbps to mainland China ({basis}); the {provider} server(s) include "
         "{included} Mbps of {route}, which covers it.",
@@ -1121,6 +1127,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：第一個方案 {card} × {count}（{provider}，{per} {cost} 美元）採用的是參考價格"
         "（無日期、估計或「起價」）：它排第一是因為第一個確定價格 {firm_card} × {firm_count}"
         "（{per} {firm_cost} 美元）貴了超過 25%。簽約前請向 {provider} 索取報價。",
+    ),
+    "rank.lead_passed_over": _m(
+        "{kind}: {card} × {count} from {provider} would cost {cost} USD {per}, but that offer "
+        "names no region and no price date, so nobody can sign it as it stands: it ranks after "
+        "the offers that do. Ask {provider} for a dated quote where you are.",
+        "{kind}：{card} × {count}（{provider}）{per}只需 {cost} 美元，但該報價既未註明區域，也"
+        "沒有價格日期，現況下無法據此簽約：因此排在註明兩者的報價之後。請向 {provider} 索取"
+        "註明日期、位於您所在地的報價。",
     ),
     "rank.dominated": _m(
         "{kind}: {count} option(s) left out ({names}): another option is as good or better on "

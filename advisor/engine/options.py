@@ -641,6 +641,20 @@ def _basis_notes(
                 ),
             )
         ]
+    if price["region_match"] == "nearby" and not first["availability"]["available"]:
+        return [
+            i18n.message(
+                "option.priced_nearby_not_here",
+                lang,
+                kind=i18n.label(kind, lang),
+                card=first["name"],
+                region=price["region"],
+                provider=price["provider"],
+                regions=", ".join(
+                    i18n.value_label("organization.regions", r, lang) for r in regions
+                ),
+            )
+        ]
     if price["region_match"] != "elsewhere":
         return []
     return [

@@ -841,6 +841,7 @@ def evaluate(
         notes += _thin_margin_notes(wd.kind, options, catalog, lang)
         notes += _dominated_notes(wd.kind, built.dominated, lang)
         notes += _indicative_first_note(wd.kind, options, lang)
+        notes += _lead_passed_over_notes(wd.kind, options, lang)
         conf_parts.append((family_conf, mode_conf, card_conf))
         w_billing = (
             first["billing"]
@@ -1357,6 +1358,38 @@ def _indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) 
             firm_card=firm["name"],
             firm_count=firm["count"],
             firm_cost=f"{firm['cost_to_result']['usd']:,.2f}",
+        )
+    ]
+
+
+def _lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    """The cheapest option that ranks lower only because its price names no region and no date
+    (costing.lead): the buyer is told what it would cost and whom to ask."""
+    if not options or options[0]["cost_to_result"]["usd"] is None or C.lead(options[0]):
+        return []
+    first_cost = options[0]["cost_to_result"]["usd"]
+    leads = [
+        o
+        for o in options[1:]
+        if C.lead(o)
+        and o["cost_to_result"]["usd"] is not None
+        and o["cost_to_result"]["usd"] < first_cost
+        and o["stack"]["runnable"] == options[0]["stack"]["runnable"]
+        and (o.get("target_status") == "missed") == (options[0].get("target_status") == "missed")
+    ]
+    if not leads:
+        return []
+    cheapest = min(leads, key=lambda o: o["cost_to_result"]["usd"])
+    return [
+        i18n.message(
+            "rank.lead_passed_over",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=cheapest["name"],
+            count=cheapest["count"],
+            provider=cheapest["prices"][cheapest["billing_used"]]["provider"],
+            cost=f"{cheapest['cost_to_result']['usd']:,.2f}",
+            per=i18n.message(f"per.{cheapest['cost_to_result']['per']}", lang),
         )
     ]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
+from advisor.engine import Catalog, ScoringModel, costing, evaluate, load_catalog
 from advisor.engine.i18n import label
 from advisor.engine.samples import DELETE, sample
 from advisor.starters import STARTERS
@@ -161,6 +161,8 @@ def _never_above_a_much_cheaper_option(w: dict[str, Any], tolerance: float = 0.2
         for below in met[i + 1 :]:
             if above["availability"]["available"] != below["availability"]["available"]:
                 continue  # offered where the customer is: a tier of its own
+            if costing.lead(above) != costing.lead(below):
+                continue  # a price with no region and no date is a lead: a tier of its own
             assert above["cost_to_result"]["usd"] <= below["cost_to_result"]["usd"] * (
                 1 + tolerance
             ), (above["accelerator_id"], below["accelerator_id"])
@@ -796,6 +798,24 @@ def thin_margin_ranks_after_a_comfortable_plan(r: Result) -> None:
     assert cheaper[0]["name"] in note and first["name"] in note
 
 
+def la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date(r: Result) -> None:
+    w = workload(r, "fine_tuning")
+    first = w["options"][0]
+    price = first["prices"][first["billing_used"]]
+    # Before: 1 x MI300X from TensorWave at $22.20 a run, a per-GPU row with no region and no
+    # date read from a secondary page: nobody could sign it. Now a dated offer in the US leads.
+    assert not costing.lead(first)
+    assert price["region"] and price["as_of"]
+    assert first["target_status"] == "met" and first["target_margin"] >= 0.10
+    leads = [o for o in w["options"] if costing.lead(o)]
+    assert leads and all(w["options"].index(o) > 0 for o in leads)
+    cheaper = [o for o in leads if o["cost_to_result"]["usd"] < first["cost_to_result"]["usd"]]
+    assert cheaper  # the lead is cheaper, and the result says what it would cost and whom to ask
+    (note,) = [n for n in r["cost"]["notes"] if "names no region and no price date" in n]
+    cheapest = min(cheaper, key=lambda o: o["cost_to_result"]["usd"])
+    assert cheapest["name"] in note and f"{cheapest['cost_to_result']['usd']:,.2f}" in note
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -1391,6 +1411,25 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             cost={"billing": "committed", "monthly_budget_usd": 150_000, "hours_per_day": 24},
         ),
         thin_margin_ranks_after_a_comfortable_plan,
+    ),
+    # --- lead: a price with no region and no date ranks after the offers a buyer can sign
+    (
+        "la_game_studio_full_fine_tune_of_a_7b_in_a_day",
+        team(
+            organization={"industry": "media", "regions": ["los_angeles"]},
+            workloads=[{"kind": "fine_tuning", "schedule": "weekly"}],
+            deployment={"allowed_modes": ["public_cloud", "dedicated_hosting", "bare_metal"]},
+            model={"preset": "mistral-7b"},
+            training={
+                "method": "full",
+                "dataset_tokens": 300_000_000,
+                "epochs": 2,
+                "deadline_hours": 24,
+            },
+            frameworks={"serving": "none"},
+            cost={"monthly_budget_usd": 25000},
+        ),
+        la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date,
     ),
 ]
 
