@@ -530,6 +530,32 @@ class InferenceStepForm(StepForm):
             "it. Leave empty to use the traffic shape."
         ),
     )
+    availability = _radio(
+        "availability",
+        A.AVAILABILITY,
+        label=_("What must a real-time service survive? (optional)"),
+        help_text=_(
+            "A production service plans one spare server, so that a failed server still leaves "
+            "capacity for the peak. Leave empty for production."
+        ),
+    )
+    batch_window_hours = _number(
+        label=_("Batch window in hours (optional)"),
+        help_text=_(
+            "For a daily batch job: the hours each run must finish in, e.g. 4 for 01:00 to "
+            "05:00. The run, with its start-up, is checked against it like a deadline."
+        ),
+    )
+    batch_window_start_hour = _integer(
+        label=_("Batch window opens at (hour, optional)"),
+        help_text=_("Local hour, 0 to 23: 1 means 01:00."),
+    )
+    batch_window_firmness = _radio(
+        "batch_window",
+        A.BATCH_WINDOW_FIRMNESS,
+        label=_("Is the batch window hard or soft? (optional)"),
+        help_text=_("A hard window ranks a plan that overruns it after every plan that fits."),
+    )
 
 
 class MaturityStepForm(StepForm):

@@ -78,6 +78,12 @@ INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 # CUDA architectures a team's custom kernels are built for (nvcc -gencode / TORCH_CUDA_ARCH_LIST).
 KERNEL_ARCHITECTURES = ("sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
+# A batch job's window (issue 21 item 8): hard = the results are useless after it; soft = late is
+# a nuisance, flagged but not disqualifying.
+BATCH_WINDOW_FIRMNESS = ("hard", "soft")
+# What a real-time service must survive (issue 21): one server failing (N+1, the default for
+# production), nothing (best effort: an outage is accepted), or it is for development and test.
+AVAILABILITY = ("survive_one_failure", "best_effort", "dev_test")
 
 TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
 INFERENCE_KINDS = frozenset({"batch_inference", "realtime_inference"})
@@ -299,6 +305,40 @@ def _schema() -> dict[str, Any]:
                 "description": "Optional, added in v1 (issue 21): busiest-hour token rate over the "
                 "day's average (10 = peaks at ten times the average). Real-time serving is sized "
                 "for the peak. Default: the catalog's figure for `traffic`.",
+            },
+            "batch_window_hours": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 24,
+                "description": "Optional, added in v1 (issue 21): hours a batch_inference run must "
+                "finish in each day, from batch_window_start_hour; its run time (with "
+                "provisioning, container start and loading the weights) is checked against it as "
+                "a deadline is. Default: none (the run spreads over cost.hours_per_day).",
+            },
+            "batch_window_start_hour": _int(
+                0,
+                23,
+                "Optional, added in v1 (issue 21): local hour the batch window opens (1 = 01:00); "
+                "needs batch_window_hours. Default: not stated.",
+            ),
+            "batch_window_firmness": {
+                **_enum(
+                    BATCH_WINDOW_FIRMNESS,
+                    "Optional, added in v1 (issue 21): hard = a run past the window is a missed "
+                    "deadline (ranks after every option that meets it); soft = it is flagged. "
+                    "Needs batch_window_hours.",
+                ),
+                "default": "hard",
+            },
+            "availability": {
+                **_enum(
+                    AVAILABILITY,
+                    "Optional, added in v1 (issue 21): what a realtime_inference service must "
+                    "survive. survive_one_failure (default): one spare server (N+1) so a failed "
+                    "server still leaves capacity for the peak; best_effort: no spare, an outage "
+                    "is accepted; dev_test: development or test, no spare.",
+                ),
+                "default": "survive_one_failure",
             },
         },
         [
@@ -562,6 +602,22 @@ def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
             },
             {"properties": {"training": {"required": ["lora_rank"]}}},
             "training.lora_rank is required for the lora and qlora methods.",
+        ),
+        _when(
+            {
+                "required": ["inference"],
+                "properties": {
+                    "inference": {
+                        "anyOf": [
+                            {"required": ["batch_window_start_hour"]},
+                            {"required": ["batch_window_firmness"]},
+                        ]
+                    }
+                },
+            },
+            {"properties": {"inference": {"required": ["batch_window_hours"]}}},
+            "inference.batch_window_hours is required when the window's start or firmness is "
+            "given.",
         ),
     ]
 
@@ -876,6 +932,11 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
                     {"output": i18n.fmt_number(out), "context": i18n.fmt_number(ctx)},
                 )
             )
+        if "batch_window_hours" not in inference and not partial:
+            # The start and the firmness describe a window: without its length there is none.
+            for key in ("batch_window_start_hour", "batch_window_firmness"):
+                if key in inference:
+                    problems.append(Problem(f"inference.{key}", "batch_window_hours_required", {}))
     model = _as_mapping(doc.get("model"))
     arch = _as_mapping(model.get("architecture")) if model is not None else None
     if arch is not None:
@@ -1107,6 +1168,10 @@ class Inference:
     p95_latency_ms: float | None = None
     latency_metric: str = "whole_response"
     peak_to_average: float | None = None
+    batch_window_hours: float | None = None
+    batch_window_start_hour: int | None = None
+    batch_window_firmness: str = "hard"
+    availability: str = "survive_one_failure"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1226,6 +1291,13 @@ class Answers:
                 doc["inference"]["latency_metric"] = i.latency_metric
             if i.peak_to_average is not None:
                 doc["inference"]["peak_to_average"] = i.peak_to_average
+            if i.batch_window_hours is not None:
+                doc["inference"]["batch_window_hours"] = i.batch_window_hours
+                doc["inference"]["batch_window_firmness"] = i.batch_window_firmness
+            if i.batch_window_start_hour is not None:
+                doc["inference"]["batch_window_start_hour"] = i.batch_window_start_hour
+            if i.availability != "survive_one_failure":
+                doc["inference"]["availability"] = i.availability
         return doc
 
 
@@ -1306,6 +1378,12 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             p95_latency_ms=_opt_float(i.get("p95_latency_ms")),
             latency_metric=i.get("latency_metric", "whole_response"),
             peak_to_average=_opt_float(i.get("peak_to_average")),
+            batch_window_hours=_opt_float(i.get("batch_window_hours")),
+            batch_window_start_hour=(
+                int(i["batch_window_start_hour"]) if "batch_window_start_hour" in i else None
+            ),
+            batch_window_firmness=i.get("batch_window_firmness", "hard"),
+            availability=i.get("availability", "survive_one_failure"),
         )
     return Answers(
         schema_version=SCHEMA_VERSION,

@@ -200,7 +200,9 @@ def peak_statement(kind: str, mode: str, option: Mapping[str, Any], lang: str) -
     either autoscaling advice (public cloud rents by the hour) or what holding the peak costs."""
     peak = option.get("peak_to_average")
     base = option.get("replicas_at_average")
-    replicas = int(option.get("replicas") or 0)
+    # The peak's replicas, not the spare server kept for a failure (said on its own).
+    spare = int((option.get("redundancy") or {}).get("spare_replicas") or 0)
+    replicas = int(option.get("replicas") or 0) - spare
     used = option.get("billing_used")
     if kind != "realtime_inference" or peak is None or base is None or replicas <= base:
         return None
@@ -218,3 +220,52 @@ def peak_statement(kind: str, mode: str, option: Mapping[str, Any], lang: str) -
     }
     code = "asked.peak_autoscale" if mode == "public_cloud" else "asked.peak_held"
     return i18n.message(code, lang, mode=i18n.label(mode, lang), **params)
+
+
+def window_statement(kind: str, option: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
+    """A batch run against the window the team answered, as a deadline is stated: the run's
+    hours (start-up included) of the window's, from its start hour, and the share to spare; a
+    thin margin (under the catalog's `target_safety_share`) or an overrun said as such."""
+    window = option["window"]
+    run = float(option["run_overhead"]["run_hours"])
+    hours = float(window["hours"])
+    start = window.get("start_hour")
+    status = option.get("target_status")
+    margin = float(option["target_margin"] or 0.0)
+    params = {
+        "kind": i18n.label(kind, lang),
+        "card": f"{option['count']} × {option['name']}",
+        "run": f"{run:,.1f}" if run >= 1 else f"{run:,.2f}",
+        "window": f"{hours:g}",
+        "start": i18n.message("asked.window_from", lang, hour=f"{int(start):02d}:00")
+        if start is not None
+        else "",
+        # A thin margin to a tenth of a percent, so that 9.6% never reads as the 10% share.
+        "margin": i18n.percent(margin) if status == "met" else f"{max(0.0, margin) * 100:.1f}%",
+        "over": f"{max(0.0, run - hours):,.2f}",
+        "safety": i18n.percent(float(catalog.rule("target_safety_share"))),
+    }
+    code = {
+        "met": "asked.window_met",
+        "at_risk": "asked.window_at_risk",
+    }.get(str(status), f"asked.window_missed_{window['firmness']}")
+    return i18n.message(code, lang, **params)
+
+
+def redundancy_statement(kind: str, option: Mapping[str, Any], lang: str) -> str | None:
+    """What a real-time service keeps spare for a failed server: one more server (N+1) and what
+    it costs, or why none (the team answered best effort, or development and test)."""
+    doc = option.get("redundancy")
+    if kind != "realtime_inference" or not doc:
+        return None
+    params: dict[str, Any] = {"kind": i18n.label(kind, lang), "card": option["name"]}
+    if not doc["planned"]:
+        return i18n.message(f"asked.no_spare_{doc['basis']}", lang, **params)
+    usd = doc.get("usd_per_month")
+    return i18n.message(
+        "asked.spare_server",
+        lang,
+        gpus=doc["unit_gpus"],
+        cost=i18n.message("asked.spare_cost", lang, usd=_usd(float(usd))) if usd else "",
+        **params,
+    )

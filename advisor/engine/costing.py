@@ -1296,13 +1296,27 @@ def peak_to_average(inf: Inference, catalog: Catalog) -> float:
     return float(catalog.rule("traffic_peak_to_mean")[inf.traffic])
 
 
-def serving_demand(catalog: Catalog, kind: str, inf: Inference, hours_per_day: float) -> float:
+def serving_demand(
+    catalog: Catalog,
+    kind: str,
+    inf: Inference,
+    hours_per_day: float,
+    weight_bytes: float | None = None,
+) -> float:
     """Output tokens a second the serving plan must sustain: real-time serving at its peak (the
     day's mean times the peak-to-average ratio); batch work over its daily window (a window
-    shorter than a minute is treated as one minute; no window = all day)."""
+    shorter than a minute is treated as one minute; no window = all day). A batch window the
+    team answered (`inference.batch_window_hours`) is a deadline: the run computes in what the
+    window leaves after each run's start-up (needs `weight_bytes`), aiming inside it by the
+    catalog's `target_safety_share` as a deadline's plan does."""
     per_day = float(inf.tokens_per_day)
     if kind == "realtime_inference":
         return per_day / 86400.0 * peak_to_average(inf, catalog)
+    if inf.batch_window_hours is not None:
+        overhead = serving_run_overhead(weight_bytes, catalog)["hours"] if weight_bytes else 0.0
+        aim = inf.batch_window_hours * (1.0 - float(catalog.rule("target_safety_share")))
+        window = max(aim - overhead, 1.0 / 60.0)
+        return per_day / (window * 3600.0)
     window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
     return per_day / (window * 3600.0)
 
@@ -1360,7 +1374,7 @@ def _inference_option(
     per_day = float(inf.tokens_per_day)
     hpm = catalog.hours_per_month
     realtime = kind == "realtime_inference"
-    demand = serving_demand(catalog, kind, inf, hours_per_day)
+    demand = serving_demand(catalog, kind, inf, hours_per_day, mem.weight_bytes)
     rtt = (rtt_ms or 0.0) if realtime else 0.0
     key = ("serving", acc.id, kind, rtt, cap)
     if key not in ci.sized:
@@ -1467,6 +1481,7 @@ def _inference_option(
                 **target_margin(plan.metric_ms, inf.p95_latency_ms, catalog),
                 "bound": plan.bound,
                 "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+                **(batch_window(inf, overhead, catalog) if overhead is not None else {}),
             },
         )
     count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
@@ -1478,6 +1493,32 @@ def _inference_option(
         rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
         china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
     money = _money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need, tp=plan.tp)
+    redundancy: dict[str, Any] | None = None
+    if realtime:
+        redundancy = spare_server(acc, inf, money, plan.tp)
+        spare = int(redundancy["spare_replicas"])
+        if spare:
+            # N+1: one more unit's worth of replicas, so that a failed server still leaves
+            # the capacity the peak needs; the option is priced with it.
+            more = count + spare * plan.tp
+            spared = _money(
+                acc,
+                mode,
+                more,
+                used * more / count,
+                storage_gb,
+                egress_gb,
+                ci,
+                china_need,
+                tp=plan.tp,
+            )
+            before, after = money["monthly_cost_usd"], spared["monthly_cost_usd"]
+            redundancy["spare_devices"] = spare * plan.tp
+            redundancy["usd_per_month"] = (
+                _r(after - before) if before is not None and after is not None else None
+            )
+            base = {**base, "count": more, "replicas": int(base["replicas"]) + spare}
+            count, used, money = more, used * more / count, spared
     per_mtok: dict[str, float | None] = {}
     for slot, value in money["compute_usd_per_month"].items():
         per_mtok[slot] = (
@@ -1485,6 +1526,7 @@ def _inference_option(
         )
     option = {
         **base,
+        **({"redundancy": redundancy} if redundancy is not None else {}),
         "cost_per_million_output_tokens_usd": per_mtok,
         "cost_to_result": (
             {"usd": money["monthly_cost_usd"], "per": "month"}
@@ -1506,6 +1548,57 @@ def _inference_option(
     return option
 
 
+def spare_server(
+    acc: Accelerator, inf: Inference, money: Mapping[str, Any], tp: int
+) -> dict[str, Any]:
+    """What a real-time service keeps spare (inference.availability): in production, one unit
+    of the offer that prices it (N+1: its replicas, `spare_replicas`), so that one server
+    failing still leaves the capacity for the peak; none when the team answered best effort or
+    development and test. A TPU slice, an owned server or an offer without unit data spares
+    one replica's devices."""
+    if inf.availability != "survive_one_failure":
+        return {"planned": False, "basis": inf.availability, "spare_replicas": 0}
+    used = money.get("billing_used")
+    price = (money["prices"].get(used) if used else None) or next(
+        (p for p in money["prices"].values() if p), None
+    )
+    sold = (price or {}).get("sold_unit")
+    if sold:
+        gpus = int(sold["gpus"])
+    elif acc.type == "tpu":
+        gpus = tp
+    elif price and int(price.get("gpus_per_unit") or 1) > 1:
+        gpus = int(price["gpus_per_unit"])
+    else:
+        gpus = tp  # an owned server per replica (the report's server section sizes it so)
+    return {
+        "planned": True,
+        "basis": inf.availability,
+        "unit_gpus": gpus,
+        "spare_units": 1,
+        "spare_replicas": max(1, gpus // max(1, tp)),
+    }
+
+
+def batch_window(inf: Inference, overhead: Mapping[str, float], catalog: Catalog) -> dict[str, Any]:
+    """A batch run checked against the window the team answered, as a deadline is: the run's
+    hours with its start-up (`overhead["run_hours"]`) against the window's, with the margin and
+    its status (met, at_risk, missed). A hard window that is missed ranks like a missed deadline;
+    a soft one is flagged. Empty when no window was answered."""
+    if inf.batch_window_hours is None:
+        return {}
+    run_hours = float(overhead["run_hours"])
+    return {
+        "window": {
+            "hours": float(inf.batch_window_hours),
+            "start_hour": inf.batch_window_start_hour,
+            "firmness": inf.batch_window_firmness,
+        },
+        "meets_window": run_hours <= inf.batch_window_hours + 1e-9,
+        **target_margin(run_hours, inf.batch_window_hours, catalog),
+    }
+
+
 def target_margin(achieved: float, target: float | None, catalog: Catalog) -> dict[str, Any]:
     """The share of the target (deadline hours, latency ms) an option leaves unused, and what
     that means: "met", "at_risk" (under the catalog's `target_safety_share`: inside the
@@ -1524,7 +1617,15 @@ def target_margin(achieved: float, target: float | None, catalog: Catalog) -> di
     return {"target_margin": round(margin, 4), "target_status": status}
 
 
+def _soft_window(option: Mapping[str, Any]) -> bool:
+    return (option.get("window") or {}).get("firmness") == "soft"
+
+
 def _meets(option: Mapping[str, Any]) -> bool:
+    """Meets its deadline or latency target, and a hard batch window (a soft one is flagged,
+    never disqualifying)."""
+    if option.get("meets_window") is False and not _soft_window(option):
+        return False
     return option.get("meets_deadline", option.get("meets_latency")) is not False
 
 
@@ -1598,7 +1699,7 @@ def _target_tier(option: Mapping[str, Any]) -> int:
     that holds with a margin, so a thin one ranks after every comfortable one."""
     if not _meets(option):
         return 2
-    return 1 if option.get("target_status") == "at_risk" else 0
+    return 1 if option.get("target_status") == "at_risk" and not _soft_window(option) else 0
 
 
 def _unpriced_key(option: Mapping[str, Any], index: int) -> tuple[Any, ...]:

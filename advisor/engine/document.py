@@ -246,6 +246,13 @@ class Option(TypedDict):
     # option beyond what its provider rents on demand (needs a reservation / capacity block).
     network: NotRequired[dict[str, Any]]
     capacity: NotRequired[dict[str, Any]]
+    # Issue 21: a batch job's answered window (hours, start_hour, firmness: hard or soft) and
+    # whether each run with its start-up fits it (target_margin/target_status then measure it).
+    window: NotRequired[dict[str, Any]]
+    meets_window: NotRequired[bool]
+    # Issue 21: what a real-time service keeps spare for a failed server (N+1: one unit of the
+    # offer, its devices and monthly cost, included in count and cost) or why none.
+    redundancy: NotRequired[dict[str, Any]]
     # Serving.
     tensor_parallel: NotRequired[int]
     # Issue 21: real-time serving is sized for this peak; the replicas the average needs.

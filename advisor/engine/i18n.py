@@ -110,6 +110,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "include the output",
         "輸出 token 數（{output}）不得超過上下文 token 數（{context}）；後者已包含輸出",
     ),
+    "problem.batch_window_hours_required": _m(
+        "Give the batch window's length in hours (e.g. 4): a start hour or hard/soft alone is "
+        "no window",
+        "請提供批次時段的長度（小時，例如 4）：只有開始時間或硬性／彈性並不構成時段",
+    ),
     "problem.kv_heads_divide": _m(
         "The KV heads ({kv_heads}) must divide the attention heads ({heads}) evenly",
         "KV 頭數（{kv_heads}）必須能整除注意力頭數（{heads}）",
@@ -965,6 +970,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：依尖峰（平均流量的 {peak} 倍）配置：尖峰時 {replicas} 個副本，平均時 {base} "
         "個。{mode}的伺服器無法按小時租用，因此維持尖峰容量每月比平均所需多花約 {idle} 美元。",
     ),
+    "asked.spare_server": _m(
+        "{kind}: +1 server for redundancy ({gpus} × {card}): a failed server still leaves "
+        "capacity for peak{cost}.",
+        "{kind}：多配置 1 台備援伺服器（{gpus} × {card}）：一台伺服器故障時仍有足夠容量應付尖峰"
+        "{cost}。",
+    ),
+    "asked.spare_cost": _m("; it adds about {usd} USD a month", "；每月約多 {usd} 美元"),
+    "asked.no_spare_best_effort": _m(
+        "{kind}: no spare server, as you answered best effort: a failed server takes its share of "
+        "the capacity away until it is replaced.",
+        "{kind}：依您「盡力而為」的回答不配置備援伺服器：一台伺服器故障時，其容量在更換前即告減少。",
+    ),
+    "asked.no_spare_dev_test": _m(
+        "{kind}: no spare server for development or test; a production service would add one "
+        "server (N+1) so that a failed server still leaves capacity for peak.",
+        "{kind}：開發或測試環境不配置備援伺服器；正式環境的服務會多配置 1 台（N+1），使一台伺服器"
+        "故障時仍有足夠容量應付尖峰。",
+    ),
+    "asked.window_from": _m(" from {hour}", "（{hour} 起）"),
+    "asked.window_met": _m(
+        "{kind}: {card} finishes in {run} h of your {window} h window{start}, {margin} to spare "
+        "(provisioning, container start and loading the weights included).",
+        "{kind}：{card} 在您 {window} 小時的時段{start}內 {run} 小時完成，尚餘 {margin}（已含佈建、"
+        "容器啟動與載入權重）。",
+    ),
+    "asked.window_at_risk": _m(
+        "{kind}: {card} finishes in {run} h of your {window} h window{start}, only {margin} to "
+        "spare: under the {safety} safety share, inside the estimate's own error.",
+        "{kind}：{card} 在您 {window} 小時的時段{start}內 {run} 小時完成，僅餘 {margin}：低於 "
+        "{safety} 的安全餘裕，落在估算本身的誤差之內。",
+    ),
+    "asked.window_missed_hard": _m(
+        "{kind}: {card} takes {run} h a run, {over} h past your hard {window} h window{start}: "
+        "a plan that overruns a hard window ranks after every plan that fits it.",
+        "{kind}：{card} 每次執行需 {run} 小時，超出您 {window} 小時的硬性時段{start} {over} 小時："
+        "超出硬性時段的方案排在所有能在時段內完成的方案之後。",
+    ),
+    "asked.window_missed_soft": _m(
+        "{kind}: {card} takes {run} h a run, {over} h past your soft {window} h window{start}: "
+        "flagged, since finishing late is a nuisance rather than a failure.",
+        "{kind}：{card} 每次執行需 {run} 小時，超出您 {window} 小時的彈性時段{start} {over} 小時："
+        "僅作提醒，因為晚些完成只是不便而非失敗。",
+    ),
     "asked.run_overhead": _m(
         "{kind}: each run spends about {minutes} min before it computes (provisioning "
         "{provisioning} min, container start {container} min, staging {gb} GB of data and "
@@ -1214,6 +1262,10 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "inference.tokens_per_day": _m("tokens per day", "每日 token 數"),
     "inference.traffic": _m("traffic shape", "流量型態"),
     "inference.peak_to_average": _m("peak-to-average traffic", "尖峰與平均流量比"),
+    "inference.batch_window_hours": _m("batch window (hours)", "批次時段（小時）"),
+    "inference.batch_window_start_hour": _m("batch window start (hour)", "批次時段開始（時）"),
+    "inference.batch_window_firmness": _m("hard or soft batch window", "批次時段為硬性或彈性"),
+    "inference.availability": _m("what the service must survive", "服務須承受的故障"),
     "derived.utilisation": _m("daily utilisation", "每日使用率"),
     "derived.latency_class": _m("latency class", "延遲等級"),
     "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
@@ -1366,6 +1418,8 @@ BOUND_UNITS: dict[str, dict[str, str]] = {
     "inference.tokens_per_day": _m("{n} tokens a day", "每天 {n} 個 token"),
     "inference.p95_latency_ms": _m("{n} ms", "{n} 毫秒"),
     "inference.peak_to_average": _m("{n} times the average", "平均的 {n} 倍"),
+    "inference.batch_window_hours": _m("{n} hours", "{n} 小時"),
+    "inference.batch_window_start_hour": _m("{n}:00", "{n}:00"),
     "model.architecture.parameters": _m("{n} parameters", "{n} 個參數"),
     "model.architecture.layers": _m("{n} layers", "{n} 層"),
     "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),

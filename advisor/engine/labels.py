@@ -233,6 +233,41 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "bursty": _l("Bursty", "突發", "bursty"),
         "seasonal_peaks": _l("Seasonal peaks", "季節性高峰", "seasonal peaks"),
     },
+    # Issue 21: a batch job's window and what a real-time service must survive.
+    "batch_window": {
+        "hard": _l(
+            "Hard: results after the window are no use",
+            "硬性：時段結束後的結果已無用處",
+            "hard",
+            "硬性",
+        ),
+        "soft": _l(
+            "Soft: finishing late is a nuisance, not a failure",
+            "彈性：晚些完成只是不便，並非失敗",
+            "soft",
+            "彈性",
+        ),
+    },
+    "availability": {
+        "survive_one_failure": _l(
+            "Production: survive one server failing (N+1, default)",
+            "正式環境：一台伺服器故障仍能運作（N+1，預設）",
+            "survive one server failing (N+1)",
+            "可承受一台伺服器故障（N+1）",
+        ),
+        "best_effort": _l(
+            "Best effort: an outage until a server is replaced is acceptable",
+            "盡力而為：可接受更換伺服器前的停機",
+            "best effort",
+            "盡力而為",
+        ),
+        "dev_test": _l(
+            "Development or test: no spare server",
+            "開發或測試：不需備援伺服器",
+            "development or test",
+            "開發或測試",
+        ),
+    },
     # Memory parts of the sizing, for charts and tables.
     "memory": {
         "weights": _l("Weights", "權重"),
@@ -528,6 +563,8 @@ GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "latency_metric": ("inference.latency_metric",),
     "inference_precision": ("inference.precision",),
     "traffic": ("inference.traffic",),
+    "batch_window": ("inference.batch_window_firmness",),
+    "availability": ("inference.availability",),
     "tpu_region_coverage": ("derived.tpu_region_coverage",),
     "latency_class": ("derived.latency_class",),
 }

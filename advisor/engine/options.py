@@ -909,8 +909,17 @@ def levers(
     used = first.get("billing_used")
     sold = (first["prices"].get(used) or {}).get("sold_unit") if used else None
     max_tp = int(sold["gpus"]) if sold else None
+    spare = first.get("redundancy") or {}
+
+    def with_spare(plan: S.ServingPlan) -> int:
+        # A real-time service's spare server (N+1) is kept under any lever.
+        unit = int(spare.get("unit_gpus") or 0) if spare.get("planned") else 0
+        return plan.tp * plan.replicas + (max(1, unit // plan.tp) * plan.tp if unit else 0)
+
     if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
-        demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day)
+        demand = C.serving_demand(
+            catalog, kind, inf, answers.cost.hours_per_day, sized.imem.weight_bytes
+        )
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
             relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
             plan = S.serving_plan(
@@ -930,7 +939,7 @@ def levers(
                         "inference.p95_latency_ms",
                         inf.p95_latency_ms,
                         relaxed,
-                        plan.tp * plan.replicas,
+                        with_spare(plan),
                     )
                 )
         if inf.precision in ("bf16", "fp16") and acc.fp8_dense_tflops:
@@ -956,8 +965,8 @@ def levers(
             plan = catalog.memo(
                 ("fp8_plan", acc.id, shape, fp8, serving, demand, offline, max_tp), fp8_plan
             )
-            if plan is not None and plan.tp * plan.replicas < first["count"]:
-                out.append(("inference.precision", inf.precision, "fp8", plan.tp * plan.replicas))
+            if plan is not None and with_spare(plan) < first["count"]:
+                out.append(("inference.precision", inf.precision, "fp8", with_spare(plan)))
     if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
         trials: list[tuple[str, Any, Any]] = []
         if not t.gradient_checkpointing:
@@ -1044,7 +1053,7 @@ def _smaller_hardware_lever(
     ):
         return None
     shape, imem = sized.shape, sized.imem
-    demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day)
+    demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day, imem.weight_bytes)
     fw = answers.frameworks
     loose = dataclasses.replace(inf, p95_latency_ms=None)
     best: tuple[float, float, int, Accelerator] | None = None
@@ -1087,7 +1096,9 @@ def _smaller_hardware_lever(
         )
         if plan is None:
             continue
-        count = plan.tp * plan.replicas
+        # With the spare replica (N+1) the first option keeps, so the two compare like for like.
+        spare = plan.tp if (first.get("redundancy") or {}).get("planned") else 0
+        count = plan.tp * plan.replicas + spare
         memory = acc.memory_gb * count
         if memory >= unpriced["memory_gb"]:
             continue

@@ -807,6 +807,10 @@ def evaluate(
                 Q.overhead_statement(wd.kind, options[0], lang),
                 Q.peak_statement(wd.kind, wd.mode, options[0], lang),
                 Q.lock_in_statement(options[0], catalog, when, lang),
+                Q.redundancy_statement(wd.kind, options[0], lang),
+                Q.window_statement(wd.kind, options[0], catalog, lang)
+                if options[0].get("window")
+                else None,
             ):
                 if said is not None:
                     notes.append(said)
@@ -1195,6 +1199,8 @@ def _target_warnings(
         return []
     first = options[0]
     out: list[str] = []
+    if first.get("window"):
+        return out  # a batch window's margin or overrun is said by asked.window_statement
     kind_label = i18n.label(kind, lang)
     inf = answers.inference
     if first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:

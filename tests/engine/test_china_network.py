@@ -110,8 +110,9 @@ def test_the_price_of_the_extra_mbps_changes_the_ranking_against_an_offer_withou
             server=_route(2, per_mbps),
         ),
         # Priced between the two H100 totals (cheap and dear Mbps) for the calibrated replica
-        # counts (issue 21: 27 H200 against 33 H100); it was $1,800 for the older counts.
-        _no_route_h200(2000),
+        # counts with a production service's spare server (issue 21: 27 + 8 H200 against
+        # 33 + 8 H100); it was $2,000 without the spare, $1,800 for the older counts.
+        _no_route_h200(1850),
     )
     result = evaluate(_serving_china(), both, scoring)
     assert _options(result)[0]["accelerator_id"] == first

@@ -578,7 +578,9 @@ def ten_times_peak_is_sized_and_autoscaling_is_advised(r: Result) -> None:
     assert first["replicas"] * first["tokens_per_second_per_replica"] >= peak_rate
     assert first["replicas_at_average"] < first["replicas"]
     (note,) = [n for n in r["cost"]["notes"] if "sized for its peak at 10 times" in n]
-    assert f"autoscale between {first['replicas_at_average']} and {first['replicas']}" in note
+    # The peak's replicas; the spare server (N+1) is said on its own.
+    peak = first["replicas"] - first["redundancy"]["spare_replicas"]
+    assert f"autoscale between {first['replicas_at_average']} and {peak}" in note
 
 
 def _catalog() -> Catalog:
@@ -600,13 +602,15 @@ def t4_tensor_parallel_is_bought_in_one_unit(r: Result) -> None:
     assert first["accelerator_id"] == "nvidia-t4"
     sold = _sold(first)
     assert sold["name"] == "g4dn.12xlarge" and sold["gpus"] == 4
-    assert first["tensor_parallel"] == 2 and first["count"] == 8
-    assert sold["units"] == 2 and first["billed_count"] == 8
-    (note,) = [n for n in r["cost"]["notes"] if "bought as 2 x g4dn.12xlarge" in n]
+    # Two units serve the load; a third is the spare a production service keeps (N+1).
+    assert first["tensor_parallel"] == 2 and first["count"] == 12
+    assert first["redundancy"]["spare_devices"] == 4
+    assert sold["units"] == 3 and first["billed_count"] == 12
+    (note,) = [n for n in r["cost"]["notes"] if "bought as 3 x g4dn.12xlarge" in n]
     assert "2-way tensor-parallel group sits inside one unit" in note
     (server,) = [s for s in r["servers"] if s["workload"] == "realtime_inference"]
     # The server is the instance as AWS sells it, not 4 vCPU per GPU.
-    assert (server["nodes"], server["devices_per_node"], server["cpu_cores"]) == (2, 4, 48)
+    assert (server["nodes"], server["devices_per_node"], server["cpu_cores"]) == (3, 4, 48)
     assert server["ram_gib"] == 192 and server["sold_as"]["as_of"] == "2026-01-21"
 
 
@@ -814,6 +818,37 @@ def la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date(r: R
     (note,) = [n for n in r["cost"]["notes"] if "names no region and no price date" in n]
     cheapest = min(cheaper, key=lambda o: o["cost_to_result"]["usd"])
     assert cheapest["name"] in note and f"{cheapest['cost_to_result']['usd']:,.2f}" in note
+
+
+def nightly_batch_finishes_inside_its_hard_window_with_room_to_spare(r: Result) -> None:
+    w = workload(r, "batch_inference")
+    first = w["options"][0]
+    # Checked like a deadline: the run with its start-up against the 4-hour window, sized to
+    # leave the catalog's safety share.
+    assert first["window"] == {"hours": 4.0, "start_hour": 1, "firmness": "hard"}
+    run = first["run_overhead"]["run_hours"]
+    assert first["meets_window"] and run <= 4.0 * (1 - _catalog().rule("target_safety_share"))
+    assert first["target_status"] == "met" and first["target_margin"] >= 0.1
+    assert first["accelerator_id"] == "nvidia-b200" and first["billed_count"] == 8
+    (said,) = [n for n in r["cost"]["notes"] if "window" in n]
+    assert f"finishes in {run:,.1f} h of your 4 h window from 01:00" in said
+    assert "to spare" in said
+
+
+def production_real_time_service_keeps_a_spare_server(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    first = w["options"][0]
+    spare = first["redundancy"]
+    # N+1: one more unit of the offer than the peak needs, priced in the option.
+    assert spare["planned"] and spare["spare_units"] == 1
+    assert first["replicas"] - spare["spare_replicas"] >= 1
+    sold = _sold(first)
+    assert sold["units"] >= 2 and spare["unit_gpus"] == sold["gpus"]
+    assert spare["usd_per_month"] > 0
+    (said,) = [n for n in r["cost"]["notes"] if "+1 server for redundancy" in n]
+    assert "a failed server still leaves capacity for peak" in said
+    assert f"{spare['usd_per_month']:,.0f} USD a month" in said
+    assert first["accelerator_id"] == "nvidia-l4" and first["count"] == 8
 
 
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
@@ -1430,6 +1465,42 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             cost={"monthly_budget_usd": 25000},
         ),
         la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date,
+    ),
+    # --- serving (issue 21 items 2-5, 8 end): batch windows, whole units, N+1, lead times, PCIe TP
+    (
+        "boston_news_archive_summarises_overnight_in_a_four_hour_window",
+        team(
+            organization={"industry": "media", "regions": ["us_east"]},
+            workloads=[{"kind": "batch_inference", "schedule": "daily"}],
+            model={"preset": "llama-3-8b"},
+            deployment={"allowed_modes": ["public_cloud"], "clouds": ["aws"]},
+            inference={
+                "context_tokens": 3000,
+                "output_tokens": 400,
+                "tokens_per_day": 600_000_000,
+                "traffic": "steady",
+                "batch_window_hours": 4,
+                "batch_window_start_hour": 1,
+                "batch_window_firmness": "hard",
+            },
+            cost={"billing": "pay_as_you_go", "hours_per_day": 4},
+        ),
+        nightly_batch_finishes_inside_its_hard_window_with_room_to_spare,
+    ),
+    (
+        "osaka_travel_concierge_in_production_survives_a_failed_server",
+        team(
+            organization={"industry": "ecommerce", "regions": ["japan"]},
+            model={"preset": "llama-3-8b"},
+            inference={
+                "p95_latency_ms": 800,
+                "latency_metric": "ttft",
+                "tokens_per_day": 20_000_000,
+                "concurrent_sequences": 16,
+            },
+            cost={"billing": "no_preference", "hours_per_day": 24},
+        ),
+        production_real_time_service_keeps_a_spare_server,
     ),
 ]
 
