@@ -9,10 +9,13 @@ and into an hour), so the waits below are exact."""
 
 from __future__ import annotations
 
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -265,3 +268,21 @@ def test_a_prospects_title_refuses_a_bidi_override(client: Client) -> None:
     )
     assert "Remove the invisible text-direction characters" in page.text
     assert not Assessment.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_identical_requests_make_one_lead_and_one_email(limits: Any) -> None:
+    member = MembershipFactory(role=Role.MEMBER)
+    report = _house_report(member)
+    clients = [_signed_in(member) for _ in range(12)]
+
+    def ask(client: Client) -> int:
+        try:
+            return _quote(client, report).status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = Counter(pool.map(ask, clients))
+    assert statuses == {302: 12}
+    assert Lead.objects.count() == 1 and len(mail.outbox) == 1
