@@ -651,7 +651,7 @@ class DeploymentStepForm(StepForm):
 
 class CostStepForm(StepForm):
     section = "cost"
-    nullable = frozenset({"monthly_budget_usd"})
+    nullable = frozenset({"monthly_budget_usd", "capex_budget_usd"})
     billing = _radio(
         "billing",
         A.BILLING,
@@ -691,6 +691,17 @@ class CostStepForm(StepForm):
             "Sets their wage: sourced for Hong Kong, Tokyo and the US; elsewhere the US figure is "
             "used. Leave empty for your first region."
         ),
+    )
+    amortisation_months = _integer(
+        label=_("Months to pay off owned hardware (optional)"),
+        help_text=_(
+            "Private cloud and on-premises servers are priced as their purchase spread over this "
+            "many months, plus power, colocation, support and staff. Leave empty for 36 months."
+        ),
+    )
+    capex_budget_usd = _number(
+        label=_("Hardware purchase budget in USD (optional)"),
+        help_text=_("For owned hardware: the report says when the purchase is over it."),
     )
 
 

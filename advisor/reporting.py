@@ -362,18 +362,13 @@ def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str,
     unpriced = chosen.get("unpriced") if chosen["monthly_cost_usd"] is None else None
     unpriced_text = ""
     if unpriced is not None:
-        proxy = unpriced.get("rental_equivalent")
         if unpriced.get("reason") == "no_purchase_price":
             unpriced_text = _(
-                "Owned hardware: no purchase price in the catalog; ask vendors for a quote."
+                "Owned hardware: no sourced purchase price for these cards; ask vendors for a "
+                "quote."
             )
         else:
             unpriced_text = _("No price in the catalog for this option: ask for a quote.")
-        if proxy:
-            unpriced_text += " " + _(
-                "Rental-equivalent proxy, for comparison only (not your purchase price): "
-                "%(usd)s a month (%(where)s)."
-            ) % {"usd": usd(proxy["usd_per_month"]), "where": _where(proxy)}
     if chosen.get("target_hours") is not None:
         speed = _time_text(chosen)
     elif chosen.get("latency_metric"):
@@ -561,6 +556,8 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
         "offer_sources": _offer_sources(options),
         "on_request": _on_request(options),
         "break_even": _break_even(chosen),
+        # Issue 22: owned hardware's cost of ownership, line by line with its sources.
+        "tco": _tco_rows(chosen, result),
         "why": _why_option(w, chosen, names),
         "options": options,
         "billing_slots": [
@@ -720,6 +717,82 @@ def _on_request(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "price_id": offer["price_id"],
             }
     return list(seen.values())
+
+
+def _tco_rows(chosen: Option | None, result: ResultDocument) -> list[dict[str, Any]]:
+    """Owned hardware's total cost of ownership as report lines: what each line costs a month,
+    how it is worked out, and the source and date of the figures it uses (issue 22)."""
+    t = cast(dict[str, Any], chosen).get("tco") if chosen is not None else None
+    if not t or chosen is None:
+        return []
+    figures = cast(dict[str, Any], result["cost"]["figures_used"])
+    used = t["figures"]
+
+    def source(*keys: str) -> list[dict[str, Any]]:
+        out = []
+        for key in keys:
+            fig = figures.get(used.get(key, ""))
+            if fig is not None:
+                out.append(
+                    {
+                        "text": customer_text(fig["source"]),
+                        "as_of": fig["as_of"],
+                        "estimated": fig["estimated"],
+                    }
+                )
+        return out
+
+    count = chosen["count"]
+    return [
+        {
+            "line": _("Purchase over the term"),
+            "basis": _(
+                "%(count)s × %(card)s a card + %(servers)s × %(server)s a server = %(capex)s, "
+                "over %(months)s months"
+            )
+            % {
+                "count": count,
+                "card": usd(t["card_usd"]),
+                "servers": t["servers"],
+                "server": usd(t["server_usd"]),
+                "capex": usd(t["capex_usd"]),
+                "months": t["term_months"],
+            },
+            "usd": t["hardware_usd_per_month"],
+            "sources": source("card", "server", "term"),
+        },
+        {
+            "line": _("Electricity"),
+            "basis": _("%(kw)s kW × PUE %(pue)s × %(kwh)s per kWh × %(hours)s hours")
+            % {
+                "kw": f"{t['kw']:,.2f}",
+                "pue": f"{t['pue']:g}",
+                "kwh": f"${t['usd_per_kwh']:.3f}",
+                "hours": f"{(figures.get('hours_per_month') or {}).get('value', 730):g}",
+            },
+            "usd": t["power_usd_per_month"],
+            "sources": source("server_overhead", "pue", "electricity"),
+        },
+        {
+            "line": _("Colocation"),
+            "basis": _("%(kw)s kW × %(rate)s per kW-month")
+            % {"kw": f"{t['kw']:,.2f}", "rate": usd(t["colocation_usd_per_kw_month"])},
+            "usd": t["colocation_usd_per_month"],
+            "sources": source("colocation"),
+        },
+        {
+            "line": _("Support"),
+            "basis": _("a share of the purchase each year"),
+            "usd": t["support_usd_per_month"],
+            "sources": source("support"),
+        },
+        {
+            "line": _("Staff"),
+            "basis": _("operations hours at your staff's wage (see Staff)"),
+            "usd": chosen["staff_usd_per_month"],
+            "sources": [],
+        },
+    ]
 
 
 def _break_even(chosen: Option | None) -> str:
@@ -1338,7 +1411,11 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                             charts.BILLING_LABELS[used] if used else "",
                             _blank(run_cost),
                             _blank(token_cost),
-                            price["source"] if price else "",
+                            price["source"]
+                            if price
+                            else _("total cost of ownership (purchase, power, colocation)")
+                            if o.get("tco")
+                            else "",
                             (price["as_of"] or "") if price else "",
                             (_("yes") if price["stale"] else _("no")) if price else "",
                             target_verdict(o),

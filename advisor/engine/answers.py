@@ -97,6 +97,8 @@ MAX_TOKENS_PER_DAY = 10**13
 MAX_CONTEXT_TOKENS = 2_000_000
 MAX_SEQUENCE_LENGTH = 1_048_576
 MAX_OPS_HEADCOUNT = 10_000
+MIN_AMORTISATION_MONTHS = 6
+MAX_AMORTISATION_MONTHS = 120
 # Routed experts per layer (DeepSeek-V3 has 256; 4x headroom).
 MAX_EXPERTS = 1_024
 
@@ -471,6 +473,22 @@ def _schema() -> dict[str, Any]:
                         "Optional, added in v1: where the operations staff work, for their wage. "
                         "Default: the first of organization.regions.",
                     ),
+                    "amortisation_months": _int(
+                        MIN_AMORTISATION_MONTHS,
+                        MAX_AMORTISATION_MONTHS,
+                        "Optional, added in v1 (issue 22): months over which owned hardware "
+                        "(private cloud, on premises) is paid off in its monthly cost. Default: "
+                        "the catalog's default_amortisation_months (36).",
+                    ),
+                    "capex_budget_usd": {
+                        "type": ["number", "null"],
+                        "minimum": 0,
+                        "maximum": 1e11,
+                        "default": None,
+                        "description": "Optional, added in v1 (issue 22): the most the team "
+                        "may spend buying owned hardware, in USD; an owned option whose purchase "
+                        "exceeds it says so. null = not stated.",
+                    },
                 },
                 ["billing", "hours_per_day", "ops_capacity"],
                 "Cost preferences.",
@@ -1117,6 +1135,8 @@ class Cost:
     ops_capacity: str
     ops_headcount: int | None = None
     ops_region: str | None = None
+    amortisation_months: int | None = None
+    capex_budget_usd: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1235,6 +1255,10 @@ class Answers:
             doc["cost"]["ops_headcount"] = self.cost.ops_headcount
         if self.cost.ops_region is not None:
             doc["cost"]["ops_region"] = self.cost.ops_region
+        if self.cost.amortisation_months is not None:
+            doc["cost"]["amortisation_months"] = self.cost.amortisation_months
+        if self.cost.capex_budget_usd is not None:
+            doc["cost"]["capex_budget_usd"] = self.cost.capex_budget_usd
         if self.model is not None:
             if self.model.preset is not None:
                 doc["model"] = {"preset": self.model.preset}
@@ -1411,6 +1435,8 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             cost["ops_capacity"],
             int(cost["ops_headcount"]) if "ops_headcount" in cost else None,
             cost.get("ops_region"),
+            int(cost["amortisation_months"]) if "amortisation_months" in cost else None,
+            _opt_float(cost.get("capex_budget_usd")),
         ),
         model=model,
         training=training,

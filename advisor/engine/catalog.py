@@ -69,6 +69,9 @@ class Accelerator:
     # Numeric formats the card runs (native / weight_only / none per bf16, fp16, fp8, int8, int4)
     # and, for NVIDIA cards, the CUDA compute capability ("8.0"), sourced.
     capabilities: Mapping[str, Any] | None = None
+    # Board power (thermal design power) in watts, sourced with the card: owned hardware's
+    # electricity and colocation are sized from it (issue 22).
+    tdp_w: float | None = None
 
     def format_support(self, fmt: str) -> str:
         """native / weight_only / none for a numeric format. A card without capability data is
@@ -449,6 +452,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             compatibility=a.get("compatibility") or bundled_compat.get(a["id"]),
             interconnect_gbps=_opt_float(a.get("interconnect_gbps")),
             capabilities=a.get("capabilities") or bundled_caps.get(a["id"]),
+            tdp_w=_opt_float(a.get("tdp_w")),
         )
         for a in data["accelerators"]
     )

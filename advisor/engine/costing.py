@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from advisor.engine import sizing as S
+from advisor.engine import tco as T
 from advisor.engine.answers import Inference, Training
 from advisor.engine.catalog import Accelerator, Catalog, Price, Unit
 
@@ -403,6 +404,8 @@ class CostInputs:
     predictable: bool = True  # maturity.demand is not "unpredictable"
     stable: bool = True  # the stack changes quarterly or rarely and the pipeline is standardised
     serving: str | None = None  # frameworks.serving: chunked prefill overlaps decode (sizing)
+    amortisation_months: int | None = None  # cost.amortisation_months: owned hardware's term
+    capex_budget_usd: float | None = None  # cost.capex_budget_usd: owned hardware's purchase cap
     # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
     sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -687,6 +690,12 @@ def _money(
             )
     storage = storage_gb * offer.storage_rate
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
+    owned = _owned_doc(acc, mode, count, compute, ci)
+    if owned is not None:
+        # Owned hardware has no rental row: its month is the total cost of ownership (issue 22),
+        # held all month like a monthly server.
+        compute["monthly"] = owned["usd_per_month"]
+        billed["monthly"] = count
     # Another provider's or region's price (the anchor's offer has none for the slot) is the
     # headline only when it is read in the customer's region group, or the anchor is not
     # either: never a Hong Kong commitment under a Los Angeles on-demand price.
@@ -753,6 +762,8 @@ def _money(
     return {
         # Only when the card has offers sold on request here (the report's quote action).
         **({"on_request": on_request} if on_request else {}),
+        # Only for owned hardware with a sourced purchase price: its cost of ownership.
+        **({"tco": owned} if owned is not None else {}),
         # Only when the customer must reach mainland China and the workload serves it.
         **china,
         # Shared with the memoised offer: read-only by contract (results are serialised as is).
@@ -763,7 +774,11 @@ def _money(
         },
         "billing_used": chosen_slot if chosen is not None else None,
         "billed_count": billed_count,
-        "billing": SLOT_TO_BILLING.get(chosen_slot or "") if chosen is not None else None,
+        "billing": (
+            ("purchase" if owned is not None else SLOT_TO_BILLING.get(chosen_slot or ""))
+            if chosen is not None
+            else None
+        ),
         "storage_usd_per_month": _r(storage),
         "egress_usd_per_month": _r(egress),
         "egress_figure": egress_key,
@@ -775,6 +790,36 @@ def _money(
         "break_even_utilisation": offer.break_even,
         "monthly_cost_usd": _r(total),
     }
+
+
+def _owned_doc(
+    acc: Accelerator, mode: str, count: int, compute: Mapping[str, float | None], ci: CostInputs
+) -> dict[str, Any] | None:
+    """Owned hardware's cost of ownership and its break-even against renting the same cards
+    (tco.py), when the mode is owned, no rental row prices it and the card has a sourced
+    purchase price."""
+    if mode not in OWNED_MODES or any(v is not None for v in compute.values()):
+        return None
+
+    def build() -> dict[str, Any] | None:
+        doc = T.owned_tco(
+            acc, count, ci.catalog, ci.regions, ci.amortisation_months, ci.capex_budget_usd
+        )
+        if doc is None:
+            return None
+        return {**doc, "break_even": T.break_even(doc, rental_equivalent(acc, ci), count)}
+
+    key = (
+        "owned_tco",
+        acc.id,
+        count,
+        ci.regions,
+        ci.amortisation_months,
+        ci.capex_budget_usd,
+        ci.today,
+        ci.stale_days,
+    )
+    return ci.catalog.memo(key, build)
 
 
 def china_bandwidth_cost(
@@ -903,18 +948,17 @@ def _rental_equivalent(acc: Accelerator, ci: CostInputs) -> dict[str, Any] | Non
 def unpriced_doc(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> dict[str, Any]:
     """Why an option has no cost to the result and what it is ranked by instead: the smallest
     hardware that does the job (memory x count, then compute x count, then hours); in owned modes
-    the same card's rental-equivalent per month as a labelled proxy (not used to rank)."""
+    a card with no sourced purchase price (no rental stands in for it)."""
     owned = mode in OWNED_MODES
-    proxy = rental_equivalent(acc, ci) if owned else None
     return {
         "reason": "no_purchase_price" if owned else "no_price_in_mode",
         "ranked_by": "smallest_hardware",
         # Nominal (marketed) memory: an 80 GB A100 and an 80 GB H100 are the same size.
         "memory_gb": round(acc.memory_gb * count, 1),
         "dense_tflops": round((acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0) * count, 1),
-        "rental_equivalent": None
-        if proxy is None
-        else {**proxy, "usd_per_month": round(proxy["usd_per_device_month"] * count, 2)},
+        # The rental proxy is gone (issue 22): owned hardware is priced by its cost of ownership
+        # (tco.py), and a card with no sourced purchase price says so instead.
+        "rental_equivalent": None,
     }
 
 

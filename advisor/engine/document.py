@@ -211,9 +211,12 @@ class Option(TypedDict):
     # Devices paid for when the price is sold in whole units (an 8-GPU node) and the count is
     # not a multiple of it.
     billed_count: NotRequired[int]
-    # An option with no price (owned hardware): why, what it was ranked by, its size and the
-    # labelled rental-equivalent proxy (never ranked, never in the totals).
+    # An option with no price (a card with no sourced price): why, what it was ranked by and
+    # its size; `rental_equivalent` is always None since issue 22 (the proxy is gone).
     unpriced: NotRequired[dict[str, Any]]
+    # Issue 22: owned hardware's total cost of ownership (purchase over the term, electricity,
+    # colocation, support), the catalog figures it used and its break-even against renting.
+    tco: NotRequired[dict[str, Any]]
     # The card's offers in this mode sold on request (no figure): the report's quote action.
     on_request: NotRequired[list[dict[str, Any]]]
     # Engine 2.2: the catalog figure that priced the egress; and, when the customer must reach

@@ -235,9 +235,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "split.separator": _m("; ", "；"),
     # --- billing advice
     "billing.purchase": _m(
-        "Owned capacity is bought or leased; no sourced purchase price is in the catalog, so its "
-        "cost is reported as missing.",
-        "自有容量需購買或租賃；目錄中沒有具來源的購置價格，因此成本列為缺漏。",
+        "Owned capacity is bought: its monthly cost is the purchase paid off over the term, plus "
+        "electricity, colocation, support and staff (a total cost of ownership).",
+        "自有容量需自行購置：每月成本為購置價於攤提期內分攤，加上電力、機房託管、維護支援與人力"
+        "（總持有成本）。",
     ),
     "billing.hosted_monthly": _m(
         "Dedicated hosts and bare-metal servers are rented by the month.",
@@ -570,11 +571,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "other, never above an option several times cheaper; an option no better than another "
         "on cost, time, region, price firmness and devices is left out and counted; "
         "ties: fewer devices, fewer hours, a fresh price, catalog order - never the card's name. "
-        "Unpriced options (owned hardware: the catalog holds no purchase prices) rank by the "
+        "Owned hardware (private cloud, on premises) is priced by its total cost of ownership - "
+        "purchase over the term, electricity, colocation, support and staff - and ranks like "
+        "any priced option. Unpriced options (a card with no sourced price) rank by the "
         "smallest hardware that meets the target: least memory (nominal GB) × count, then least "
         "compute × count, then fewer hours, then catalog order - never the fastest card by "
-        "default; for owned hardware the same card's cheapest sourced rental is shown as a "
-        "labelled rental-equivalent, a proxy that does not rank.",
+        "default.",
         "達到目標（期限、排程或延遲，各列出餘裕；餘裕不足 10% 視為風險）的方案排在未達標方案之前，"
         "未達標者另行標示；其次依達成結果的成本排序（每次訓練、批次工作每百萬 token、"
         "常駐服務每月）；"
@@ -582,10 +584,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "無日期、估計或「起價」的參考價格）僅在成本相差 25% 以內時作為平手判斷，絕不排在便宜數倍的"
         "方案之前；在成本、時間、區域、價格確定性與裝置數量上都不優於另一方案者會被略去並計數；"
         "平手時依裝置較少、時數較短、價格較新、目錄順序決定，絕不依卡片名稱。"
-        "未定價的方案（自有硬體：目錄中沒有購置價格）依能達成目標的最小硬體排序："
+        "未定價的方案（沒有具來源價格的卡片）依能達成目標的最小硬體排序："
         "記憶體（標稱 GB）× 數量最少，其次運算量 × 數量最少，再其次時數最短，最後依目錄順序——"
-        "預設絕不選最快的卡片；自有硬體另列同一張卡片在目錄中最便宜的租用價格作為「租用等價」參考，"
-        "僅供比較，不影響排序。",
+        "預設絕不選最快的卡片。自有硬體（私有雲、地端）以總持有成本計價——購置分攤、電力、"
+        "機房託管、維護支援與人力——並與其他已定價方案一同排序。",
     ),
     "rule.time_to_result": _m(
         "Each training run has a target: the deadline, else its schedule (daily 24 h, weekly "
@@ -764,10 +766,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：評分偏好{preferred}，但{alternative}達成相同結果每{per}便宜 ${gap}（${cost}）。",
     ),
     "mode.owned_unpriced": _m(
-        "{kind}: {preferred} is bought, and the catalog holds no purchase price; the priced "
-        "alternative is {alternative} at ${cost} {per}.",
-        "{kind}：{preferred}需自行購置，目錄中沒有購置價格；已定價的替代方案為{alternative}，"
-        "每{per} ${cost}。",
+        "{kind}: {preferred} is bought, and no card that fits has a sourced purchase price; the "
+        "priced alternative is {alternative} at ${cost} {per}.",
+        "{kind}：{preferred}需自行購置，合用的卡片都沒有具來源的購置價格；已定價的替代方案為"
+        "{alternative}，每{per} ${cost}。",
     ),
     "option.unpriced_first": _m(
         "{kind}: no option is priced for {mode} ({why}), so options are ranked by the smallest "
@@ -778,20 +780,62 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{count} 張 {card}，共 {memory} GB。",
     ),
     "option.unpriced.no_purchase_price": _m(
-        "owned hardware: the catalog holds no purchase prices",
-        "自有硬體：目錄中沒有購置價格",
+        "owned hardware: no sourced purchase price for these cards",
+        "自有硬體：這些卡片沒有具來源的購置價格",
     ),
     "option.unpriced.no_price_in_mode": _m(
         "the catalog has no price for these cards in this mode",
         "目錄中沒有這些卡片在此部署方式的價格",
     ),
-    "option.rental_equivalent": _m(
-        "Rental-equivalent, for comparison only: ${total} per month ({count} × ${per_device}, "
-        "{provider}, {billing}, {region}, as of {as_of}), the same card's cheapest sourced rental "
-        "- a proxy, not your purchase price.",
-        "租用等價（僅供比較）：每月 ${total}（{count} × ${per_device}，{provider}，{billing}，"
-        "{region}，資料日期 {as_of}），為同一張卡片在目錄中最便宜的租用價格——僅為參考，"
-        "並非您的購置價格。",
+    "option.tco": _m(
+        "{kind}: owned {count} × {card} in {servers} server(s), priced as a total cost of "
+        "ownership: purchase ${capex} ({count} × ${card_usd} a card, {servers} × ${server_usd} a "
+        "server) over {months} months ({term}) = ${hardware} a month; electricity {kw} kW × PUE "
+        "{pue} × ${kwh}/kWh = ${power} a month; colocation {kw} kW × ${colo_rate}/kW-month = "
+        "${colo} a month ({region}); support ${support} a month; staff ${staff} a month. Total "
+        "${total} a month.",
+        "{kind}：自有 {count} 張 {card}，共 {servers} 台伺服器，以總持有成本計價：購置 ${capex}"
+        "（{count} × 每張 ${card_usd}，{servers} × 每台伺服器 ${server_usd}），分 {months} 個月"
+        "攤提（{term}）＝每月 ${hardware}；電力 {kw} kW × PUE {pue} × 每度 ${kwh} ＝每月 ${power}；"
+        "機房託管 {kw} kW × 每 kW 每月 ${colo_rate} ＝每月 ${colo}（{region}）；維護支援每月 "
+        "${support}；人力每月 ${staff}。合計每月 ${total}。",
+    ),
+    "option.tco.term_answer": _m("your answer", "依您的回答"),
+    "option.tco.term_default": _m("the default term", "預設攤提期"),
+    "option.tco.stand_in": _m(
+        "no electricity or colocation price is sourced for your regions, so {region}'s (the "
+        "dearest sourced) stands in",
+        "您所在區域沒有具來源的電價或機房託管價，因此以 {region}（已知最貴者）代替",
+    ),
+    "option.tco.break_even": _m(
+        "Against renting the same cards at the cheapest sourced rental (${rent} a month, "
+        "{provider}, {region}, as of {as_of}), owning pays back in month {month}{after}; staff "
+        "are left out of both sides.",
+        "相較以目錄中最便宜的租用價格租用相同卡片（每月 ${rent}，{provider}，{region}，資料日期 "
+        "{as_of}），自有硬體於第 {month} 個月回本{after}；兩邊皆不計人力。",
+    ),
+    "option.tco.after_term": _m(
+        ", after the {months}-month term: renting is cheaper over the term",
+        "，晚於 {months} 個月的攤提期：在攤提期內租用較便宜",
+    ),
+    "option.tco.never": _m(
+        "Renting the same cards at the cheapest sourced rental (${rent} a month, {provider}, "
+        "{region}) costs no more than running them owned (electricity, colocation and support), "
+        "so owning never pays back its purchase.",
+        "以目錄中最便宜的租用價格租用相同卡片（每月 ${rent}，{provider}，{region}）不高於自有的"
+        "運轉成本（電力、機房託管與維護支援），因此自有硬體永遠無法回收購置成本。",
+    ),
+    "option.tco.no_rental": _m(
+        "No rental of {card} is sourced, so no break-even month is given.",
+        "目錄中沒有 {card} 的租用價格，因此不提供回本月份。",
+    ),
+    "option.tco.over_capex": _m(
+        "{kind}: the purchase, ${capex}, is over your hardware budget of ${budget}.",
+        "{kind}：購置費用 ${capex} 超出您的硬體預算 ${budget}。",
+    ),
+    "option.tco.within_capex": _m(
+        "{kind}: the purchase, ${capex}, is within your hardware budget of ${budget}.",
+        "{kind}：購置費用 ${capex} 在您的硬體預算 ${budget} 之內。",
     ),
     "option.undated": _m("undated", "未註明日期"),
     "option.priced_elsewhere": _m(
@@ -860,10 +904,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "option.offered_here": _m("the card is offered where you are.", "該卡片在您所在地有供應。"),
     "option.not_here": _m("the card is not offered where you are.", "該卡片在您所在地沒有供應。"),
     "option.region_not_stated": _m("a region the source does not state", "來源未註明的區域"),
-    "option.no_rental_equivalent": _m(
-        "No rental price for {card} is sourced, so no rental-equivalent is shown.",
-        "目錄中沒有 {card} 的租用價格，因此不提供租用等價參考。",
-    ),
     "per.run": _m("per run", "次訓練"),
     "lever.line": _m(
         "If {field} were {value} instead of {current}, {kind} would run on {count} × {card} "
@@ -1225,6 +1265,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "cost.ops_capacity": _m("operations capacity", "維運人力"),
     "cost.ops_headcount": _m("operations headcount", "維運人數"),
     "cost.ops_region": _m("where the operations staff work", "維運人員所在地"),
+    "cost.amortisation_months": _m("months to pay off owned hardware", "自有硬體的攤提月數"),
+    "cost.capex_budget_usd": _m("hardware purchase budget", "硬體購置預算"),
     "model": _m("model", "模型"),
     "model.preset": _m("model preset", "預設模型"),
     "model.architecture": _m("model architecture", "模型架構"),
@@ -1283,9 +1325,12 @@ CATALOG_TEXT: dict[str, dict[str, str]] = {
         "1-year TPU commitments; v5e/v5p CUD prices",
         "TPU 一年期承諾用量；v5e／v5p 的承諾使用折扣（CUD）價格",
     ),
-    "purchase prices for on-premises / private-cloud hardware": _m(
-        "purchase prices for on-premises / private-cloud hardware",
-        "自有機房／私有雲硬體的購置價格",
+    "purchase prices of T4, L4, A10G, A100 40GB, GH200 and MI300X cards; a current TEPCO "
+    "high-voltage electricity average; a Hong Kong colocation price per kW-month": _m(
+        "purchase prices of T4, L4, A10G, A100 40GB, GH200 and MI300X cards; a current TEPCO "
+        "high-voltage electricity average; a Hong Kong colocation price per kW-month",
+        "T4、L4、A10G、A100 40GB、GH200 與 MI300X 卡片的購置價格；東京電力目前的高壓電價平均；"
+        "香港每 kW 每月的機房託管價格",
     ),
     "L40S price at GCP; TPU v5p spot": _m(
         "L40S price at GCP; TPU v5p spot",

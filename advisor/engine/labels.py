@@ -397,6 +397,42 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "staff_hourly_wage_usd_hong_kong": _l("Staff hourly wage in Hong Kong", "香港維運人員時薪"),
         "staff_hourly_wage_usd_tokyo": _l("Staff hourly wage in Tokyo", "東京維運人員時薪"),
         "staff_hours_per_month": _l("Working hours per person a month", "每人每月工作時數"),
+        # Owned hardware's total cost of ownership (issue 22).
+        "purchase_usd_nvidia_l40s": _l("NVIDIA L40S purchase price", "NVIDIA L40S 購置價格"),
+        "purchase_usd_nvidia_a100_80gb": _l(
+            "NVIDIA A100 80GB purchase price", "NVIDIA A100 80GB 購置價格"
+        ),
+        "purchase_usd_nvidia_h100_sxm": _l(
+            "NVIDIA H100 SXM purchase price", "NVIDIA H100 SXM 購置價格"
+        ),
+        "purchase_usd_nvidia_h100_pcie": _l(
+            "NVIDIA H100 PCIe purchase price", "NVIDIA H100 PCIe 購置價格"
+        ),
+        "purchase_usd_nvidia_h200": _l("NVIDIA H200 purchase price", "NVIDIA H200 購置價格"),
+        "purchase_usd_nvidia_b200": _l("NVIDIA B200 purchase price", "NVIDIA B200 購置價格"),
+        "purchase_host_usd_hgx_8gpu": _l(
+            "8-GPU HGX server without its cards", "8 卡 HGX 伺服器（不含 GPU）"
+        ),
+        "purchase_host_usd_pcie_server": _l(
+            "PCIe GPU server without its cards", "PCIe GPU 伺服器（不含 GPU）"
+        ),
+        "server_overhead_kw_hgx": _l(
+            "HGX server power besides its cards", "HGX 伺服器 GPU 以外的耗電"
+        ),
+        "server_overhead_kw_pcie": _l(
+            "PCIe server power besides its cards", "PCIe 伺服器 GPU 以外的耗電"
+        ),
+        "datacenter_pue": _l("Data-centre PUE", "資料中心 PUE"),
+        "electricity_usd_per_kwh_hong_kong": _l("Electricity in Hong Kong", "香港電價"),
+        "electricity_usd_per_kwh_tokyo": _l("Electricity in Tokyo", "東京電價"),
+        "electricity_usd_per_kwh_los_angeles": _l("Electricity in Los Angeles", "洛杉磯電價"),
+        "colocation_usd_per_kw_month_hong_kong": _l("Colocation in Hong Kong", "香港機房託管"),
+        "colocation_usd_per_kw_month_tokyo": _l("Colocation in Tokyo", "東京機房託管"),
+        "colocation_usd_per_kw_month_los_angeles": _l(
+            "Colocation in Los Angeles", "洛杉磯機房託管"
+        ),
+        "owned_support_share_per_year": _l("Hardware support a year", "每年硬體維護支援"),
+        "default_amortisation_months": _l("Default term for owned hardware", "自有硬體預設攤提期"),
     },
     # Premium routes to mainland China a hosted server's offer may include (house offers).
     "china_route": {
@@ -503,6 +539,14 @@ UNITS: Final[dict[str, str]] = {
     "bytes": "位元組",
     "checkpoints": "個檢查點",
     "USD per hour": "美元／每小時",
+    "USD per card": "美元／每張卡",
+    "USD per server": "美元／每台伺服器",
+    "kW per server": "kW／每台伺服器",
+    "facility kW per IT kW": "設施 kW／每 IT kW",
+    "USD per kWh": "美元／每度電（kWh）",
+    "USD per kW-month": "美元／每 kW 每月",
+    "share of purchase price per year": "每年佔購置價格的比例",
+    "months": "個月",
     "working hours per person per month": "每人每月工作時數",
     "x base wage": "倍基本薪資",
     "USD per GB-month": "美元／每 GB 每月",

@@ -545,7 +545,11 @@ def first_option_notes(
     what basis it was ranked), or priced from outside the customer's region group; then how it
     is bought (whole units of one offer), what its network between units costs in time and
     whether its provider rents that many on demand."""
-    return _basis_notes(kind, mode, first, regions, lang) + unit_notes(kind, first, lang)
+    return (
+        _basis_notes(kind, mode, first, regions, lang)
+        + tco_notes(kind, first, lang)
+        + unit_notes(kind, first, lang)
+    )
 
 
 def unit_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str]:
@@ -718,11 +722,11 @@ def mbps_text(value: float) -> str:
 
 def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: str) -> str | None:
     """When a workload's first option is unpriced (so none is): on what basis its options were
-    ranked and, for owned hardware, the labelled rental-equivalent of the first option."""
+    ranked."""
     unpriced = None if first is None else first.get("unpriced")
     if first is None or unpriced is None:
         return None
-    text = i18n.message(
+    return i18n.message(
         "option.unpriced_first",
         lang,
         kind=i18n.label(kind, lang),
@@ -732,32 +736,86 @@ def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: s
         card=first["name"],
         memory=f"{unpriced['memory_gb']:,.0f}",
     )
-    if mode not in C.OWNED_MODES:
-        return text
-    proxy = unpriced["rental_equivalent"]
-    if proxy is None:
-        return text + " " + i18n.message("option.no_rental_equivalent", lang, card=first["name"])
-    return (
-        text
-        + " "
-        + i18n.message(
-            "option.rental_equivalent",
-            lang,
-            total=f"{proxy['usd_per_month']:,.0f}",
-            count=first["count"],
-            per_device=f"{proxy['usd_per_device_month']:,.0f}",
-            provider=proxy["provider"],
-            billing=i18n.label(C.SLOT_TO_BILLING.get(proxy["billing"], proxy["billing"]), lang),
-            region=proxy["region"] or "—",
-            as_of=proxy["as_of"] or i18n.message("option.undated", lang),
-        )
+
+
+def tco_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """Owned hardware's cost of ownership line by line (issue 22): the purchase over the term,
+    electricity, colocation, support and staff; the break-even month against renting the same
+    cards; and the purchase against the hardware budget when one is answered."""
+    t = None if first is None else first.get("tco")
+    if first is None or t is None:
+        return []
+    kind_label = i18n.label(kind, lang)
+    region = i18n.value_label("organization.regions", t["region"], lang)
+    text = i18n.message(
+        "option.tco",
+        lang,
+        kind=kind_label,
+        count=first["count"],
+        card=first["name"],
+        servers=t["servers"],
+        capex=f"{t['capex_usd']:,.0f}",
+        card_usd=f"{t['card_usd']:,.0f}",
+        server_usd=f"{t['server_usd']:,.0f}",
+        months=t["term_months"],
+        term=i18n.message(f"option.tco.term_{t['term_basis']}", lang),
+        hardware=f"{t['hardware_usd_per_month']:,.0f}",
+        kw=f"{t['kw']:,.2f}",
+        pue=f"{t['pue']:g}",
+        kwh=f"{t['usd_per_kwh']:.3f}",
+        power=f"{t['power_usd_per_month']:,.0f}",
+        colo_rate=f"{t['colocation_usd_per_kw_month']:,.0f}",
+        colo=f"{t['colocation_usd_per_month']:,.0f}",
+        region=region
+        if t["regional"]
+        else i18n.message("option.tco.stand_in", lang, region=region),
+        support=f"{t['support_usd_per_month']:,.0f}",
+        staff=f"{first.get('staff_usd_per_month') or 0:,.0f}",
+        total=f"{first['monthly_cost_usd']:,.0f}",
     )
+    be = t["break_even"]
+    where = be.get("region") or "—"
+    if be["reason"] == "no_rental":
+        text += " " + i18n.message("option.tco.no_rental", lang, card=first["name"])
+    elif be["reason"] == "never":
+        text += " " + i18n.message(
+            "option.tco.never",
+            lang,
+            rent=f"{be['rental_usd_per_month']:,.0f}",
+            provider=be["provider"],
+            region=where,
+        )
+    else:
+        text += " " + i18n.message(
+            "option.tco.break_even",
+            lang,
+            rent=f"{be['rental_usd_per_month']:,.0f}",
+            provider=be["provider"],
+            region=where,
+            as_of=be["as_of"] or i18n.message("option.undated", lang),
+            month=be["month"],
+            after=i18n.message("option.tco.after_term", lang, months=t["term_months"])
+            if be["reason"] == "after_term"
+            else "",
+        )
+    out = [text]
+    if t["over_capex_budget"] is not None:
+        out.append(
+            i18n.message(
+                "option.tco.over_capex" if t["over_capex_budget"] else "option.tco.within_capex",
+                lang,
+                kind=kind_label,
+                capex=f"{t['capex_usd']:,.0f}",
+                budget=f"{t['capex_budget_usd']:,.0f}",
+            )
+        )
+    return out
 
 
 # --------------------------------------------------------------------------- mode by cost
 
 # Modes the catalog can price (rented); owned modes (private cloud, on premises) are bought and
-# the catalog holds no purchase prices, so a preference for them is never overridden by cost.
+# priced by their cost of ownership, and a preference for them is never overridden by cost.
 _PRICED_MODES = ("public_cloud", "dedicated_hosting", "bare_metal")
 
 Built = dict[tuple[str, ...], Options]

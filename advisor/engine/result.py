@@ -1155,6 +1155,8 @@ def _cost_inputs(
         predictable=m.demand != "unpredictable",
         stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
         serving=answers.frameworks.serving,
+        amortisation_months=answers.cost.amortisation_months,
+        capex_budget_usd=answers.cost.capex_budget_usd,
     )
 
 

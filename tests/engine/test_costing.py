@@ -47,8 +47,14 @@ def test_missing_prices_are_reported_not_invented(catalog: Catalog, scoring: Sco
     assert result["recommendation"]["billing"] == "purchase"
     for w in result["workloads"]:
         for o in w["options"]:
-            assert o["monthly_cost_usd"] is None
+            # Owned hardware has no rental row; a card with a sourced purchase price is priced
+            # as a total cost of ownership (issue 22), any other stays unpriced and says so.
             assert "on_demand" in o["missing_prices"]
+            if o.get("tco"):
+                assert o["monthly_cost_usd"] > o["tco"]["usd_per_month"] > 0
+            else:
+                assert o["monthly_cost_usd"] is None
+                assert o["unpriced"]["reason"] == "no_purchase_price"
 
 
 def test_tpu7x_has_no_commitment_price(catalog: Catalog, scoring: ScoringModel) -> None:

@@ -83,10 +83,14 @@ def test_the_runner_up_is_named_with_the_difference() -> None:
     assert f"{usd(diff)} more per run" in summary
 
 
-def test_an_owned_option_says_it_has_no_price_and_labels_the_proxy() -> None:
+def test_an_owned_option_has_a_monthly_cost_and_no_rental_proxy() -> None:
+    # Issue 22: owned hardware is priced as a total cost of ownership; the proxy is gone.
+    result = result_for("regulated-finance-private-cloud", "en")
+    first = result["workloads"][0]["options"][0]
     summary = squash(summary_html("regulated-finance-private-cloud", "en"))
-    assert "Owned hardware: no purchase price in the catalog" in summary
-    assert "Rental-equivalent proxy, for comparison only (not your purchase price)" in summary
+    assert first["tco"] and first["monthly_cost_usd"]
+    assert usd(first["monthly_cost_usd"]) in summary
+    assert "Rental-equivalent" not in summary and "no purchase price" not in summary
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

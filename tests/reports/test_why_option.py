@@ -20,6 +20,7 @@ from django.utils.translation import override
 from advisor import decisions, reporting
 from advisor.labels import label_for
 from advisor.starters import BY_SLUG
+from tests.engine.test_expert_cases import CASES
 
 pytestmark = pytest.mark.django_db
 
@@ -158,12 +159,27 @@ def test_v2_report_states_every_rule_applied_in_its_language(language: str) -> N
         assert escape(rule["statement"]) in html, rule["id"]
 
 
+# Issue 22 priced owned hardware, so the regulated-finance starter lost its "less hardware to
+# buy" lever; this expert team's first option has a numeric (micro-batch) lever.
+LEVER_TEAM = next(d for n, d, _c in CASES if n == "hk_hospital_fine_tunes_on_private_cloud")
+
+
+@cache
+def lever_rendered(language: str) -> tuple[dict[str, Any], reporting.RenderedReport]:
+    result = decisions.evaluate(copy.deepcopy(LEVER_TEAM), language=language)
+    return result, reporting.render_report(
+        result=result,
+        title="Levers",
+        organization="Acme AI Ltd.",
+        language=language,
+        generated_at=GENERATED_AT,
+    )
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_v2_report_shows_numeric_levers_as_a_table(language: str) -> None:
-    # Issue 21 re-ranked the TRT team's first options, which now leave no numeric lever; the
-    # regulated-finance starter's first option has one.
-    key = "regulated-finance-private-cloud"
-    result, html, text = result_for(key, language), html_for(key, language), TEXT[language]
+    result, rendered = lever_rendered(language)
+    html, text = rendered.document_html, TEXT[language]
     levers = [c for c in result["recommendation"]["would_change_if"] if c.get("kind") == "lever"]
     # Issue 21 moved this team's first options (the micro-batch lever was the 2 x A100's); each
     # lever the result has is a row of the table, worded as the report words it.
@@ -198,9 +214,9 @@ def test_v2_pdf_holds_the_why_this_option_section(language: str) -> None:
     # has no numeric lever, so the levers table is read from the regulated-finance starter's PDF.
     for key, sections in (
         ("trt", ("heading", "rules", "porting")),
-        ("regulated-finance-private-cloud", ("heading", "levers")),
+        ("levers", ("heading", "levers")),
     ):
-        pdf = rendered_for(key, language).pdf
+        pdf = (lever_rendered(language)[1] if key == "levers" else rendered_for(key, language)).pdf
         text = subprocess.run(
             ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True
         ).stdout.decode("utf-8")

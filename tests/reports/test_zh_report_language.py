@@ -70,12 +70,15 @@ def named_data(result: dict[str, Any]) -> list[str]:
     for w in result["workloads"]:
         for o in [*w["options"], *w["alternatives"], *w["excluded_options"]]:
             names.update(str(o[k]) for k in ("name", "provider", "region") if o.get(k))
-            # An owned option's labelled rental-equivalent names its catalog offer too.
-            proxy = (o.get("unpriced") or {}).get("rental_equivalent") or {}
-            names.update(str(proxy[k]) for k in ("provider", "region") if proxy.get(k))
+            # An owned option's break-even names the rental it is compared with (issue 22).
+            rental = (o.get("tco") or {}).get("break_even") or {}
+            names.update(str(rental[k]) for k in ("provider", "region") if rental.get(k))
     for p in result["cost"]["prices_used"]:
         names.update(str(p[k]) for k in ("provider", "region", "source", "sold_as") if p.get(k))
     names.update(f["source"] for f in result["cost"]["figures_used"].values())
+    names.update(
+        reporting.customer_text(f["source"]) for f in result["cost"]["figures_used"].values()
+    )
     return sorted(names, key=len, reverse=True)
 
 
