@@ -366,6 +366,8 @@ class Server(TypedDict):
     workload: NotRequired[str]
     # Issue 21: the unit as sold (its name, source, date and the fields its source leaves out).
     sold_as: NotRequired[dict[str, Any]]
+    # Issue 22 item 6: the preprocessing CPU server's monthly price and the figures it uses.
+    price: NotRequired[dict[str, Any]]
 
 
 class CostByWorkload(TypedDict):

@@ -464,12 +464,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "前處理：每日 {tokens} 個 token，每 vCPU 每秒 {rate} 個 token，"
         "於 {hours} 小時內完成（見「使用的數據」：{figure}）。",
     ),
-    "server.preprocessing_unpriced": _m(
-        "This CPU server is not priced: the catalog holds no sourced price for CPU-only "
-        "servers. Ask the provider that hosts the accelerators for a {vcpu}-vCPU server with "
-        "the RAM and NVMe above.",
-        "此 CPU 伺服器未定價：目錄中沒有有來源的純 CPU 伺服器價格。"
-        "請向提供加速器的供應商詢問一台 {vcpu} vCPU、具上列記憶體與 NVMe 的伺服器報價。",
+    "server.preprocessing_priced": _m(
+        "This CPU server ({vcpu} vCPU, on demand, released between runs) costs about ${usd} a "
+        "month: {hours} hours at ${rate} per vCPU-hour ({figure}, under Figures used). It is "
+        "not in the monthly total above, which counts the accelerators.",
+        "此 CPU 伺服器（{vcpu} vCPU，隨需計費，兩次執行之間釋放）每月約 ${usd}：{hours} 小時，"
+        "每 vCPU 每小時 ${rate}（見「使用的數據」：{figure}）。此金額不含在上方以加速器計算的"
+        "每月合計之內。",
     ),
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "

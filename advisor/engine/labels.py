@@ -432,6 +432,12 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "Colocation in Los Angeles", "洛杉磯機房託管"
         ),
         "owned_support_share_per_year": _l("Hardware support a year", "每年硬體維護支援"),
+        "cpu_server_usd_per_vcpu_hour": _l(
+            "CPU server price per vCPU-hour", "CPU 伺服器每 vCPU 每小時價格"
+        ),
+        "cpu_server_hourly_region_multiplier": _l(
+            "CPU server price outside the US", "美國以外的 CPU 伺服器價格倍數"
+        ),
         "default_amortisation_months": _l("Default term for owned hardware", "自有硬體預設攤提期"),
     },
     # Premium routes to mainland China a hosted server's offer may include (house offers).
@@ -547,6 +553,8 @@ UNITS: Final[dict[str, str]] = {
     "USD per kW-month": "美元／每 kW 每月",
     "share of purchase price per year": "每年佔購置價格的比例",
     "months": "個月",
+    "USD per vCPU-hour": "美元／每 vCPU 每小時",
+    "x us-east-1 price": "倍 us-east-1 價格",
     "working hours per person per month": "每人每月工作時數",
     "x base wage": "倍基本薪資",
     "USD per GB-month": "美元／每 GB 每月",

@@ -677,6 +677,7 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
     window_h = max(answers.cost.hours_per_day, 1.0 / 60.0) if answers.cost.hours_per_day else 24.0
     rate = catalog.figure("preprocess_tokens_per_vcpu_second")
     vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
+    price = _preprocessing_price(answers, catalog, vcpu, window_h)
     return {
         "workload": "preprocessing",
         "accelerator_id": None,
@@ -698,10 +699,46 @@ def _preprocessing_server(answers: A.Answers, catalog: Catalog, lang: str) -> di
                 hours=f"{window_h:g}",
                 figure=labels.shown("figure", "preprocess_tokens_per_vcpu_second", lang),
             ),
-            # No sourced CPU-server price exists in the catalog: say so rather than guess one.
-            i18n.message("server.preprocessing_unpriced", lang, vcpu=vcpu),
+            _preprocessing_price_note(price, lang),
         ],
+        # Issue 22 item 6: priced from a sourced CPU instance price, for the hours it runs.
+        "price": price,
     }
+
+
+def _preprocessing_price(
+    answers: A.Answers, catalog: Catalog, vcpu: int, window_h: float
+) -> dict[str, Any]:
+    """What the preprocessing CPU server costs a month: its vCPUs at the sourced per-vCPU hour
+    of an on-demand CPU instance (4 GiB per vCPU), times the region's multiplier outside the
+    US, for the hours a day it runs (billed by the hour, so it is released between runs)."""
+    regions = answers.organization.regions
+    in_us = bool(regions) and all(r in C.US_REGIONS for r in regions)
+    rate = catalog.figure("cpu_server_usd_per_vcpu_hour")
+    multiplier = 1.0 if in_us else catalog.figure("cpu_server_hourly_region_multiplier")
+    hours = min(24.0, window_h) * catalog.hours_per_month / 24.0
+    usd = vcpu * rate * multiplier * hours
+    return {
+        "usd_per_month": round(usd, 2),
+        "usd_per_vcpu_hour": round(rate * multiplier, 4),
+        "hours_per_month": round(hours, 1),
+        "vcpu": vcpu,
+        "billing": "on_demand",
+        "figures": ["cpu_server_usd_per_vcpu_hour"]
+        + ([] if in_us else ["cpu_server_hourly_region_multiplier"]),
+    }
+
+
+def _preprocessing_price_note(price: dict[str, Any], lang: str) -> str:
+    return i18n.message(
+        "server.preprocessing_priced",
+        lang,
+        vcpu=price["vcpu"],
+        rate=f"{price['usd_per_vcpu_hour']:.4f}",
+        hours=f"{price['hours_per_month']:,.0f}",
+        usd=f"{price['usd_per_month']:,.0f}",
+        figure=labels.shown("figure", "cpu_server_usd_per_vcpu_hour", lang),
+    )
 
 
 # --------------------------------------------------------------------------- evaluate

@@ -1598,17 +1598,32 @@ def test_every_case_is_a_distinct_team() -> None:
     assert len({c[0] for c in CASES}) == len(CASES)
 
 
-def test_the_preprocessing_server_says_it_is_unpriced_and_why(
+def test_the_preprocessing_server_is_priced_for_the_hours_it_runs(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Preprocessing is sized as its own CPU server; with no sourced CPU-server price in the
-    catalog it says so and what to ask for, rather than showing a guessed cost."""
+    """Issue 22 item 6: preprocessing is sized as its own CPU server and priced from a sourced
+    per-vCPU hour of an on-demand CPU instance, for the hours a day it runs (the Asia price
+    multiplier for a Tokyo/Hong Kong team, none in the US), said in both languages."""
     doc = next(d for n, d, _ in CASES if n == "tokyo_daily_pretraining_pipeline_with_preprocessing")
-    for lang, words in (("en", "not priced"), ("zh-hant", "未定價")):
+    for lang, words in (("en", "costs about $"), ("zh-hant", "每月約 $")):
         result = evaluate(doc, catalog, scoring, lang=lang)
         (server,) = [s for s in result["servers"] if s["workload"] == "preprocessing"]
+        price = server["price"]
+        rate = catalog.figure("cpu_server_usd_per_vcpu_hour")
+        rate *= catalog.figure("cpu_server_hourly_region_multiplier")
+        hours = doc["cost"]["hours_per_day"] * catalog.hours_per_month / 24.0
+        assert price["vcpu"] == server["cpu_cores"]
+        assert price["usd_per_month"] == pytest.approx(server["cpu_cores"] * rate * hours, 1e-3)
+        for key in price["figures"]:
+            assert result["cost"]["figures_used"][key]["source"]
         (note,) = [n for n in server["notes"] if words in n]
-        assert f"{server['cpu_cores']}" in note
+        assert f"{server['cpu_cores']} vCPU" in note and f"{price['usd_per_month']:,.0f}" in note
+    us = copy.deepcopy(doc)
+    us["organization"]["regions"] = ["los_angeles"]
+    (server,) = [
+        s for s in evaluate(us, catalog, scoring)["servers"] if s["workload"] == "preprocessing"
+    ]
+    assert server["price"]["figures"] == ["cpu_server_usd_per_vcpu_hour"]
 
 
 def _staff(result: Result) -> float:
