@@ -47,6 +47,16 @@ def _starter_choices() -> list[tuple[str, Any]]:
 @login_required
 @require_GET
 def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return _dashboard(request)
+
+
+def _dashboard(
+    request: AuthenticatedHttpRequest,
+    *,
+    prospect_form: ProspectForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The dashboard; with `prospect_form`, the refused new-prospect form as it was typed."""
     membership = current_membership(request)
     user = request.user
     if membership is None:
@@ -69,8 +79,12 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
         "assessments_key": selectors.rows_digest(assessments),
         "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
         "prospect_form": (
-            ProspectForm() if customers or permissions.can_invite_customers(membership) else None
+            (prospect_form or ProspectForm())
+            if customers or permissions.can_invite_customers(membership)
+            else None
         ),
+        # A refused form shows what was typed and its errors: never a kept rendering.
+        "prospect_key": None if prospect_form is not None else "blank",
         "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
         # Quote requests: all of them for the operator's sales engineers, else the org's own.
@@ -80,7 +94,7 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
         "leads_operator": is_operator_staff(user=user),
         "lead_statuses": Lead.Status.choices,
     }
-    return render(request, "advisor/dashboard.html", context)
+    return render(request, "advisor/dashboard.html", context, status=status)
 
 
 @login_required
@@ -114,14 +128,9 @@ def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         raise Http404
     form = ProspectForm(request.POST)
     if not form.is_valid():
-        problems = " ".join(
-            f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}"
-            for name, errors in form.errors.items()
-        )
-        messages.error(
-            request, _("Check the new prospect's details: %(errors)s") % {"errors": problems}
-        )
-        return redirect("advisor:dashboard")
+        # The dashboard again, with what was typed and each problem beside its field.
+        messages.error(request, _("Check the new prospect's details below."))
+        return _dashboard(request, prospect_form=form, status=400)
     try:
         obj = services.prospect_start(
             user=request.user,
@@ -131,8 +140,8 @@ def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             base_url=request.build_absolute_uri("/"),
         )
     except InvitationError as error:  # the contact is the sales engineer: nothing was kept
-        messages.error(request, str(error))
-        return redirect("advisor:dashboard")
+        form.add_error("contact_email", str(error))
+        return _dashboard(request, prospect_form=form, status=400)
     request.session[SESSION_KEY] = obj.organization_id
     if form.cleaned_data["contact_email"]:
         messages.success(

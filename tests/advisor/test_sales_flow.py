@@ -105,14 +105,28 @@ def test_members_cannot_open_prospects_or_invite_customers(client: Client) -> No
     )
 
 
-def test_bad_prospect_input_gets_a_message(client: Client, sales: Membership) -> None:
+def test_bad_prospect_input_gets_a_message_and_keeps_what_was_typed(
+    client: Client, sales: Membership
+) -> None:
     page = client.post(
         reverse("advisor:prospect_new"),
-        {"organization_name": "", "title": "x" * 300, "contact_email": "not-email"},
-        follow=True,
+        {"organization_name": "", "title": "Kowloon sizing " + "x" * 300, "contact_email": "nope"},
     )
+    assert page.status_code == 400
     assert "Check the new prospect" in page.text
     assert not Assessment.objects.exists()
+    # Each problem beside its field, and what was typed still in the form.
+    assert 'value="nope"' in page.text and "Enter a valid email address." in page.text
+    assert "Kowloon sizing xxx" in page.text
+    assert "This field is required." in page.text
+    zh = client.post(
+        reverse("advisor:prospect_new"),
+        {"organization_name": "九龍零售", "title": "", "contact_email": "nope"},
+        headers={"accept-language": "zh-hant"},
+    )
+    assert zh.status_code == 400 and 'value="九龍零售"' in zh.text
+    # A valid form afterwards is not shown a kept copy of the refused one.
+    assert 'value="nope"' not in client.get(reverse("advisor:dashboard")).text
 
 
 def test_a_prospect_whose_contact_is_already_in_it_is_refused_whole(
@@ -125,9 +139,10 @@ def test_a_prospect_whose_contact_is_already_in_it_is_refused_whole(
             "title": "Sizing",
             "contact_email": sales.user.email,
         },
-        follow=True,
     )
+    assert page.status_code == 400
     assert f"{sales.user.email} is already a member of this organisation." in page.text
+    assert 'value="Kowloon Retail"' in page.text  # nothing typed is lost
     # Nothing half-done: no organisation, assessment, invitation or email.
     assert not Organization.objects.filter(name="Kowloon Retail").exists()
     assert not Assessment.objects.exists()
