@@ -786,7 +786,13 @@ WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
     "p95_latency_ms": ("inference", "p95_latency_ms"),
     "deadline_hours": ("training", "deadline_hours"),
     "allowed_modes": ("deployment", "allowed_modes"),
+    # The answers that exclude options (issue 24 item 5): where the users and data are decides
+    # the providers, regions and cards on offer; data residency rules out whole modes.
+    "regions": ("organization", "regions"),
+    "data_residency": ("deployment", "data_residency"),
 }
+# The what-if's multiple-choice answers, shown as groups of checkboxes.
+WHAT_IF_LISTS = frozenset({"allowed_modes", "regions"})
 
 
 class WhatIfForm(forms.Form):
@@ -811,6 +817,13 @@ class WhatIfForm(forms.Form):
         label=_("Training deadline (hours)"), help_text=_("Leave empty for no deadline.")
     )
     allowed_modes = _checkboxes("mode", A.MODES, label=_("Where you may deploy"))
+    regions = _checkboxes("region", A.REGIONS, label=_("Where your users and data are"))
+    data_residency = forms.ChoiceField(
+        label=_("Data residency"),
+        choices=choices("residency", A.RESIDENCY),
+        required=False,
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+    )
 
     def __init__(self, data: Any = None, *, answers: dict[str, Any]) -> None:
         self.paths = {f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()}
@@ -825,8 +838,8 @@ class WhatIfForm(forms.Form):
                 del self.fields[name]
             else:
                 self.fields[name].widget.attrs["aria-describedby"] = f"errors-whatif-{name}"
-        if "allowed_modes" in self.fields:
-            self.fields["allowed_modes"].widget.attrs["class"] = "form-check-input"
+        for name in WHAT_IF_LISTS & set(self.fields):
+            self.fields[name].widget.attrs["class"] = "form-check-input"
 
     def changes(self) -> tuple[dict[str, Any], list[str]]:
         """The fields that converted, as answers values by path, and the paths of required
@@ -838,9 +851,9 @@ class WhatIfForm(forms.Form):
                 continue
             path = "{}.{}".format(*WHAT_IF_FIELDS[name])
             value = self.cleaned_data[name]
-            if name == "allowed_modes":
+            if name in WHAT_IF_LISTS:
                 values[path] = list(value or [])
-            elif value is None and name not in self.nullable:
+            elif value in (None, "") and name not in self.nullable:
                 removed.append(path)
             else:
                 values[path] = _from_field(value)
@@ -849,7 +862,8 @@ class WhatIfForm(forms.Form):
     def attach(self, problems: list[Any], language: str) -> None:
         """The engine's problems at the fields they name (others for the whole form)."""
         for problem in problems:
-            name = self.paths.get(problem.path)
+            # A problem with one item of a list ("organization.regions[2]") belongs to the list.
+            name = self.paths.get(problem.path.split("[", 1)[0])
             if name is None and problem.path.startswith("deployment."):
                 name = "allowed_modes"  # data residency rules speak of the allowed modes
             if name is not None and name not in self.fields:

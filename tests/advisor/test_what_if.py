@@ -46,6 +46,8 @@ def _data(report: Report, **changes: Any) -> dict[str, Any]:
         "p95_latency_ms": answers["inference"]["p95_latency_ms"] or "",
         "deadline_hours": answers["training"]["deadline_hours"] or "",
         "allowed_modes": list(answers["deployment"]["allowed_modes"]),
+        "regions": list(answers["organization"]["regions"]),
+        "data_residency": answers["deployment"]["data_residency"],
     }
     data.update(changes)
     return data
