@@ -1058,10 +1058,17 @@ def _training_count(
         return None  # the run needs PCIe-only cards across nodes: not built (catalog rule)
     counts = counts or [n_min]
     n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
-    if hours > compute_target:
-        # Hours fall as 1/count: jump to the first valid count that can meet the target.
-        need = counts[0] * hours / compute_target
-        n = next((c for c in counts if c >= need - 1e-9), counts[-1])
+    # Aim inside the target by the catalog's safety share (a thinner margin is inside the
+    # estimate's own error), else at the target itself.
+    aim = max(target * (1.0 - float(catalog.rule("target_safety_share"))) - overhead, 1e-6)
+    if hours > aim:
+        # Hours fall as 1/count: jump to the fewest whole nodes that meet the aim (the target
+        # where no count does).
+        first = counts[0] * hours
+        n = next(
+            (c for c in counts if c >= first / aim - 1e-9),
+            next((c for c in counts if c >= first / compute_target - 1e-9), counts[-1]),
+        )
         hours = S.training_hours(flops, acc, n, t, kind, catalog)
     return n_min, n, hours + overhead, target, basis
 

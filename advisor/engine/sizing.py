@@ -438,19 +438,33 @@ def inference_bytes_per_device(mem: InferenceMemory, shape: ModelShape, n: int) 
 
 
 def valid_counts(acc: Accelerator) -> list[int]:
-    """Device counts we propose: TPU slice sizes, or 1, 2, 4, 8 then whole nodes of 8 GPUs."""
-    return list(_valid_counts(acc.slice_sizes, acc.max_devices_per_group))
+    """Device counts we propose: TPU slice sizes, or 1, 2, 4, 8 then whole nodes of GPUs (any
+    number of them: 9 nodes are 72 GPUs, never rounded up to 128)."""
+    return list(_valid_counts(acc.slice_sizes, acc.max_devices_per_group, _node_step(acc)))
+
+
+def _node_step(acc: Accelerator) -> int | None:
+    # GPUs beyond one node come in whole nodes; TPU pods without listed slices keep doubling.
+    return None if acc.type == "tpu" else max(1, acc.max_devices_per_node)
 
 
 @lru_cache(maxsize=256)
-def _valid_counts(slice_sizes: tuple[int, ...] | None, max_group: int) -> tuple[int, ...]:
+def _valid_counts(
+    slice_sizes: tuple[int, ...] | None, max_group: int, node: int | None = None
+) -> tuple[int, ...]:
     if slice_sizes:
         return slice_sizes
     counts = [1, 2, 4, 8]
-    n = 16
-    while n <= max_group:
-        counts.append(n)
-        n *= 2
+    if node is not None and node >= 8:
+        n = 2 * node
+        while n <= max_group:
+            counts.append(n)
+            n += node
+    else:
+        n = 16
+        while n <= max_group:
+            counts.append(n)
+            n *= 2
     return tuple(c for c in counts if c <= max_group)
 
 
@@ -458,7 +472,7 @@ def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog
     """Fewest devices that hold the run with ZeRO-3/FSDP sharding, plus tensor parallelism
     inside a unit when one device cannot hold a micro-batch's activations (so halving device
     memory roughly doubles the count), or None if none does."""
-    for n in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
+    for n in valid_counts(acc):
         if training_tp(mem, acc, n, catalog) is not None:
             return n
     return None
@@ -469,7 +483,7 @@ def min_inference_devices(
 ) -> int | None:
     """Fewest devices that serve the model with tensor (then pipeline) parallelism."""
     usable = usable_gib(acc, catalog) * GIB
-    for n in _valid_counts(acc.slice_sizes, acc.max_devices_per_group):
+    for n in valid_counts(acc):
         if n > 64:
             break
         if inference_bytes_per_device(mem, shape, n) <= usable:
