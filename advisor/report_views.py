@@ -575,12 +575,22 @@ def _quote_context(
         "term_months": max(12, int(term)),
         "offer": quote["offer"].get("price_id", ""),
     }
+    entered = quote.get("server") or {}
+    if entered.get("china_bandwidth_type"):
+        # The route and Mbps the operator entered on the server (issue 22: "China route: None"
+        # was sent although the offer has CN2 GIA).
+        initial["china_bandwidth_type"] = entered["china_bandwidth_type"]
+        initial["china_bandwidth_mbps"] = entered.get("china_bandwidth_mbps") or None
     china = quote.get("china_bandwidth")
     if china:
         # The Mbps the workload needs at the offer's route (CN2 GIA when it has none), so the
         # request asks for a price of what the report sized.
         initial["china_bandwidth_mbps"] = max(1, math.ceil(float(china["needed_mbps"])))
-        initial["china_bandwidth_type"] = china.get("route") or "cn2_gia"
+        initial["china_bandwidth_type"] = (
+            china.get("route") or entered.get("china_bandwidth_type") or "cn2_gia"
+        )
+    # Credited to the operator by its current public name, whatever the row was saved with.
+    quote["offer"]["provider"] = selectors.operator_name() or quote["offer"].get("provider")
     return {
         "quote": quote,
         "quote_form": form or QuoteRequestForm(initial=initial),
@@ -605,6 +615,9 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
                 note=form.cleaned_data["note"],
                 offer_id=form.cleaned_data["offer"],
                 dashboard_url=request.build_absolute_uri(reverse("advisor:dashboard")),
+                report_url=request.build_absolute_uri(
+                    reverse("advisor:report", kwargs={"pk": assessment.pk, "number": obj.number})
+                ),
             )
         except services.QuoteNotAvailable:
             raise Http404 from None

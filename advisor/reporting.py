@@ -390,6 +390,38 @@ def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str,
         "speed_flag": target_flagged(chosen),
         "unpriced": unpriced_text,
         "runner_up": runner_up,
+        "house": [_house_beside(offer) for offer in chosen.get("house_on_request") or []],
+    }
+
+
+def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
+    """The operator's own server sold on request that fits the workload, shown beside the
+    first priced option (issue 22 item 2): the server as entered and its sizing."""
+    server = offer.get("server") or {}
+    spec = [
+        str(v)
+        for v in (
+            server.get("cpu"),
+            f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
+            f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
+            f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
+            f"{label_for('china_route', server['china_bandwidth_type'])} "
+            f"{server.get('china_bandwidth_mbps') or 0} Mbps"
+            if server.get("china_bandwidth_type")
+            else None,
+        )
+        if v
+    ]
+    return {
+        "provider": offer.get("provider") or "",
+        "region": offer.get("region") or "",
+        "server": offer.get("sold_as") or server.get("name") or "",
+        "spec": " · ".join(spec),
+        "card": offer.get("name") or "",
+        "needed": offer.get("needed_count"),
+        "servers": offer.get("servers"),
+        "per_unit": offer.get("gpus_per_unit"),
+        "price_id": offer.get("price_id"),
     }
 
 

@@ -423,13 +423,17 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
 
 def _house_offer(option: dict[str, Any]) -> dict[str, Any] | None:
     """The house offer behind an option: the house price it is billed at, else one sold on
-    request beside it (a house one first)."""
+    request beside it (a house one first), else the operator's server for this workload the
+    engine lists on the first priced option (`house_on_request`, issue 22)."""
     used = option.get("billing_used")
     price = (option.get("prices") or {}).get(used) if used else None
     if price and price.get("house"):
         return {**price, "price_on_request": False}
     offers = sorted(option.get("on_request") or [], key=lambda o: not o.get("house"))
-    return {**offers[0], "price_on_request": True} if offers else None
+    if offers:
+        return {**offers[0], "price_on_request": True}
+    beside = option.get("house_on_request") or []
+    return {**beside[0], "price_on_request": True} if beside else None
 
 
 def _named_offer(options: list[dict[str, Any]], price_id: str) -> tuple[Any, Any] | None:
@@ -446,81 +450,147 @@ def _named_offer(options: list[dict[str, Any]], price_id: str) -> tuple[Any, Any
     return None
 
 
+# The server as the operator entered it in the house-offer form (advisor/reference/admin.py).
+ENTERED_SERVER = (
+    "name",
+    "cpu",
+    "ram_gb",
+    "nvme_tb",
+    "network_gbps",
+    "china_bandwidth_type",
+    "china_bandwidth_mbps",
+    "min_term_months",
+    "setup_fee_usd",
+)
+
+
+def _sized(kind: Any, option: dict[str, Any], offer: dict[str, Any]) -> dict[str, Any]:
+    """One workload's part of a quote: the cards it needs (a training run's minimum, not the
+    count it was stretched to on a whole server) and the whole servers that hold them."""
+    needed = int(option.get("min_count") or option.get("count") or 1)
+    per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
+    # A server is sold whole: a priced offer bills the option's count, one on request the
+    # servers that hold what the sizing needs.
+    billed = int(option.get("billed_count") or needed) if not offer["price_on_request"] else 0
+    count = max(billed, -(-needed // per_unit) * per_unit)
+    return {
+        "workload": kind,
+        "accelerator_id": option.get("accelerator_id"),
+        "accelerator": option.get("name"),
+        "count": count,
+        "needed_count": needed,
+        "gpus_per_unit": per_unit,
+        "units": count // per_unit,
+        "monthly_cost_usd": None if offer["price_on_request"] else option.get("monthly_cost_usd"),
+    }
+
+
 def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | None:
-    """What a quote request sends, read from a finished report: the first option of the first
-    workload whose first option is a house offer (priced, or on request), with its sized server,
-    the offer and where it is; None when the report has no house offer to quote. `offer_id`
-    names another house offer the report lists (a price-on-request one beside any option)."""
+    """What a quote request sends, read from a finished report: the house offer (the first
+    option of the first workload that has one, or `offer_id`, one the report lists beside any
+    option), the server as the operator entered it, and every workload of the report the offer
+    serves, each sized (cards needed, whole servers), with the report it comes from; None when
+    the report has no house offer to quote."""
     result = report.result or {}
+    parts: list[dict[str, Any]] = []
+    offer: dict[str, Any] | None = None
+    first_option: dict[str, Any] = {}
+    china: dict[str, Any] | None = None
     for w in result.get("workloads") or []:
         options = w.get("options") or []
-        if offer_id:
-            found = _named_offer(options, offer_id)
-            if found is None:
-                continue
-            option, offer = found
-        else:
-            offer = _house_offer(options[0]) if options else None
-            if offer is None:
-                continue
-            option = options[0]
-        server = next(
-            (s for s in result.get("servers") or [] if s.get("workload") == w.get("kind")),
-            result.get("server") or {},
-        )
-        needed = int(option.get("count") or 1)
-        per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
-        # A server is sold whole: a priced offer bills the option's count, one on request the
-        # servers that hold what the sizing needs.
-        billed = int(option.get("billed_count") or needed) if not offer["price_on_request"] else 0
-        count = max(billed, -(-needed // per_unit) * per_unit)
-        regions = ((report.answers or {}).get("organization") or {}).get("regions") or []
-        region = offer.get("region_key") or (regions[0] if regions else "")
-        return {
-            "workload": w.get("kind"),
-            "deployment_mode": w.get("deployment_mode"),
-            "accelerator_id": option.get("accelerator_id"),
-            "accelerator": option.get("name"),
-            "count": count,
-            "needed_count": needed,
-            "gpus_per_unit": per_unit,
-            "units": count // per_unit,
-            "summary": f"{count} × {option.get('name')}",
-            "server": {
-                k: server.get(k)
-                for k in ("cpu_cores", "ram_gib", "nvme_tb", "network_gbps", "nodes")
-                if server.get(k) is not None
-            },
-            "offer": {
-                k: offer.get(k)
-                for k in (
-                    "price_id",
-                    "provider",
-                    "region",
-                    "sold_as",
-                    "gpus_per_unit",
-                    "usd_per_device_month",
-                    "price_on_request",
-                    "server",
-                )
-                if offer.get(k) is not None
-            },
-            "monthly_cost_usd": option.get("monthly_cost_usd"),
-            "region": region,
-            "catalog": report.catalog_version,
-            # Engine 2.2: the bandwidth to mainland China the workload needs, when it must.
-            **(
-                {
-                    "china_bandwidth": {
-                        k: option["china_bandwidth"].get(k)
-                        for k in ("needed_mbps", "route", "included_mbps", "status")
-                    }
-                }
-                if option.get("china_bandwidth")
-                else {}
+        found: tuple[Any, Any] | None = None
+        if offer_id or offer is not None:
+            found = _named_offer(options, offer_id or str(offer["price_id"]))  # type: ignore[index]
+            if found is None and options:
+                beside = [
+                    o
+                    for o in options[0].get("house_on_request") or []
+                    if o.get("price_id") == (offer_id or offer["price_id"])  # type: ignore[index]
+                ]
+                found = (options[0], {**beside[0], "price_on_request": True}) if beside else None
+        elif options:
+            house = _house_offer(options[0])
+            found = (options[0], house) if house is not None else None
+        if found is None:
+            continue
+        option, this = found
+        own = option.get("accelerator_id") == this.get("accelerator_id", option["accelerator_id"])
+        if not own:
+            # The operator's server listed on the first option sizes its own card.
+            option = {
+                "accelerator_id": this["accelerator_id"],
+                "name": this.get("name"),
+                "count": this.get("needed_count"),
+            }
+        if offer is None:
+            offer, first_option = this, option
+            china = option.get("china_bandwidth") if own else None
+        parts.append(_sized(w.get("kind"), option, this))
+    if offer is None:
+        return None
+    head = parts[0]
+    entered = offer.get("server") or {}
+    regions = ((report.answers or {}).get("organization") or {}).get("regions") or []
+    region = offer.get("region_key") or (regions[0] if regions else "")
+    units = sum(p["units"] for p in parts)
+    priced = [p["monthly_cost_usd"] for p in parts if p["monthly_cost_usd"] is not None]
+    return {
+        **head,
+        "deployment_mode": next(
+            (
+                w.get("deployment_mode")
+                for w in result.get("workloads") or []
+                if w.get("kind") == head["workload"]
             ),
-        }
-    return None
+            None,
+        ),
+        "summary": f"{head['count']} × {head['accelerator']}"
+        if len(parts) == 1
+        else " + ".join(f"{p['count']} × {p['accelerator']}" for p in parts),
+        # Every workload of the report this offer serves, and the servers they take together.
+        "workloads": parts,
+        "total_units": units,
+        "total_monthly_cost_usd": round(sum(priced), 2) if priced else None,
+        # The server as the operator entered it (never the engine's re-sized host).
+        "server": {k: entered.get(k) for k in ENTERED_SERVER if entered.get(k) not in (None, "")},
+        "offer": {
+            k: offer.get(k)
+            for k in (
+                "price_id",
+                "provider",
+                "region",
+                "sold_as",
+                "gpus_per_unit",
+                "usd_per_device_month",
+                "price_on_request",
+                "server",
+            )
+            if offer.get(k) is not None
+        },
+        "monthly_cost_usd": first_option.get("monthly_cost_usd")
+        if not offer["price_on_request"]
+        else None,
+        "region": region,
+        "catalog": report.catalog_version,
+        "report": {"assessment": report.assessment_id, "number": report.number},
+        "budget_usd": ((report.answers or {}).get("cost") or {}).get("monthly_budget_usd"),
+        # Engine 2.2: the bandwidth to mainland China the workload needs, when it must.
+        **(
+            {
+                "china_bandwidth": {
+                    k: china.get(k) for k in ("needed_mbps", "route", "included_mbps", "status")
+                }
+            }
+            if china
+            else {}
+        ),
+    }
+
+
+def operator_name() -> str | None:
+    """The public name of the company running the site (the operating organisation), which a
+    house offer is credited to; None when no organisation is marked as the operator."""
+    return Organization.objects.filter(is_operator=True).values_list("name", flat=True).first()
 
 
 def leads_for_user(*, user: User, organization: Organization | None) -> QuerySet[Lead]:

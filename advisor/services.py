@@ -965,6 +965,7 @@ def lead_create(
     note: str,
     dashboard_url: str,
     offer_id: str = "",
+    report_url: str = "",
 ) -> Lead:
     """A quote request for the report's house offer, its sized server copied from the report
     (selectors.quote_snapshot), and an email to the operating organisation's sales engineers
@@ -989,7 +990,12 @@ def lead_create(
     )
     recipients = _sales_engineer_emails()
     if recipients:
-        context = {"lead": lead, "snapshot": snapshot, "url": dashboard_url}
+        context = {
+            "lead": lead,
+            "snapshot": snapshot,
+            "url": dashboard_url,
+            "report_url": report_url,
+        }
         message = EmailMessage(
             subject=gettext("Quote request: %(server)s for %(customer)s")
             % {"server": snapshot["summary"], "customer": lead.organization.name},

@@ -437,7 +437,7 @@ def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
 
 def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
     """Issue 22 item 2: the operator's own servers sold on request that fit this workload (an
-    option runnable with the team's stack and offered where the customer is) are listed on the
+    option runnable with the team's stack, the server in the customer's region) are listed on the
     first priced option as `house_on_request`, with their sizing, so that the report shows
     "our server for this workload: ask for a price" beside it. They stay unpriced and are never
     ranked as if priced; the key is absent when there is none (results keep their bytes)."""
@@ -450,7 +450,10 @@ def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
         if not (o["stack"]["runnable"] and o["availability"]["available"]):
             continue
         for offer in o.get("on_request") or []:
+            # Only a server where the customer is (the list beside an option names the rest).
             if not offer.get("house") or offer["price_id"] in seen:
+                continue
+            if offer.get("region_match") != "exact":
                 continue
             seen.add(offer["price_id"])
             needed = int(o.get("min_count") or o["count"])

@@ -8,6 +8,7 @@ change is recorded by django-simple-history (the audit trail).
 from __future__ import annotations
 
 import json
+import threading
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -1880,8 +1881,34 @@ class HouseOfferForm(SourcedForm):
                 _("A server holds at most %(n)s %(card)s cards.")
                 % {"n": accelerator.max_devices_per_node, "card": accelerator.name},
             )
-        catalog = data.get("catalog") or getattr(self.instance, "catalog", None)
-        if catalog and accelerator and accelerator.catalog_id != catalog.pk:
+        catalog = data.get("catalog") or (
+            self.instance.catalog if self.instance.catalog_id else None
+        )
+        published = accelerator is not None and (
+            accelerator.catalog.status == Catalog.Status.PUBLISHED
+        )
+        if catalog is None:
+            # Written to the newest draft, else to a new clone of the published catalog: the
+            # id must be free there (the database would refuse it after the form).
+            target = (
+                Catalog.objects.filter(status=Catalog.Status.DRAFT).order_by("-version").first()
+                or Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+            )
+            key = data.get("key")
+            if target is not None and key and target.prices.filter(key=key).exists():
+                self.add_error("key", _("This catalog already has a price with this id."))
+        if catalog is None and accelerator is not None and not published:
+            self.add_error(
+                "catalog",
+                _("Choose the draft %(catalog)s that %(accelerator)s belongs to.")
+                % {"catalog": accelerator.catalog, "accelerator": accelerator},
+            )
+        if (
+            catalog
+            and accelerator
+            and accelerator.catalog_id != catalog.pk
+            and not (published and catalog.accelerators.filter(key=accelerator.key).exists())
+        ):
             self.add_error(
                 "accelerator",
                 _("%(accelerator)s belongs to %(other)s, not to %(catalog)s.")
@@ -1939,6 +1966,7 @@ class HouseOfferAdmin(CatalogRowAdmin):
         "accelerator_key",
         "region",
         "monthly",
+        "demand",
         "as_of",
         "catalog",
     )
@@ -1996,6 +2024,61 @@ class HouseOfferAdmin(CatalogRowAdmin):
         total = obj.usd_per_device_month * int(extra.get("gpus_per_unit") or 1)
         return f"${total:,.0f}"
 
+    @admin.display(description=gettext_lazy("recent demand (fitted / won)"))
+    def demand(self, obj: HouseOffer) -> str:
+        rows = getattr(_DEMAND, "rows", {})
+        fitted, won, read = rows.get(obj.key, (0, 0, getattr(_DEMAND, "read", 0)))
+        return _("%(fitted)s / %(won)s of %(read)s") % {"fitted": fitted, "won": won, "read": read}
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        # Issue 22 item 2: how many recent assessments each offer would have fitted and won,
+        # from the stored results of the newest finished reports (one query per page).
+        # Kept for this thread until its next changelist: the page renders after the return.
+        _DEMAND.rows = selectors.house_offer_demand()
+        _DEMAND.read = next(iter(_DEMAND.rows.values()), (0, 0, 0))[2]
+        return super().changelist_view(request, extra_context)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kw: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kw)
+        if db_field.name == "accelerator":
+            # A draft's cards, or the published catalog's when there is no draft yet (the
+            # offer is then written to a new draft with the same cards).
+            field.queryset = CatalogAccelerator.objects.filter(
+                catalog__status__in=[Catalog.Status.DRAFT, Catalog.Status.PUBLISHED]
+            ).select_related("catalog")
+        if db_field.name == "catalog":
+            draft = field.queryset.order_by("-version").first()
+            field.required = False
+            field.empty_label = (
+                _("A new draft of the published catalog, created when you save")
+                if draft is None
+                else _("The newest draft (%(draft)s)") % {"draft": draft}
+            )
+            field.help_text = _(
+                "The draft catalog the offer is written to; publish it to put the offer in reports."
+            )
+        return field
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if obj.catalog_id is None:
+            draft, created = services.catalog_draft_for_edit(user=request.user)  # type: ignore[arg-type]
+            obj.catalog = draft
+            self.message_user(
+                request,
+                (
+                    _("The offer was written to a new draft catalog, %(draft)s.")
+                    if created
+                    else _("The offer was written to the draft catalog %(draft)s.")
+                )
+                % {"draft": draft},
+            )
+        if obj.accelerator.catalog_id != obj.catalog_id:
+            # A card picked from the published catalog: the draft's card of the same id.
+            obj.accelerator = CatalogAccelerator.objects.get(
+                catalog=obj.catalog, key=obj.accelerator.key
+            )
+        super().save_model(request, obj, form, change)
+
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kw: Any
     ) -> Any:
@@ -2005,3 +2088,8 @@ class HouseOfferAdmin(CatalogRowAdmin):
                 catalog_id=obj.catalog_id
             )
         return form
+
+
+# The demand column's figures for the changelist being drawn (per thread: admin instances are
+# shared between requests).
+_DEMAND = threading.local()

@@ -61,3 +61,59 @@ def catalog_availability(catalog: Any) -> list[dict[str, Any]]:
         }
         for key, row in table.items()
     ]
+
+
+# How many of the newest finished reports the house-offer demand column reads (issue 22 item 2):
+# enough to plan capacity from, few enough that the admin list stays one cheap query.
+HOUSE_DEMAND_REPORTS = 200
+
+
+def _offers_in(workload: dict[str, Any]) -> tuple[set[str], str | None]:
+    """(house offers that fit one of the workload's options, the one its first option is
+    billed at or lists as the operator's server for it)."""
+    fitted: set[str] = set()
+    won: str | None = None
+    for rank, option in enumerate(workload.get("options") or []):
+        used = option.get("billing_used")
+        price = (option.get("prices") or {}).get(used) if used else None
+        here = [price] if price and price.get("house") else []
+        here += [o for o in option.get("on_request") or [] if o.get("house")]
+        here += list(option.get("house_on_request") or [])
+        # A server far from the team (listed "elsewhere") is no demand for its site.
+        here = [o for o in here if o.get("region_match") != "elsewhere"]
+        fitted |= {str(o["price_id"]) for o in here}
+        if rank == 0 and here:
+            won = str(here[0]["price_id"])
+    return fitted, won
+
+
+def house_offer_demand(*, limit: int = HOUSE_DEMAND_REPORTS) -> dict[str, tuple[int, int, int]]:
+    """Per house offer id: (assessments whose latest report it would have fitted, those it
+    won, the assessments read), over the newest `limit` finished reports, one per assessment,
+    from their stored results (no engine run)."""
+    from advisor.models import Report  # the reports this admin column reads
+
+    rows = (
+        Report.objects.filter(status=Report.Status.DONE)
+        .order_by("-finished_at", "-pk")
+        .values_list("assessment_id", "result__workloads")[:limit]
+    )
+    fitted: dict[str, int] = {}
+    won: dict[str, int] = {}
+    seen: set[int] = set()
+    for assessment_id, workloads in rows:
+        if assessment_id in seen:
+            continue
+        seen.add(assessment_id)
+        fit_here: set[str] = set()
+        won_here: set[str] = set()
+        for w in workloads or []:
+            f, first = _offers_in(w)
+            fit_here |= f
+            if first is not None:
+                won_here.add(first)
+        for key in fit_here:
+            fitted[key] = fitted.get(key, 0) + 1
+        for key in won_here:
+            won[key] = won.get(key, 0) + 1
+    return {key: (fitted[key], won.get(key, 0), len(seen)) for key in fitted}

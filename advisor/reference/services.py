@@ -892,6 +892,20 @@ def catalog_clone(*, catalog: Catalog, user: User | None) -> Catalog:
     )
 
 
+def catalog_draft_for_edit(*, user: User | None) -> tuple[Catalog, bool]:
+    """The draft an edit writes to, and whether it was created here: the newest draft, else
+    a new one cloned from the published catalog (the bundled one on a fresh database), so that
+    the house-offer form works without cloning a draft first (issue 22 item 7)."""
+    draft = Catalog.objects.filter(status=Catalog.Status.DRAFT).order_by("-version").first()
+    if draft is not None:
+        return draft, False
+    published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    if published is not None:
+        return catalog_clone(catalog=published, user=user), True
+    document = decisions.active_catalog().to_dict()
+    return catalog_from_document(document=document, user=user, version=catalog_next_version()), True
+
+
 def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
     """Make a draft the active catalog and retire the one before; refused with every problem
     found. New reports price with it at once; finished ones keep the catalog they name."""

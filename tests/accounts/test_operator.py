@@ -31,8 +31,9 @@ def test_the_demo_seed_makes_its_sales_engineer_and_admin_the_operators_staff(
 ) -> None:
     call_command("seed", password=PASSWORD, samples=False)
     operator = Organization.objects.get(is_operator=True)
-    assert operator.name == "Demo AI Lab"
+    assert operator.name == "Harbour GPU Cloud"
     assert not Organization.objects.get(name="Demo Customer Ltd").is_operator
+    assert not Organization.objects.get(name="Demo AI Lab").is_operator
     scoring = reverse("advisor:scoring_models")
     admin_scoring = reverse("admin:reference_scoringmodel_changelist")
     assert _client_for("member@demo.example").get(scoring).status_code == 404

@@ -189,7 +189,18 @@ def test_a_quote_request_sends_the_sized_server_to_the_sales_engineers(
     )
     assert lead.server["accelerator_id"] == "nvidia-h200" and lead.server["count"] >= 1
     assert lead.server["offer"]["price_id"] == "house-hk-h200"
-    assert lead.server["server"]["cpu_cores"] == report.result["servers"][0]["cpu_cores"]
+    # The server as the operator entered it, not the engine's re-sized host (issue 22 item 7).
+    assert lead.server["server"] == {
+        "name": "HK-H200-8",
+        "cpu": "2 × AMD EPYC 9354 (64 cores)",
+        "ram_gb": 2048,
+        "nvme_tb": 30.72,
+        "network_gbps": 100.0,
+        "china_bandwidth_type": "cn2_gia",
+        "china_bandwidth_mbps": 200,
+        "min_term_months": 12,
+        "setup_fee_usd": 500.0,
+    }
     assert (lead.region, lead.term_months, lead.china_bandwidth_mbps) == ("hong_kong", 24, 100)
     (message,) = mail.outbox
     assert engineer.email in message.to
@@ -337,8 +348,105 @@ def test_the_quote_carries_the_cards_needed_and_the_server_bought(
     assert (lead.server["needed_count"], lead.server["count"]) == (needed, 8)
     assert (lead.server["units"], lead.server["gpus_per_unit"]) == (1, 8)
     (message,) = mail.outbox
-    assert f"Sized and sold as: {needed} card" in message.body and unit in message.body
+    assert f"{needed} card{'s' if needed > 1 else ''} needed · {unit}" in message.body
     engineer = Client()
     engineer.force_login(operator_member(Role.SALES_ENGINEER))
     assert unit in engineer.get(reverse("advisor:dashboard")).content.decode()
     assert unit in client.get(reverse("advisor:dashboard")).content.decode()
+
+
+# --- issue 22 item 7: the quote as the operator means it ------------------------------------------
+
+
+def test_the_quote_card_shows_the_server_as_entered_credited_to_the_operator(
+    customer: tuple[Client, Report],
+) -> None:
+    client, report = customer
+    page = client.get(_report_url(report)).content.decode()
+    card = page[page.index('id="quote"') :]
+    assert "<strong>Harbour Compute</strong> offers this server" in card
+    assert "2 × AMD EPYC 9354 (64 cores) · 2048 GB RAM · 30.72 TB NVMe · 100.0 Gbps" in card
+    assert "CN2 GIA · 200 Mbps included" in card
+    # The route entered on the server is the request's default, not "None".
+    assert '<option value="cn2_gia" selected>' in card
+    # The customer's own organisation is never named as the seller.
+    assert f"from <strong>{report.assessment.organization.name}" not in card
+
+
+def test_a_quote_covers_every_workload_the_offer_serves_and_links_to_the_report(
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+) -> None:
+    client, report = customer
+    operator_member(Role.SALES_ENGINEER)
+    kinds = [
+        w["kind"]
+        for w in report.result["workloads"]
+        if any(
+            offer["price_id"] == "house-hk-h200"
+            for o in w["options"]
+            for offer in [*(o.get("on_request") or []), *(o.get("house_on_request") or [])]
+        )
+    ]
+    assert len(kinds) == 2  # fine-tuning and serving both fit the H200 server
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(_quote_url(report), {"term_months": 12})
+    lead = Lead.objects.get()
+    parts = lead.server["workloads"]
+    assert [p["workload"] for p in parts] == kinds
+    for part in parts:
+        assert part["accelerator_id"] == "nvidia-h200"
+        assert part["units"] * 8 == part["count"] >= part["needed_count"] >= 1
+    assert lead.server["total_units"] == sum(p["units"] for p in parts)
+    assert lead.server["report"] == {"assessment": report.assessment_id, "number": 1}
+    (message,) = mail.outbox
+    assert f"http://testserver{_report_url(report)}" in message.body
+    assert "China route: CN2 GIA (200 Mbps)" in message.body
+    dashboard = client.get(reverse("advisor:dashboard")).content.decode()
+    assert "From report 1 of" in dashboard
+
+
+# --- issue 22 items 2 and 7: the admin without a draft, and the demand column ------------------
+
+
+def test_the_house_offer_form_works_without_a_draft_and_names_the_draft_it_wrote(
+    editor: Client,
+) -> None:
+    published = CatalogFactory()
+    reference_services.catalog_publish(catalog=published, user=None)
+    assert not Catalog.objects.filter(status=Catalog.Status.DRAFT).exists()
+    add = reverse("admin:reference_houseoffer_add")
+    form = editor.get(add).content.decode()
+    assert "A new draft of the published catalog, created when you save" in form
+    # The card is picked from the published catalog; the catalog is left empty.
+    response = editor.post(add, {**_offer_post(published), "catalog": ""}, follow=True)
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    draft = Catalog.objects.get(status=Catalog.Status.DRAFT)
+    offer = HouseOffer.objects.get(catalog=draft, key="house-hk-h200")
+    assert offer.accelerator.catalog_id == draft.pk and offer.accelerator.key == "nvidia-h200"
+    assert f"The offer was written to a new draft catalog, {draft}." in response.content.decode()
+    # A second offer goes to that draft, named on the form.
+    assert f"The newest draft ({draft})" in editor.get(add).content.decode()
+    response = editor.post(add, {**_offer_post(published, key="house-hk-h200-b"), "catalog": ""})
+    assert response.status_code == 302
+    assert HouseOffer.objects.filter(catalog=draft).count() == 2
+    assert Catalog.objects.filter(status=Catalog.Status.DRAFT).count() == 1
+    # An id the draft already has is refused on the form, not by the database.
+    response = editor.post(add, {**_offer_post(published), "catalog": ""})
+    assert response.status_code == 200
+    assert "already has a price with this id" in str(response.context["adminform"].form.errors)
+
+
+def test_the_admin_shows_how_many_recent_assessments_each_house_offer_fitted_and_won(
+    editor: Client, customer: tuple[Client, Report]
+) -> None:
+    _client, report = customer
+    fitted = AssessmentFactory(status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted())
+    ReportFactory(assessment=fitted)
+    other = AssessmentFactory(status=Assessment.Status.SUBMITTED)
+    ReportFactory(assessment=other)  # the starter's own regions: no Hong Kong server fits
+    page = editor.get(reverse("admin:reference_houseoffer_changelist")).content.decode()
+    table = page[page.index('id="result_list"') :]
+    row = table[table.index("house-hk-h200") :]
+    row = row[: row.index("</tr>")]
+    # Both Hong Kong teams' reports list the server; it heads their first option.
+    assert "2 / 2 of 3" in row

@@ -10,19 +10,43 @@ from django.urls import reverse
 from accounts import services
 from accounts.models import Organization, Role, User
 from advisor import services as advisor_services
+from advisor.demo_offers import (
+    CORE_CUSTOMER,
+    CORE_CUSTOMER_TITLE,
+    HELD_BACK,
+    HOUSE_OFFERS,
+    house_offers,
+)
+from advisor.engine import load_catalog
 from advisor.models import Assessment, Report
-from advisor.starters import STARTERS
+from advisor.reference import services as reference_services
+from advisor.reference.models import Catalog
+from advisor.starters import STARTERS, Starter
 
+# The company running the site (its public name is what house offers are credited to) and two
+# customers. Issue 22: the operator's staff are its sales engineer and admin; a customer's
+# members see only their own organisation (the demo once made the customer's member a member of
+# the operator, and a report told them "this is a server from" their own organisation).
+OPERATOR_ORG = "Harbour GPU Cloud"
 DEMO_ORG = "Demo AI Lab"
 CUSTOMER_ORG = "Demo Customer Ltd"
+# (email, name, role, organisations): the sales engineer also works inside the customers.
 DEMO_USERS = (
-    ("member@demo.example", "Demo Member", Role.MEMBER),
-    ("sales@demo.example", "Demo Sales Engineer", Role.SALES_ENGINEER),
-    ("admin@demo.example", "Demo Admin", Role.ADMIN),
+    ("member@demo.example", "Demo Member", Role.MEMBER, (DEMO_ORG,)),
+    (
+        "sales@demo.example",
+        "Demo Sales Engineer",
+        Role.SALES_ENGINEER,
+        (OPERATOR_ORG, DEMO_ORG, CUSTOMER_ORG),
+    ),
+    ("admin@demo.example", "Demo Admin", Role.ADMIN, (OPERATOR_ORG,)),
 )
 # Sample assessments, each submitted with a finished report, so a newcomer sees the product's
-# point at once: (organisation, starter slug, author's email, report languages).
+# point at once: (organisation, starter slug, author's email, report languages). The first is
+# the operator's core customer (demo_offers.CORE_CUSTOMER), whose report leads with a house server.
+CORE = "core-customer"
 SAMPLES = (
+    (DEMO_ORG, CORE, "member@demo.example", ("en",)),
     (DEMO_ORG, "llm-fine-tuning-startup", "member@demo.example", ("en", "zh-hant")),
     (DEMO_ORG, "realtime-chatbot", "member@demo.example", ("en",)),
     (CUSTOMER_ORG, "regulated-finance-private-cloud", "sales@demo.example", ("en", "zh-hant")),
@@ -31,8 +55,8 @@ SAMPLES = (
 
 class Command(BaseCommand):
     help = (
-        "Load demo data: the operating organisation with one user per role, a customer, and "
-        "print their credentials."
+        "Load demo data: the operating organisation (its staff and its house offers), two "
+        "customers with sample reports, and print the users' credentials."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -49,50 +73,85 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with transaction.atomic():
-            self._users(options)
+            operator = self._users(options)
+            if operator is not None:
+                self._house_offers(operator)
         if options["samples"]:
             self._samples()
 
-    def _users(self, options: dict[str, Any]) -> None:
+    def _organization(self, name: str) -> Organization:
+        found = Organization.objects.filter(name=name).first()
+        return found if found is not None else services.organization_create(name=name)
+
+    def _users(self, options: dict[str, Any]) -> Organization | None:
+        """The demo organisations and users; the operator when the seed's own runs the site."""
         password = options["password"] or secrets.token_urlsafe(12)
-        organization = Organization.objects.filter(name=DEMO_ORG).first()
-        if organization is None:
-            organization = services.organization_create(name=DEMO_ORG)
-        # The demo organisation runs the site: its sales engineer and admin are the staff who
-        # read and edit the scoring models and the catalog. An operator chosen before stays.
+        organizations = {
+            name: self._organization(name) for name in (OPERATOR_ORG, DEMO_ORG, CUSTOMER_ORG)
+        }
+        ours = organizations[OPERATOR_ORG]
+        # An operator chosen before stays; the customer an older seed marked as one gives way.
         operator = Organization.objects.filter(is_operator=True).first()
+        if operator is not None and operator.name == DEMO_ORG:
+            operator.is_operator = False
+            operator.save(update_fields=["is_operator"])
+            operator = None
         if operator is None:
-            organization.is_operator = True
-            organization.save(update_fields=["is_operator"])
-        elif operator.pk != organization.pk:
+            ours.is_operator = True
+            ours.save(update_fields=["is_operator"])
+        elif operator.pk != ours.pk:
             self.stderr.write(
-                f"{operator.name} runs this site, not {DEMO_ORG}: the demo sales engineer and "
-                "admin see no scoring models or catalog."
+                f"{operator.name} runs this site, not {OPERATOR_ORG}: the demo sales engineer and "
+                "admin see no scoring models or catalog, and no demo house offers are added."
             )
-        customer = Organization.objects.filter(name=CUSTOMER_ORG).first()
-        if customer is None:
-            customer = services.organization_create(name=CUSTOMER_ORG)
         rows: list[tuple[str, str]] = []
-        for email, name, role in DEMO_USERS:
+        for email, name, role, names in DEMO_USERS:
             user = User.objects.filter(email=email).first()
             if user is None:
                 user = User.objects.create_user(email=email, password=password, full_name=name)
             else:
                 user.set_password(password)
                 user.save(update_fields=["password"])
-            services.membership_create(user=user, organization=organization, role=role)
-            if role == Role.SALES_ENGINEER:
-                # Sales engineers work inside their customers' organisations too.
-                services.membership_create(user=user, organization=customer, role=role)
+            for org_name in names:
+                services.membership_create(
+                    user=user, organization=organizations[org_name], role=role
+                )
             rows.append((str(role), email))
         self.stdout.write(self.style.SUCCESS(f"Demo users (password for all: {password})"))
         for role_name, email in rows:
             self.stdout.write(f"  {role_name:<15} {email}")
+        return ours if operator is None or operator.pk == ours.pk else None
+
+    def _house_offers(self, operator: Organization) -> None:
+        """The operator's demo house offers in Hong Kong, Tokyo and Los Angeles, once: a new
+        catalog version (the published one, or the bundled one on a fresh database, plus the
+        rows), published at once. Rows only: nothing here runs the engine."""
+        published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+        if published is not None and published.prices.filter(extra__demo=True).exists():
+            return
+        document = published.to_document() if published is not None else load_catalog().to_dict()
+        ids = {p["id"] for p in document["prices"]}
+        document["prices"] += [p for p in house_offers(operator.name) if p["id"] not in ids]
+        draft = reference_services.catalog_from_document(
+            document=document, user=None, version=reference_services.catalog_next_version()
+        )
+        reference_services.catalog_publish(catalog=draft, user=None)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo house offers of {operator.name} (catalog v{draft.version}, on request: no "
+                "public list price found)"
+            )
+        )
+        for row in HOUSE_OFFERS:
+            self.stdout.write(f"  {row['unit']:<12} {row['region']}")
+        for held in HELD_BACK:
+            self.stdout.write(f"  not added: {held['offer']}, {held['region']}: {held['reason']}")
 
     def _samples(self) -> None:
         """Each sample once: an assessment from a starter, submitted, its reports generated here
         (not left to a worker that may not run yet) and, for the customer, a share link."""
         starters = {starter.slug: starter for starter in STARTERS}
+        starters[CORE] = Starter(CORE, CORE_CUSTOMER_TITLE, "", CORE_CUSTOMER)
         lines: list[str] = []
         for org_name, slug, email, languages in SAMPLES:
             organization = Organization.objects.get(name=org_name)
