@@ -761,13 +761,20 @@ def _tco_rows(chosen: Option | None, result: ResultDocument) -> list[dict[str, A
     used = t["figures"]
 
     def source(*keys: str) -> list[dict[str, Any]]:
+        # The figure's name and the sites its source cites (the full research note, with its
+        # long URLs, is on the catalog page and under Figures used).
         out = []
         for key in keys:
-            fig = figures.get(used.get(key, ""))
+            name = used.get(key, "")
+            fig = figures.get(name)
             if fig is not None:
+                hosts = list(
+                    dict.fromkeys(re.findall(r"https?://(?:www\.)?([^/\s);,]+)", fig["source"]))
+                )
+                label = engine_labels.shown("figure", name, result["lang"])
                 out.append(
                     {
-                        "text": customer_text(fig["source"]),
+                        "text": f"{label}: {', '.join(hosts)}" if hosts else label,
                         "as_of": fig["as_of"],
                         "estimated": fig["estimated"],
                     }

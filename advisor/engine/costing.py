@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from advisor.engine import china as CN
 from advisor.engine import sizing as S
 from advisor.engine import tco as T
 from advisor.engine.answers import Inference, Training
@@ -756,6 +757,9 @@ def _money(
     if china_need is not None and choice is not None:
         egress_used = (egress_key, ci.catalog.figure(egress_key), china_rate)
         china = _china_doc(mode, choice, egress_used, billed_count, *china_need)
+        if "china_egress" in china:
+            # Issue 22 item 5: the path itself, said plainly (no premium route, round trip, loss).
+            china["china_egress"]["path"] = CN.public_path(ci.catalog, choice.price.region_key)
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
     total = None if chosen is None else chosen + storage + egress + staff + (china_usd or 0.0)
     on_request = on_request_offers(acc.id, mode, ci)

@@ -178,6 +178,8 @@ class ChinaEgress(TypedDict):
     egress_figure: str
     usd_per_gb: float
     china_rate: bool  # False: the cloud publishes no rate to China; its internet rate is used
+    # Issue 22 item 5: the path to mainland users (internet, no premium route, round trip, loss).
+    path: NotRequired[dict[str, Any]]
 
 
 class Option(TypedDict):

@@ -895,6 +895,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{provider} 未公布連往中國大陸的對外流量價格；服務流量以其網際網路對外流量價格"
         "計價（{figure}，每 GB ${rate}）。",
     ),
+    "china.public_path": _m(
+        "Its path to mainland users is the ordinary internet: no premium route (CN2 GIA, CMI), "
+        "about {rtt} ms round trip from {region} (estimated) and about {loss}% packet loss at "
+        "the evening peak (measured); a Hong Kong server on a premium route avoids both.",
+        "其連往中國大陸用戶的路徑為一般網際網路：沒有優質線路（CN2 GIA、CMI），自 {region} "
+        "往返約 {rtt} 毫秒（估計），晚間尖峰時段封包遺失率約 {loss}%（實測）；使用優質線路的"
+        "香港伺服器可避免這兩項問題。",
+    ),
+    "china.icp": _m(
+        "A service hosted in mainland China for mainland users needs an ICP filing (備案, or an "
+        "ICP licence for commercial content) before it may serve on a domain; a foreign company "
+        "files through a local entity or partner.",
+        "在中國大陸託管、服務大陸用戶的服務，須先完成 ICP 備案（商業內容須取得 ICP 許可證）"
+        "方可以網域提供服務；外國公司須透過本地實體或合作夥伴辦理。",
+    ),
     "option.priced_in_country": _m(
         "{kind}: {card} is served by {provider} from {region}, in the same country as {regions} "
         "(data stays in the country) but not in the same city: the round trip to your users is "

@@ -438,6 +438,21 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "cpu_server_hourly_region_multiplier": _l(
             "CPU server price outside the US", "美國以外的 CPU 伺服器價格倍數"
         ),
+        "china_rtt_ms_internet_hong_kong": _l(
+            "Round trip to mainland China from Hong Kong (internet)",
+            "香港至中國大陸往返延遲（一般網路）",
+        ),
+        "china_rtt_ms_internet_tokyo": _l(
+            "Round trip to mainland China from Tokyo (internet)",
+            "東京至中國大陸往返延遲（一般網路）",
+        ),
+        "china_rtt_ms_internet_los_angeles": _l(
+            "Round trip to mainland China from Los Angeles (internet)",
+            "洛杉磯至中國大陸往返延遲（一般網路）",
+        ),
+        "china_loss_internet_peak": _l(
+            "Packet loss into China at the evening peak", "晚間尖峰進入中國的封包遺失率"
+        ),
         "default_amortisation_months": _l("Default term for owned hardware", "自有硬體預設攤提期"),
     },
     # Premium routes to mainland China a hosted server's offer may include (house offers).
@@ -554,6 +569,8 @@ UNITS: Final[dict[str, str]] = {
     "share of purchase price per year": "每年佔購置價格的比例",
     "months": "個月",
     "USD per vCPU-hour": "美元／每 vCPU 每小時",
+    "ms round trip": "毫秒（往返）",
+    "share of packets lost at the evening peak": "晚間尖峰時段的封包遺失比例",
     "x us-east-1 price": "倍 us-east-1 價格",
     "working hours per person per month": "每人每月工作時數",
     "x base wage": "倍基本薪資",

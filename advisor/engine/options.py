@@ -691,14 +691,18 @@ def china_note(kind: str, first: Mapping[str, Any] | None, lang: str) -> str | N
     egress = first.get("china_egress")
     if egress is not None:
         code = "china.egress_china_rate" if egress["china_rate"] else "china.egress_no_china_rate"
-        return i18n.message(
-            code,
-            lang,
-            kind=what,
-            provider=egress["provider"],
-            rate=f"{egress['usd_per_gb']:g}",
-            figure=labels.shown("figure", egress["egress_figure"], lang),
-        )
+        return (
+            i18n.message(
+                code,
+                lang,
+                kind=what,
+                provider=egress["provider"],
+                rate=f"{egress['usd_per_gb']:g}",
+                figure=labels.shown("figure", egress["egress_figure"], lang),
+            )
+            + " "
+            + china_path(first, lang)
+        ).strip()
     bw = first.get("china_bandwidth")
     if bw is None:
         return None
@@ -715,6 +719,23 @@ def china_note(kind: str, first: Mapping[str, Any] | None, lang: str) -> str | N
         per_mbps=f"{bw['usd_per_mbps_month']:,.2f}" if bw["usd_per_mbps_month"] else "",
         usd=f"{bw['usd_per_month']:,.0f}" if bw["usd_per_month"] else "",
         as_of=bw["as_of"] or i18n.message("option.undated", lang),
+    )
+
+
+def china_path(first: Mapping[str, Any], lang: str) -> str:
+    """A public-cloud option's path to mainland China users, said plainly (issue 22 item 5):
+    internet egress with no premium route, the expected round trip from where it runs and the
+    loss measured at the evening peak."""
+    egress = first["china_egress"]
+    path = egress.get("path")
+    if path is None:
+        return ""
+    return i18n.message(
+        "china.public_path",
+        lang,
+        rtt=f"{path['round_trip_ms']:,.0f}",
+        region=egress.get("region") or i18n.message("option.region_not_stated", lang),
+        loss=f"{path['peak_loss'] * 100:.0f}",
     )
 
 

@@ -948,6 +948,12 @@ def evaluate(
 
     prices_used = {pid: {k: p[k] for k in _PRICE_USED_KEYS} for pid, p in price_docs.items()}
     stale = [p for p in prices_used.values() if p["stale"]]
+    if "mainland_china" in answers.organization.regions and (
+        answers.deployment.data_residency != "none"
+        or answers.organization.regions == ("mainland_china",)
+    ):
+        # Issue 22 item 5: a mainland-facing service hosted in mainland China needs ICP filing.
+        notes.append(i18n.message("china.icp", lang))
     if stale:
         notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
     monthly_total = sum(o["monthly_cost_usd"] or 0.0 for o in best_options)

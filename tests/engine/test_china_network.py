@@ -178,6 +178,15 @@ def test_aws_publishes_no_china_rate_so_its_hong_kong_internet_rate_is_used_and_
         "egress_figure": "aws_egress_usd_per_gb_hong_kong",
         "usd_per_gb": 0.12,
         "china_rate": False,
+        # Issue 22 item 5: the path itself, from Hong Kong over the ordinary internet.
+        "path": {
+            "route": "internet",
+            "premium_route": None,
+            "round_trip_ms": catalog.figure("china_rtt_ms_internet_hong_kong"),
+            "round_trip_figure": "china_rtt_ms_internet_hong_kong",
+            "peak_loss": catalog.figure("china_loss_internet_peak"),
+            "loss_figure": "china_loss_internet_peak",
+        },
     }
     (note,) = [n for n in result["cost"]["notes"] if "mainland China" in n]
     assert "AWS publishes no egress price to mainland China" in note

@@ -909,6 +909,26 @@ def seventy_b_pretraining_is_counted_in_whole_nodes_not_powers_of_two(r: Result)
     assert first["name"] in note
 
 
+# --------------------------------------------------------------------------- issue 22 item 5
+# China reach on the public-cloud path, said plainly (checks for the cases at the end of CASES).
+
+
+def hk_shop_on_public_cloud_states_its_china_path(r: Result) -> None:
+    first = workload(r, "realtime_inference")["options"][0]
+    path = first["china_egress"]["path"]
+    assert path["route"] == "internet" and path["premium_route"] is None
+    figures = r["cost"]["figures_used"]
+    assert path["round_trip_ms"] == figures[path["round_trip_figure"]]["value"] > 0
+    assert figures[path["loss_figure"]]["source"] and 0 < path["peak_loss"] < 1
+    (note,) = [n for n in r["cost"]["notes"] if "no premium route" in n]
+    assert f"about {path['round_trip_ms']:,.0f} ms round trip" in note
+    assert f"{path['peak_loss'] * 100:.0f}% packet loss" in note
+
+
+def mainland_residency_team_is_told_about_icp_filing(r: Result) -> None:
+    assert any("ICP filing" in n for n in r["cost"]["notes"])
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -1617,6 +1637,27 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             },
         ),
         seventy_b_pretraining_is_counted_in_whole_nodes_not_powers_of_two,
+    ),
+    # --- issue 22 item 5: China reach as a product ---
+    (
+        "hk_shop_serves_mainland_users_from_public_cloud",
+        team(
+            organization={"industry": "ecommerce", "regions": ["hong_kong", "mainland_china"]},
+            deployment={"allowed_modes": ["public_cloud"], "china_connectivity": True},
+        ),
+        hk_shop_on_public_cloud_states_its_china_path,
+    ),
+    (
+        "mainland_team_keeps_data_in_region",
+        team(
+            organization={"industry": "ecommerce", "regions": ["mainland_china", "hong_kong"]},
+            deployment={
+                "allowed_modes": ["public_cloud", "dedicated_hosting"],
+                "china_connectivity": True,
+                "data_residency": "in_region",
+            },
+        ),
+        mainland_residency_team_is_told_about_icp_filing,
     ),
 ]
 
