@@ -84,6 +84,18 @@ BATCH_WINDOW_FIRMNESS = ("hard", "soft")
 # What a real-time service must survive (issue 21): one server failing (N+1, the default for
 # production), nothing (best effort: an outage is accepted), or it is for development and test.
 AVAILABILITY = ("survive_one_failure", "best_effort", "dev_test")
+# Issue 21 item 7: work counted in its own unit where tokens are wrong (the `work` section).
+WORK_UNITS = ("images", "audio_hours", "passages", "pairs")
+# The models the catalog's `unit_workloads` sizes, and the unit each one works in.
+WORK_MODEL_UNIT = {
+    "resnet-50": "images",
+    "whisper-large-v3-turbo": "audio_hours",
+    "bge-large-en-v1.5": "passages",
+    "bge-reranker-large": "pairs",
+}
+WORK_MODELS = tuple(WORK_MODEL_UNIT)
+# Units a day (10^12 images a day is ~100x the largest published image-serving fleets).
+MAX_WORK_PER_DAY = 1e13
 
 TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
 INFERENCE_KINDS = frozenset({"batch_inference", "realtime_inference"})
@@ -353,6 +365,47 @@ def _schema() -> dict[str, Any]:
         ],
         "Required when a batch_inference or realtime_inference workload exists; ignored otherwise.",
     )
+    work = _obj(
+        {
+            "unit": _enum(
+                WORK_UNITS,
+                "What the model works on: images (vision), audio_hours (speech recognition), "
+                "passages (embedding) or pairs (query-passage reranking).",
+            ),
+            "model": _enum(
+                WORK_MODELS,
+                "The model, from the catalog's unit_workloads (each works in one unit: resnet-50 "
+                "images, whisper-large-v3-turbo audio_hours, bge-large-en-v1.5 passages, "
+                "bge-reranker-large pairs).",
+            ),
+            "per_day": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": MAX_WORK_PER_DAY,
+                "description": "Volume a day in the unit: images, hours of audio, passages or "
+                "pairs.",
+            },
+            "p95_latency_ms": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 600_000,
+                "default": None,
+                "description": "p95 latency target per image or per request in ms; null = none.",
+            },
+            "peak_to_average": {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "Busiest hour over the day's average for real-time serving. "
+                "Default: the catalog's figure for a daily cycle.",
+            },
+        },
+        ["unit", "model", "per_day"],
+        "Optional, added in v1 (issue 21): inference work counted in its own unit instead of "
+        "tokens. With it, an inference workload needs no inference or model section (both are "
+        "ignored for it); training stays in tokens, so no pretraining or fine_tuning workload "
+        "may come with it.",
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://advisor.example/schemas/answers-v1.json",
@@ -496,6 +549,7 @@ def _schema() -> dict[str, Any]:
             "model": model,
             "training": training,
             "inference": inference,
+            "work": work,
         },
         "required": [
             "schema_version",
@@ -571,9 +625,30 @@ def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
             "training is required when a pretraining or fine_tuning workload exists.",
         ),
         _when(
-            {"required": ["workloads"], "properties": inference_workload},
+            {
+                "required": ["workloads"],
+                "properties": inference_workload,
+                "not": {"required": ["work"]},
+            },
             {"required": ["inference"]},
-            "inference is required when a batch_inference or realtime_inference workload exists.",
+            "inference is required when a batch_inference or realtime_inference workload exists "
+            "(unless work counts it in its own unit).",
+        ),
+        _when(
+            {"required": ["work"]},
+            {"properties": {"workloads": {"not": {"contains": _kind_is(TRAINING_KINDS)}}}},
+            "work (a unit other than tokens) comes with no pretraining or fine_tuning workload.",
+        ),
+        *(
+            _when(
+                {
+                    "required": ["work"],
+                    "properties": {"work": {"properties": {"model": {"const": m}}}},
+                },
+                {"properties": {"work": {"properties": {"unit": {"const": u}}}}},
+                f"work.model {m} works in {u}.",
+            )
+            for m, u in WORK_MODEL_UNIT.items()
         ),
         _when(
             {"required": ["workloads", "training"], "properties": training_workload},
@@ -924,7 +999,7 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
                 )
             )
         needs_inference = [k for k in kinds if k in INFERENCE_KINDS]
-        if needs_inference and "inference" not in doc:
+        if needs_inference and "inference" not in doc and "work" not in doc:
             problems.append(
                 Problem(
                     "inference",
@@ -932,7 +1007,11 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
                     {"section": "inference", "kinds": ", ".join(needs_inference)},
                 )
             )
-        applicable = {"training": bool(needs_training), "inference": bool(needs_inference)}
+        # Work counted in its own unit needs no token inference section (nor a model for it).
+        applicable = {
+            "training": bool(needs_training),
+            "inference": bool(needs_inference) and "work" not in doc,
+        }
         present = [s for s in ("training", "inference") if s in doc and applicable[s]]
         if present and "model" not in doc:
             problems.append(Problem("model", "model_required", {"sections": ", ".join(present)}))
@@ -955,6 +1034,7 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
             for key in ("batch_window_start_hour", "batch_window_firmness"):
                 if key in inference:
                     problems.append(Problem(f"inference.{key}", "batch_window_hours_required", {}))
+    problems.extend(_work_problems(doc, kinds))
     model = _as_mapping(doc.get("model"))
     arch = _as_mapping(model.get("architecture")) if model is not None else None
     if arch is not None:
@@ -1015,6 +1095,25 @@ def _cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Prob
         ):
             problems.append(Problem("deployment.data_residency", "residency_needs_on_premises", {}))
     return problems
+
+
+def _work_problems(doc: Mapping[str, Any], kinds: Sequence[Any]) -> list[Problem]:
+    """The work section's own rules: its model works in the unit given, and training (sized in
+    tokens) does not come with it."""
+    work = _as_mapping(doc.get("work"))
+    if work is None:
+        return []
+    out = []
+    model, unit = work.get("model"), work.get("unit")
+    expected = WORK_MODEL_UNIT.get(model) if isinstance(model, str) else None
+    if expected is not None and unit in WORK_UNITS and unit != expected:
+        out.append(
+            Problem("work.model", "work_model_unit", {"work_model": model, "work_unit": unit})
+        )
+    training = [k for k in kinds if k in TRAINING_KINDS]
+    if training:
+        out.append(Problem("work", "work_with_training", {"kinds": ", ".join(training)}))
+    return out
 
 
 def _is_int(value: Any) -> TypeGuard[int | float]:
@@ -1195,6 +1294,17 @@ class Inference:
 
 
 @dataclass(frozen=True, slots=True)
+class Work:
+    """Inference work in its own unit (issue 21 item 7): images, audio hours, passages, pairs."""
+
+    unit: str
+    model: str
+    per_day: float
+    p95_latency_ms: float | None = None
+    peak_to_average: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Answers:
     """A valid answers document v1 (build with `parse_answers`)."""
 
@@ -1208,6 +1318,7 @@ class Answers:
     model: Model | None = None
     training: Training | None = None
     inference: Inference | None = None
+    work: Work | None = None
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -1322,6 +1433,16 @@ class Answers:
                 doc["inference"]["batch_window_start_hour"] = i.batch_window_start_hour
             if i.availability != "survive_one_failure":
                 doc["inference"]["availability"] = i.availability
+        if self.work is not None:
+            w = self.work
+            doc["work"] = {
+                "unit": w.unit,
+                "model": w.model,
+                "per_day": w.per_day,
+                "p95_latency_ms": w.p95_latency_ms,
+            }
+            if w.peak_to_average is not None:
+                doc["work"]["peak_to_average"] = w.peak_to_average
         return doc
 
 
@@ -1409,6 +1530,18 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
             batch_window_firmness=i.get("batch_window_firmness", "hard"),
             availability=i.get("availability", "survive_one_failure"),
         )
+    work: Work | None = None
+    if "work" in doc and kinds & INFERENCE_KINDS:
+        w = doc["work"]
+        work = Work(
+            unit=w["unit"],
+            model=w["model"],
+            per_day=float(w["per_day"]),
+            p95_latency_ms=_opt_float(w.get("p95_latency_ms")),
+            peak_to_average=_opt_float(w.get("peak_to_average")),
+        )
+        # The work section sizes the inference workloads: a token inference section is ignored.
+        inference = None
     return Answers(
         schema_version=SCHEMA_VERSION,
         organization=Organization(org["industry"], tuple(org["regions"])),
@@ -1441,4 +1574,5 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
         model=model,
         training=training,
         inference=inference,
+        work=work,
     )

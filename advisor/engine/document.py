@@ -279,6 +279,9 @@ class Option(TypedDict):
     meets_latency: NotRequired[bool]
     bound: NotRequired[str]
     cost_per_million_output_tokens_usd: NotRequired[dict[str, float | None] | None]
+    # Issue 21 item 7: work in its own unit (engine/nonllm.py): the model, the demand, the
+    # card's throughput with its source and basis, and the cost per the team's unit by billing.
+    work: NotRequired[dict[str, Any]]
 
 
 class ExcludedOption(TypedDict):

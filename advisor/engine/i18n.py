@@ -123,6 +123,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "The experts per token ({k}) cannot be more than the experts ({experts})",
         "每個 token 使用的專家數（{k}）不得超過專家總數（{experts}）",
     ),
+    "problem.work_model_unit": _m(
+        "{work_model_label} does not work on {work_unit_label}: choose a model for "
+        "{work_unit_label}, or the unit it works on",
+        "{work_model_label} 不處理{work_unit_label}：請選擇處理{work_unit_label}的模型，"
+        "或改選它所處理的單位",
+    ),
+    "problem.work_with_training": _m(
+        "Work in images, audio, passages or pairs is sized for inference only; training "
+        "({kinds_label}) is sized in tokens. Remove the training workload or the unit",
+        "以圖片、音訊、段落或配對計量的工作只估算推論；訓練（{kinds_label}）以 token "
+        "估算。請移除訓練工作負載，或移除此計量單位",
+    ),
     "problem.experts_k_required": _m(
         "Give the experts per token of a mixture of experts (e.g. 2 of 8)",
         "專家混合（MoE）模型須提供每個 token 使用的專家數（例如 8 個中的 2 個）",
@@ -325,6 +337,53 @@ MESSAGES: dict[str, dict[str, str]] = {
         "記憶體須容納全部 {parameters} 個參數；運算量（訓練 FLOPs、預填與解碼）只按 {active} "
         "個啟用參數計算，少 {ratio} 倍；每一步解碼讀取該批次所路由到的專家權重（路由平均時，"
         "大批次會讀到全部專家）。",
+    ),
+    # --- issue 21 item 7: work in its own unit (images, audio hours, passages, pairs)
+    "work.sized": _m(
+        "{kind} is sized in {unit}, not tokens: {model} ({parameters} parameters, {weights} GiB "
+        "of 16-bit weights, which one card holds) for {per_day} {unit} a day, {demand} {samples} "
+        "a second to serve. {card} does {per_card} a second per card on {benchmark} ({basis}; "
+        "{source}, {as_of}), so {count} × {card} at ${cost} {per}.",
+        "{kind}以{unit}而非 token 計量：{model}（{parameters} 個參數，16 位元權重 {weights} GiB，"
+        "一張卡即可容納），每天 {per_day} {unit}，每秒須處理 {demand} {samples}。{card} 在 "
+        "{benchmark} 上每張卡每秒處理 {per_card} 個（{basis}；{source}，{as_of}），"
+        "因此需 {count} 張 {card}，每{per} ${cost}。",
+    ),
+    "work.samples.images": _m("images", "張圖片"),
+    "work.samples.audio_hours": _m("audio seconds", "秒音訊"),
+    "work.samples.passages": _m("passages", "個段落"),
+    "work.samples.pairs": _m("pairs", "組配對"),
+    "work.basis_published": _m("published for this card", "此卡的公開數據"),
+    "work.basis_derived": _m(
+        "worked out from a published multi-GPU result, per GPU",
+        "由公開的多 GPU 結果換算為每張 GPU",
+    ),
+    "work.basis_estimated": _m(
+        "an estimate scaled from a published card by the ratio of dense FP16 peaks",
+        "依密集 FP16 峰值比例由已公開的卡推估",
+    ),
+    "work.undated": _m("undated page", "頁面未註明日期"),
+    "work.serving_share": _m(
+        "Real-time serving is sized at {share} of the offline rate, the share the benchmark's "
+        "server scenario holds with p99 latency under its {bound} ms bound ({source}).",
+        "即時服務以離線速率的 {share} 估算：此為基準測試伺服器情境在 p99 延遲低於 {bound} 毫秒"
+        "上限時可維持的比例（{source}）。",
+    ),
+    "work.latency_unchecked": _m(
+        "No latency under load is published for this model: the latency target is not checked.",
+        "此模型沒有公開的負載下延遲數據：未檢查延遲目標。",
+    ),
+    "work.latency_missed": _m(
+        "The target of {target} ms is tighter than the {bound} ms bound the published rate "
+        "holds: no card is shown to meet it. A target of {bound} ms or more, or a smaller "
+        "model measured at the tighter bound, would be.",
+        "{target} 毫秒的目標比公開速率所維持的 {bound} 毫秒上限更嚴格：沒有任何卡被證明能達成。"
+        "將目標放寬至 {bound} 毫秒以上，或改用在更嚴格上限下有實測數據的較小模型，即可達成。",
+    ),
+    "work.unsized": _m(
+        "No published throughput of {model} ({benchmark}) on the {card}, nor a card of the same "
+        "vendor to scale from: not sized.",
+        "{card} 沒有 {model}（{benchmark}）的公開處理量，也沒有同廠牌的卡可據以推估：未估算。",
     ),
     "assume.gib": _m("Memory in GiB (2^30 bytes).", "記憶體單位為 GiB（2^30 位元組）。"),
     "assume.train_states": _m(
@@ -935,6 +994,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "per.month": _m("per month", "月"),
     "per.million_tokens": _m("per million tokens", "百萬 token"),
+    "per.thousand_images": _m("per 1,000 images", "千張圖片"),
+    "per.audio_hour": _m("per audio hour", "小時音訊"),
+    "per.million_passages": _m("per million passages", "百萬段落"),
+    "per.million_pairs": _m("per million pairs", "百萬配對"),
     "billing.only_on_demand": _m(
         "{billing}: the shown offer has no commitment or monthly price; {kind} keeps its devices "
         "busy {utilisation} of the month.",
@@ -1324,6 +1387,12 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "inference.batch_window_start_hour": _m("batch window start (hour)", "批次時段開始（時）"),
     "inference.batch_window_firmness": _m("hard or soft batch window", "批次時段為硬性或彈性"),
     "inference.availability": _m("what the service must survive", "服務須承受的故障"),
+    "work": _m("work in its own unit", "以自身單位計量的工作"),
+    "work.unit": _m("unit of work", "工作計量單位"),
+    "work.model": _m("model for the unit", "該單位的模型"),
+    "work.per_day": _m("volume a day", "每日工作量"),
+    "work.p95_latency_ms": _m("p95 latency per image or request", "每張圖片或每次請求的 p95 延遲"),
+    "work.peak_to_average": _m("peak-to-average load", "尖峰與平均負載比"),
     "derived.utilisation": _m("daily utilisation", "每日使用率"),
     "derived.latency_class": _m("latency class", "延遲等級"),
     "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
@@ -1438,6 +1507,8 @@ _LABELLED_PARAMS = {
     "method": "training.method",
     "kind": "workloads[].kind",
     "kinds": "workloads[].kind",
+    "work_model": "work.model",
+    "work_unit": "work.unit",
     "serving": "frameworks.serving",
     "mode": "deployment.allowed_modes",
     "regions": "organization.regions",

@@ -199,6 +199,40 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "fused": _l("Fused AdamW (default)", "融合 AdamW（fused，預設）", "fused", "fused（融合）"),
         "foreach": _l("foreach AdamW", "foreach AdamW", "foreach", "foreach（逐組）"),
     },
+    # Issue 21 item 7: what the model works on, and the models sized in those units.
+    "work_unit": {
+        "images": _l("Images (vision)", "圖片（視覺）", "images", "圖片"),
+        "audio_hours": _l(
+            "Audio hours (speech recognition)", "音訊時數（語音辨識）", "audio hours", "小時音訊"
+        ),
+        "passages": _l("Passages (embedding)", "段落（嵌入向量）", "passages", "段落"),
+        "pairs": _l(
+            "Query-passage pairs (reranking)", "查詢與段落配對（重新排序）", "pairs", "配對"
+        ),
+    },
+    "work_model": {
+        "resnet-50": _l(
+            "ResNet-50 (image classification)", "ResNet-50（圖片分類）", "ResNet-50", "ResNet-50"
+        ),
+        "whisper-large-v3-turbo": _l(
+            "Whisper large-v3-turbo (speech recognition)",
+            "Whisper large-v3-turbo（語音辨識）",
+            "Whisper large-v3-turbo",
+            "Whisper large-v3-turbo",
+        ),
+        "bge-large-en-v1.5": _l(
+            "BGE large EN v1.5 (embedding)",
+            "BGE large EN v1.5（嵌入向量）",
+            "BGE large EN v1.5",
+            "BGE large EN v1.5",
+        ),
+        "bge-reranker-large": _l(
+            "BGE reranker large (reranking)",
+            "BGE reranker large（重新排序）",
+            "BGE reranker large",
+            "BGE reranker large",
+        ),
+    },
     "latency_metric": {
         # Issue 21: the first words a person reads name what is measured in plain words.
         "whole_response": _l(
@@ -630,6 +664,8 @@ GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
     "optimizer": ("training.optimizer",),
     "optimizer_impl": ("training.optimizer_impl",),
     "latency_metric": ("inference.latency_metric",),
+    "work_unit": ("work.unit",),
+    "work_model": ("work.model",),
     "inference_precision": ("inference.precision",),
     "traffic": ("inference.traffic",),
     "batch_window": ("inference.batch_window_firmness",),

@@ -16,6 +16,7 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import costing as C
 from advisor.engine import i18n, labels
+from advisor.engine import nonllm as NL
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine import stack as ST
@@ -205,7 +206,10 @@ def build(
     fw = answers.frameworks
     residency = answers.deployment.data_residency
     regions = answers.organization.regions
-    if sized.shape is None or phase == "preprocessing":
+    # Issue 21 item 7: inference counted in its own unit is sized from the catalog's per-card
+    # throughput, not from a model shape.
+    work = answers.work if phase == "inference" else None
+    if (sized.shape is None and work is None) or phase == "preprocessing":
         return Options(out, excluded)
     priced = _priced_pairs(catalog) if only_priced else None
     for index, acc in enumerate(catalog.accelerators):
@@ -257,7 +261,22 @@ def build(
             )
             continue
         rtt = None if avail["available"] else avail["round_trip_ms"]
-        option = _priced_option(catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt)
+        if work is not None:
+            option = NL.option(catalog, work, kind, acc, mode, answers.cost.hours_per_day, ci, rtt)
+            if option is None:
+                excluded.append(
+                    {
+                        "accelerator_id": acc.id,
+                        "name": acc.name,
+                        "code": "no_unit_throughput",
+                        "reason": NL.unsized_reason(catalog, work, acc, lang),
+                    }
+                )
+                continue
+        else:
+            option = _priced_option(
+                catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt
+            )
         if option is None:
             n_min = (
                 S.min_training_devices(sized.tmem, acc, catalog)
@@ -904,7 +923,7 @@ def choose_mode(
     # Standing per mode from its priced cards (the best priced runnable option is what a mode
     # costs); the chosen mode is then built in full by the caller.
     preferred = get(wd.mode, full=False)
-    if SC.PHASE_OF[wd.kind] == "preprocessing" or sized.shape is None:
+    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
         return wd.mode, None
     modes = [
         m
@@ -941,19 +960,27 @@ def choose_mode(
             "costs": costs,
             "reason": None,
         }
+    # A cost per unit of work (a thousand images) can be a fraction of a cent.
+    in_units = answers.work is not None
     gap = (
         None
         if costs[wd.mode] is None or costs[best_mode] is None
-        else round(costs[wd.mode] - costs[best_mode], 2)  # type: ignore[operator]
+        else costs[wd.mode] - costs[best_mode]  # type: ignore[operator]
     )
+    if gap is not None and not in_units:
+        gap = round(gap, 2)
+
+    def money(value: float) -> str:
+        return NL.money_text(value) if in_units else f"{value:,.0f}"
+
     reason = i18n.message(
         code,
         lang,
         kind=i18n.label(wd.kind, lang),
         preferred=i18n.label(wd.mode, lang),
         alternative=i18n.label(best_mode, lang),
-        cost=f"{costs[best_mode]:,.0f}" if costs[best_mode] is not None else "—",
-        gap=f"{gap:,.0f}" if gap is not None else "—",
+        cost=money(costs[best_mode]) if costs[best_mode] is not None else "—",  # type: ignore[arg-type]
+        gap=money(abs(gap)) if gap is not None else "—",
         per=i18n.message(f"per.{best_options[0]['cost_to_result']['per']}", lang)
         if best_options
         else "",

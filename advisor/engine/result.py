@@ -13,6 +13,7 @@ from advisor.engine import asked as Q
 from advisor.engine import costing as C
 from advisor.engine import explain as X
 from advisor.engine import i18n, labels
+from advisor.engine import nonllm as NL
 from advisor.engine import options as O
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
@@ -851,6 +852,10 @@ def evaluate(
             ):
                 if said is not None:
                     notes.append(said)
+        # Issue 21 item 7: work in its own unit says how it was sized and what a unit costs.
+        work_said = NL.statement(wd.kind, options[0] if options else None, lang)
+        if work_said is not None:
+            notes.append(work_said)
         china_note = O.china_note(wd.kind, options[0] if options else None, lang)
         if china_note is not None:
             notes.append(china_note)
@@ -921,7 +926,11 @@ def evaluate(
                 "target_warnings": target_warnings,
             }
         )
-        if not options and wd.kind != "preprocessing" and shape is not None:
+        if (
+            not options
+            and wd.kind != "preprocessing"
+            and (shape is not None or (answers.work is not None and wd.kind in A.INFERENCE_KINDS))
+        ):
             notes.append(
                 i18n.message(
                     "cost.no_option",

@@ -1662,6 +1662,120 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
 ]
 
 
+# --- non-LLM work in its own unit (issue 21 item 7): images, audio hours, pairs ---
+
+
+def _unit_team(**overrides: Any) -> dict[str, Any]:
+    """A team whose inference is counted in its own unit: no token inference or model section."""
+    doc = team(**overrides)
+    for section in ("inference", "model", "training"):
+        doc.pop(section, None)
+    return doc
+
+
+def _sized_in(r: Result, kind: str, per: str, unit_words: str) -> dict[str, Any]:
+    """The first option is a buildable plan sized in the team's unit, priced per that unit, with
+    capacity for the demand, and page one says so with the throughput's source."""
+    w = workload(r, kind)
+    first = w["options"][0]
+    work = first["work"]
+    assert first["cost_to_result"]["per"] == per and first["cost_to_result"]["usd"] > 0
+    assert work["capacity_per_second"] >= work["demand_per_second"] > 0
+    assert first["count"] == first["replicas"] and first["tensor_parallel"] == 1
+    sold = (first["prices"].get(first["billing_used"]) or {}).get("sold_unit")
+    assert sold and sold["units"] * sold["gpus"] >= first["count"]
+    assert work["throughput"]["source"].startswith("https://")
+    said = [n for n in r["cost"]["notes"] if f"is sized in {unit_words}, not tokens" in n]
+    assert said and work["throughput"]["source"] in said[0] and first["name"] in said[0]
+    return first
+
+
+def tokyo_shop_images_are_sized_per_thousand_images(r: Result) -> None:
+    first = _sized_in(r, "realtime_inference", "thousand_images", "images")
+    work = first["work"]
+    # 200M images a day at 4x the average at the peak: 9,259 images a second to classify.
+    assert work["demand_per_second"] == pytest.approx(200e6 / 86400 * 4, rel=1e-3)
+    assert work["serving_share"] == pytest.approx(584147.32 / 703770, abs=1e-4)
+    assert first["target_status"] == "met" and first["latency_at_metric_ms"] <= 100
+    assert first["availability"]["available"]
+    said = next(n for n in r["cost"]["notes"] if "is sized in images" in n)
+    assert "per 1,000 images" in said and "MLPerf Inference ResNet-50" in said
+    assert "15 ms bound" in said
+
+
+def la_transcription_batch_is_sized_per_audio_hour(r: Result) -> None:
+    first = _sized_in(r, "batch_inference", "audio_hour", "audio hours")
+    work = first["work"]
+    # 20,000 audio hours inside an 8-hour window: 2,500 audio seconds a second.
+    assert work["demand_per_second"] == pytest.approx(20_000 * 3600 / (8 * 3600))
+    assert first["hours"] < 730 and first["run_overhead"]["run_hours"] <= 8.5
+    assert "2,500 audio seconds a second to serve" in next(
+        n for n in r["cost"]["notes"] if "is sized in audio hours" in n
+    )
+    said = next(n for n in r["cost"]["notes"] if "is sized in audio hours" in n)
+    assert "per audio hour" in said and "inferencebench.io" in said
+
+
+def hk_reranker_is_sized_per_million_pairs(r: Result) -> None:
+    first = _sized_in(r, "realtime_inference", "million_pairs", "pairs")
+    work = first["work"]
+    assert work["benchmark"].startswith("MLPerf Inference BERT-99")
+    assert first["target_status"] == "met" and work["latency_bound_ms"] == 130
+    w = workload(r, "realtime_inference")
+    assert any(e["code"] == "no_unit_throughput" for e in w["excluded_options"])
+    said = next(n for n in r["cost"]["notes"] if "is sized in pairs" in n)
+    assert "per million pairs" in said
+
+
+CASES += [
+    (
+        "tokyo_ecommerce_classifies_200m_product_images_a_day",
+        _unit_team(
+            organization={"industry": "ecommerce", "regions": ["tokyo"]},
+            frameworks={"serving": "triton"},
+            deployment={"allowed_modes": ["public_cloud", "dedicated_hosting"]},
+            cost={"hours_per_day": 24},
+            work={
+                "unit": "images",
+                "model": "resnet-50",
+                "per_day": 200_000_000,
+                "p95_latency_ms": 100,
+                "peak_to_average": 4,
+            },
+        ),
+        tokyo_shop_images_are_sized_per_thousand_images,
+    ),
+    (
+        "la_call_centre_transcribes_20000_audio_hours_a_night",
+        _unit_team(
+            organization={"industry": "finance", "regions": ["los_angeles"]},
+            workloads=[{"kind": "batch_inference", "schedule": "daily"}],
+            frameworks={"serving": "triton"},
+            deployment={"allowed_modes": ["public_cloud"], "clouds": ["aws", "gcp"]},
+            cost={"hours_per_day": 8, "billing": "pay_as_you_go"},
+            work={"unit": "audio_hours", "model": "whisper-large-v3-turbo", "per_day": 20_000},
+        ),
+        la_transcription_batch_is_sized_per_audio_hour,
+    ),
+    (
+        "hk_retrieval_reranks_500m_pairs_a_day",
+        _unit_team(
+            organization={"industry": "finance", "regions": ["hong_kong"]},
+            frameworks={"serving": "triton"},
+            deployment={"allowed_modes": ["public_cloud", "dedicated_hosting"]},
+            cost={"hours_per_day": 24},
+            work={
+                "unit": "pairs",
+                "model": "bge-reranker-large",
+                "per_day": 500_000_000,
+                "p95_latency_ms": 200,
+            },
+        ),
+        hk_reranker_is_sized_per_million_pairs,
+    ),
+]
+
+
 @pytest.mark.parametrize(("name", "doc", "check"), CASES, ids=[c[0] for c in CASES])
 def test_expert_case(
     catalog: Catalog,
