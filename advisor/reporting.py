@@ -34,6 +34,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 from advisor import charts, decisions
 from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
+from advisor.engine import nonllm as NL
 from advisor.engine.document import (
     Change,
     Cost,
@@ -164,7 +165,12 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
     ]
     server = result["server"]
     training = [w for w in workloads if w["kind"] in charts.TRAINING_KINDS and w["options"]]
-    serving = [w for w in workloads if w["kind"] in charts.INFERENCE_KINDS and w["options"]]
+    serving = [
+        w
+        for w in workloads
+        if w["kind"] in charts.INFERENCE_KINDS and w["options"] and not _in_units(w)
+    ]
+    unit_work = [_unit_work_context(w, language) for w in workloads if _in_units(w)]
     cost_blocks = []
     for w in workloads:
         svg = charts.cost_chart(result, language, workload=w["kind"])
@@ -197,6 +203,7 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "training": training,
         "time_chart": charts.as_data_uri(time_svg) if time_svg else None,
         "serving": serving,
+        "unit_work": unit_work,
         "serving_chart": charts.as_data_uri(serving_svg) if serving_svg else None,
         "server": server,
         "server_name": names.get(server["accelerator_id"] or "", "") if server else "",
@@ -599,6 +606,67 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
         ],
         "china_bandwidth": [_china_bandwidth_row(o) for o in options if o.get("china_bandwidth")],
         "china_egress": [_china_egress_row(o) for o in options if o.get("china_egress")],
+    }
+
+
+def _in_units(w: Mapping[str, Any]) -> bool:
+    """Inference work counted in its own unit (issue 21 item 7: images, audio, pairs)."""
+    return any("work" in o for o in w["options"])
+
+
+def unit_work_cost(option: Mapping[str, Any]) -> tuple[float | None, str | None]:
+    """An option's cost per the team's unit at the billing it uses (else the first priced)."""
+    costs = (option.get("work") or {}).get("cost_per_unit_usd") or {}
+    used = option.get("billing_used")
+    if used and costs.get(used) is not None:
+        return costs[used], used
+    return next(((v, k) for k, v in costs.items() if v is not None), (None, None))
+
+
+def _unit_work_context(w: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """The report's table for work in its own unit: per card and fleet throughput against the
+    demand, latency per image or request, cost per the team's unit and the throughput's source."""
+    lang = decisions.engine_language(language)
+    first = next(o for o in w["options"] if "work" in o)
+    work = first["work"]
+    rows = []
+    for o in w["options"]:
+        ow = o.get("work")
+        if not ow:
+            continue
+        t = ow["throughput"]
+        cost, slot = unit_work_cost(o)
+        rows.append(
+            {
+                "name": o["name"],
+                "count": o["count"],
+                "chosen": o.get("chosen", False),
+                "per_card": ow["per_card_per_second"],
+                "capacity": ow["capacity_per_second"],
+                "latency_ms": ow.get("latency_ms"),
+                "target_verdict": target_verdict(o),
+                "target_flag": target_flagged(o),
+                "cost": cost,
+                "cost_text": "—" if cost is None else "$" + NL.money_text(float(cost)),
+                "billing": slot,
+                "source": t["source"],
+                "as_of": t["as_of"],
+                "basis": _("an estimate")
+                if t["estimated"]
+                else _("worked out from published figures")
+                if t["derived"]
+                else _("published"),
+            }
+        )
+    return {
+        "kind": w["kind"],
+        "model": work["model_name"],
+        "benchmark": work["benchmark"],
+        "unit": i18n.value_label("work.unit", work["unit"], lang),
+        "per": i18n.message(f"per.{work['per']}", lang),
+        "per_day": work["per_day"],
+        "demand": work["demand_per_second"],
+        "rows": rows,
     }
 
 
@@ -1423,6 +1491,10 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                     _("Stale price"),
                     _("Target"),
                     _("Target margin"),
+                    _("Cost per unit of work (USD)"),
+                    _("Unit of work"),
+                    _("Throughput source"),
+                    _("Throughput as of"),
                 ]
             )
         )
@@ -1459,10 +1531,26 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                             (_("yes") if price["stale"] else _("no")) if price else "",
                             target_verdict(o),
                             _blank(o.get("target_margin")),
+                            *_unit_work_cells(o, language),
                         ]
                     )
                 )
     return buffer.getvalue()
+
+
+def _unit_work_cells(option: Mapping[str, Any], language: str) -> list[Any]:
+    """Issue 21 item 7: the cost per the team's unit and the throughput's source (blank for
+    token work)."""
+    work = option.get("work")
+    if not work:
+        return ["", "", "", ""]
+    cost, _slot = unit_work_cost(option)
+    return [
+        _blank(cost),
+        i18n.message(f"per.{work['per']}", decisions.engine_language(language)),
+        work["throughput"]["source"],
+        work["throughput"]["as_of"] or "",
+    ]
 
 
 def _blank(value: Any) -> Any:

@@ -343,11 +343,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind} is sized in {unit}, not tokens: {model} ({parameters} parameters, {weights} GiB "
         "of 16-bit weights, which one card holds) for {per_day} {unit} a day, {demand} {samples} "
         "a second to serve. {card} does {per_card} a second per card on {benchmark} ({basis}; "
-        "{source}, {as_of}), so {count} × {card} at ${cost} {per}.",
+        "{source}, {as_of}), so {count} × {card} at ${cost} {per} all in (compute, staff, "
+        "storage).",
         "{kind}以{unit}而非 token 計量：{model}（{parameters} 個參數，16 位元權重 {weights} GiB，"
         "一張卡即可容納），每天 {per_day} {unit}，每秒須處理 {demand} {samples}。{card} 在 "
         "{benchmark} 上每張卡每秒處理 {per_card} 個（{basis}；{source}，{as_of}），"
-        "因此需 {count} 張 {card}，每{per} ${cost}。",
+        "因此需 {count} 張 {card}，含運算、人力與儲存每{per} ${cost}。",
     ),
     "work.samples.images": _m("images", "張圖片"),
     "work.samples.audio_hours": _m("audio seconds", "秒音訊"),

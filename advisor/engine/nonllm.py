@@ -44,7 +44,10 @@ def _sig(value: float | None) -> float | None:
 def money_text(value: float) -> str:
     """A cost per unit as the report writes it: cents for a dollar or more, else its first
     three significant figures."""
-    return f"{value:,.2f}" if value >= 1 else f"{value:.3g}"
+    if value >= 1 or value <= 0:
+        return f"{value:,.2f}"
+    decimals = max(2, 2 - math.floor(math.log10(value)))
+    return f"{value:.{decimals}f}"
 
 
 def _table(catalog: Catalog) -> Mapping[str, Any]:
