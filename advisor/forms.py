@@ -558,6 +558,62 @@ class InferenceStepForm(StepForm):
     )
 
 
+class WorkStepForm(StepForm):
+    """Issue 21 item 7: what the served model works on. Text tokens (the default) leave the
+    section out; images, audio, passages or pairs are sized in their own unit."""
+
+    section = "work"
+    nullable = frozenset({"p95_latency_ms"})
+    TOKENS = "tokens"
+    unit = forms.ChoiceField(
+        choices=[
+            (TOKENS, _("Text tokens: a language model (the default)")),
+            *choices("work_unit", A.WORK_UNITS),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+        label=_("What your model works on"),
+        help_text=_(
+            "A vision model is sized in images, speech recognition in hours of audio, embedding "
+            "in passages and a reranker in query-passage pairs, each from published throughput "
+            "per card."
+        ),
+    )
+    model = _select(
+        "work_model",
+        A.WORK_MODELS,
+        label=_("Model (for images, audio, passages or pairs)"),
+        help_text=_("The published model closest to yours; its size and throughput are sourced."),
+    )
+    per_day = _number(
+        label=_("Volume a day"),
+        help_text=_(
+            "Images a day, hours of audio a day, passages a day or query-passage pairs a day."
+        ),
+    )
+    p95_latency_ms = _number(
+        label=_("p95 latency per image or request (ms, optional)"),
+        help_text=_("For real-time serving: e.g. 100 ms per image. Leave empty for batch work."),
+    )
+    peak_to_average = _number(
+        label=_("Peak-to-average load (optional)"),
+        help_text=_(
+            "How many times the day's average your busiest hour reaches (1 to 100). Leave "
+            "empty for a daily cycle."
+        ),
+    )
+
+    def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
+        initial = super().initial_from(answers)
+        initial.setdefault("unit", self.TOKENS)
+        return initial
+
+    def section_value(self) -> Any:
+        if self.cleaned_data.get("unit") in (None, "", self.TOKENS):
+            return {}  # text tokens: no work section, the model and inference steps size it
+        return super().section_value()
+
+
 class MaturityStepForm(StepForm):
     section = "maturity"
     stack_changes = _radio(

@@ -43,6 +43,24 @@ def _sizes(answers: Answers) -> bool:
     return _trains(answers) or _serves(answers)
 
 
+# Issue 21 item 7: serving counted in its own unit (images, audio, passages, pairs) is sized from
+# the work step; training stays in tokens, so the question is for serving-only teams.
+def _serves_only(answers: Answers) -> bool:
+    return _serves(answers) and not _trains(answers)
+
+
+def _in_units(answers: Answers) -> bool:
+    return _serves_only(answers) and isinstance(answers.get("work"), dict)
+
+
+def _sizes_a_model(answers: Answers) -> bool:
+    return _sizes(answers) and not _in_units(answers)
+
+
+def _serves_tokens(answers: Answers) -> bool:
+    return _serves(answers) and not _in_units(answers)
+
+
 @dataclass(frozen=True)
 class Step:
     slug: str
@@ -50,13 +68,15 @@ class Step:
     intro: str | Promise
     form: type[f.StepForm] | None
     is_applicable: Callable[[Answers], bool] = _always
+    # An optional section left out is an answer (its default), not a step still to do.
+    optional: bool = False
 
     def is_complete(self, answers: Answers, problems: Sequence[Problem]) -> bool:
         if self.form is None:
             return False
         section = self.form.section
         if section not in answers:
-            return False
+            return self.optional
         return not any(_under(p.path, section) for p in problems)
 
 
@@ -81,11 +101,22 @@ STEPS: tuple[Step, ...] = (
         f.WorkloadsStepForm,
     ),
     Step(
+        "work",
+        _("What your model works on"),
+        _(
+            "Text tokens for a language model, or images, audio, passages or pairs: each is "
+            "sized and priced in its own unit."
+        ),
+        f.WorkStepForm,
+        _serves_only,
+        optional=True,
+    ),
+    Step(
         "model",
         _("Model"),
         _("The model you train or serve, so memory can be sized before compute."),
         f.ModelStepForm,
-        _sizes,
+        _sizes_a_model,
     ),
     Step(
         "training",
@@ -99,7 +130,7 @@ STEPS: tuple[Step, ...] = (
         _("Inference details"),
         _("How you serve: latency, concurrency, memory and traffic shape."),
         f.InferenceStepForm,
-        _serves,
+        _serves_tokens,
     ),
     Step(
         "maturity",
