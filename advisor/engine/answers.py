@@ -614,8 +614,29 @@ def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
         },
         "on_premises_only residency needs on_premises or private_cloud among allowed_modes.",
     )
+    # Work in its own unit (values a draft may not hold either): its model's unit, no training.
+    work_rules = [
+        _when(
+            {"required": ["work"]},
+            {"properties": {"workloads": {"not": {"contains": _kind_is(TRAINING_KINDS)}}}},
+            "work (a unit other than tokens) comes with no pretraining or fine_tuning workload.",
+        ),
+        *(
+            _when(
+                {
+                    "required": ["work"],
+                    "properties": {
+                        "work": {"required": ["model"], "properties": {"model": {"const": m}}}
+                    },
+                },
+                {"properties": {"work": {"properties": {"unit": {"const": u}}}}},
+                f"work.model {m} works in {u}.",
+            )
+            for m, u in WORK_MODEL_UNIT.items()
+        ),
+    ]
     if draft:
-        return [unique_kinds, residency]
+        return [unique_kinds, residency, *work_rules]
     return [
         unique_kinds,
         residency,
@@ -634,22 +655,7 @@ def _conditions(*, draft: bool = False) -> list[dict[str, Any]]:
             "inference is required when a batch_inference or realtime_inference workload exists "
             "(unless work counts it in its own unit).",
         ),
-        _when(
-            {"required": ["work"]},
-            {"properties": {"workloads": {"not": {"contains": _kind_is(TRAINING_KINDS)}}}},
-            "work (a unit other than tokens) comes with no pretraining or fine_tuning workload.",
-        ),
-        *(
-            _when(
-                {
-                    "required": ["work"],
-                    "properties": {"work": {"properties": {"model": {"const": m}}}},
-                },
-                {"properties": {"work": {"properties": {"unit": {"const": u}}}}},
-                f"work.model {m} works in {u}.",
-            )
-            for m, u in WORK_MODEL_UNIT.items()
-        ),
+        *work_rules,
         _when(
             {"required": ["workloads", "training"], "properties": training_workload},
             {"required": ["model"]},

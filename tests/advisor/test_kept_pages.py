@@ -29,6 +29,20 @@ from tests.factories import AssessmentFactory, MembershipFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 FULL = STARTERS["llm-fine-tuning-startup"].answers
+
+
+def _team_for(slug: str) -> dict[str, Any]:
+    """FULL, or for a step FULL does not reach (the work step asks serving-only teams what
+    their model works on, issue 21 item 7) FULL without its training."""
+    from advisor.engine.answers import TRAINING_KINDS
+    from advisor.wizard import BY_SLUG as STEP_BY_SLUG
+
+    if STEP_BY_SLUG[slug].is_applicable(FULL):
+        return FULL
+    kept = [w for w in FULL["workloads"] if w["kind"] not in TRAINING_KINDS]
+    return {**{k: v for k, v in FULL.items() if k != "training"}, "workloads": kept}
+
+
 CHATBOT = STARTERS["realtime-chatbot"].answers
 
 
@@ -207,7 +221,7 @@ def test_the_kept_panel_reads_nothing_of_the_catalog_or_scoring_model(
     # model (views._step_context): only its {% live %} preview may read those. A step that
     # comes to show them must add their published versions to the panel's key.
     monkeypatch.setattr(decisions, "preview", lambda draft: None)
-    obj = _new(member, FULL)
+    obj = _new(member, _team_for(slug))
     statements: list[str] = []
 
     def record(execute: Any, sql: str, *args: Any) -> Any:

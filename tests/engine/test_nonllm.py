@@ -130,3 +130,16 @@ def test_a_card_without_a_published_figure_is_left_unsized_with_the_reason(
     assert mi300x["code"] == "no_unit_throughput"
     assert "No published throughput of ResNet-50 v1.5" in mi300x["reason"]
     assert NL.throughput(catalog, "resnet50", "amd-mi300x") is None
+
+
+def test_the_draft_schema_states_the_work_rules_a_draft_is_held_to() -> None:
+    draft = Draft202012Validator(A.answers_draft_schema())
+    wrong = {"work": {"model": "whisper-large-v3-turbo", "unit": "pairs"}}
+    assert [p.code for p in A.check_partial(wrong)] == ["work_model_unit"]
+    assert not draft.is_valid(wrong)
+    # A draft may still lack the model, or the unit.
+    for partial in ({"work": {"unit": "pairs"}}, {"work": {"model": "bge-reranker-large"}}):
+        assert A.check_partial(partial) == [] and draft.is_valid(partial)
+    training = {"work": {"unit": "images"}, "workloads": [{"kind": "fine_tuning"}]}
+    assert "work_with_training" in {p.code for p in A.check_partial(training)}
+    assert not draft.is_valid(training)
