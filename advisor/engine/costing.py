@@ -715,10 +715,11 @@ def _money(
     if (
         chosen_slot == "on_demand"
         and od_choice is not None
-        and headline.get("capacity_block") is not None
+        and compute.get("capacity_block") is not None
     ):
-        # Beyond what the provider rents on demand, its capacity block is how that many are
-        # bought: the option is priced on it (and says so).
+        # Beyond what the provider rents on demand, a capacity block is how that many are
+        # bought: the option is priced on it (and says so), even when the block is sold
+        # elsewhere, rather than on an on-demand rate nobody rents at that scale.
         ceiling = on_demand_ceiling(ci.catalog, od_choice.price.provider, acc.id)
         if ceiling is not None and billed.get("on_demand", count) > ceiling:
             chosen_slot = "capacity_block"
@@ -1726,14 +1727,26 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
 
 def _head(
     option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
-) -> tuple[int, int, int, int, int]:
+) -> tuple[int, int, int, int, int, int]:
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
         _away(option) if _away_is_a_tier(kind, mode) else 0,
         0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
         _target_tier(option),
+        needs_reservation(option),
         lead(option),
     )
+
+
+def needs_reservation(option: Mapping[str, Any]) -> int:
+    """1 when the option bills more devices than its provider rents on demand and is not priced
+    on a bookable capacity block (capacity_doc): a reservation negotiated with the provider,
+    with no price or lead time in the catalog, and a price shown that nobody rents at that
+    scale. It ranks after the plans that can be rented now (on demand within the ceiling, or a
+    capacity block with its published terms), inside the same target tier: a buyer cannot sign
+    a plan whose capacity nobody has offered yet."""
+    capacity = option.get("capacity") or {}
+    return int(bool(capacity) and not capacity.get("priced_on_block"))
 
 
 def lead(option: Mapping[str, Any]) -> int:

@@ -929,6 +929,22 @@ def mainland_residency_team_is_told_about_icp_filing(r: Result) -> None:
     assert any("ICP filing" in n for n in r["cost"]["notes"])
 
 
+def singapore_fund_70b_batch_is_rented_at_a_scale_its_provider_rents(r: Result) -> None:
+    w = workload(r, "batch_inference")
+    first = w["options"][0]
+    # Before: 348 x L40S from Vast.ai at the marketplace's on-demand rate (about 16 rented on
+    # demand there), then 88 x H200 at a marketplace rate: neither rentable at that scale.
+    assert not costing.needs_reservation(first) and not costing.lead(first)
+    capacity = first.get("capacity")
+    if capacity:
+        assert capacity["priced_on_block"] and first["billing_used"] == "capacity_block"
+        assert any("capacity block" in n and first["name"] in n for n in r["cost"]["notes"])
+    # Plans that need a negotiated reservation rank after those rentable now (same tier).
+    signable = [o for o in w["options"] if not costing.lead(o)]
+    flags = [costing.needs_reservation(o) for o in signable]
+    assert flags == sorted(flags) and any(flags)
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -1772,6 +1788,24 @@ CASES += [
             },
         ),
         hk_reranker_is_sized_per_million_pairs,
+    ),
+    # --- rentable at that scale: beyond the on-demand ceiling, a capacity block or after
+    (
+        "singapore_fund_summarises_filings_with_a_70b_in_fp8_every_night",
+        team(
+            organization={"industry": "finance", "regions": ["singapore"]},
+            workloads=[{"kind": "batch_inference", "schedule": "daily"}],
+            model={"preset": "llama-3-70b"},
+            frameworks={"serving": "vllm"},
+            inference={
+                "precision": "fp8",
+                "tokens_per_day": 2_000_000_000,
+                "context_tokens": 3000,
+                "output_tokens": 500,
+            },
+            cost={"hours_per_day": 6},
+        ),
+        singapore_fund_70b_batch_is_rented_at_a_scale_its_provider_rents,
     ),
 ]
 
