@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from advisor.engine import china as CN
+from advisor.engine import measured as M
 from advisor.engine import sizing as S
 from advisor.engine import tco as T
 from advisor.engine.answers import Inference, Training
@@ -407,6 +408,8 @@ class CostInputs:
     serving: str | None = None  # frameworks.serving: chunked prefill overlaps decode (sizing)
     amortisation_months: int | None = None  # cost.amortisation_months: owned hardware's term
     capex_budget_usd: float | None = None  # cost.capex_budget_usd: owned hardware's purchase cap
+    # Benchmark runs of the team's stack (engine/measured.py): in place of the estimates.
+    measurements: tuple[M.Measurement, ...] = ()
     # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
     sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -1464,6 +1467,9 @@ def _inference_option(
     plan = ci.sized[key]
     if plan is None:
         return None
+    measured: dict[str, Any] | None = None
+    if (m := M.find(ci.measurements, acc.id, ci.serving)) is not None:
+        plan, measured = M.apply(plan, m, inf, demand, rtt)
     base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
         replicas = plan.replicas
@@ -1538,6 +1544,7 @@ def _inference_option(
                 "bound": plan.bound,
                 "interconnect": S.interconnect_need(acc, plan.tp, training=False),
                 **(batch_window(inf, overhead, catalog) if overhead is not None else {}),
+                **({"measured": measured} if measured is not None else {}),
             },
         )
     count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]

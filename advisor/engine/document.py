@@ -277,6 +277,8 @@ class Option(TypedDict):
     round_trip_ms: NotRequired[float | None]
     tp_comm_ms_per_token: NotRequired[float]
     meets_latency: NotRequired[bool]
+    # Figures a benchmark run measured in place of the estimates (engine/measured.py).
+    measured: NotRequired[dict[str, Any]]
     bound: NotRequired[str]
     cost_per_million_output_tokens_usd: NotRequired[dict[str, float | None] | None]
     # Issue 21 item 7: work in its own unit (engine/nonllm.py): the model, the demand, the

@@ -379,6 +379,7 @@ def _option_inputs(
             ci.billing,
             ci.predictable,
             ci.stable,
+            ci.measurements,
         )
         token = ci.sized[local] = catalog.memo(key, object)
     return token

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any, cast
 
@@ -19,6 +19,7 @@ from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
 from advisor.engine.document import ResultDocument
+from advisor.engine.measured import Measurement
 from advisor.engine.scoring import ScoringModel
 
 ENGINE_VERSION = "2.3.0"
@@ -774,9 +775,13 @@ def evaluate(
     *,
     lang: str = "en",
     today: date | str | None = None,
+    measurements: Sequence[Measurement] = (),
 ) -> ResultDocument:
     """The result document (schema 2, typed in engine/document.py) for `answers` (a dict is
     parsed first and may raise AnswersError).
+
+    `measurements`: benchmark runs (engine/measured.py) whose figures replace the estimates
+    for their card and serving stack; each option planned with one says so (`measured`).
 
     Deterministic: `today` (for flagging stale prices) defaults to the catalog's newest price date,
     never the wall clock.
@@ -824,7 +829,7 @@ def evaluate(
     workload_rules: list[list[str]] = []
     firsts_by_kind: dict[str, dict[str, Any] | None] = {}
     conf_parts: list[tuple[float, float, float]] = []
-    ci = _cost_inputs(answers, catalog, when, stale_days)
+    ci = _cost_inputs(answers, catalog, when, stale_days, tuple(measurements))
     scored = d
     d, built_all, mode_docs = _cost_aware(answers, catalog, d, sized, ci, lang)
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
@@ -1189,7 +1194,11 @@ def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:
 
 
 def _cost_inputs(
-    answers: A.Answers, catalog: Catalog, when: date, stale_days: float
+    answers: A.Answers,
+    catalog: Catalog,
+    when: date,
+    stale_days: float,
+    measurements: tuple[Measurement, ...] = (),
 ) -> C.CostInputs:
     m = answers.maturity
     return C.CostInputs(
@@ -1209,6 +1218,7 @@ def _cost_inputs(
         serving=answers.frameworks.serving,
         amortisation_months=answers.cost.amortisation_months,
         capex_budget_usd=answers.cost.capex_budget_usd,
+        measurements=measurements,
     )
 
 

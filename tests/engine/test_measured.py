@@ -1,0 +1,119 @@
+"""Measured serving figures replace the estimates (issue 24 item 4), through `evaluate`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from advisor.engine import Catalog, ScoringModel, evaluate
+from advisor.engine.measured import MAX_BYTES, Measurement, MeasurementError, parse_vllm
+
+from .conftest import sample
+
+# A result file in the shape `vllm bench serve --save-result` writes (vllm/benchmarks/serve.py):
+# the run's settings merged with its BenchmarkMetrics, without --save-detailed.
+RECORDED = (Path(__file__).parent / "data" / "vllm_bench_serve_h100.json").read_text()
+H100 = "nvidia-h100-sxm"
+BUSY = sample(**{"inference.tokens_per_day": 150_000_000})
+
+
+def _option(result: dict[str, Any], acc: str) -> dict[str, Any]:
+    w = next(w for w in result["workloads"] if w["kind"] == "realtime_inference")
+    return next(o for o in w["options"] if o["accelerator_id"] == acc)
+
+
+def _codes(raw: str | bytes) -> list[tuple[str, str]]:
+    with pytest.raises(MeasurementError) as caught:
+        parse_vllm(raw, accelerator_id=H100, serving="vllm", source="x.json")
+    return [(p.code, p.field) for p in caught.value.problems]
+
+
+def test_parses_a_vllm_bench_serve_result() -> None:
+    m = parse_vllm(RECORDED, accelerator_id=H100, serving="vllm", source="run.json")
+    assert (m.model_id, m.concurrency, m.output_tokens_per_s) == (
+        "meta-llama/Llama-3.1-8B-Instruct",
+        32,
+        874.3,
+    )
+    assert (m.ttft_ms, m.tpot_ms, m.e2el_ms, m.percentile) == (388.0, 40.8, 19900.0, "p99")
+    assert (m.measured_on, m.source) == ("2026-12-01", "run.json")
+
+
+def test_prefers_p95_when_the_run_asked_for_it() -> None:
+    doc = json.loads(RECORDED) | {"p95_ttft_ms": 300.0, "p95_tpot_ms": 38.0}
+    m = parse_vllm(json.dumps(doc), accelerator_id=H100, serving="vllm", source="run.json")
+    assert (m.ttft_ms, m.tpot_ms, m.percentile) == (300.0, 38.0, "p95")
+
+
+def test_names_every_problem_of_a_wrong_result() -> None:
+    doc = json.loads(RECORDED)
+    del doc["output_throughput"]
+    doc["mean_tpot_ms"] = "fast"
+    doc["max_concurrency"] = None
+    assert _codes(json.dumps(doc)) == [
+        ("missing", "output_throughput"),
+        ("not_number", "mean_tpot_ms"),
+        ("no_concurrency", "max_concurrency"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("Successful requests: 320\nOutput token throughput (tok/s): 874.3", "not_json"),
+        ('{"loss": 1.2}', "not_vllm"),
+        ("[1, 2]", "not_vllm"),
+        ("", "empty"),
+        (b"\xff\xfe", "not_json"),
+        (" " * (MAX_BYTES + 1), "too_large"),
+    ],
+)
+def test_refuses_what_is_not_a_vllm_result(raw: str | bytes, code: str) -> None:
+    assert _codes(raw) == [(code, "")]
+
+
+def test_half_the_estimated_throughput_doubles_the_replicas(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    estimated = _option(evaluate(BUSY, catalog, scoring), H100)
+    assert "measured" not in estimated
+    m = Measurement(
+        accelerator_id=H100,
+        serving="vllm",
+        model_id="meta-llama/Llama-3.1-8B-Instruct",
+        concurrency=estimated["batch_per_replica"],
+        output_tokens_per_s=estimated["tokens_per_second_per_replica"] / 2,
+        request_throughput=1.0,
+        ttft_ms=200.0,
+        tpot_ms=30.0,
+        e2el_ms=None,
+        percentile="p99",
+        measured_on="2026-12-01",
+        source="run.json",
+    )
+    measured = _option(evaluate(BUSY, catalog, scoring, measurements=[m]), H100)
+    spare = (measured.get("redundancy") or {}).get("spare_replicas", 0)
+    spare_before = (estimated.get("redundancy") or {}).get("spare_replicas", 0)
+    assert estimated["replicas"] - spare_before >= 2
+    assert measured["replicas"] - spare == 2 * (estimated["replicas"] - spare_before)
+    assert measured["measured"]["estimated"]["replicas"] == estimated["replicas"] - spare_before
+    assert measured["measured"]["source"] == "run.json"
+    assert measured["measured"]["measured_on"] == "2026-12-01"
+    assert measured["tpot_ms"] == 30.0
+    # Another stack's or card's measurement leaves the estimates alone.
+    other = dataclasses.replace(m, serving="tgi")
+    assert "measured" not in _option(evaluate(BUSY, catalog, scoring, measurements=[other]), H100)
+
+
+def test_a_measured_latency_over_the_target_says_it_no_longer_holds(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    m = parse_vllm(RECORDED, accelerator_id=H100, serving="vllm", source="run.json")
+    slow = dataclasses.replace(m, e2el_ms=16_000.0)  # the sample's target is 15,000 ms
+    option = _option(evaluate(BUSY, catalog, scoring, measurements=[slow]), H100)
+    assert option["measured"]["estimated"]["meets_latency"] is True
+    assert option["meets_latency"] is False
