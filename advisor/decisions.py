@@ -7,6 +7,7 @@ e.g. before the migrations ran). Prices are judged stale against today's date.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
@@ -15,6 +16,7 @@ from django.utils import timezone, translation
 from advisor import engine
 from advisor.engine import Answers, Catalog, ScoringModel
 from advisor.engine.document import ResultDocument
+from advisor.engine.measured import Measurement
 from advisor.reference.models import Catalog as CatalogRow
 from advisor.reference.models import ScoringModel as ScoringModelRow
 
@@ -193,7 +195,11 @@ def is_current(result: ResultDocument, *, language: str) -> bool:
 
 
 def evaluate_like(
-    answers: Answers, result: ResultDocument, *, language: str | None
+    answers: Answers,
+    result: ResultDocument,
+    *,
+    language: str | None,
+    measurements: Sequence[Measurement] = (),
 ) -> ResultDocument:
     """`answers` evaluated with the catalog, scoring model and day that `result` used, in
     `language`: the same recommendation, worded in another language. The versions published
@@ -210,6 +216,7 @@ def evaluate_like(
         scoring,
         lang=engine_language(language),
         today=result["cost"]["today"],
+        measurements=measurements,
     )
 
 

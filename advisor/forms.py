@@ -983,3 +983,20 @@ class LeadStatusForm(forms.Form):
         choices=Lead.Status.choices,
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
     )
+
+
+class MeasurementForm(forms.Form):
+    """A serving benchmark's own result, pasted or uploaded (issue 24 item 4); parsed by the
+    engine (engine/measured.py), which names every problem."""
+
+    text = forms.CharField(
+        label=_("Paste the benchmark's result file"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8, "class": "form-control font-monospace small"}),
+    )
+    file = forms.FileField(
+        label=_("or upload it"),
+        required=False,
+        widget=forms.ClearableFileInput(attrs={"class": "form-control", "accept": ".json"}),
+    )

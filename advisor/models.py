@@ -251,3 +251,38 @@ class Lead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.organization}: {self.server.get('summary', '')}"
+
+
+class Measurement(models.Model):
+    """A serving benchmark's own result for one card and stack, pasted or uploaded from a report
+    (issue 24 item 4). It belongs to the organisation that ran it: reports of that organisation
+    are re-planned with it, and no other organisation ever sees it. `estimated` holds the
+    engine's figures it was measured against, for the staff's measured-vs-estimated ratios."""
+
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="measurements"
+    )
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, related_name="measurements"
+    )
+    accelerator_id = models.CharField(_("card"), max_length=60)
+    serving = models.CharField(_("serving stack"), max_length=30)
+    model_id = models.CharField(_("model"), max_length=200)
+    concurrency = models.PositiveIntegerField(_("concurrency"))
+    figures = models.JSONField(_("measured figures"), default=dict)
+    estimated = models.JSONField(_("estimated figures"), default=dict)
+    measured_on = models.DateField(_("measured on"))
+    source_name = models.CharField(_("source"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("added"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("measurement")
+        verbose_name_plural = _("measurements")
+        ordering: ClassVar = ["-created_at"]
+        indexes: ClassVar = [models.Index(fields=["organization", "accelerator_id", "serving"])]
+
+    def __str__(self) -> str:
+        return f"{self.accelerator_id} / {self.serving} ({self.measured_on})"

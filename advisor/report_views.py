@@ -84,6 +84,7 @@ def _report_context(
         ),
         **_quote_context(obj, quote_form, _offer_asked(request, quote_form)),
         **_report_pdf_button(assessment, obj),
+        **selectors.report_measured_context(report=obj),
         **extra,
     }
 

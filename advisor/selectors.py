@@ -21,7 +21,7 @@ from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.engine.document import ResultDocument, Workload
-from advisor.models import Assessment, Lead, Report, ShareLink
+from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)
@@ -616,3 +616,136 @@ def lead_get_for_operator(*, user: User | AnonymousUser, pk: int) -> Lead:
         return Lead.objects.get(pk=pk)
     except Lead.DoesNotExist as error:
         raise Http404 from error
+
+
+# --------------------------------------------------------------------------- measured results
+
+
+def first_serving_option(result: Any) -> dict[str, Any] | None:
+    if not isinstance(result, dict):
+        return None
+    for w in result.get("workloads") or []:
+        if w.get("kind") in ("realtime_inference", "batch_inference") and w.get("options"):
+            first: dict[str, Any] = w["options"][0]
+            return first
+    return None
+
+
+def _cost_per_million(option: dict[str, Any]) -> float | None:
+    costs = option.get("cost_per_million_output_tokens_usd") or {}
+    value = costs.get(option.get("billing_used") or "on_demand")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def report_measured(*, report: Report) -> dict[str, Any] | None:
+    """For a version re-planned with measured figures (its result names `measurements`): what
+    was measured on the card the earlier version put first, and what changed against that
+    version (card, devices, replicas, cost per million output tokens, latency target)."""
+    result = report.result if isinstance(report.result, dict) else {}
+    runs = result.get("measurements") or []
+    first = first_serving_option(result)
+    if not runs or first is None:
+        return None
+    before = first_serving_option(report.based_on.result) if report.based_on else None
+    card = (before or first)["accelerator_id"]
+    run = next((r for r in reversed(runs) if r.get("accelerator_id") == card), runs[-1])
+    option = next(
+        (
+            o
+            for w in result.get("workloads") or []
+            for o in w.get("options") or []
+            if o.get("measured") and o.get("accelerator_id") == run["accelerator_id"]
+        ),
+        None,
+    )
+    doc = (option or {}).get("measured") or {}
+    estimated = (doc.get("estimated") or {}).get("tokens_per_second_per_replica")
+    if estimated is None and before is not None:
+        estimated = before.get("tokens_per_second_per_replica")
+    rows = []
+    if before is not None:
+        for key, after_value, before_value in (
+            ("card", first.get("name"), before.get("name")),
+            ("count", first.get("count"), before.get("count")),
+            ("replicas", first.get("replicas"), before.get("replicas")),
+            ("cost", _cost_per_million(first), _cost_per_million(before)),
+            ("meets", first.get("meets_latency"), before.get("meets_latency")),
+        ):
+            rows.append(
+                {
+                    "key": key,
+                    "before": before_value,
+                    "after": after_value,
+                    "changed": before_value != after_value,
+                }
+            )
+    name = (option or before or {}).get("name") or run["accelerator_id"]
+    return {
+        "card": name,
+        "run": run,
+        "estimated_tps": estimated,
+        "measured_tps": (option or {}).get("tokens_per_second_per_replica")
+        or run.get("output_tokens_per_s"),
+        "scaled": bool(doc.get("scaled_to_batch")),
+        "batch": (option or before or {}).get("batch_per_replica"),
+        "no_longer_first": first.get("accelerator_id") != run["accelerator_id"],
+        "changes": rows,
+        "based_on": report.based_on,
+    }
+
+
+def measured_option(result: Any) -> dict[str, Any] | None:
+    """The serving option a measurement replaced the estimates of (the re-plan may rank
+    another card first, when the measured card turned out slower than estimated)."""
+    if not isinstance(result, dict):
+        return None
+    for w in result.get("workloads") or []:
+        for option in w.get("options") or []:
+            if option.get("measured"):
+                found: dict[str, Any] = option
+                return found
+    return None
+
+
+def measurement_ratios() -> list[dict[str, Any]]:
+    """Operator staff: measured over estimated per card and serving stack, across every
+    organisation's measurements, with counts only (no organisation, no customer name)."""
+    groups: dict[tuple[str, str], dict[str, list[float]]] = {}
+    rows = Measurement.objects.values_list(
+        "accelerator_id", "serving", "concurrency", "figures", "estimated"
+    )
+    for acc, serving, concurrency, figures, estimated in rows:
+        g = groups.setdefault((acc, serving), {"throughput": [], "tpot": [], "ttft": []})
+        batch = estimated.get("batch_per_replica")
+        pairs = (
+            ("throughput", "output_tokens_per_s", "tokens_per_second_per_replica"),
+            ("tpot", "tpot_ms", "tpot_ms"),
+            ("ttft", "ttft_ms", "ttft_ms"),
+        )
+        for name, measured_key, estimated_key in pairs:
+            m, e = figures.get(measured_key), estimated.get(estimated_key)
+            if isinstance(m, int | float) and isinstance(e, int | float) and e > 0:
+                if name == "throughput" and batch:
+                    # The estimate is at the plan's batch; the run at its concurrency.
+                    m = m * batch / concurrency
+                g[name].append(m / e)
+    out = []
+    for (acc, serving), g in sorted(groups.items()):
+        out.append(
+            {
+                "accelerator_id": acc,
+                "serving": serving,
+                "runs": max(len(v) for v in g.values()) if any(g.values()) else 0,
+                **{k: (sum(v) / len(v) if v else None) for k, v in g.items()},
+            }
+        )
+    return out
+
+
+def report_measured_context(*, report: Report) -> dict[str, Any]:
+    """The report page's measured section (templates/advisor/report/_measured.html)."""
+    return {
+        "measured": report_measured(report=report),
+        "measurable": first_serving_option(report.result) is not None
+        and bool((report.answers.get("frameworks") or {}).get("serving")),
+    }

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import bench_views, report_views, views
+from advisor import bench_views, measure_views, report_views, views
 from advisor.api import api
 from advisor.reference import views as scoring_views
 from advisor.reference.urls import moved_admin_urls
@@ -84,6 +84,12 @@ advisor_patterns = (
             report_views.quote_request,
             name="quote_request",
         ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/measure/",
+            measure_views.report_measure,
+            name="report_measure",
+        ),
+        path("measurements/", measure_views.measurements_staff, name="measurements_staff"),
         path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),

@@ -452,6 +452,8 @@ class ResultDocument(TypedDict):
     server: Server | None
     servers: list[Server]
     cost: Cost
+    # Benchmark runs whose figures replaced the estimates (engine/measured.py), when any.
+    measurements: NotRequired[list[dict[str, Any]]]
 
 
 def normalise(doc: Mapping[str, Any]) -> ResultDocument:

@@ -1310,6 +1310,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：已略去 {count} 個方案（{names}）：另有方案在成本、時間、區域、價格確定性與裝置"
         "數量上都相同或更好。",
     ),
+    # --- measured benchmark results (engine/measured.py, issue 24 item 4)
+    "measured.too_large": _m(
+        "The file is larger than {limit} KB; save the result without --save-detailed.",
+        "檔案超過 {limit} KB；儲存結果時請勿加上 --save-detailed。",
+    ),
+    "measured.empty": _m(
+        "Nothing was pasted or uploaded.",
+        "沒有貼上或上傳任何內容。",
+    ),
+    "measured.not_json": _m(
+        "This is not JSON: paste the file that vllm bench serve --save-result wrote, not the "
+        "printed summary.",
+        "這不是 JSON：請貼上 vllm bench serve --save-result 寫出的檔案，而非畫面上列印的摘要。",
+    ),
+    "measured.not_vllm": _m(
+        "This JSON is not a vLLM serving benchmark result (no request_throughput, "
+        "output_throughput, mean_ttft_ms or model_id).",
+        "此 JSON 不是 vLLM 服務基準測試結果（沒有 request_throughput、output_throughput、"
+        "mean_ttft_ms 或 model_id）。",
+    ),
+    "measured.missing": _m("The result has no {field}.", "結果中缺少 {field}。"),
+    "measured.not_number": _m(
+        "{field} must be a number of zero or more.", "{field} 必須是零或以上的數字。"
+    ),
+    "measured.no_concurrency": _m(
+        "max_concurrency is missing: run the benchmark with --max-concurrency set to the plan's "
+        "sequences per replica.",
+        "缺少 max_concurrency：請以 --max-concurrency 設為方案中每個副本的序列數來執行基準測試。",
+    ),
+    "measured.nothing_completed": _m(
+        "No request completed in this run.", "這次執行沒有任何請求完成。"
+    ),
 }
 
 # Every answer path of answers v1 (and the derived answers the scoring model reads), as a person

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from advisor.engine.answers import Inference
@@ -81,9 +81,7 @@ def _latency(doc: dict[str, Any], metric: str) -> tuple[float | None, str]:
     return _number(doc, f"mean_{metric}_ms"), "mean"
 
 
-def parse_vllm(
-    raw: bytes | str, *, accelerator_id: str, serving: str, source: str
-) -> Measurement:
+def parse_vllm(raw: bytes | str, *, accelerator_id: str, serving: str, source: str) -> Measurement:
     """The measurement a vLLM serving benchmark result holds; MeasurementError naming every
     problem otherwise (not JSON, not that benchmark's result, a figure missing or not a
     number, no concurrency, nothing completed)."""
@@ -131,7 +129,7 @@ def parse_vllm(
         accelerator_id=accelerator_id,
         serving=serving,
         model_id=str(model_id),
-        concurrency=int(concurrency),
+        concurrency=int(cast(int, concurrency)),
         output_tokens_per_s=float(doc["output_throughput"]),
         request_throughput=float(doc["request_throughput"]),
         ttft_ms=ttft,

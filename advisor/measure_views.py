@@ -1,0 +1,85 @@
+"""Measured results recalibrate the plan (issue 24 item 4): a benchmark's own result for a
+report's first serving option becomes a new version re-planned with it; operator staff see
+measured-vs-estimated ratios per card, without customer names."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from advisor import decisions, selectors, services
+from advisor.engine import i18n
+from advisor.engine import measured as M
+from advisor.forms import MeasurementForm
+from advisor.htmx import AuthenticatedHttpRequest
+from advisor.reference.views import can_view_scoring_models
+
+
+def _problems(error: M.MeasurementError) -> list[str]:
+    lang = decisions.engine_language()
+    return [
+        i18n.message(f"measured.{p.code}", lang, field=p.field, limit=M.MAX_BYTES // 1024)
+        for p in error.problems
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """GET: the form for a benchmark result. POST: parse it; a new version re-planned with it,
+    or the form again with every problem named and the text as it was sent."""
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = selectors.report_get(assessment=assessment, number=number)
+    first = selectors.first_serving_option(obj.result)
+    form = MeasurementForm(request.POST or None, request.FILES or None)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid() and first is not None:
+        upload = form.cleaned_data["file"]
+        raw: bytes | str = form.cleaned_data["text"] or ""
+        source = _("pasted")
+        if upload is not None:
+            source = upload.name
+            # Read no more than the limit and one byte: a larger file is refused unread.
+            raw = upload.read(M.MAX_BYTES + 1)
+        try:
+            saved = services.report_measure(report=obj, raw=raw, source=source, user=request.user)
+        except M.MeasurementError as error:
+            problems = _problems(error)
+            if upload is not None and len(raw) <= M.MAX_BYTES:
+                # Nothing lost: the uploaded text comes back in the box, to fix and send.
+                text = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
+                form = MeasurementForm({"text": text})
+                form.is_valid()
+        except services.ReportThrottled as refusal:
+            problems = [
+                _("Too many report requests: please wait %(seconds)s seconds and try again.")
+                % {"seconds": refusal.retry_after}
+            ]
+        else:
+            return redirect(
+                reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
+            )
+    context = {
+        "assessment": assessment,
+        "report": obj,
+        "first": first,
+        "serving": (obj.answers.get("frameworks") or {}).get("serving"),
+        "form": form,
+        "problems": problems,
+    }
+    return render(request, "advisor/report/measure.html", context, status=400 if problems else 200)
+
+
+@login_required
+@require_GET
+def measurements_staff(request: HttpRequest) -> HttpResponse:
+    """Operator staff: measured over estimated per card and stack, no customer names."""
+    if not can_view_scoring_models(request.user):
+        raise Http404
+    return render(
+        request, "reference/measurements.html", {"ratios": selectors.measurement_ratios()}
+    )

@@ -1,0 +1,185 @@
+"""Issue 24 item 4: a serving benchmark's own result, pasted or uploaded for a report's first
+option, re-plans it in a new version that says what changed; refused results name every
+problem in the page's language and keep what was sent; measurements stay with their
+organisation; operator staff see measured-vs-estimated ratios without customer names."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role
+from advisor import selectors, services
+from advisor.engine.measured import MAX_BYTES
+from advisor.models import Measurement, Report
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, operator_member
+
+pytestmark = pytest.mark.django_db
+
+ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-TW"}
+RECORDED = json.loads(
+    (Path(__file__).parents[1] / "engine" / "data" / "vllm_bench_serve_h100.json").read_text()
+)
+
+
+@pytest.fixture
+def owner(client: Client) -> Any:
+    membership = MembershipFactory()
+    client.force_login(membership.user)
+    return membership
+
+
+def _url(report: Report, name: str = "report_measure") -> str:
+    return reverse(f"advisor:{name}", kwargs={"pk": report.assessment_id, "number": report.number})
+
+
+def _half_of_the_estimate(report: Report) -> str:
+    """A recorded vLLM result at the plan's concurrency, at half the estimated throughput."""
+    first = selectors.first_serving_option(report.result)
+    assert first is not None
+    doc = RECORDED | {
+        "max_concurrency": first["batch_per_replica"],
+        "output_throughput": first["tokens_per_second_per_replica"] / 2,
+    }
+    return json.dumps(doc)
+
+
+def _at_the_estimate(report: Report) -> str:
+    first = selectors.first_serving_option(report.result) or {}
+    doc = RECORDED | {
+        "max_concurrency": first["batch_per_replica"],
+        "output_throughput": first["tokens_per_second_per_replica"],
+    }
+    return json.dumps(doc)
+
+
+def _busy_report(membership: Any) -> Report:
+    assessment = AssessmentFactory(membership=membership, submitted=True)
+    assessment.answers["inference"]["tokens_per_day"] = 150_000_000
+    assessment.save()
+    return ReportFactory(assessment=assessment)
+
+
+@pytest.mark.parametrize("headers", [{}, ZH], ids=["en", "zh-hant"])
+def test_an_upload_makes_a_new_version_that_says_what_changed(
+    client: Client, owner: Any, headers: dict[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    upload = SimpleUploadedFile("h100-vllm.json", _half_of_the_estimate(v1).encode())
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(_url(v1), {"file": upload}, **headers)
+    assert response.status_code == 302
+    v2 = Report.objects.get(assessment=v1.assessment, number=2)
+    assert response["Location"] == _url(v2, "report")
+    assert (v2.based_on, v2.origin, v2.answers) == (v1, Report.Origin.REGENERATED, v1.answers)
+    done = services.report_generate(report_id=v2.pk)
+    assert done is not None and done.status == Report.Status.DONE
+    before = selectors.first_serving_option(v1.result)
+    after = selectors.first_serving_option(done.result)
+    assert before is not None and after is not None
+    assert done.result is not None
+    (run,) = done.result["measurements"]
+    assert (run["source"], run["accelerator_id"]) == ("h100-vllm.json", before["accelerator_id"])
+    page = html.unescape(client.get(_url(v2, "report"), **headers).content.decode())
+    if headers:
+        assert "以實測數據重新規劃" in page and "與 v1 比較" in page
+    else:
+        assert "Re-planned with measured figures" in page and "Compared with v1" in page
+    assert "2026-12-01" in page and "h100-vllm.json" in page
+    # The re-plan moved the plan: more devices or another card for the same load.
+    assert (after["accelerator_id"], after["count"]) != (before["accelerator_id"], before["count"])
+    row = Measurement.objects.get()
+    assert (row.organization, row.report, row.created_by) == (
+        owner.organization,
+        v1,
+        owner.user,
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [({}, "This is not JSON"), (ZH, "這不是 JSON")],
+    ids=["en", "zh-hant"],
+)
+def test_pasted_text_that_is_not_json_is_refused_and_kept(
+    client: Client, owner: Any, headers: dict[str, str], expected: str
+) -> None:
+    v1 = ReportFactory(assessment=AssessmentFactory(membership=owner, submitted=True))
+    pasted = "Output token throughput (tok/s):         434.40"
+    response = client.post(_url(v1), {"text": pasted}, **headers)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert expected in page and pasted in page
+    assert not Measurement.objects.exists() and v1.assessment.reports.count() == 1
+
+
+def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
+    client: Client, owner: Any
+) -> None:
+    v1 = ReportFactory(assessment=AssessmentFactory(membership=owner, submitted=True))
+    doc = {k: v for k, v in RECORDED.items() if k not in ("output_throughput", "max_concurrency")}
+    upload = SimpleUploadedFile("run.json", json.dumps(doc).encode())
+    response = client.post(_url(v1), {"file": upload})
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert "The result has no output_throughput." in page
+    assert "max_concurrency is missing" in page
+    assert '"mean_ttft_ms": 212.5' in page  # the uploaded text, in the box to fix
+    assert not Measurement.objects.exists()
+
+
+def test_a_file_over_the_limit_is_refused_unread(client: Client, owner: Any) -> None:
+    v1 = ReportFactory(assessment=AssessmentFactory(membership=owner, submitted=True))
+    upload = SimpleUploadedFile("big.json", b" " * (MAX_BYTES + 10))
+    response = client.post(_url(v1), {"file": upload}, **ZH)
+    assert response.status_code == 400
+    assert "檔案超過 512 KB" in html.unescape(response.content.decode())
+
+
+def test_other_organisations_get_404_and_never_use_the_measurement(
+    client: Client, owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
+    assert Measurement.objects.count() == 1
+    stranger = MembershipFactory()
+    client.force_login(stranger.user)
+    assert client.get(_url(v1)).status_code == 404
+    assert client.post(_url(v1), {"text": _half_of_the_estimate(v1)}).status_code == 404
+    assert Measurement.objects.count() == 1
+    # The stranger's own measurement of the same card and stack, at the estimate: their re-plan
+    # uses theirs alone, never the owner's half-speed run.
+    theirs = _busy_report(stranger)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(theirs), {"text": _at_the_estimate(theirs)})
+    mine = Report.objects.get(assessment=v1.assessment, number=2)
+    their_v2 = Report.objects.get(assessment=theirs.assessment, number=2)
+    estimated = selectors.first_serving_option(theirs.result) or {}
+    measured = selectors.measured_option(their_v2.result) or {}
+    assert measured["tokens_per_second_per_replica"] == estimated["tokens_per_second_per_replica"]
+    assert measured["count"] == estimated["count"]
+    assert mine.result is not None and their_v2.result is not None
+    assert [r["source"] for r in their_v2.result["measurements"]] == ["pasted"]
+
+
+def test_staff_see_ratios_per_card_without_customer_names(
+    client: Client, owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
+    url = reverse("advisor:measurements_staff")
+    assert client.get(url).status_code == 404  # a customer
+    client.force_login(operator_member(Role.SALES_ENGINEER))
+    page = client.get(url).content.decode()
+    first = selectors.first_serving_option(v1.result) or {}
+    assert first["accelerator_id"] in page and "0.50" in page
+    assert owner.organization.name not in page and v1.assessment.title not in page
