@@ -309,6 +309,40 @@ class Feasible(TypedDict):
     deployment_modes: list[str]
 
 
+class PilotCheck(TypedDict):
+    figure: str
+    label: str
+    assumed: float
+    unit: str
+    pass_if: str  # ">=": the measurement must be at least the line; "<=": at most
+    line: float
+    basis: str
+
+
+class PilotRun(TypedDict):
+    role: str  # first | runner_up
+    accelerator_id: str
+    name: str
+    kind: str  # serving | training
+    stack: str
+    model: str
+    # What to rent: units of the offer's price row, devices, hours (an estimate), cost, source.
+    rent: dict[str, Any]
+    hours_basis: str
+    commands: list[str]
+    settings: dict[str, Any]
+    checks: list[PilotCheck]
+
+
+class Pilot(TypedDict):
+    """Issue 24 item 3: the short rental and benchmark that proves the plan before buying."""
+
+    safety_share: float
+    rank_cost_tolerance: float
+    runs: list[PilotRun]
+    summary: str
+
+
 class Workload(TypedDict):
     kind: str
     schedule: str
@@ -331,6 +365,8 @@ class Workload(TypedDict):
     # sentences about the first option's target (missed, at risk) that belong on page one.
     dominated_options: NotRequired[list[dict[str, Any]]]
     target_warnings: NotRequired[list[str]]
+    # Issue 24: the pilot for the first option (and the runner-up when close); None when none.
+    pilot: NotRequired[Pilot | None]
 
 
 class TrainingSizing(TypedDict):

@@ -556,6 +556,63 @@ MESSAGES: dict[str, dict[str, str]] = {
         "No sourced {slot} price for {accelerator} in {mode}; admins can add one.",
         "目錄中沒有 {accelerator} 在{mode}的 {slot} 價格來源；管理員可自行補充。",
     ),
+    # Issue 24 item 3: the pilot that proves the plan.
+    "pilot.summary.one": _m(
+        "Before buying, rent the first option for a few hours and run this benchmark: each "
+        "measured figure must clear its pass line (the plan's figure with a {safety} safety "
+        "share, or the latency target); a figure on the wrong side of its line means the plan "
+        "must be re-sized.",
+        "採購前，先短期租用第一個方案數小時並執行以下基準測試：每項實測數字都必須通過其合格線"
+        "（規劃數字保留 {safety} 安全餘裕，或延遲目標本身）；"
+        "任何一項未達合格線，即表示規劃需要重新估算。",
+    ),
+    "pilot.summary.two": _m(
+        "The runner-up's cost to result is within {tolerance} of the first option's, so pilot "
+        "both the same way and keep the one that clears its pass lines at the lower cost; each "
+        "line is the plan's figure with a {safety} safety share, or the latency target.",
+        "次佳方案的每單位成果成本與第一個方案相差不到 {tolerance}，請以相同方式試行兩者，"
+        "保留通過合格線且成本較低者；每條合格線為規劃數字保留 {safety} 安全餘裕，或延遲目標本身。",
+    ),
+    "pilot.hours.serving": _m(
+        "About 4 hours (estimate): set-up and model download, loading and warm-up, then three "
+        "concurrency levels.",
+        "約 4 小時（估計）：環境建置與下載模型、載入與暖機，再測三種並行數。",
+    ),
+    "pilot.hours.training": _m(
+        "About 2 hours (estimate): set-up and loading, then a short run of {steps} steps "
+        "(about one hour at the plan's throughput).",
+        "約 2 小時（估計）：環境建置與載入，再以規劃的吞吐量短跑 {steps} 步（約一小時）。",
+    ),
+    "pilot.basis.at_least": _m(
+        "At least the plan's figure less {safety}.",
+        "不低於規劃數字減 {safety}。",
+    ),
+    "pilot.basis.at_most": _m(
+        "At most the plan's figure plus {safety}.",
+        "不高於規劃數字加 {safety}。",
+    ),
+    "pilot.basis.latency_target": _m(
+        "At most the latency target ({target} ms).",
+        "不高於延遲目標（{target} 毫秒）。",
+    ),
+    "pilot.figure.tokens_per_second_per_replica": _m(
+        "Output tokens per second per replica", "每個副本每秒輸出 token 數"
+    ),
+    "pilot.figure.ttft_ms": _m("Time to first token", "首個 token 時間"),
+    "pilot.figure.tpot_ms": _m("Time per output token", "每個輸出 token 時間"),
+    "pilot.figure.latency.whole_response": _m(
+        "p95 latency of a whole response", "完整回應的 p95 延遲"
+    ),
+    "pilot.figure.latency.ttft": _m(
+        "p95 time to first token (target)", "p95 首個 token 時間（目標）"
+    ),
+    "pilot.figure.latency.tpot": _m(
+        "p95 time per output token (target)", "p95 每個輸出 token 時間（目標）"
+    ),
+    "pilot.figure.tokens_per_second_per_device": _m(
+        "Training tokens per second per device", "每個裝置每秒訓練 token 數"
+    ),
+    "pilot.figure.peak_memory_gib_per_device": _m("Peak memory per device", "每個裝置的記憶體峰值"),
     "cost.no_option": _m(
         "No priced option for {kind} on {accelerator} in {mode}.",
         "{kind} 在{mode}使用 {accelerator} 沒有具價格的選項。",

@@ -15,6 +15,7 @@ from advisor.engine import explain as X
 from advisor.engine import i18n, labels
 from advisor.engine import nonllm as NL
 from advisor.engine import options as O
+from advisor.engine import pilot as P
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
@@ -929,6 +930,14 @@ def evaluate(
                 "rules": workload_rules[-1],
                 "dominated_options": built.dominated,
                 "target_warnings": target_warnings,
+                "pilot": P.pilot(
+                    wd.kind,
+                    options,
+                    answers,
+                    catalog,
+                    training_doc if wd.kind in A.TRAINING_KINDS else None,
+                    lang,
+                ),
             }
         )
         if (

@@ -75,6 +75,15 @@ def number(value: Any, digits: int = 0) -> str:
 
 
 @register.filter
+def with_pilot(workloads: Any) -> list[Any]:
+    """The result's workloads that carry a pilot (issue 24), in order."""
+    try:
+        return [w for w in workloads if isinstance(w, dict) and w.get("pilot")]
+    except TypeError:
+        return []
+
+
+@register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     try:
         return mapping.get(key)

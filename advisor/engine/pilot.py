@@ -1,0 +1,364 @@
+"""A pilot that proves the plan (issue 24 item 3).
+
+For a workload's first option, and its runner-up when the runner-up's cost to result is within
+the catalog's `rank_cost_tolerance` of the first, the pilot says what to rent and for how long
+(the cheapest unit of that offer: one replica's tensor-parallel group for serving, the units one
+training replica needs), the exact benchmark to run for the team's stack at the team's lengths
+and concurrency, and the figures the plan assumed with a pass line for each: the assumed figure
+less the catalog's `target_safety_share` (throughput), or plus it (time to first token, time per
+token, peak memory), or the latency target itself. A measurement on the wrong side of a line
+means the plan must be re-sized before anything is bought.
+
+Everything comes from the option's own figures, the sizing section and the answers (model,
+lengths, concurrency, stack); the pilot's hours are planning estimates and say so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from . import answers as A
+from . import i18n
+from .catalog import Catalog
+
+# Pilot hours (estimates, marked as such in the document): serving is set-up and weights
+# download (1 h), loading and warm-up (about 1 h), then three concurrency levels (about 40
+# minutes each); training is set-up and loading (1 h), then a short run of about 1 h.
+SERVING_HOURS = 4.0
+TRAINING_HOURS = 2.0
+TRAINING_RUN_SECONDS = 3600.0
+# Requests per concurrency level: ten rounds of the concurrency, so the steady state dominates.
+PROMPTS_PER_SLOT = 10
+
+# The Hugging Face repository of each bundled preset (data/presets.json ids); a custom
+# architecture is named by a placeholder the team fills in.
+HF_IDS: dict[str, str] = {
+    "llama-3.2-1b": "meta-llama/Llama-3.2-1B",
+    "llama-3-8b": "meta-llama/Meta-Llama-3-8B",
+    "llama-3-70b": "meta-llama/Meta-Llama-3-70B",
+    "mistral-7b": "mistralai/Mistral-7B-v0.1",
+    "qwen2.5-7b": "Qwen/Qwen2.5-7B",
+    "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
+    "deepseek-v3": "deepseek-ai/DeepSeek-V3",
+}
+CUSTOM_MODEL = "<your-model>"
+
+# `vllm bench serve --backend` for each serving stack (vLLM's benchmark client, which also
+# drives TGI and TensorRT-LLM servers; any other stack through its OpenAI-compatible endpoint).
+# Price rows rented by the hour, in order of preference when they cost the same.
+_HOURLY = ("on_demand", "flex_start", "spot")
+_BACKENDS = {"vllm": "vllm", "tgi": "tgi", "tensorrt_llm": "tensorrt-llm"}
+_TRAINING_PRECISION = {"bf16_mixed": "bf16", "fp16_mixed": "fp16"}
+
+
+def _model_id(answers: A.Answers) -> str:
+    preset = answers.model.preset if answers.model is not None else None
+    return HF_IDS.get(preset or "", CUSTOM_MODEL)
+
+
+def _price(option: Mapping[str, Any], devices_needed: int) -> tuple[str, dict[str, Any]] | None:
+    """The price row a pilot rents by: of the rows rented by the hour (on demand, flex start,
+    spot), the one whose units for the pilot cost least; else the option's own billing."""
+    prices = option.get("prices") or {}
+
+    def unit_cost(price: Mapping[str, Any]) -> float:
+        per_unit = int(price.get("gpus_per_unit") or 1)
+        return math.ceil(devices_needed / per_unit) * _unit_hour(price)
+
+    hourly = [(s, prices[s]) for s in _HOURLY if prices.get(s) is not None]
+    if hourly:
+        return min(hourly, key=lambda sp: (unit_cost(sp[1]), _HOURLY.index(sp[0])))
+    slot = option.get("billing_used")
+    if slot and prices.get(slot) is not None:
+        return slot, prices[slot]
+    return next(((s, p) for s, p in prices.items() if p is not None), None)
+
+
+def _unit_hour(price: Mapping[str, Any]) -> float:
+    per_unit = int(price.get("gpus_per_unit") or 1)
+    return float(price.get("usd_per_unit_hour") or price["usd_per_device_hour"] * per_unit)
+
+
+def _rent(option: Mapping[str, Any], devices_needed: int, hours: float) -> dict[str, Any]:
+    picked = _price(option, devices_needed)
+    if picked is None:
+        return {
+            "devices": devices_needed,
+            "units": None,
+            "hours": hours,
+            "usd": None,
+            "priced": False,
+            "estimated": True,
+        }
+    slot, price = picked
+    per_unit = int(price.get("gpus_per_unit") or 1)
+    units = max(1, math.ceil(devices_needed / per_unit))
+    unit_hour = _unit_hour(price)
+    return {
+        "devices": units * per_unit,
+        "units": units,
+        "gpus_per_unit": per_unit,
+        "sold_as": price.get("sold_as"),
+        "billing": slot,
+        "price_id": price["price_id"],
+        "provider": price.get("provider"),
+        "region": price.get("region"),
+        "usd_per_unit_hour": round(unit_hour, 4),
+        "hours": hours,
+        "usd": round(hours * units * unit_hour, 2),
+        "priced": True,
+        "source": price.get("source"),
+        "as_of": price.get("as_of"),
+        # The hours are a planning estimate (SERVING_HOURS / TRAINING_HOURS), the price is not.
+        "estimated": True,
+    }
+
+
+def _check(
+    figure: str,
+    assumed: float,
+    unit: str,
+    direction: str,
+    line: float,
+    lang: str,
+    safety: float,
+    target: float | None = None,
+) -> dict[str, Any]:
+    return {
+        "figure": figure,
+        "label": i18n.message(f"pilot.figure.{figure}", lang),
+        "assumed": round(assumed, 2),
+        "unit": unit,
+        "pass_if": direction,  # ">=": at least the line; "<=": at most the line
+        "line": round(line, 2),
+        "basis": i18n.message(
+            "pilot.basis.latency_target"
+            if target is not None
+            else "pilot.basis.at_least"
+            if direction == ">="
+            else "pilot.basis.at_most",
+            lang,
+            safety=i18n.percent(safety),
+            target=i18n.fmt_number(target) if target is not None else "",
+        ),
+    }
+
+
+def _serving(
+    option: Mapping[str, Any], answers: A.Answers, safety: float, lang: str
+) -> dict[str, Any] | None:
+    inf = answers.inference
+    if inf is None or "tokens_per_second_per_replica" not in option:
+        return None
+    tp = int(option.get("tensor_parallel") or 1)
+    batch = int(option.get("batch_per_replica") or inf.concurrent_sequences)
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    model = _model_id(answers)
+    stack = answers.frameworks.serving
+    backend = _BACKENDS.get(stack, "openai")
+    server = {
+        "vllm": f"vllm serve {model} --tensor-parallel-size {tp} "
+        f"--max-model-len {inf.context_tokens} --max-num-seqs {batch}",
+        "tgi": f"text-generation-launcher --model-id {model} --num-shard {tp} "
+        f"--max-input-tokens {prompt} --max-total-tokens {inf.context_tokens} "
+        f"--max-concurrent-requests {batch}",
+        "tensorrt_llm": f"trtllm-serve {model} --tp_size {tp} "
+        f"--max_seq_len {inf.context_tokens} --max_batch_size {batch}",
+    }.get(stack)
+    levels = sorted({1, max(1, batch // 2), batch})
+    commands = [server] if server else []
+    commands += [
+        f"vllm bench serve --backend {backend} --model {model} --dataset-name random "
+        f"--random-input-len {prompt} --random-output-len {inf.output_tokens} --ignore-eos "
+        f"--max-concurrency {c} --num-prompts {PROMPTS_PER_SLOT * c} "
+        f"--percentile-metrics ttft,tpot,e2el --metric-percentiles 50,95 "
+        f"--save-result --result-filename pilot-c{c}.json"
+        for c in levels
+    ]
+    tps = float(option["tokens_per_second_per_replica"])
+    checks = [
+        _check(
+            "tokens_per_second_per_replica", tps, "tok/s", ">=", tps * (1 - safety), lang, safety
+        ),
+        _check(
+            "ttft_ms",
+            float(option["ttft_ms"]),
+            "ms",
+            "<=",
+            option["ttft_ms"] * (1 + safety),
+            lang,
+            safety,
+        ),
+        _check(
+            "tpot_ms",
+            float(option["tpot_ms"]),
+            "ms",
+            "<=",
+            option["tpot_ms"] * (1 + safety),
+            lang,
+            safety,
+        ),
+    ]
+    target = option.get("latency_target_ms")
+    if target is not None and option.get("latency_at_metric_ms") is not None:
+        metric = str(option.get("latency_metric") or "whole_response")
+        checks.append(
+            _check(
+                f"latency.{metric}",
+                float(option["latency_at_metric_ms"]),
+                "ms",
+                "<=",
+                float(target),
+                lang,
+                safety,
+                target=float(target),
+            )
+        )
+    return {
+        "kind": "serving",
+        "stack": stack,
+        "model": model,
+        "rent": _rent(option, tp, SERVING_HOURS),
+        "hours_basis": i18n.message("pilot.hours.serving", lang),
+        "commands": commands,
+        "settings": {
+            "tensor_parallel": tp,
+            "prompt_tokens": prompt,
+            "output_tokens": inf.output_tokens,
+            "context_tokens": inf.context_tokens,
+            "concurrency": levels,
+            "batch_per_replica": batch,
+        },
+        "checks": checks,
+    }
+
+
+def _training(
+    option: Mapping[str, Any],
+    answers: A.Answers,
+    sizing: Mapping[str, Any] | None,
+    safety: float,
+    lang: str,
+) -> dict[str, Any] | None:
+    t = answers.training
+    if t is None or not sizing or "peak_tflops_per_device" not in option:
+        return None
+    total_flops = float(sizing["flops"]["total"])
+    run_tokens = t.dataset_tokens * t.epochs
+    if total_flops <= 0 or run_tokens <= 0:
+        return None
+    # The plan's throughput per device: its peak at its MFU over the FLOPs each token costs.
+    tps_device = (
+        float(option["peak_tflops_per_device"]) * 1e12 * float(option["mfu"]) * run_tokens
+    ) / total_flops
+    need = int(option.get("min_count") or option.get("count") or 1)
+    rent = _rent(option, need, TRAINING_HOURS)
+    devices = int(rent["devices"])
+    tokens_per_step = t.micro_batch_size * t.sequence_length * devices
+    steps = max(10, int(tps_device * devices * TRAINING_RUN_SECONDS / tokens_per_step))
+    # Peak memory per device: the sizing's peak, spread over the devices the plan shards it on.
+    peak = float(sizing["memory_gib"]["total"]) / need
+    model = _model_id(answers)
+    precision = _TRAINING_PRECISION.get(t.precision, t.precision)
+    lora = f" --lora-rank {t.lora_rank}" if t.method in ("lora", "qlora") and t.lora_rank else ""
+    flags = (
+        f"--model {model} --method {t.method}{lora} --precision {precision} "
+        f"--optimizer {t.optimizer} --micro-batch-size {t.micro_batch_size} "
+        f"--seq-len {t.sequence_length} --max-steps {steps}"
+        f"{' --gradient-checkpointing' if t.gradient_checkpointing else ''}"
+    )
+    launch = (
+        f"torchrun --nproc_per_node={devices} train.py {flags}"
+        if answers.frameworks.primary == "pytorch"
+        else f"python train.py {flags}"
+    )
+    return {
+        "kind": "training",
+        "stack": answers.frameworks.primary,
+        "model": model,
+        "rent": rent,
+        "hours_basis": i18n.message("pilot.hours.training", lang, steps=steps),
+        "commands": [launch],
+        "settings": {
+            "devices": devices,
+            "micro_batch_size": t.micro_batch_size,
+            "sequence_length": t.sequence_length,
+            "steps": steps,
+            "method": t.method,
+            "precision": t.precision,
+        },
+        "checks": [
+            _check(
+                "tokens_per_second_per_device",
+                tps_device,
+                "tok/s",
+                ">=",
+                tps_device * (1 - safety),
+                lang,
+                safety,
+            ),
+            _check(
+                "peak_memory_gib_per_device", peak, "GiB", "<=", peak * (1 + safety), lang, safety
+            ),
+        ],
+    }
+
+
+def _close(first: Mapping[str, Any], second: Mapping[str, Any], tolerance: float) -> bool:
+    a = (first.get("cost_to_result") or {}).get("usd")
+    b = (second.get("cost_to_result") or {}).get("usd")
+    if a is None or b is None or a <= 0:
+        return False
+    same = (first.get("cost_to_result") or {}).get("per") == (
+        second.get("cost_to_result") or {}
+    ).get("per")
+    return same and b <= a * (1 + tolerance) + 1e-9
+
+
+def pilot(
+    kind: str,
+    options: list[dict[str, Any]],
+    answers: A.Answers,
+    catalog: Catalog,
+    sizing: Mapping[str, Any] | None,
+    lang: str,
+) -> dict[str, Any] | None:
+    """The workload's pilot (None for preprocessing or a workload with no option)."""
+    if not options or kind not in A.TRAINING_KINDS | A.INFERENCE_KINDS:
+        return None
+    safety = float(catalog.rule("target_safety_share"))
+    tolerance = float(catalog.rule("rank_cost_tolerance"))
+    chosen = [("first", options[0])]
+    if len(options) > 1 and _close(options[0], options[1], tolerance):
+        chosen.append(("runner_up", options[1]))
+    runs = []
+    for role, option in chosen:
+        run = (
+            _training(option, answers, sizing, safety, lang)
+            if kind in A.TRAINING_KINDS
+            else _serving(option, answers, safety, lang)
+        )
+        if run is not None:
+            runs.append(
+                {
+                    "role": role,
+                    "accelerator_id": option["accelerator_id"],
+                    "name": option["name"],
+                    **run,
+                }
+            )
+    if not runs:
+        return None
+    return {
+        "safety_share": safety,
+        "rank_cost_tolerance": tolerance,
+        "runs": runs,
+        "summary": i18n.message(
+            "pilot.summary.two" if len(runs) > 1 else "pilot.summary.one",
+            lang,
+            safety=i18n.percent(safety),
+            tolerance=i18n.percent(tolerance),
+        ),
+    }

@@ -1,0 +1,158 @@
+"""Issue 24 item 3: a pilot that proves the plan. For each workload's first option (and the
+runner-up when its cost to result is within the catalog's rank_cost_tolerance), the result says
+what to rent for how long, the benchmark to run for the team's stack at the team's lengths and
+concurrency, and a pass line for each figure the plan assumed."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from advisor.engine import Catalog, ScoringModel, load_catalog
+from advisor.engine.result import evaluate
+from tests.engine.conftest import DELETE, sample
+
+SERVING = sample(
+    **{
+        "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
+        "training": DELETE,
+        "model.preset": "qwen2.5-7b",
+        "inference.context_tokens": 6144,
+        "inference.output_tokens": 1024,
+        "inference.concurrent_sequences": 24,
+        "inference.p95_latency_ms": 40000,
+    }
+)
+TRAINING = sample(
+    **{
+        "workloads": [{"kind": "fine_tuning", "schedule": "weekly"}],
+        "inference": DELETE,
+        "training.micro_batch_size": 2,
+        "training.sequence_length": 8192,
+    }
+)
+
+
+def _workload(doc: Any, kind: str) -> dict[str, Any]:
+    return next(w for w in doc["workloads"] if w["kind"] == kind)
+
+
+def _checks(run: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["figure"]: c for c in run["checks"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_a_serving_team_gets_the_vllm_benchmark_at_its_lengths_and_concurrency(
+    catalog: Catalog, scoring: ScoringModel, lang: str
+) -> None:
+    doc = evaluate(SERVING, catalog, scoring, lang=lang)
+    w = _workload(doc, "realtime_inference")
+    first = w["options"][0]
+    run = w["pilot"]["runs"][0]
+    assert run["role"] == "first" and run["accelerator_id"] == first["accelerator_id"]
+    tp, batch = first["tensor_parallel"], first["batch_per_replica"]
+    server, *bench = run["commands"]
+    assert server.startswith("vllm serve Qwen/Qwen2.5-7B ")
+    assert f"--tensor-parallel-size {tp} " in server and "--max-model-len 6144" in server
+    assert len(bench) == len({1, batch // 2, batch}) and f"--max-concurrency {batch} " in bench[-1]
+    for line in bench:
+        assert line.startswith("vllm bench serve --backend vllm --model Qwen/Qwen2.5-7B ")
+        assert "--dataset-name random --random-input-len 5120 --random-output-len 1024" in line
+    # One replica's tensor-parallel group, in whole units of the offer rented by the hour.
+    rent = run["rent"]
+    assert rent["billing"] in ("on_demand", "flex_start", "spot")
+    assert rent["devices"] >= tp and rent["devices"] == rent["units"] * rent["gpus_per_unit"]
+    assert rent["usd"] == pytest.approx(
+        rent["hours"] * rent["units"] * rent["usd_per_unit_hour"], abs=0.01
+    )
+    assert rent["hours"] == 4 and rent["estimated"] is True and rent["source"]
+    # Pass lines derive from the option's own figures and the catalog's safety share.
+    share = float(catalog.rule("target_safety_share"))
+    checks = _checks(run)
+    tps = checks["tokens_per_second_per_replica"]
+    assert tps["assumed"] == pytest.approx(first["tokens_per_second_per_replica"], abs=0.01)
+    assert tps["pass_if"] == ">=" and tps["line"] == pytest.approx(
+        tps["assumed"] * (1 - share), abs=0.01
+    )
+    for figure in ("ttft_ms", "tpot_ms"):
+        assert checks[figure]["assumed"] == pytest.approx(first[figure], abs=0.01)
+        assert checks[figure]["line"] == pytest.approx(first[figure] * (1 + share), abs=0.01)
+    assert checks["latency.whole_response"]["line"] == 40000
+    said = {"en": "pass line", "zh-hant": "合格線"}[lang]
+    assert said in w["pilot"]["summary"]
+    assert (
+        checks["ttft_ms"]["label"]
+        == {"en": "Time to first token", "zh-hant": "首個 token 時間"}[lang]
+    )
+
+
+def test_a_tgi_team_gets_the_tgi_server_and_the_tgi_backend(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    doc = evaluate(
+        {**SERVING, "frameworks": {**SERVING["frameworks"], "serving": "tgi"}}, catalog, scoring
+    )
+    run = _workload(doc, "realtime_inference")["pilot"]["runs"][0]
+    assert run["commands"][0].startswith("text-generation-launcher --model-id Qwen/Qwen2.5-7B ")
+    assert "--max-total-tokens 6144" in run["commands"][0]
+    assert all("--backend tgi " in c for c in run["commands"][1:])
+
+
+def test_a_training_team_gets_a_short_run_at_its_sequence_length_and_micro_batch(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    doc = evaluate(TRAINING, catalog, scoring)
+    w = _workload(doc, "fine_tuning")
+    first = w["options"][0]
+    run = w["pilot"]["runs"][0]
+    (command,) = run["commands"]
+    devices = run["rent"]["devices"]
+    assert command.startswith(
+        f"torchrun --nproc_per_node={devices} train.py --model meta-llama/Meta-Llama-3-8B "
+    )
+    for flag in (
+        "--method lora",
+        "--lora-rank 16",
+        "--precision bf16",
+        "--micro-batch-size 2",
+        "--seq-len 8192",
+    ):
+        assert flag in command
+    assert devices >= first["min_count"] and run["rent"]["hours"] == 2
+    # The plan's throughput per device: peak at its MFU over the FLOPs per token of the run.
+    tokens = TRAINING["training"]["dataset_tokens"] * TRAINING["training"]["epochs"]
+    per_token = doc["sizing"]["training"]["flops"]["total"] / tokens
+    assumed = first["peak_tflops_per_device"] * 1e12 * first["mfu"] / per_token
+    share = float(catalog.rule("target_safety_share"))
+    checks = _checks(run)
+    assert checks["tokens_per_second_per_device"]["assumed"] == pytest.approx(assumed, abs=0.01)
+    assert checks["tokens_per_second_per_device"]["line"] == pytest.approx(
+        assumed * (1 - share), abs=0.01
+    )
+    peak = doc["sizing"]["training"]["memory_gib"]["total"] / first["min_count"]
+    assert checks["peak_memory_gib_per_device"]["line"] == pytest.approx(
+        peak * (1 + share), abs=0.01
+    )
+    # The step count fills about an hour at the plan's throughput.
+    steps = run["settings"]["steps"]
+    assert f"--max-steps {steps}" in command
+    assert math.isclose(steps * 2 * 8192 * devices / (assumed * devices), 3600, rel_tol=0.01)
+
+
+def test_the_runner_up_is_piloted_only_when_its_cost_is_close(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    doc = evaluate(TRAINING, catalog, scoring)
+    w = _workload(doc, "fine_tuning")
+    a, b = (o["cost_to_result"]["usd"] for o in w["options"][:2])
+    assert b > a * 1.25  # the sample's runner-up costs more than 25% more: not close
+    assert [r["role"] for r in w["pilot"]["runs"]] == ["first"]
+    data = catalog.to_dict()
+    data["rules"]["rank_cost_tolerance"]["value"] = b / a - 1 + 0.01
+    wide = load_catalog(data)
+    w = _workload(evaluate(TRAINING, wide, scoring), "fine_tuning")
+    runs = w["pilot"]["runs"]
+    assert [r["role"] for r in runs] == ["first", "runner_up"]
+    assert [r["accelerator_id"] for r in runs] == [o["accelerator_id"] for o in w["options"][:2]]

@@ -1,0 +1,76 @@
+"""Issue 24 item 3: the report page, the PDF body and the JSON carry the pilot that proves the
+plan, in the report's language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from advisor import services
+from advisor.models import Report
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADING = {"en": "A pilot that proves the plan", "zh-hant": "驗證方案的試行"}
+PASS_LINE = {"en": "Pass line", "zh-hant": "合格線"}
+
+
+@pytest.fixture
+def owner(client: Client) -> Any:
+    membership = MembershipFactory()
+    client.force_login(membership.user)
+    return membership
+
+
+def _report(owner: Any, language: str) -> Report:
+    obj = AssessmentFactory(
+        membership=owner, title="Pilot", submitted=True, starter="llm-fine-tuning-startup"
+    )
+    report = ReportFactory(assessment=obj, language=language, queued=True)
+    services.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    return report
+
+
+def _section(html: str) -> str:
+    match = re.search(r'<section[^>]*id="report-pilot".*?</section>', html, re.S)
+    assert match, "no pilot section"
+    return match.group(0)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_report_page_shows_the_pilot_in_its_language(
+    client: Client, owner: Any, language: str
+) -> None:
+    report = _report(owner, language)
+    assert report.result is not None
+    kwargs = {"pk": report.assessment_id, "number": report.number}
+    page = client.get(reverse("advisor:report", kwargs=kwargs))
+    assert page.status_code == 200
+    section = _section(page.text)
+    assert HEADING[language] in section and PASS_LINE[language] in section
+    for w in report.result["workloads"]:
+        pilot = w.get("pilot")
+        if not pilot:
+            continue
+        assert escape(pilot["summary"]) in section
+        for run in pilot["runs"]:
+            for command in run["commands"]:
+                assert escape(command) in section
+            for check in run["checks"]:
+                assert escape(check["label"]) in section and escape(check["basis"]) in section
+    # The pilot sits with the plan, before the reasons.
+    assert page.text.index('id="report-pilot"') < page.text.index('id="report-why"')
+    data = client.get(reverse("advisor:report_json", kwargs=kwargs)).json()
+    kinds = {w["kind"]: w.get("pilot") for w in data["workloads"]}
+    assert kinds["fine_tuning"]["runs"][0]["commands"][0].startswith("torchrun ")
+    assert any(
+        c.startswith("vllm bench serve ")
+        for c in kinds["realtime_inference"]["runs"][0]["commands"]
+    )
