@@ -32,6 +32,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
 
 from advisor import charts, decisions
+from advisor import report_dead_ends as DE
 from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
 from advisor.engine import nonllm as NL
@@ -191,6 +192,8 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "result": result,
         "rec": rec,
         "plans": plans,
+        # Every workload is a dead end: no headline recommendation to state (issue 22 item 1).
+        "all_dead": _all_dead(plans),
         "confidence": _confidence(result, workloads, changes, levers),
         "top_reasons": [_reason(r) for r in rec["reasons"][:3]],
         "top_risks": risks[:5],
@@ -356,11 +359,16 @@ def _result_cost(option: Mapping[str, Any], kind: str) -> tuple[float | None, st
     return token_cost, str(_("per million tokens"))
 
 
+def _all_dead(plans: list[dict[str, Any]]) -> bool:
+    sized = [p for p in plans if p["kind"] != "preprocessing"]
+    return bool(sized) and all(p["dead_end"] for p in sized)
+
+
 def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str, Any]:
     """One workload's plan as a buyer reads it: what to rent where, how it is paid, what it
     costs a month and per result, how fast, and the runner-up with the difference."""
     chosen = w["chosen"]
-    plan: dict[str, Any] = {"kind": w["kind"], "chosen": None}
+    plan: dict[str, Any] = {"kind": w["kind"], "chosen": None, "dead_end": DE.dead_end_context(raw)}
     if chosen is None:
         return plan
     price = _option_price(chosen)
@@ -398,6 +406,7 @@ def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str,
         "unpriced": unpriced_text,
         "runner_up": runner_up,
         "house": [_house_beside(offer) for offer in chosen.get("house_on_request") or []],
+        "dead_end": DE.dead_end_context(raw),
     }
 
 
@@ -491,7 +500,7 @@ def _confidence(
                 "weakest": CONFIDENCE_PARTS[weakest],
             }
         rows.append({"kind": w["kind"], "confidence": w["confidence"], "covers": covers})
-    flips = [customer_text(c["explanation"]) for c in changes[:2]]
+    flips = [customer_text(c["explanation"]) for c in DE.page_one_changes(changes)]
     flips += [str(lv["explanation"]) for lv in levers[:2]]
     return {"rows": rows, "flips": flips}
 
@@ -1183,13 +1192,15 @@ def _risks(
                 _("%(kind)s: %(count)s of %(total)s options have no price and are not compared.")
                 % {"kind": kind, "count": len(unpriced), "total": len(w["options"])}
             )
-        if w["confidence"] is not None and float(w["confidence"]) < LOW_CONFIDENCE:
+        raw = next(r for r in result["workloads"] if r["kind"] == w["kind"])
+        if DE.is_dead(raw) or (
+            w["confidence"] is not None and float(w["confidence"]) < LOW_CONFIDENCE
+        ):
+            # Worded from the same fields the plan shows (issue 24 item 2).
             risks.append(
-                _(
-                    "%(kind)s: confidence is %(confidence)s, the alternatives score close; "
-                    "a pilot on both should settle it."
+                DE.workload_confidence_risk(
+                    cast(Mapping[str, Any], raw), str(kind), float(w["confidence"] or 0)
                 )
-                % {"kind": kind, "confidence": f"{float(w['confidence']) * 100:.0f}%"}
             )
         late = [o for o in w["options"] if o.get("meets_deadline") is False]
         slow = [o for o in w["options"] if o.get("meets_latency") is False]
@@ -1205,10 +1216,7 @@ def _risks(
             )
     confidence = rec["confidence"]
     if confidence < LOW_CONFIDENCE:
-        risks.append(
-            _("Overall confidence is %(confidence)s: the runner-up is close.")
-            % {"confidence": f"{float(confidence) * 100:.0f}%"}
-        )
+        risks.append(DE.overall_confidence_risk(cast(Mapping[str, Any], result), float(confidence)))
     if rec["split"]:
         risks.append(
             _(

@@ -22,6 +22,7 @@ from advisor.celery import app as celery_app
 from advisor.engine.answers import Problem
 from advisor.engine.document import ResultDocument, Workload
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
+from advisor.report_dead_ends import dead_end_offer
 from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)
@@ -511,6 +512,9 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
         elif options:
             house = _house_offer(options[0])
             found = (options[0], house) if house is not None else None
+        if found is None:
+            # A dead end's quote is the operator's sized server for it (issue 22 item 1).
+            found = dead_end_offer(w, offer_id or str((offer or {}).get("price_id") or ""))
         if found is None:
             continue
         option, this = found

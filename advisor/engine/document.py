@@ -69,6 +69,8 @@ class Change(TypedDict):
     option: NotRequired[dict[str, Any]]
     accelerator: NotRequired[str]
     deployment_mode: NotRequired[str]
+    # A relaxation (kind "relaxation", issue 22 item 1): what the team gives up.
+    gives_up: NotRequired[list[str]]
 
 
 class Recommendation(TypedDict):
@@ -367,6 +369,52 @@ class Workload(TypedDict):
     target_warnings: NotRequired[list[str]]
     # Issue 24: the pilot for the first option (and the runner-up when close); None when none.
     pilot: NotRequired[Pilot | None]
+    # Issue 22 item 1: only on a workload with no runnable, priced option (engine/relax.py).
+    dead_end: NotRequired[DeadEnd]
+
+
+class Blocking(TypedDict):
+    """An answer (or answers) that rules a dead end's options out, and how many cards it rules
+    out (None: the answer every option was built under, such as the allowed modes)."""
+
+    answers: list[str]
+    count: int | None
+    text: str
+
+
+class Quote(TypedDict):
+    """The operator's server for a dead-end workload (a house offer), sized: card x count per
+    server, servers, the server's spec as the operator entered it, the term, and its price
+    (None: on request). `needs` names the answers it changes (a neighbouring region, a mode)."""
+
+    price_id: str
+    provider: str
+    region: str | None
+    region_key: str | None
+    deployment_mode: str
+    accelerator_id: str
+    name: str
+    count: int
+    per_server: int
+    servers: int
+    unit: str | None
+    server: dict[str, Any]
+    term: str
+    priced: bool
+    monthly_cost_usd: float | None
+    needs: list[str]
+    source: str
+    as_of: str | None
+    statement: str
+
+
+class DeadEnd(TypedDict):
+    status: str  # no_option | nothing_priced
+    statement: str
+    blocking: list[Blocking]
+    relaxations: list[Change]
+    quote: Quote | None
+    next: str
 
 
 class TrainingSizing(TypedDict):

@@ -1399,6 +1399,158 @@ MESSAGES: dict[str, dict[str, str]] = {
     "measured.nothing_completed": _m(
         "No request completed in this run.", "這次執行沒有任何請求完成。"
     ),
+    # --- no dead ends (issue 22 item 1; advisor/engine/relax.py)
+    "dead_end.no_option": _m(
+        "{kind}: no option meets every answer. {reasons}.",
+        "{kind}：沒有任何方案能同時符合您的所有答案。{reasons}。",
+    ),
+    "dead_end.nothing_priced": _m(
+        "{kind}: no option that runs your stack has a price under your answers. {reasons}.",
+        "{kind}：在您的答案下，能執行您技術堆疊的方案都沒有價格。{reasons}。",
+    ),
+    "dead_end.by_residency": _m(
+        "{count} card(s) are not offered in {regions} on {mode}, and your data must stay in the "
+        "region (data residency)",
+        "{count} 種卡片在{regions}的{mode}沒有供應，而您的資料必須留在區域內（資料落地）",
+    ),
+    "dead_end.by_stack": _m(
+        "{count} card(s) cannot run {items} (your frameworks, kernels or numeric format)",
+        "{count} 種卡片無法執行{items}（您的框架、核心或數值格式）",
+    ),
+    "dead_end.numeric_format": _m("the numeric format you chose", "您選擇的數值格式"),
+    "dead_end.by_size": _m(
+        "{count} card(s) would need more PCIe servers than one training job can span",
+        "{count} 種卡片需要的 PCIe 伺服器數量超過單一訓練工作可跨越的範圍",
+    ),
+    "dead_end.by_price": _m(
+        "{count} card(s) could run it on {mode}, but the catalog holds no price for any of them "
+        "that {regions} may buy",
+        "{count} 種卡片可在{mode}執行，但目錄中沒有任何一種是{regions}可購買的價格",
+    ),
+    "dead_end.by_porting": _m(
+        "the {count} card(s) left all need porting of your stack",
+        "剩下的 {count} 種卡片都需要移植您的技術堆疊",
+    ),
+    "dead_end.by_modes": _m(
+        "you allow only {modes}",
+        "您只允許{modes}",
+    ),
+    "dead_end.by_clouds": _m(
+        "on public cloud you allow only {clouds}",
+        "公有雲方面您只允許 {clouds}",
+    ),
+    "dead_end.change": _m(
+        "{field} were {value} instead of {current}",
+        "{field}改為「{value}」（目前為「{current}」）",
+    ),
+    "dead_end.and": _m(" and ", "，並且"),
+    "dead_end.any_cloud": _m("any cloud", "任何雲端"),
+    "dead_end.relaxation": _m(
+        "If {changes}, {kind} would get {card} × {count} on {mode} from {provider} ({region}) at "
+        "{monthly} USD a month{per_result}. You give up: {gives_up}",
+        "若{changes}，{kind}可採用 {card} × {count}（{mode}，{provider}，{region}），每月 "
+        "{monthly} 美元{per_result}。代價：{gives_up}",
+    ),
+    "dead_end.as_answered": _m(
+        "With your answers as they are, {kind} runs on {family} instead: {card} × {count} on "
+        "{mode} from {provider} ({region}) at {monthly} USD a month{per_result}. You give up: "
+        "{gives_up}",
+        "在您現有的答案下，{kind}可改用 {family}：{card} × {count}（{mode}，{provider}，"
+        "{region}），每月 {monthly} 美元{per_result}。代價：{gives_up}",
+    ),
+    "dead_end.gives_up.family": _m(
+        "the {family} the scores preferred for your stack and workload.",
+        "評分原本依您的技術堆疊與工作負載偏好的 {family}。",
+    ),
+    "dead_end.per_result": _m(" ({cost} USD {per})", "（{per} {cost} 美元）"),
+    "dead_end.reasons_separator": _m("; ", "；"),
+    "dead_end.rtt_zero": _m(
+        "the catalog counts no round trip from {regions}",
+        "目錄將其與{regions}的來回延遲計為零",
+    ),
+    "dead_end.rtt": _m("about {ms} ms round trip from {regions}", "距{regions}來回約 {ms} 毫秒"),
+    "dead_end.rtt_unmeasured": _m(
+        "a round trip from {regions} the catalog has not measured",
+        "目錄尚未量測其與{regions}的來回延遲",
+    ),
+    "dead_end.gives_up.region_same_country": _m(
+        "the servers run in {region} ({rtt}); data stays in the same country.",
+        "伺服器位於{region}（{rtt}）；資料仍留在同一國家。",
+    ),
+    "dead_end.gives_up.region_residency": _m(
+        "the servers and your data live in {region} ({rtt}): your data leaves the country you "
+        "required it to stay in.",
+        "伺服器與您的資料將位於{region}（{rtt}）：資料會離開您要求留存的國家。",
+    ),
+    "dead_end.gives_up.region": _m(
+        "the servers run in {region} ({rtt}).",
+        "伺服器位於{region}（{rtt}）。",
+    ),
+    "dead_end.gives_up.residency": _m(
+        "your data may be stored and processed outside your regions.",
+        "您的資料可能在所在區域以外儲存與處理。",
+    ),
+    "dead_end.gives_up.clouds": _m(
+        "a cloud account beyond {clouds}, with its own contract, tools and egress.",
+        "需在 {clouds} 以外另開雲端帳戶，另有合約、工具與資料傳出費用。",
+    ),
+    "dead_end.gives_up.serving": _m(
+        "{serving}: the model is served with vLLM instead, and the serving setup is re-tested.",
+        "{serving}：改用 vLLM 提供推論服務，並須重新測試服務設定。",
+    ),
+    "dead_end.gives_up.kernels": _m(
+        "the custom kernels: the workload runs on the framework's own kernels, which may be "
+        "slower.",
+        "自訂核心：工作負載改用框架內建核心，速度可能較慢。",
+    ),
+    "dead_end.gives_up.precision": _m(
+        "{precision}: the model runs in 16-bit, which needs more memory.",
+        "{precision}：模型改以 16 位元執行，需要更多記憶體。",
+    ),
+    "dead_end.gives_up.mode.public_cloud": _m(
+        "single-tenant servers: the work runs on a shared public cloud.",
+        "獨享伺服器：工作改在共用的公有雲上執行。",
+    ),
+    "dead_end.gives_up.mode.dedicated_hosting": _m(
+        "pay-as-you-go: dedicated servers are rented by the month.",
+        "隨用隨付：專屬主機以月租計。",
+    ),
+    "dead_end.gives_up.mode.bare_metal": _m(
+        "a managed layer: bare metal is rented by the month and your team runs the whole "
+        "software stack.",
+        "代管層：裸機以月租計，整套軟體由您的團隊自行維運。",
+    ),
+    "dead_end.quote": _m(
+        "Our server for {kind}: {servers} × {unit} from {provider} in {region} on {mode} "
+        "({per_server} × {card} per server, {count} cards in all), {term}.",
+        "{kind}可用我們的伺服器：{provider}位於{region}的 {unit} × {servers}（{mode}，每台 "
+        "{per_server} 張 {card}，共 {count} 張），{term}。",
+    ),
+    "dead_end.quote_needs": _m(
+        "It needs a change to: {answers}.",
+        "這需要調整：{answers}。",
+    ),
+    "dead_end.quote_priced": _m(
+        "About {monthly} USD a month; request a quote to confirm it.",
+        "每月約 {monthly} 美元；請索取報價確認。",
+    ),
+    "dead_end.quote_on_request": _m(
+        "Priced on request: request a quote.",
+        "價格需洽詢：請索取報價。",
+    ),
+    "dead_end.next_quote": _m(
+        "{kind}: request a quote for the server below, or change one of the answers listed.",
+        "{kind}：請為下列伺服器索取報價，或調整所列的其中一項答案。",
+    ),
+    "dead_end.next_relax": _m(
+        "{kind}: change one of the answers listed to bring options back, then regenerate.",
+        "{kind}：調整所列的其中一項答案以恢復可選方案，然後重新產生報告。",
+    ),
+    "dead_end.next_none": _m(
+        "{kind}: no change of one or two answers brings an option back; talk to us about a "
+        "custom build.",
+        "{kind}：調整一至兩項答案都無法恢復可選方案；請與我們洽談客製方案。",
+    ),
 }
 
 # Every answer path of answers v1 (and the derived answers the scoring model reads), as a person

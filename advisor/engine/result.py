@@ -16,6 +16,7 @@ from advisor.engine import i18n, labels
 from advisor.engine import nonllm as NL
 from advisor.engine import options as O
 from advisor.engine import pilot as P
+from advisor.engine import relax as R
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
@@ -830,6 +831,7 @@ def evaluate(
     workload_rules: list[list[str]] = []
     firsts_by_kind: dict[str, dict[str, Any] | None] = {}
     conf_parts: list[tuple[float, float, float]] = []
+    relaxations: list[dict[str, Any]] = []
     ci = _cost_inputs(answers, catalog, when, stale_days, tuple(measurements))
     scored = d
     d, built_all, mode_docs = _cost_aware(answers, catalog, d, sized, ci, lang)
@@ -943,7 +945,8 @@ def evaluate(
         if (
             not options
             and wd.kind != "preprocessing"
-            and (shape is not None or (answers.work is not None and wd.kind in A.INFERENCE_KINDS))
+            and shape is None
+            and (answers.work is not None and wd.kind in A.INFERENCE_KINDS)
         ):
             notes.append(
                 i18n.message(
@@ -954,6 +957,27 @@ def evaluate(
                     mode=i18n.label(wd.mode, lang),
                 )
             )
+        dead = (
+            None
+            if shape is None
+            else R.dead_end(
+                catalog,
+                answers,
+                wd.kind,
+                wd.schedule,
+                wd.mode,
+                options,
+                built.excluded,
+                lambda a: (_sized(a, catalog, shape), _cost_inputs(a, catalog, when, stale_days)),
+                lang,
+            )
+        )
+        if dead is not None:
+            # Issue 22 item 1: never a bare "no priced option": what rules every option out,
+            # the relaxations that bring one back and, where the operator sells, a quote.
+            workloads_doc[-1]["dead_end"] = dead
+            notes.append(dead["statement"])
+            relaxations += dead["relaxations"]
 
     split_note = None
     if d.split:
@@ -1096,6 +1120,7 @@ def evaluate(
         "excluded": X.exclusion_docs(d.excluded, lang),
         "reasons": aggregated_reasons,
         "would_change_if": [
+            *relaxations,
             *_real_changes(
                 X.would_change_if(full_facts, scored, scoring, ctx, lang),
                 (d.accelerator, d.mode),
