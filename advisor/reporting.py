@@ -1245,7 +1245,10 @@ def _risks(
 
 
 def _next_steps(result: ResultDocument, workloads: list[dict[str, Any]]) -> list[str]:
+    # A dead end's own next step first: the quote, or the answer to change (issue 22 item 1).
+    dead = [customer_text(w["dead_end"]["next"]) for w in result["workloads"] if w.get("dead_end")]
     steps = [
+        *dead,
         _(
             "Run a pilot on the recommended accelerator with your own model and data; compare "
             "measured throughput and memory with the figures here."

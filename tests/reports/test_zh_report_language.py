@@ -73,6 +73,10 @@ def named_data(result: dict[str, Any]) -> list[str]:
             # An owned option's break-even names the rental it is compared with (issue 22).
             rental = (o.get("tco") or {}).get("break_even") or {}
             names.update(str(rental[k]) for k in ("provider", "region") if rental.get(k))
+        # A dead end's relaxations and quote name the offers they bring back (issue 22 item 1).
+        dead = w.get("dead_end") or {}
+        for o in [*(r["option"] for r in dead.get("relaxations", [])), dead.get("quote") or {}]:
+            names.update(str(o[k]) for k in ("name", "provider", "region", "unit") if o.get(k))
     for p in result["cost"]["prices_used"]:
         names.update(str(p[k]) for k in ("provider", "region", "source", "sold_as") if p.get(k))
     names.update(f["source"] for f in result["cost"]["figures_used"].values())
