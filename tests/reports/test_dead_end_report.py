@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "zh-hant")
 BACK = {"en": "What brings options back", "zh-hant": "如何恢復可選方案"}
-OUR_SERVER = {"en": "Our server for this workload", "zh-hant": "我們為此工作負載提供的伺服器"}
+OUR_SERVER = {"en": "Our server for this workload", "zh-hant": "我們適合此工作負載的伺服器"}
 NO_CHANGE = {
     "en": "No single change to your answers would change the recommendation",
     "zh-hant": "任何單一答案的變更都不會改變建議",
