@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _lazy
 
 from advisor.engine import labels
 
@@ -39,3 +41,20 @@ def choices(group: str, values: tuple[str, ...]) -> list[tuple[str, str | Promis
 OPTION_CHOICES = choices("accelerator", ("gpu", "tpu")) + choices(
     "mode", tuple(labels.GROUPS["mode"])
 )
+
+
+# The provider's own price page, by provider as the catalog names it; any other provider's is
+# "<provider> price list". The research-note source of each price stays on /catalog/.
+PRICE_PAGES = {
+    "AWS": _lazy("AWS EC2 price list"),
+    "Google Cloud": _lazy("Google Cloud GPU price list"),
+    "Azure": _lazy("Azure virtual machines price list"),
+}
+
+
+def price_page(provider: str) -> str:
+    """Where a customer checks a provider's price, in the active language: its price page."""
+    page = PRICE_PAGES.get(provider)
+    if page is not None:
+        return str(page)
+    return gettext("%(provider)s price list") % {"provider": provider or gettext("Provider")}

@@ -51,6 +51,7 @@ from advisor.engine.document import (
     normalise,
 )
 from advisor.labels import label_for
+from advisor.labels import price_page as _price_page
 from advisor.templatetags.advisor_tags import usd
 from advisor.wizard import STEPS
 
@@ -410,29 +411,31 @@ def _plan(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str,
     }
 
 
+def _server_spec(server: dict[str, Any], *, china: bool = False) -> str:
+    """A server as its seller entered it, in one line: CPU, RAM, NVMe, network and, with
+    `china`, its route to mainland China and the Mbps included."""
+    parts = (
+        server.get("cpu"),
+        f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
+        f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
+        f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
+        f"{label_for('china_route', server['china_bandwidth_type'])} "
+        f"{server.get('china_bandwidth_mbps') or 0} Mbps"
+        if china and server.get("china_bandwidth_type")
+        else None,
+    )
+    return " · ".join(str(v) for v in parts if v)
+
+
 def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
     """The operator's own server sold on request that fits the workload, shown beside the
     first priced option (issue 22 item 2): the server as entered and its sizing."""
     server = offer.get("server") or {}
-    spec = [
-        str(v)
-        for v in (
-            server.get("cpu"),
-            f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
-            f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
-            f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
-            f"{label_for('china_route', server['china_bandwidth_type'])} "
-            f"{server.get('china_bandwidth_mbps') or 0} Mbps"
-            if server.get("china_bandwidth_type")
-            else None,
-        )
-        if v
-    ]
     return {
         "provider": offer.get("provider") or "",
         "region": offer.get("region") or "",
         "server": offer.get("sold_as") or server.get("name") or "",
-        "spec": " · ".join(spec),
+        "spec": _server_spec(server, china=True),
         "card": offer.get("name") or "",
         "needed": offer.get("needed_count"),
         "servers": offer.get("servers"),
@@ -802,22 +805,12 @@ def _on_request(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if offer["price_id"] in seen:
                 continue
             server = offer.get("server") or {}
-            spec = [
-                str(v)
-                for v in (
-                    server.get("cpu"),
-                    f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
-                    f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
-                    f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
-                )
-                if v
-            ]
             per_unit = int(offer.get("gpus_per_unit") or 1)
             seen[offer["price_id"]] = {
                 "provider": offer["provider"],
                 "region": offer.get("region") or "",
                 "server": offer.get("sold_as") or server.get("name") or "",
-                "spec": " · ".join(spec),
+                "spec": _server_spec(server),
                 "card": o["name"],
                 "count": o["count"],
                 "per_unit": per_unit,
@@ -1279,22 +1272,6 @@ def _next_steps(result: ResultDocument, workloads: list[dict[str, Any]]) -> list
 
 def _prices(cost: Cost) -> list[PriceUsed]:
     return sorted(cost["prices_used"], key=lambda p: (p["provider"], p["price_id"]))
-
-
-# The provider's own price page, by provider as the catalog names it; any other provider's is
-# "<provider> price list". The research-note source of each price stays on /catalog/.
-PRICE_PAGES = {
-    "AWS": _lazy("AWS EC2 price list"),
-    "Google Cloud": _lazy("Google Cloud GPU price list"),
-    "Azure": _lazy("Azure virtual machines price list"),
-}
-
-
-def _price_page(provider: str) -> str:
-    page = PRICE_PAGES.get(provider)
-    if page is not None:
-        return str(page)
-    return _("%(provider)s price list") % {"provider": provider or _("Provider")}
 
 
 def _price_sources(cost: Cost) -> list[dict[str, Any]]:

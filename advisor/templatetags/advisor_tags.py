@@ -6,7 +6,7 @@ from django import template
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from advisor.labels import label_for
+from advisor.labels import label_for, price_page
 from advisor.permissions import can_read_reference
 
 register = template.Library()
@@ -72,6 +72,12 @@ def number(value: Any, digits: int = 0) -> str:
         return f"{float(value):,.{int(digits)}f}"
     except (TypeError, ValueError):
         return "—"
+
+
+@register.filter
+def provider_price_page(provider: Any) -> str:
+    """A provider's price page as a customer checks it (never the research-note source)."""
+    return price_page(str(provider or ""))
 
 
 @register.filter

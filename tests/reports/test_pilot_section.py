@@ -65,8 +65,13 @@ def test_the_report_page_shows_the_pilot_in_its_language(
                 assert escape(command) in section
             for check in run["checks"]:
                 assert escape(check["label"]) in section and escape(check["basis"]) in section
-    # The pilot sits with the plan, before the reasons.
-    assert page.text.index('id="report-pilot"') < page.text.index('id="report-why"')
+    # The pilot is the first next step: right after the risks and next steps, before the
+    # sources (the executive summary stays within its two PDF pages).
+    assert (
+        page.text.index('id="report-risks"')
+        < page.text.index('id="report-pilot"')
+        < page.text.index('id="report-sources"')
+    )
     data = client.get(reverse("advisor:report_json", kwargs=kwargs)).json()
     kinds = {w["kind"]: w.get("pilot") for w in data["workloads"]}
     assert kinds["fine_tuning"]["runs"][0]["commands"][0].startswith("torchrun ")
