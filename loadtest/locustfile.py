@@ -52,6 +52,9 @@ POSTS: dict[str, dict[str, Any]] = {
         "realtime_inference": "on",
         "realtime_inference_schedule": "continuous",
     },
+    # Asked only of serving-only teams (this one also trains, so it never meets it): text
+    # tokens, the default, for a walk that does.
+    "work": {"unit": "tokens"},
     "model": {"source": "preset", "preset": "llama-3-8b"},
     "training": {
         "method": "lora",
