@@ -1380,6 +1380,26 @@ def _missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[s
     ]
 
 
+def _cheaper_passed_over(
+    options: list[dict[str, Any]], passed: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """The cheapest priced option ranked after the first, costing less than it and standing the
+    same on the team's stack, that `passed` says was passed over for a reason the result names
+    (a thin margin, a lead); None when there is none."""
+    cost = (options[0].get("cost_to_result") or {}).get("usd")
+    if cost is None:
+        return None
+    cheaper = [
+        o
+        for o in options[1:]
+        if passed(o)
+        and (o.get("cost_to_result") or {}).get("usd") is not None
+        and o["cost_to_result"]["usd"] < cost
+        and o["stack"]["runnable"] == options[0]["stack"]["runnable"]
+    ]
+    return min(cheaper, key=lambda o: o["cost_to_result"]["usd"], default=None)
+
+
 def _thin_margin_notes(
     kind: str, options: list[dict[str, Any]], catalog: Catalog, lang: str
 ) -> list[str]:
@@ -1391,17 +1411,9 @@ def _thin_margin_notes(
     cost = (first.get("cost_to_result") or {}).get("usd")
     if cost is None:
         return []
-    thin = [
-        o
-        for o in options[1:]
-        if o.get("target_status") == "at_risk"
-        and (o.get("cost_to_result") or {}).get("usd") is not None
-        and o["cost_to_result"]["usd"] < cost
-        and o["stack"]["runnable"] == first["stack"]["runnable"]
-    ]
-    if not thin:
+    cheapest = _cheaper_passed_over(options, lambda o: o.get("target_status") == "at_risk")
+    if cheapest is None:
         return []
-    cheapest = min(thin, key=lambda o: o["cost_to_result"]["usd"])
     return [
         i18n.message(
             "rank.thin_margin_after",
@@ -1475,19 +1487,12 @@ def _lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str)
     (costing.lead): the buyer is told what it would cost and whom to ask."""
     if not options or options[0]["cost_to_result"]["usd"] is None or C.lead(options[0]):
         return []
-    first_cost = options[0]["cost_to_result"]["usd"]
-    leads = [
-        o
-        for o in options[1:]
-        if C.lead(o)
-        and o["cost_to_result"]["usd"] is not None
-        and o["cost_to_result"]["usd"] < first_cost
-        and o["stack"]["runnable"] == options[0]["stack"]["runnable"]
-        and (o.get("target_status") == "missed") == (options[0].get("target_status") == "missed")
-    ]
-    if not leads:
+    missed = options[0].get("target_status") == "missed"
+    cheapest = _cheaper_passed_over(
+        options, lambda o: bool(C.lead(o)) and (o.get("target_status") == "missed") == missed
+    )
+    if cheapest is None:
         return []
-    cheapest = min(leads, key=lambda o: o["cost_to_result"]["usd"])
     return [
         i18n.message(
             "rank.lead_passed_over",
