@@ -50,7 +50,9 @@ redis-cli -p "$REDIS_PORT" -n "${LOAD_REDIS_DB:-6}" flushdb >/dev/null
 celery -A advisor worker --queues=celery --concurrency "$WORKER_CONCURRENCY" -n "reports@%h" \
   --without-gossip --without-mingle --without-heartbeat -l warning >"$VAR_DIR/worker.log" 2>&1 &
 PIDS+=($!)
-celery -A advisor worker --queues=pdf --concurrency "$PDF_CONCURRENCY" -n "pdf@%h" \
+# On one machine the PDF worker yields the cores to pages and reports (nice 10), as make run
+# does; docker-compose gives it a smaller CPU weight (cpu_shares) for the same reason.
+nice -n "${PDF_NICE:-10}" celery -A advisor worker --queues=pdf --concurrency "$PDF_CONCURRENCY" -n "pdf@%h" \
   --without-gossip --without-mingle --without-heartbeat -l warning >"$VAR_DIR/pdf-worker.log" 2>&1 &
 PIDS+=($!)
 python manage.py healthcheck --worker --timeout 60 >/dev/null
@@ -93,6 +95,7 @@ json.dump({
     "step_users": int("$LOAD_STEP_USERS"), "steps": int("$LOAD_STEPS"),
     "step_seconds": float("$LOAD_STEP_SECONDS"), "spawn_rate": "$LOAD_SPAWN_RATE",
     "workers": int("$WORKERS"), "worker_pool": "prefork, concurrency $WORKER_CONCURRENCY",
+    "pdf_pool": "prefork, concurrency $PDF_CONCURRENCY, nice ${PDF_NICE:-10}",
     "locust": "$(locust --version 2>/dev/null | awk '{print $2}')",
     "load_before": "$LOAD_BEFORE", "load_peak": f"{max(loads):.2f}",
     "load_after": "$(uptime | sed 's/.*load average: //')",

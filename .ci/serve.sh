@@ -19,7 +19,9 @@ mkdir -p var/log
 celery -A advisor worker -B --schedule var/celerybeat-schedule --pool=solo --queues=celery \
   -n reports@%h --without-gossip --without-mingle --without-heartbeat -l info >var/log/worker.log 2>&1 &
 WORKER=$!
-celery -A advisor worker --pool=solo --queues=pdf -n pdf@%h --without-gossip --without-mingle \
+# PDFs are background work that a person waits for with a "being prepared" answer; on a
+# machine that also serves pages the PDF worker yields the cores to them (nice 10).
+nice -n 10 celery -A advisor worker --pool=solo --queues=pdf -n pdf@%h --without-gossip --without-mingle \
   --without-heartbeat -l info >var/log/pdf-worker.log 2>&1 &
 PDF_WORKER=$!
 trap 'kill $WORKER $PDF_WORKER 2>/dev/null || true' EXIT INT TERM

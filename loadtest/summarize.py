@@ -102,9 +102,9 @@ def main(records_path: str, meta_path: str) -> int:
     machine = [
         f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
         f"- CPU: {cpu.group(1) if cpu else platform.processor()}, `nproc` = {os.cpu_count()}",
-        f"- server: gunicorn {meta['workers']} sync workers, one Celery worker "
-        f"({meta['worker_pool']}), PostgreSQL, Redis, Locust {meta['locust']} "
-        "(headless, one process) — all on this machine",
+        f"- server: gunicorn {meta['workers']} sync workers, a Celery worker for report pages "
+        f"({meta['worker_pool']}) and one for PDFs ({meta.get('pdf_pool', 'its own queue')}), "
+        f"PostgreSQL, Redis, Locust {meta['locust']} (headless, one process) — all on this machine",
         f"- load: {step_users} more people every {step_s:.0f} s, {steps} steps, arriving "
         f"{meta['spawn_rate']} per second; weights: people filling in assessments 6, sales "
         "engineers 1, anonymous visitors 3; 3-10 s of thinking between pages",
