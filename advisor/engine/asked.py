@@ -13,8 +13,8 @@ from datetime import date
 from typing import Any
 
 from advisor.engine import i18n
+from advisor.engine.billing import SLOT_TO_BILLING
 from advisor.engine.catalog import Catalog
-from advisor.engine.costing import SLOT_TO_BILLING
 
 # The price slots each billing answer asks for (cost.billing).
 ASKED_SLOTS: Mapping[str, tuple[str, ...]] = {

@@ -6,7 +6,7 @@ per-card throughput from a published benchmark (MLPerf Inference or a vendor's o
 measurement), marked derived (a multi-GPU result divided by its GPU count) or estimated (scaled
 from a card of the same vendor by the ratio of dense FP16 peaks). A card with no row is not sized.
 The option is whole units of a real offer, priced and ranked by the same machinery as the token
-workloads (costing._money, costing.rank), and its cost to the result is per the team's unit.
+workloads (costing.option_money, ranking.rank), and its cost to the result is per the team's unit.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from advisor.engine import answers as A
+from advisor.engine import billing as BL
 from advisor.engine import costing as C
 from advisor.engine import i18n
+from advisor.engine import owned as OW
+from advisor.engine import serving_cost as SV
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Accelerator, Catalog
 
@@ -93,7 +96,7 @@ def option(
     acc: Accelerator,
     mode: str,
     hours_per_day: float,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     rtt_ms: float | None,
 ) -> dict[str, Any] | None:
     """One card's option for work in its own unit; None when the catalog has no throughput for
@@ -127,12 +130,12 @@ def option(
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
         demand = samples_per_day / (window * 3600.0)
         count = max(1, math.ceil(demand / per_card - 1e-9))
-        overhead = C.serving_run_overhead(weight_bytes, catalog)
+        overhead = SV.serving_run_overhead(weight_bytes, catalog)
         run_hours = samples_per_day / (per_card * count * 3600.0)
         overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
         busy_hours = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
     used = count * busy_hours
-    money = C._money(acc, mode, count, used, weight_bytes / 1e9, 0.0, ci, None, tp=1)
+    money = C.option_money(acc, mode, count, used, weight_bytes / 1e9, 0.0, ci, None, tp=1)
     per, scale = PER[work.unit]
     monthly_units = work.per_day * hpm / 24.0
     per_unit = {
@@ -211,7 +214,7 @@ def option(
     if capacity is not None:
         out["capacity"] = capacity
     if out["cost_to_result"]["usd"] is None:
-        out["unpriced"] = C.unpriced_doc(acc, mode, count, ci)
+        out["unpriced"] = OW.unpriced_doc(acc, mode, count, ci)
     return out
 
 

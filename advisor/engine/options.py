@@ -14,12 +14,16 @@ from functools import partial
 from typing import Any
 
 from advisor.engine import answers as A
-from advisor.engine import costing as C
+from advisor.engine import billing as BL
 from advisor.engine import i18n, labels
 from advisor.engine import nonllm as NL
+from advisor.engine import owned as OW
+from advisor.engine import ranking as RK
 from advisor.engine import scoring as SC
+from advisor.engine import serving_cost as SV
 from advisor.engine import sizing as S
 from advisor.engine import stack as ST
+from advisor.engine import training_cost as TR
 from advisor.engine.catalog import Accelerator, Catalog
 
 # Rule ids stated in the result document (recommendation.rules, workloads[].rules).
@@ -98,7 +102,7 @@ def _offered_in(catalog: Catalog, acc: Accelerator, mode: str) -> tuple[set[str]
 def _availability(
     catalog: Catalog, acc: Accelerator, mode: str, regions: tuple[str, ...]
 ) -> dict[str, Any]:
-    if mode in C.OWNED_MODES:
+    if mode in OW.OWNED_MODES:
         # The customer's own hardware is installed where the customer is: no offer to look up.
         return {
             "available": True,
@@ -112,7 +116,7 @@ def _availability(
     offered, source = _offered_in(catalog, acc, mode)
     # Offered in the customer's country counts (Tokyo data may live in Ishikari); the option's
     # price then says where, and the report notes the distance.
-    here = [r for r in regions if r in offered or any(C.in_country(o, (r,)) for o in offered)]
+    here = [r for r in regions if r in offered or any(BL.in_country(o, (r,)) for o in offered)]
     nearest: str | None = None
     rtt: float | None = None
     if not here and offered:
@@ -193,7 +197,7 @@ def build(
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     lang: str,
     *,
     only_priced: bool = False,
@@ -283,7 +287,7 @@ def build(
                 if phase == "training" and sized.tmem is not None
                 else None
             )
-            if C.beyond_one_pcie_node(acc, n_min, catalog):
+            if TR.beyond_one_pcie_node(acc, n_min, catalog):
                 excluded.append(
                     {
                         "accelerator_id": acc.id,
@@ -305,7 +309,7 @@ def build(
         option["availability"] = avail
         option["_index"] = index
         out.append(option)
-    out, dropped = C.rank(out, catalog, kind=kind, mode=mode)
+    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
@@ -347,7 +351,7 @@ def _option_inputs(
     mode: str,
     phase: str,
     shape: S.ModelShape,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
 ) -> object:
     """A token for everything a card's priced option reads besides the card and the round trip:
     the workload, the mode, the sizing answers (which determine the memory and FLOPs) and the
@@ -394,7 +398,7 @@ def _priced_option(
     mode: str,
     phase: str,
     sized: Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     rtt: float | None,
 ) -> dict[str, Any] | None:
     """One card's sized and priced option (None = it does not fit), memoised on the catalog:
@@ -406,7 +410,7 @@ def _priced_option(
         if shape is None:
             return None
         if phase == "training" and sized.tmem and sized.tflops and answers.training:
-            return C.training_option(
+            return TR.training_option(
                 acc,
                 mode,
                 kind,
@@ -418,7 +422,7 @@ def _priced_option(
                 ci,
             )
         if phase == "inference" and sized.imem and answers.inference:
-            return C.inference_option(
+            return SV.inference_option(
                 acc,
                 mode,
                 kind,
@@ -664,7 +668,7 @@ def _basis_notes(
                 regions=", ".join(
                     i18n.value_label("organization.regions", r, lang)
                     for r in regions
-                    if C.in_country(price["region_key"], (r,))
+                    if BL.in_country(price["region_key"], (r,))
                 ),
             )
         ]
@@ -884,7 +888,7 @@ def choose_mode(
     answers: A.Answers,
     wd: SC.WorkloadDecision,
     sized: Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     lang: str,
     built: Built,
     *,
@@ -936,7 +940,7 @@ def choose_mode(
     base = standing(preferred.options)
     tolerance = float(catalog.rule("mode_cost_tolerance"))
     best_mode, best, best_options = wd.mode, base, preferred.options
-    if wd.mode in C.OWNED_MODES:
+    if wd.mode in OW.OWNED_MODES:
         # Owned hardware is where the customer is but has no price: the priced alternative shown
         # next to it is the best runnable priced one, wherever it is offered.
         best = (base[0], 1, base[2], base[3])
@@ -1027,7 +1031,7 @@ def levers(
         return plan.tp * plan.replicas + (max(1, unit // plan.tp) * plan.tp if unit else 0)
 
     if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
-        demand = C.serving_demand(
+        demand = SV.serving_demand(
             catalog, kind, inf, answers.cost.hours_per_day, sized.imem.weight_bytes
         )
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
@@ -1163,7 +1167,7 @@ def _smaller_hardware_lever(
     ):
         return None
     shape, imem = sized.shape, sized.imem
-    demand = C.serving_demand(catalog, kind, inf, answers.cost.hours_per_day, imem.weight_bytes)
+    demand = SV.serving_demand(catalog, kind, inf, answers.cost.hours_per_day, imem.weight_bytes)
     fw = answers.frameworks
     loose = dataclasses.replace(inf, p95_latency_ms=None)
     best: tuple[float, float, int, Accelerator] | None = None

@@ -16,15 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from advisor.engine import answers as A
-from advisor.engine import costing as C
+from advisor.engine import billing as BL
 from advisor.engine import i18n
 from advisor.engine import options as O
+from advisor.engine import owned as OW
 from advisor.engine import scoring as SC
 from advisor.engine.catalog import Catalog, Price
 
 # The sizing and cost inputs of a set of answers (result.py builds them; passed in so that this
 # module does not import result.py, which calls it).
-Plan = Callable[[A.Answers], tuple[O.Sized, C.CostInputs]]
+Plan = Callable[[A.Answers], tuple[O.Sized, BL.CostInputs]]
 
 HOSTED = ("public_cloud", "dedicated_hosting", "bare_metal")
 # How much a team gives up with each kind of relaxation, smallest first: the list is ordered by
@@ -41,7 +42,7 @@ _WEIGHT = {
     "residency": 3,
 }
 # Regions in one country, for what a team keeps when a neighbouring region is added (data in the
-# US stays in the US). Wider than costing.COUNTRY, which decides residency for prices, on purpose:
+# US stays in the US). Wider than billing.COUNTRY, which decides residency for prices, on purpose:
 # this only words the trade-off and never admits a price.
 _COUNTRY = {
     "los_angeles": "us",
@@ -92,7 +93,7 @@ def dead_end(
     a house offer fits, the sized unit to quote."""
     if SC.PHASE_OF[kind] == "preprocessing" or not is_dead_end(options):
         return None
-    if mode in C.OWNED_MODES and options:
+    if mode in OW.OWNED_MODES and options:
         # The team's own hardware is a recommendation (bought, not rented): not a dead end.
         return None
     blocking = _blocking(answers, kind, mode, options, excluded, lang)
@@ -608,7 +609,7 @@ def _quote(
     best: tuple[tuple[int, int, int, str], dict[str, Any]] | None = None
     for p in _house_offers(catalog):
         key = str(p.region_key)
-        here = key in regions or C.in_country(key, regions)
+        here = key in regions or BL.in_country(key, regions)
         if not here and key not in near:
             continue
         modes = [m for m in p.modes if m in answers.deployment.allowed_modes]
@@ -660,7 +661,7 @@ def _quote_doc(
     server = dict(p.server or {})
     servers = _servers(option, p)
     route = server.get("china_bandwidth_type")
-    term = C.SLOT_TO_BILLING.get(p.billing, p.billing)
+    term = BL.SLOT_TO_BILLING.get(p.billing, p.billing)
     monthly = option["monthly_cost_usd"] if priced else None
     words = {
         "kind": i18n.label(kind, lang),

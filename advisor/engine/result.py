@@ -10,12 +10,14 @@ from typing import Any, cast
 
 from advisor.engine import answers as A
 from advisor.engine import asked as Q
+from advisor.engine import billing as BL
 from advisor.engine import costing as C
 from advisor.engine import explain as X
 from advisor.engine import i18n, labels
 from advisor.engine import nonllm as NL
 from advisor.engine import options as O
 from advisor.engine import pilot as P
+from advisor.engine import ranking as RK
 from advisor.engine import relax as R
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
@@ -71,7 +73,7 @@ def _cost_aware(
     catalog: Catalog,
     d: SC.Decision,
     sized: O.Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     lang: str,
 ) -> tuple[SC.Decision, O.Built, dict[str, dict[str, Any] | None]]:
     """The scores' decision with each workload's mode weighed by the cost of its best runnable
@@ -103,7 +105,7 @@ def _real_changes(
     catalog: Catalog,
     d: SC.Decision,
     sized: O.Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     built: O.Built,
 ) -> list[dict[str, Any]]:
     """Only changes that give a different recommendation: not the current one, not a list that
@@ -170,7 +172,7 @@ def _cost_keeps(
     catalog: Catalog,
     d: SC.Decision,
     sized: O.Sized,
-    ci: C.CostInputs,
+    ci: BL.CostInputs,
     built: O.Built,
 ) -> bool:
     """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
@@ -222,7 +224,7 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
     billing = (
         headline["billing"]
         if headline is not None
-        else C.billing_advice(d.mode, d.facts, catalog)[0]
+        else BL.billing_advice(d.mode, d.facts, catalog)[0]
     )
     return {
         "accelerator": d.accelerator,
@@ -798,7 +800,7 @@ def evaluate(
     d = SC.decide(facts, scoring, ctx)
     full_facts = d.facts
     acc_conf, mode_conf = _confidence_docs(d, scoring)
-    billing, billing_code = C.billing_advice(d.mode, full_facts, catalog)
+    billing, billing_code = BL.billing_advice(d.mode, full_facts, catalog)
     break_even = catalog.figure("commit_break_even_utilisation")
     utilisation = float(answers.cost.hours_per_day) / 24.0
 
@@ -900,7 +902,7 @@ def evaluate(
         w_billing = (
             first["billing"]
             if first and first.get("billing")
-            else C.billing_advice(wd.mode, full_facts, catalog)[0]
+            else BL.billing_advice(wd.mode, full_facts, catalog)[0]
         )
         for o in options[:1]:
             best_options.append({**o, "workload": wd.kind})
@@ -1237,9 +1239,9 @@ def _cost_inputs(
     when: date,
     stale_days: float,
     measurements: tuple[Measurement, ...] = (),
-) -> C.CostInputs:
+) -> BL.CostInputs:
     m = answers.maturity
-    return C.CostInputs(
+    return BL.CostInputs(
         catalog=catalog,
         today=when,
         stale_days=stale_days,
@@ -1484,12 +1486,12 @@ def _indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) 
 
 def _lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
     """The cheapest option that ranks lower only because its price names no region and no date
-    (costing.lead): the buyer is told what it would cost and whom to ask."""
-    if not options or options[0]["cost_to_result"]["usd"] is None or C.lead(options[0]):
+    (ranking.lead): the buyer is told what it would cost and whom to ask."""
+    if not options or options[0]["cost_to_result"]["usd"] is None or RK.lead(options[0]):
         return []
     missed = options[0].get("target_status") == "missed"
     cheapest = _cheaper_passed_over(
-        options, lambda o: bool(C.lead(o)) and (o.get("target_status") == "missed") == missed
+        options, lambda o: bool(RK.lead(o)) and (o.get("target_status") == "missed") == missed
     )
     if cheapest is None:
         return []

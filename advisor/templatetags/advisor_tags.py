@@ -53,7 +53,7 @@ def usd(value: Any) -> str:
 def billing_label(value: Any) -> Any:
     """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
     from advisor.charts import BILLING_LABELS
-    from advisor.engine.costing import BILLING_TO_SLOT
+    from advisor.engine.billing import BILLING_TO_SLOT
 
     if value in BILLING_LABELS:
         return BILLING_LABELS[value]
