@@ -16,7 +16,8 @@ from advisor.engine.answers import (
     parse_answers,
 )
 from advisor.engine.catalog import Catalog, CatalogError, load_catalog
-from advisor.engine.result import ENGINE_VERSION, evaluate, preview, rescore
+from advisor.engine.drafts import preview
+from advisor.engine.result import ENGINE_VERSION, evaluate, rescore
 from advisor.engine.scoring import ScoringModel, ScoringModelError, load_scoring_model
 
 __all__ = [

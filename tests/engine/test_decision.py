@@ -259,12 +259,12 @@ def test_a_reweighted_scoring_model_changes_the_outcome(
 
 
 def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
+    from advisor.engine import decide as DC
     from advisor.engine import explain as X
-    from advisor.engine import result as R
     from advisor.engine import scoring as SC
 
     answers = parse_answers(doc)
-    ctx = R._context(answers, CATALOG, R._shape(answers, CATALOG))
+    ctx = DC.scoring_context(answers, CATALOG, DC.answers_shape(answers, CATALOG))
     decision = SC.decide(SC.answers_facts(answers), SCORING, ctx)
     facts = decision.facts
     rs = X._Rescorer(facts, decision, SCORING, ctx)

@@ -1,0 +1,268 @@
+"""The notes a result adds to its options: targets missed, a thin margin over the next option, an
+indicative first option, a cheaper option passed over for its lead time, dominated options and
+the rules each workload applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from advisor.engine import answers as A
+from advisor.engine import i18n
+from advisor.engine import ranking as RK
+from advisor.engine import scoring as SC
+from advisor.engine.catalog import Catalog
+
+
+def target_warning_notes(
+    kind: str,
+    options: list[dict[str, Any]],
+    answers: A.Answers,
+    catalog: Catalog,
+    lang: str,
+) -> list[str]:
+    """What page one must say about a workload's target: nothing meets it (with the best
+    reachable figure and the levers that would), the first option meets it with a margin under
+    the catalog's safety share, and how many options miss it."""
+    if not options:
+        return []
+    first = options[0]
+    out: list[str] = []
+    if first.get("window"):
+        return out  # a batch window's margin or overrun is said by asked.window_statement
+    kind_label = i18n.label(kind, lang)
+    inf = answers.inference
+    if first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:
+        # The best reachable figure over every option, not only the first one's card.
+        fastest = min(options, key=lambda o: o["best_latency_at_metric_ms"])
+        metric = inf.latency_metric
+        levers = i18n.message(
+            f"rank.levers.{metric}",
+            lang,
+            ttft=f"{first['ttft_ms']:,.0f}",
+            tokens=f"{inf.output_tokens:,}",
+            prompt=f"{max(1, inf.context_tokens - inf.output_tokens):,}",
+        )
+        out.append(
+            i18n.message(
+                "rank.latency_unreachable",
+                lang,
+                kind=kind_label,
+                metric=i18n.label(metric, lang),
+                target=f"{first['latency_target_ms']:,.0f}",
+                best=_ms(fastest["best_latency_at_metric_ms"]),
+                card=fastest["name"],
+                levers=levers,
+            )
+        )
+    elif first.get("target_status") == "missed" and "meets_deadline" in first:
+        fastest = min(options, key=lambda o: o["hours"])
+        out.append(
+            i18n.message(
+                "rank.deadline_unreachable",
+                lang,
+                kind=kind_label,
+                target=f"{first['target_hours']:,.0f}",
+                card=fastest["name"],
+                count=fastest["count"],
+                best=f"{fastest['hours']:,.1f}",
+            )
+        )
+    elif first.get("target_status") == "at_risk":
+        unit = "ms" if "meets_latency" in first else "h"
+        achieved, target = (
+            (first["latency_at_metric_ms"], first["latency_target_ms"])
+            if unit == "ms"
+            else (first["hours"], first["target_hours"])
+        )
+        out.append(
+            i18n.message(
+                "rank.at_risk",
+                lang,
+                kind=kind_label,
+                card=first["name"],
+                count=first["count"],
+                margin=f"{first['target_margin'] * 100:.1f}%",
+                achieved=f"{achieved:,.0f} {unit}" if unit == "ms" else f"{achieved:,.1f} {unit}",
+                target=f"{target:,.0f} {unit}",
+                safety=i18n.percent(float(catalog.rule("target_safety_share"))),
+            )
+        )
+    return out
+
+
+def missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    missed = [o for o in options if o.get("target_status") == "missed"]
+    if not missed or len(missed) == len(options):
+        return []
+    return [
+        i18n.message(
+            "rank.some_missed",
+            lang,
+            kind=i18n.label(kind, lang),
+            count=len(missed),
+            total=len(options),
+            names=", ".join(f"{o['name']} × {o['count']}" for o in missed),
+        )
+    ]
+
+
+def _cheaper_passed_over(
+    options: list[dict[str, Any]], passed: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """The cheapest priced option ranked after the first, costing less than it and standing the
+    same on the team's stack, that `passed` says was passed over for a reason the result names
+    (a thin margin, a lead); None when there is none."""
+    cost = (options[0].get("cost_to_result") or {}).get("usd")
+    if cost is None:
+        return None
+    cheaper = [
+        o
+        for o in options[1:]
+        if passed(o)
+        and (o.get("cost_to_result") or {}).get("usd") is not None
+        and o["cost_to_result"]["usd"] < cost
+        and o["stack"]["runnable"] == options[0]["stack"]["runnable"]
+    ]
+    return min(cheaper, key=lambda o: o["cost_to_result"]["usd"], default=None)
+
+
+def thin_margin_notes(
+    kind: str, options: list[dict[str, Any]], catalog: Catalog, lang: str
+) -> list[str]:
+    """A cheaper option that meets the target only inside the estimate's own error ranks after
+    the first, which meets it with the safety share to spare: say which and what it would save."""
+    if not options or options[0].get("target_status") not in ("met", None):
+        return []
+    first = options[0]
+    cost = (first.get("cost_to_result") or {}).get("usd")
+    if cost is None:
+        return []
+    cheapest = _cheaper_passed_over(options, lambda o: o.get("target_status") == "at_risk")
+    if cheapest is None:
+        return []
+    return [
+        i18n.message(
+            "rank.thin_margin_after",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=cheapest["name"],
+            count=cheapest["count"],
+            cost=f"{cheapest['cost_to_result']['usd']:,.2f}",
+            per=i18n.message(f"per.{cheapest['cost_to_result']['per']}", lang),
+            margin=f"{cheapest['target_margin'] * 100:.1f}%",
+            safety=i18n.percent(float(catalog.rule("target_safety_share"))),
+            first=f"{first['name']} × {first['count']}",
+            first_cost=f"{cost:,.2f}",
+        )
+    ]
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f}" if value >= 10 else f"{value:,.1f}"
+
+
+def _firm(option: Mapping[str, Any]) -> bool | None:
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    return None if not price else bool(price["as_of"]) and not price["estimated"]
+
+
+def indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    """A first option on an indicative price (undated, estimated, a "from" price) ranks there
+    on cost alone; the buyer is told so and which firm price it beat."""
+    if not options or _firm(options[0]) is not False:
+        return []
+    first = options[0]
+    if first["cost_to_result"]["usd"] is None:
+        return []
+    # The first firm price of the same standing (runs the stack, offered here, meets the target).
+    firm = next(
+        (
+            o
+            for o in options[1:]
+            if _firm(o)
+            and o["cost_to_result"]["usd"] is not None
+            and o["stack"]["runnable"] == first["stack"]["runnable"]
+            and o["availability"]["available"] == first["availability"]["available"]
+            and (o.get("target_status") == "missed") == (first.get("target_status") == "missed")
+        ),
+        None,
+    )
+    if firm is None:
+        return []
+    per = i18n.message(f"per.{first['cost_to_result']['per']}", lang)
+    return [
+        i18n.message(
+            "rank.indicative_first",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=first["name"],
+            count=first["count"],
+            provider=first["prices"][first["billing_used"]]["provider"],
+            cost=f"{first['cost_to_result']['usd']:,.2f}",
+            per=per,
+            firm_card=firm["name"],
+            firm_count=firm["count"],
+            firm_cost=f"{firm['cost_to_result']['usd']:,.2f}",
+        )
+    ]
+
+
+def lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    """The cheapest option that ranks lower only because its price names no region and no date
+    (ranking.lead): the buyer is told what it would cost and whom to ask."""
+    if not options or options[0]["cost_to_result"]["usd"] is None or RK.lead(options[0]):
+        return []
+    missed = options[0].get("target_status") == "missed"
+    cheapest = _cheaper_passed_over(
+        options, lambda o: bool(RK.lead(o)) and (o.get("target_status") == "missed") == missed
+    )
+    if cheapest is None:
+        return []
+    return [
+        i18n.message(
+            "rank.lead_passed_over",
+            lang,
+            kind=i18n.label(kind, lang),
+            card=cheapest["name"],
+            count=cheapest["count"],
+            provider=cheapest["prices"][cheapest["billing_used"]]["provider"],
+            cost=f"{cheapest['cost_to_result']['usd']:,.2f}",
+            per=i18n.message(f"per.{cheapest['cost_to_result']['per']}", lang),
+        )
+    ]
+
+
+def dominated_notes(kind: str, dominated: list[dict[str, Any]], lang: str) -> list[str]:
+    if not dominated:
+        return []
+    return [
+        i18n.message(
+            "rank.dominated",
+            lang,
+            kind=i18n.label(kind, lang),
+            count=len(dominated),
+            names=", ".join(f"{o['name']} × {o['count']}" for o in dominated),
+        )
+    ]
+
+
+def rules_for_workload(
+    kind: str, first: Mapping[str, Any] | None, mode_doc: Mapping[str, Any] | None
+) -> list[str]:
+    """Rule ids (options.RULES) applied to this workload's recommendation."""
+    phase = SC.PHASE_OF[kind]
+    if phase == "preprocessing":
+        return ["server_sized_for_workload"]
+    rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]
+    if phase == "training":
+        rules += ["time_to_result", "optimizer_implementation"]
+    else:
+        rules.append("serving_at_required_load")
+    rules.append("billing_follows_utilisation")
+    if mode_doc is not None:
+        rules.append("mode_weighs_cost")
+    rules += ["server_sized_for_workload", "confidence_covers_recommendation", "real_levers"]
+    return rules
