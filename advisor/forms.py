@@ -998,5 +998,14 @@ class MeasurementForm(forms.Form):
     file = forms.FileField(
         label=_("or upload it"),
         required=False,
-        widget=forms.ClearableFileInput(attrs={"class": "form-control", "accept": ".json"}),
+        widget=forms.ClearableFileInput(
+            attrs={"class": "form-control", "accept": ".json,.jsonl,.csv,.txt"}
+        ),
+    )
+    concurrency = forms.IntegerField(
+        label=_("Concurrency of the run (only for genai-perf's CSV, which does not record it)"),
+        required=False,
+        min_value=1,
+        max_value=100_000,
+        widget=forms.NumberInput(attrs={"class": "form-control", "inputmode": "numeric"}),
     )

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from advisor import decisions, selectors, services
 from advisor.engine import i18n
+from advisor.engine import labels as E_labels
 from advisor.engine import measured as M
 from advisor.forms import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
@@ -46,13 +47,20 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             # Read no more than the limit and one byte: a larger file is refused unread.
             raw = upload.read(M.MAX_BYTES + 1)
         try:
-            saved = services.report_measure(report=obj, raw=raw, source=source, user=request.user)
+            saved = services.report_measure(
+                report=obj,
+                raw=raw,
+                source=source,
+                user=request.user,
+                concurrency=form.cleaned_data["concurrency"],
+            )
         except M.MeasurementError as error:
             problems = _problems(error)
             if upload is not None and len(raw) <= M.MAX_BYTES:
                 # Nothing lost: the uploaded text comes back in the box, to fix and send.
                 text = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
-                form = MeasurementForm({"text": text})
+                kept = {"text": text, "concurrency": request.POST.get("concurrency")}
+                form = MeasurementForm(kept)
                 form.is_valid()
         except services.ReportThrottled as refusal:
             problems = [
@@ -63,11 +71,14 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             return redirect(
                 reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
             )
+    lang = decisions.engine_language()
     context = {
         "assessment": assessment,
         "report": obj,
         "first": first,
-        "serving": (obj.answers.get("frameworks") or {}).get("serving"),
+        "serving": E_labels.shown(
+            "serving", (obj.answers.get("frameworks") or {}).get("serving"), lang
+        ),
         "form": form,
         "problems": problems,
     }

@@ -1111,18 +1111,33 @@ def _engine_measurements(organization: Organization) -> tuple[M.Measurement, ...
     )
 
 
-def report_measure(*, report: Report, raw: bytes | str, source: str, user: User | None) -> Report:
+def report_measure(
+    *,
+    report: Report,
+    raw: bytes | str,
+    source: str,
+    user: User | None,
+    concurrency: int | None = None,
+) -> Report:
     """A serving benchmark's result for `report`'s first serving option, kept for the
     organisation, and a new version re-planned with it (and the organisation's earlier
     measurements): its result is evaluated now as a what-if is (the report's catalog, scoring
     model and day), `based_on` names `report`. Raises MeasurementError naming every problem
     (nothing is stored), NothingToMeasure when the report has no serving option, and
-    ReportThrottled past the limits."""
+    ReportThrottled past the limits. `concurrency` is the one the team typed, for a format that
+    does not record it (engine/measured.py parse)."""
     first = selectors.first_serving_option(report.result)
     serving = str((report.answers.get("frameworks") or {}).get("serving") or "")
     if first is None or not serving or not isinstance(report.result, dict):
         raise NothingToMeasure
-    m = M.parse_vllm(raw, accelerator_id=first["accelerator_id"], serving=serving, source=source)
+    m = M.parse(
+        raw,
+        accelerator_id=first["accelerator_id"],
+        serving=serving,
+        source=source,
+        today=timezone.localdate().isoformat(),
+        concurrency=concurrency,
+    )
     before = first.get("measured") or {}
     estimated = before.get("estimated") or {
         "tokens_per_second_per_replica": first.get("tokens_per_second_per_replica"),
@@ -1148,6 +1163,7 @@ def report_measure(*, report: Report, raw: bytes | str, source: str, user: User 
                 "tpot_ms": m.tpot_ms,
                 "e2el_ms": m.e2el_ms,
                 "percentile": m.percentile,
+                "tool": m.tool,
             },
             estimated=estimated,
             measured_on=m.measured_on,

@@ -189,6 +189,8 @@ class ModelPreset:
     moe_layers: int | None = None
     active_parameters: int | None = None
     kv_latent: int | None = None  # MLA: kv_lora_rank + qk_rope_head_dim elements per layer
+    # The Hugging Face repository the pilot's commands load (issue 24); None: the team names it.
+    hf_id: str | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -482,7 +484,10 @@ def _build(data: Mapping[str, Any]) -> Catalog:
         )
         for p in data["prices"]
     )
-    preset_data = data.get("model_presets") or _bundled("presets.json")["presets"]
+    bundled_presets = _bundled("presets.json")["presets"]
+    preset_data = data.get("model_presets") or bundled_presets
+    # An admin catalog's preset rows carry no repository: the bundled preset of that id names it.
+    bundled_hf = {p["id"]: p.get("hf_id") for p in bundled_presets}
     presets = {
         p["id"]: ModelPreset(
             id=p["id"],
@@ -505,6 +510,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             moe_layers=_opt_int(p.get("moe_layers")),
             active_parameters=_opt_int(p.get("active_parameters")),
             kv_latent=_opt_int(p.get("kv_latent")),
+            hf_id=p.get("hf_id") or bundled_hf.get(p["id"]),
         )
         for p in preset_data
     }

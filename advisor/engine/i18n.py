@@ -1377,9 +1377,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "沒有貼上或上傳任何內容。",
     ),
     "measured.not_json": _m(
-        "This is not JSON: paste the file that vllm bench serve --save-result wrote, not the "
-        "printed summary.",
-        "這不是 JSON：請貼上 vllm bench serve --save-result 寫出的檔案，而非畫面上列印的摘要。",
+        "This is neither JSON nor CSV: paste the file the benchmark saved (vllm bench serve "
+        "--save-result, sglang.bench_serving --output-file, trtllm-bench --report_json, "
+        "genai-perf's CSV), not the printed summary.",
+        "這不是 JSON 或 CSV：請貼上基準測試儲存的檔案（vllm bench serve --save-result、"
+        "sglang.bench_serving --output-file、trtllm-bench --report_json、genai-perf 的 CSV），"
+        "而非畫面上列印的摘要。",
     ),
     "measured.not_vllm": _m(
         "This JSON is not a vLLM serving benchmark result (no request_throughput, "
@@ -1387,6 +1390,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "此 JSON 不是 vLLM 服務基準測試結果（沒有 request_throughput、output_throughput、"
         "mean_ttft_ms 或 model_id）。",
     ),
+    "measured.unknown_format": _m(
+        "This is not a serving benchmark result this page reads: vllm bench serve or TensorRT-LLM "
+        "benchmark_serving (--save-result JSON), sglang.bench_serving (JSONL), trtllm-bench "
+        "(--report_json) or genai-perf (CSV).",
+        "這不是本頁可讀取的服務基準測試結果：vllm bench serve 或 TensorRT-LLM benchmark_serving"
+        "（--save-result JSON）、sglang.bench_serving（JSONL）、trtllm-bench（--report_json）或 "
+        "genai-perf（CSV）。",
+    ),
+    "measured.bad_line": _m(
+        "Line {field} of this JSONL file is not JSON.",
+        "此 JSONL 檔案的第 {field} 行不是 JSON。",
+    ),
+    "measured.no_streaming": _m(
+        "The trtllm-bench report has no streaming_metrics: run it with --streaming so time to "
+        "first token and time per output token are measured.",
+        "trtllm-bench 報告中沒有 streaming_metrics：請加上 --streaming 執行，才會量測首個 token "
+        "時間與每個輸出 token 時間。",
+    ),
+    "measured.csv_concurrency": _m(
+        "genai-perf's CSV does not record the concurrency: enter the --concurrency the run used.",
+        "genai-perf 的 CSV 不會記錄並行數：請填入這次執行所用的 --concurrency。",
+    ),
+    "measured.tool.vllm": _m(
+        "vLLM-style serving benchmark (JSON)", "vLLM 格式的服務基準測試（JSON）"
+    ),
+    "measured.tool.sglang": _m("SGLang bench_serving (JSONL)", "SGLang bench_serving（JSONL）"),
+    "measured.tool.trtllm_bench": _m("trtllm-bench (JSON)", "trtllm-bench（JSON）"),
+    "measured.tool.genai_perf_csv": _m("GenAI-Perf (CSV)", "GenAI-Perf（CSV）"),
     "measured.missing": _m("The result has no {field}.", "結果中缺少 {field}。"),
     "measured.not_number": _m(
         "{field} must be a number of zero or more.", "{field} 必須是零或以上的數字。"

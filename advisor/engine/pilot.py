@@ -32,30 +32,25 @@ TRAINING_RUN_SECONDS = 3600.0
 # Requests per concurrency level: ten rounds of the concurrency, so the steady state dominates.
 PROMPTS_PER_SLOT = 10
 
-# The Hugging Face repository of each bundled preset (data/presets.json ids); a custom
-# architecture is named by a placeholder the team fills in.
-HF_IDS: dict[str, str] = {
-    "llama-3.2-1b": "meta-llama/Llama-3.2-1B",
-    "llama-3-8b": "meta-llama/Meta-Llama-3-8B",
-    "llama-3-70b": "meta-llama/Meta-Llama-3-70B",
-    "mistral-7b": "mistralai/Mistral-7B-v0.1",
-    "qwen2.5-7b": "Qwen/Qwen2.5-7B",
-    "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
-    "deepseek-v3": "deepseek-ai/DeepSeek-V3",
-}
+# A model with no Hugging Face repository in the presets (data/presets.json `hf_id`), or a
+# custom architecture, is named by a placeholder the team fills in.
 CUSTOM_MODEL = "<your-model>"
 
 # `vllm bench serve --backend` for each serving stack (vLLM's benchmark client, which also
-# drives TGI and TensorRT-LLM servers; any other stack through its OpenAI-compatible endpoint).
+# drives TGI; any other stack through its OpenAI-compatible endpoint). TensorRT-LLM is measured
+# with its own copy of that client against trtllm-serve's OpenAI endpoint; both save the JSON
+# that measured.parse reads.
 # Price rows rented by the hour, in order of preference when they cost the same.
 _HOURLY = ("on_demand", "flex_start", "spot")
-_BACKENDS = {"vllm": "vllm", "tgi": "tgi", "tensorrt_llm": "tensorrt-llm"}
+_BACKENDS = {"vllm": "vllm", "tgi": "tgi"}
+_TRTLLM_CLIENT = "python -m tensorrt_llm.serve.scripts.benchmark_serving --backend openai"
 _TRAINING_PRECISION = {"bf16_mixed": "bf16", "fp16_mixed": "fp16"}
 
 
-def _model_id(answers: A.Answers) -> str:
+def _model_id(answers: A.Answers, catalog: Catalog) -> str:
     preset = answers.model.preset if answers.model is not None else None
-    return HF_IDS.get(preset or "", CUSTOM_MODEL)
+    found = catalog.presets.get(preset) if preset else None
+    return (found.hf_id if found is not None else None) or CUSTOM_MODEL
 
 
 def _price(option: Mapping[str, Any], devices_needed: int) -> tuple[str, dict[str, Any]] | None:
@@ -147,7 +142,7 @@ def _check(
 
 
 def _serving(
-    option: Mapping[str, Any], answers: A.Answers, safety: float, lang: str
+    option: Mapping[str, Any], answers: A.Answers, catalog: Catalog, safety: float, lang: str
 ) -> dict[str, Any] | None:
     inf = answers.inference
     if inf is None or "tokens_per_second_per_replica" not in option:
@@ -155,7 +150,7 @@ def _serving(
     tp = int(option.get("tensor_parallel") or 1)
     batch = int(option.get("batch_per_replica") or inf.concurrent_sequences)
     prompt = max(1, inf.context_tokens - inf.output_tokens)
-    model = _model_id(answers)
+    model = _model_id(answers, catalog)
     stack = answers.frameworks.serving
     backend = _BACKENDS.get(stack, "openai")
     server = {
@@ -169,9 +164,15 @@ def _serving(
     }.get(stack)
     levels = sorted({1, max(1, batch // 2), batch})
     commands = [server] if server else []
+    # TensorRT-LLM's client samples random prompts from ShareGPT unless --random-ids is set.
+    client = (
+        f"{_TRTLLM_CLIENT} --model {model} --dataset-name random --random-ids"
+        if stack == "tensorrt_llm"
+        else f"vllm bench serve --backend {backend} --model {model} --dataset-name random"
+    )
     commands += [
-        f"vllm bench serve --backend {backend} --model {model} --dataset-name random "
-        f"--random-input-len {prompt} --random-output-len {inf.output_tokens} --ignore-eos "
+        f"{client} --random-input-len {prompt} --random-output-len {inf.output_tokens} "
+        "--ignore-eos "
         f"--max-concurrency {c} --num-prompts {PROMPTS_PER_SLOT * c} "
         f"--percentile-metrics ttft,tpot,e2el --metric-percentiles 50,95 "
         f"--save-result --result-filename pilot-c{c}.json"
@@ -238,6 +239,7 @@ def _serving(
 def _training(
     option: Mapping[str, Any],
     answers: A.Answers,
+    catalog: Catalog,
     sizing: Mapping[str, Any] | None,
     safety: float,
     lang: str,
@@ -260,7 +262,7 @@ def _training(
     steps = max(10, int(tps_device * devices * TRAINING_RUN_SECONDS / tokens_per_step))
     # Peak memory per device: the sizing's peak, spread over the devices the plan shards it on.
     peak = float(sizing["memory_gib"]["total"]) / need
-    model = _model_id(answers)
+    model = _model_id(answers, catalog)
     precision = _TRAINING_PRECISION.get(t.precision, t.precision)
     lora = f" --lora-rank {t.lora_rank}" if t.method in ("lora", "qlora") and t.lora_rank else ""
     flags = (
@@ -336,9 +338,9 @@ def pilot(
     runs = []
     for role, option in chosen:
         run = (
-            _training(option, answers, sizing, safety, lang)
+            _training(option, answers, catalog, sizing, safety, lang)
             if kind in A.TRAINING_KINDS
-            else _serving(option, answers, safety, lang)
+            else _serving(option, answers, catalog, safety, lang)
         )
         if run is not None:
             runs.append(

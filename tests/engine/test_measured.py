@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.measured import MAX_BYTES, Measurement, MeasurementError, parse_vllm
+from advisor.engine.measured import (
+    MAX_BYTES,
+    Measurement,
+    MeasurementError,
+    parse,
+    parse_vllm,
+)
 
 from .conftest import sample
 
@@ -117,3 +123,135 @@ def test_a_measured_latency_over_the_target_says_it_no_longer_holds(
     option = _option(evaluate(BUSY, catalog, scoring, measurements=[slow]), H100)
     assert option["measured"]["estimated"]["meets_latency"] is True
     assert option["meets_latency"] is False
+
+
+DATA = Path(__file__).parent / "data"
+TODAY = "2026-12-02"
+
+
+def _parse(name: str, concurrency: int | None = None) -> Measurement:
+    return parse(
+        (DATA / name).read_bytes(),
+        accelerator_id=H100,
+        serving="tensorrt_llm",
+        source=name,
+        today=TODAY,
+        concurrency=concurrency,
+    )
+
+
+def _problems(raw: str, concurrency: int | None = None) -> list[tuple[str, str]]:
+    with pytest.raises(MeasurementError) as caught:
+        parse(
+            raw,
+            accelerator_id=H100,
+            serving="vllm",
+            source="x",
+            today=TODAY,
+            concurrency=concurrency,
+        )
+    return [(p.code, p.field) for p in caught.value.problems]
+
+
+def test_reads_each_recorded_format() -> None:
+    got = {
+        name: (m.tool, m.model_id, m.concurrency, m.output_tokens_per_s, m.ttft_ms, m.tpot_ms)
+        for name, m in (
+            ("vllm_bench_serve_h100.json", _parse("vllm_bench_serve_h100.json")),
+            ("trtllm_benchmark_serving_h100.json", _parse("trtllm_benchmark_serving_h100.json")),
+            ("sglang_bench_serving_h100.jsonl", _parse("sglang_bench_serving_h100.jsonl")),
+            ("trtllm_bench_report_h100.json", _parse("trtllm_bench_report_h100.json")),
+            ("genai_perf_h100.csv", _parse("genai_perf_h100.csv", concurrency=32)),
+        )
+    }
+    llama = "meta-llama/Llama-3.1-8B-Instruct"
+    assert got == {
+        "vllm_bench_serve_h100.json": ("vllm", llama, 32, 874.3, 388.0, 40.8),
+        "trtllm_benchmark_serving_h100.json": ("vllm", llama, 32, 1031.1, 650.4, 31.5),
+        # The newest of the two runs the file gathered; SGLang writes p99, no model, no date.
+        "sglang_bench_serving_h100.jsonl": ("sglang", "", 32, 1003.5, 655.0, 29.8),
+        # trtllm-bench's average concurrency (31.62) is the load its throughput was measured at.
+        "trtllm_bench_report_h100.json": ("trtllm_bench", llama, 32, 1016.4, 661.0, 31.4),
+        "genai_perf_h100.csv": ("genai_perf_csv", "", 32, 1012.88, 640.75, 31.62),
+    }
+
+
+def test_dates_a_file_without_a_date_the_day_it_is_pasted() -> None:
+    assert _parse("vllm_bench_serve_h100.json").measured_on == "2026-12-01"
+    assert _parse("sglang_bench_serving_h100.jsonl").measured_on == TODAY
+    assert _parse("trtllm_bench_report_h100.json").measured_on == TODAY
+
+
+def test_reads_thousands_commas_in_genai_perf_figures() -> None:
+    m = _parse("genai_perf_h100.csv", concurrency=32)
+    assert (m.e2el_ms, m.percentile) == (16598.90, "p95")
+
+
+def test_genai_perf_csv_needs_the_concurrency_the_team_ran() -> None:
+    raw = (DATA / "genai_perf_h100.csv").read_text()
+    assert _problems(raw) == [("csv_concurrency", "concurrency")]
+    broken = raw.replace("1012.88", "fast").replace("Request Throughput (per sec),1.98", "")
+    assert _problems(broken, concurrency=8) == [
+        ("not_number", "output token throughput (value)"),
+        ("missing", "request throughput (value)"),
+    ]
+
+
+def test_names_every_problem_of_a_trtllm_bench_report_without_streaming() -> None:
+    doc = json.loads((DATA / "trtllm_bench_report_h100.json").read_text())
+    del doc["streaming_metrics"]
+    doc["performance"]["system_output_throughput_tok_s"] = None
+    doc["request_info"]["num_requests"] = 0
+    assert _problems(json.dumps(doc)) == [
+        ("not_number", "performance.system_output_throughput_tok_s"),
+        ("nothing_completed", "request_info.num_requests"),
+        ("no_streaming", "streaming_metrics"),
+    ]
+
+
+def test_names_every_problem_of_an_sglang_run() -> None:
+    line = json.loads((DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()[0])
+    line |= {"max_concurrency": None, "mean_tpot_ms": "n/a", "completed": 0}
+    del line["output_throughput"]
+    assert _problems(json.dumps(line)) == [
+        ("missing", "output_throughput"),
+        ("not_number", "mean_tpot_ms"),
+        ("no_concurrency", "max_concurrency"),
+        ("nothing_completed", "completed"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ("============ Serving Benchmark Result ============", ("not_json", "")),
+        ('{"loss": 1.2}', ("unknown_format", "")),
+        ("[1, 2]", ("unknown_format", "")),
+        ('{"a": 1}\n{"b": 2', ("bad_line", "2")),
+        ("Metric,Value\n", ("unknown_format", "")),
+        ("\n \n", ("empty", "")),
+    ],
+)
+def test_refuses_what_is_no_benchmark_result(raw: str, problem: tuple[str, str]) -> None:
+    assert _problems(raw) == [problem]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_every_problem_has_words_in_both_languages(lang: str) -> None:
+    from advisor.engine import i18n
+
+    for code in (
+        "too_large",
+        "empty",
+        "not_json",
+        "unknown_format",
+        "bad_line",
+        "missing",
+        "not_number",
+        "no_concurrency",
+        "nothing_completed",
+        "no_streaming",
+        "csv_concurrency",
+    ):
+        text = i18n.message(f"measured.{code}", lang, field="x", limit=512)
+        assert text and "{" not in text

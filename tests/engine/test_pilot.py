@@ -5,14 +5,20 @@ concurrency, and a pass line for each figure the plan assumed."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import advisor.engine
 from advisor.engine import Catalog, ScoringModel, load_catalog
+from advisor.engine.measured import parse
 from advisor.engine.result import evaluate
 from tests.engine.conftest import DELETE, sample
+
+DATA = Path(__file__).parent / "data"
 
 SERVING = sample(
     **{
@@ -98,6 +104,54 @@ def test_a_tgi_team_gets_the_tgi_server_and_the_tgi_backend(
     assert run["commands"][0].startswith("text-generation-launcher --model-id Qwen/Qwen2.5-7B ")
     assert "--max-total-tokens 6144" in run["commands"][0]
     assert all("--backend tgi " in c for c in run["commands"][1:])
+
+
+def test_a_tensorrt_llm_team_gets_trtllm_serve_and_a_client_whose_result_is_read(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    answers = {**SERVING, "frameworks": {**SERVING["frameworks"], "serving": "tensorrt_llm"}}
+    doc = evaluate(answers, catalog, scoring)
+    run = _workload(doc, "realtime_inference")["pilot"]["runs"][0]
+    server, *bench = run["commands"]
+    assert server.startswith("trtllm-serve Qwen/Qwen2.5-7B --tp_size ")
+    recorded = json.loads((DATA / "trtllm_benchmark_serving_h100.json").read_text())
+    for line in bench:
+        assert line.startswith(
+            "python -m tensorrt_llm.serve.scripts.benchmark_serving --backend openai "
+            "--model Qwen/Qwen2.5-7B --dataset-name random --random-ids "
+        )
+        assert "--metric-percentiles 50,95" in line and "--save-result" in line
+        # The file this line saves (its --max-concurrency in the client's result) is accepted.
+        level = int(line.split("--max-concurrency ")[1].split()[0])
+        m = parse(
+            json.dumps(recorded | {"max_concurrency": level}),
+            accelerator_id=run["accelerator_id"],
+            serving="tensorrt_llm",
+            source=line.split("--result-filename ")[1],
+            today="2026-12-02",
+        )
+        assert (m.concurrency, m.percentile) == (level, "p95")
+
+
+def test_the_model_repository_comes_from_the_presets(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    presets = json.loads(
+        (Path(advisor.engine.__file__).parent / "data" / "presets.json").read_text()
+    )["presets"]
+    assert all(p["hf_id"] for p in presets)
+    data = catalog.to_dict()
+    data["model_presets"] = [
+        p | {"hf_id": "acme/qwen-mirror"} if p["id"] == "qwen2.5-7b" else p for p in presets
+    ]
+    doc = evaluate(SERVING, load_catalog(data), scoring)
+    server, *_ = _workload(doc, "realtime_inference")["pilot"]["runs"][0]["commands"]
+    assert server.startswith("vllm serve acme/qwen-mirror ")
+    # An admin catalog's preset rows carry no repository: the bundled preset's stands.
+    data["model_presets"] = [{k: v for k, v in p.items() if k != "hf_id"} for p in presets]
+    doc = evaluate(SERVING, load_catalog(data), scoring)
+    server, *_ = _workload(doc, "realtime_inference")["pilot"]["runs"][0]["commands"]
+    assert server.startswith("vllm serve Qwen/Qwen2.5-7B ")
 
 
 def test_a_training_team_gets_a_short_run_at_its_sequence_length_and_micro_batch(

@@ -105,7 +105,7 @@ def test_an_upload_makes_a_new_version_that_says_what_changed(
 
 @pytest.mark.parametrize(
     ("headers", "expected"),
-    [({}, "This is not JSON"), (ZH, "這不是 JSON")],
+    [({}, "This is neither JSON nor CSV"), (ZH, "這不是 JSON 或 CSV")],
     ids=["en", "zh-hant"],
 )
 def test_pasted_text_that_is_not_json_is_refused_and_kept(
@@ -132,6 +132,58 @@ def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
     assert "The result has no output_throughput." in page
     assert "max_concurrency is missing" in page
     assert '"mean_ttft_ms": 212.5' in page  # the uploaded text, in the box to fix
+    assert not Measurement.objects.exists()
+
+
+DATA = Path(__file__).parents[1] / "engine" / "data"
+
+
+@pytest.mark.parametrize("headers", [{}, ZH], ids=["en", "zh-hant"])
+def test_an_sglang_jsonl_and_a_genai_perf_csv_each_make_a_version(
+    client: Client, owner: Any, headers: dict[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    sglang = SimpleUploadedFile(
+        "bench.jsonl", (DATA / "sglang_bench_serving_h100.jsonl").read_bytes()
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(_url(v1), {"file": sglang}, **headers)
+    assert response.status_code == 302
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(
+            _url(v1),
+            {"text": (DATA / "genai_perf_h100.csv").read_text(), "concurrency": "32"},
+            **headers,
+        )
+    assert response.status_code == 302
+    runs = Measurement.objects.order_by("created_at")
+    assert [(r.figures["tool"], r.concurrency, r.source_name) for r in runs] == [
+        ("sglang", 32, "bench.jsonl"),
+        ("genai_perf_csv", 32, "貼上" if headers else "pasted"),
+    ]
+    # Neither file is dated: the run is dated the day it was pasted.
+    assert all(r.measured_on == r.created_at.date() for r in runs)
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({}, "genai-perf's CSV does not record the concurrency"),
+        (ZH, "genai-perf 的 CSV 不會記錄並行數"),
+    ],
+    ids=["en", "zh-hant"],
+)
+def test_a_csv_without_its_concurrency_is_refused_and_kept(
+    client: Client, owner: Any, headers: dict[str, str], expected: str
+) -> None:
+    v1 = _busy_report(owner)
+    upload = SimpleUploadedFile(
+        "profile_export_genai_perf.csv", (DATA / "genai_perf_h100.csv").read_bytes()
+    )
+    response = client.post(_url(v1), {"file": upload}, **headers)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert expected in page and "Request Throughput (per sec),1.98" in page
     assert not Measurement.objects.exists()
 
 
