@@ -54,13 +54,10 @@ from accounts.services import api_token_used
 from accounts.validators import validate_plain_name
 from advisor import decisions, services
 from advisor.engine import AnswersError, answers_schema
-from advisor.engine.answers import (
-    MAX_PROBLEMS,
-    answers_draft_schema,
-    first_problems,
-    join_path,
-)
+from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.document import ResultDocument
+from advisor.engine.problems import first_problems, join_path
+from advisor.engine.schema import answers_draft_schema
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
 

@@ -19,8 +19,8 @@ from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff, object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
-from advisor.engine.answers import Problem
 from advisor.engine.document import ResultDocument, Workload
+from advisor.engine.problems import Problem
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.report_dead_ends import dead_end_offer
 from advisor.wizard import STEPS, applicable_steps

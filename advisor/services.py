@@ -31,8 +31,9 @@ from accounts.services import invitation_create, organization_create
 from advisor import decisions, selectors
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine import measured as M
-from advisor.engine.answers import SCHEMA_VERSION, Problem, check_partial, draft_problems, validate
+from advisor.engine.answers import SCHEMA_VERSION
 from advisor.engine.document import ResultDocument, normalise
+from advisor.engine.problems import Problem, check_partial, draft_problems, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reference.models import Catalog
 from advisor.starters import BY_SLUG as STARTERS

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.datastructures import MultiValueDict
 
 from advisor import decisions, services
-from advisor.engine.answers import Problem
+from advisor.engine.problems import Problem
 from advisor.forms import StepForm
 from advisor.models import Assessment
 from advisor.wizard import Step

@@ -27,7 +27,7 @@ from accounts.selectors import (
 from accounts.services import InvitationError
 from advisor import decisions, permissions, selectors, services, step_forms
 from advisor.engine import AnswersError
-from advisor.engine.answers import Problem, validate
+from advisor.engine.problems import Problem, validate
 from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from advisor import forms as f
 from advisor.engine import answers as A
-from advisor.engine.answers import Problem
+from advisor.engine.problems import Problem
 
 Answers = dict[str, Any]
 

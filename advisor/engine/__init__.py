@@ -6,18 +6,13 @@ model, memory sizing, time and cost, each figure with its source. See `evaluate`
 
 from __future__ import annotations
 
-from advisor.engine.answers import (
-    SCHEMA_VERSION,
-    Answers,
-    AnswersError,
-    Problem,
-    answers_schema,
-    check_partial,
-    parse_answers,
-)
+from advisor.engine.answers import SCHEMA_VERSION, Answers
 from advisor.engine.catalog import Catalog, CatalogError, load_catalog
 from advisor.engine.drafts import preview
+from advisor.engine.parse import parse_answers
+from advisor.engine.problems import AnswersError, Problem, check_partial
 from advisor.engine.result import ENGINE_VERSION, evaluate, rescore
+from advisor.engine.schema import answers_schema
 from advisor.engine.scoring import ScoringModel, ScoringModelError, load_scoring_model
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
-from advisor.engine.answers import Problem, join_path
+from advisor.engine.problems import Problem, join_path
 
 _T = TypeVar("_T")
 

@@ -14,16 +14,12 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from advisor.engine import i18n
-from advisor.engine.answers import (
-    AnswersError,
-    Problem,
-    answers_schema,
-    first_problems,
-    parse_answers,
-)
 from advisor.engine.catalog import Catalog, load_catalog
 from advisor.engine.explain import text_summary
+from advisor.engine.parse import parse_answers
+from advisor.engine.problems import AnswersError, Problem, first_problems
 from advisor.engine.result import evaluate
+from advisor.engine.schema import answers_schema
 from advisor.engine.scoring import ScoringModel, load_scoring_model
 
 MAX_BYTES = 1_000_000  # 1 MB: an answers document is a few KB; anything larger is a mistake
@@ -202,6 +198,6 @@ def main(
 
 
 def _not_object(doc: Any) -> NoReturn:
-    from advisor.engine.answers import check_partial
+    from advisor.engine.problems import check_partial
 
     raise AnswersError(check_partial(doc))

@@ -14,6 +14,7 @@ from advisor.engine import billing as BL
 from advisor.engine import costing as C
 from advisor.engine import i18n
 from advisor.engine import options as O
+from advisor.engine import parse as PA
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
@@ -42,7 +43,7 @@ def scoring_context(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | 
 
 
 def coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
-    return answers if isinstance(answers, A.Answers) else A.parse_answers(answers)
+    return answers if isinstance(answers, A.Answers) else PA.parse_answers(answers)
 
 
 def size_workloads(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> O.Sized:

@@ -8,6 +8,8 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import explain as X
 from advisor.engine import i18n
+from advisor.engine import parse as PA
+from advisor.engine import problems as PB
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
@@ -69,7 +71,7 @@ def _ok(doc: Mapping[str, Any]) -> bool:
 
 
 def _partial_ok(doc: Mapping[str, Any]) -> bool:
-    return not A.check_partial(doc)
+    return not PB.check_partial(doc)
 
 
 def _preview(
@@ -116,7 +118,7 @@ def _preview(
         ),
         "deployment.china_connectivity": _bool_or(
             _get(draft, "deployment", "china_connectivity"),
-            A.china_by_region(regions) if regions else None,
+            PA.china_by_region(regions) if regions else None,
         ),
         "deployment.data_residency": residency,
         "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),

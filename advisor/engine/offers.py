@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, TypeGuard
 
-from advisor.engine.answers import Problem
 from advisor.engine.catalog import CatalogError
+from advisor.engine.problems import Problem
 
 # The card a row's `gpu` text names, first match wins (GH200 before H200, PCIe before H100).
 _CARDS: tuple[tuple[str, str], ...] = (

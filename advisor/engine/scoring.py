@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 from jsonschema import Draft202012Validator
 
 from advisor.engine import answers as A
-from advisor.engine.answers import Problem, join_path
+from advisor.engine.problems import Problem, join_path
 
 Pair = tuple[str, str]  # (accelerator, deployment mode)
 _T = TypeVar("_T")

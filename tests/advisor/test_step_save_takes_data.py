@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from advisor import services
-from advisor.engine.answers import Problem
+from advisor.engine.problems import Problem
 from advisor.models import Assessment
 from tests.factories import MembershipFactory
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import decisions
-from advisor.engine.answers import validate
+from advisor.engine.problems import validate
 from advisor.models import Assessment, Report
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 

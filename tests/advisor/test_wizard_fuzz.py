@@ -10,7 +10,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.engine.answers import check_partial
+from advisor.engine.problems import check_partial
 from advisor.models import Assessment
 from advisor.wizard import STEPS
 from tests.factories import AssessmentFactory, MembershipFactory

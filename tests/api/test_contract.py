@@ -20,7 +20,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from accounts.models import Membership
-from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS, Problem
+from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
+from advisor.engine.problems import Problem
 from advisor.models import Assessment
 from tests.api.test_api import URL, VALID, Api, _body
 from tests.factories import MembershipFactory, api_token_for

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine.answers import AnswersError, parse_answers
+from advisor.engine.parse import parse_answers
+from advisor.engine.problems import AnswersError
 from tests.engine.test_expert_cases import team
 
 FORMATS = ("bf16", "fp16", "fp8", "int8", "int4")

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.answers import AnswersError, parse_answers
+from advisor.engine.parse import parse_answers
+from advisor.engine.problems import AnswersError
 from tests.engine.test_expert_cases import CASES, team, workload
 
 

@@ -16,6 +16,7 @@ from advisor.engine import (
     load_scoring_model,
 )
 from advisor.engine import answers as A
+from advisor.engine import schema as SCH
 from advisor.engine.bench import variants
 from advisor.engine.explain import text_summary
 from tests.engine.conftest import JAX_PRETRAIN, SAMPLE, sample
@@ -134,7 +135,7 @@ def test_every_enum_value_of_answers_v1_has_a_label(
 
 
 def test_every_answer_path_has_a_field_label() -> None:
-    schema = A.answers_schema()
+    schema = SCH.answers_schema()
 
     def paths(node: dict[str, Any], prefix: str) -> list[str]:
         out = []

@@ -8,7 +8,9 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine import sizing as S
-from advisor.engine.answers import AnswersError, Architecture, Inference, Training, parse_answers
+from advisor.engine.answers import Architecture, Inference, Training
+from advisor.engine.parse import parse_answers
+from advisor.engine.problems import AnswersError
 from tests.engine.conftest import sample
 
 # Mixtral-8x7B's published config.json as an architecture answer, once as the dense model the

@@ -13,6 +13,9 @@ from jsonschema import Draft202012Validator
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine import answers as A
 from advisor.engine import nonllm as NL
+from advisor.engine import parse as PA
+from advisor.engine import problems as PB
+from advisor.engine import schema as SCH
 from tests.engine.test_expert_cases import CASES
 
 
@@ -26,43 +29,43 @@ TOKYO = "tokyo_ecommerce_classifies_200m_product_images_a_day"
 def test_an_inference_team_counted_in_images_needs_no_token_sections() -> None:
     doc = _case(TOKYO)
     assert "inference" not in doc and "model" not in doc
-    assert A.validate(doc) == []
-    answers = A.parse_answers(doc)
+    assert PB.validate(doc) == []
+    answers = PA.parse_answers(doc)
     assert answers.work is not None and answers.work.unit == "images"
     assert answers.inference is None
-    assert A.parse_answers(answers.to_dict()) == answers
-    assert Draft202012Validator(A.answers_schema()).is_valid(doc)
+    assert PA.parse_answers(answers.to_dict()) == answers
+    assert Draft202012Validator(SCH.answers_schema()).is_valid(doc)
 
 
 def test_without_work_an_inference_team_still_needs_its_inference_section() -> None:
     doc = _case(TOKYO)
     del doc["work"]
-    codes = {p.code for p in A.validate(doc)}
+    codes = {p.code for p in PB.validate(doc)}
     assert "section_required" in codes
-    assert not Draft202012Validator(A.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
 
 
 def test_a_model_for_another_unit_is_refused_in_both_languages() -> None:
     doc = _case(TOKYO)
     doc["work"]["model"] = "whisper-large-v3-turbo"
-    (problem,) = [p for p in A.validate(doc) if p.code == "work_model_unit"]
+    (problem,) = [p for p in PB.validate(doc) if p.code == "work_model_unit"]
     assert problem.path == "work.model"
     assert problem.message("en") == (
         "Whisper large-v3-turbo does not work on images: choose a model for images, or the unit "
         "it works on"
     )
     assert "Whisper large-v3-turbo 不處理圖片" in problem.message("zh-hant")
-    assert not Draft202012Validator(A.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
 
 
 def test_training_does_not_come_with_work_in_its_own_unit() -> None:
     doc = _case(TOKYO)
     doc["workloads"].append({"kind": "fine_tuning", "schedule": "project_cycles"})
-    (problem,) = [p for p in A.validate(doc) if p.code == "work_with_training"]
+    (problem,) = [p for p in PB.validate(doc) if p.code == "work_with_training"]
     assert "sized for inference only" in problem.message("en")
     assert "fine-tuning" in problem.message("en")
     assert "只估算推論" in problem.message("zh-hant")
-    assert not Draft202012Validator(A.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +75,7 @@ def test_training_does_not_come_with_work_in_its_own_unit() -> None:
 def test_bad_work_values_are_clear_problems(field: str, value: Any, code: str) -> None:
     doc = _case(TOKYO)
     doc["work"][field] = value
-    problems = [p for p in A.validate(doc) if p.path == f"work.{field}"]
+    problems = [p for p in PB.validate(doc) if p.path == f"work.{field}"]
     assert [p.code for p in problems] == [code]
     assert problems[0].message("zh-hant") != problems[0].message("en")
 
@@ -133,13 +136,13 @@ def test_a_card_without_a_published_figure_is_left_unsized_with_the_reason(
 
 
 def test_the_draft_schema_states_the_work_rules_a_draft_is_held_to() -> None:
-    draft = Draft202012Validator(A.answers_draft_schema())
+    draft = Draft202012Validator(SCH.answers_draft_schema())
     wrong = {"work": {"model": "whisper-large-v3-turbo", "unit": "pairs"}}
-    assert [p.code for p in A.check_partial(wrong)] == ["work_model_unit"]
+    assert [p.code for p in PB.check_partial(wrong)] == ["work_model_unit"]
     assert not draft.is_valid(wrong)
     # A draft may still lack the model, or the unit.
     for partial in ({"work": {"unit": "pairs"}}, {"work": {"model": "bge-reranker-large"}}):
-        assert A.check_partial(partial) == [] and draft.is_valid(partial)
+        assert PB.check_partial(partial) == [] and draft.is_valid(partial)
     training = {"work": {"unit": "images"}, "workloads": [{"kind": "fine_tuning"}]}
-    assert "work_with_training" in {p.code for p in A.check_partial(training)}
+    assert "work_with_training" in {p.code for p in PB.check_partial(training)}
     assert not draft.is_valid(training)

@@ -16,8 +16,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import override
 
 from advisor import decisions, reporting
-from advisor.engine.answers import parse_answers
 from advisor.engine.document import normalise
+from advisor.engine.parse import parse_answers
 from advisor.starters import STARTERS
 from tests.engine.test_expert_cases import CASES
 

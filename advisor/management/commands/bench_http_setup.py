@@ -21,7 +21,7 @@ from django.urls import NoReverseMatch, reverse
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
 from advisor import services
-from advisor.engine.answers import validate
+from advisor.engine.problems import validate
 from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment
 from advisor.starters import STARTERS

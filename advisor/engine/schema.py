@@ -1,0 +1,538 @@
+"""The answers document's JSON Schema (published at /api/v1/schema and used by every validator)
+and the draft schema the wizard saves against.
+
+The schema is the single source of truth for field names, types, enums and bounds; the wizard, the
+API and the CLI all validate against it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from advisor.engine.answers import (
+    AVAILABILITY,
+    BATCH_WINDOW_FIRMNESS,
+    BILLING,
+    CLOUDS,
+    DEMANDS,
+    FRAMEWORKS,
+    INDUSTRIES,
+    INFERENCE_PRECISIONS,
+    KERNEL_ARCHITECTURES,
+    LATENCY_METRICS,
+    MAX_AMORTISATION_MONTHS,
+    MAX_CONTEXT_TOKENS,
+    MAX_DATASET_TOKENS,
+    MAX_EXPERTS,
+    MAX_OPS_HEADCOUNT,
+    MAX_PARAMETERS,
+    MAX_SEQUENCE_LENGTH,
+    MAX_TOKENS_PER_DAY,
+    MAX_WORK_PER_DAY,
+    MIN_AMORTISATION_MONTHS,
+    MODES,
+    OPS_CAPACITY,
+    OPTIMIZER_IMPLS,
+    OPTIMIZERS,
+    PIPELINES,
+    PORTABILITY,
+    REGIONS,
+    RESIDENCY,
+    SCHEDULES,
+    SCHEMA_VERSION,
+    SERVING,
+    STACK_CHANGES,
+    TRAFFIC,
+    TRAINING_METHODS,
+    TRAINING_PRECISIONS,
+    WORK_MODELS,
+    WORK_UNITS,
+    WORKLOAD_KINDS,
+    preset_ids,
+)
+from advisor.engine.schema_conditions import conditions
+
+
+def _enum(values: Sequence[str], description: str) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "enum": list(values),
+        "maxLength": max(len(v) for v in values),
+        "description": description,
+    }
+
+
+def _int(lo: int, hi: int, description: str) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi, "description": description}
+
+
+def _obj(properties: dict[str, Any], required: Iterable[str], description: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, Any]:
+    return {
+        "type": "array",
+        "items": {
+            "type": "string",
+            "enum": list(values),
+            "maxLength": max(len(v) for v in values),
+        },
+        "minItems": lo,
+        "maxItems": len(values),
+        "uniqueItems": True,
+        "description": description,
+    }
+
+
+@cache
+def schema_doc() -> dict[str, Any]:
+    architecture = _obj(
+        {
+            "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
+            "layers": _int(1, 1_000, "Decoder layers."),
+            "hidden_size": _int(
+                64, 131_072, "Model width; a multiple of attention_heads unless head_dim is given."
+            ),
+            "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
+            "attention_heads": _int(1, 1_024, "Query heads."),
+            "kv_heads": _int(1, 1_024, "Key/value heads (GQA); must divide attention_heads."),
+            "head_dim": _int(
+                8,
+                1_024,
+                "Optional, added in v1: head dimension. Default hidden_size / attention_heads.",
+            ),
+            "vocab_size": _int(1, 2_000_000, "Vocabulary size."),
+            "tied_embeddings": {
+                "type": "boolean",
+                "description": "Input embedding and output head share weights.",
+            },
+            "experts": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: routed experts per MoE layer (mixture of experts); "
+                "intermediate_size is then one expert's MLP width. Default 1 (a dense model).",
+            ),
+            "experts_per_token": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: experts each token is routed to (top-k); at most experts. "
+                "Required with experts > 1.",
+            ),
+            "active_parameters": _int(
+                1_000_000,
+                MAX_PARAMETERS,
+                "Optional, added in v1: parameters used per token (<= parameters). Default for a "
+                "mixture of experts: parameters less the experts a token does not use, in every "
+                "layer.",
+            ),
+        },
+        [
+            "parameters",
+            "layers",
+            "hidden_size",
+            "intermediate_size",
+            "attention_heads",
+            "kv_heads",
+            "vocab_size",
+            "tied_embeddings",
+        ],
+        "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA).",
+    )
+    model = {
+        "type": "object",
+        "description": "Needed for sizing. Exactly one of preset or architecture. Required when a "
+        "training or inference section is given.",
+        "properties": {
+            "preset": _enum(preset_ids(), "A bundled model preset (published config.json)."),
+            "architecture": architecture,
+        },
+        "additionalProperties": False,
+        "oneOf": [{"required": ["preset"]}, {"required": ["architecture"]}],
+    }
+    training = _obj(
+        {
+            "method": _enum(TRAINING_METHODS, "full fine-tune / pre-train, LoRA or QLoRA."),
+            "lora_rank": _int(1, 4_096, "LoRA rank; required for lora and qlora."),
+            "precision": _enum(
+                TRAINING_PRECISIONS,
+                "fp32 | bf16_mixed (fp32 master weights, bf16 compute) | bf16 (params, grads and "
+                "optimizer state all bf16) | fp8_mixed.",
+            ),
+            "optimizer": _enum(OPTIMIZERS, "Optimizer."),
+            "optimizer_impl": {
+                **_enum(
+                    OPTIMIZER_IMPLS,
+                    "Optional, added in v1: how AdamW runs its step. fused (default) allocates no "
+                    "step scratch; foreach allocates a parameter-sized temporary.",
+                ),
+                "default": "fused",
+            },
+            "micro_batch_size": _int(1, 4_096, "Sequences per device per step."),
+            "sequence_length": _int(1, MAX_SEQUENCE_LENGTH, "Tokens per training sequence."),
+            "gradient_checkpointing": {
+                "type": "boolean",
+                "description": "Activation checkpointing per decoder layer.",
+            },
+            "dataset_tokens": _int(1, MAX_DATASET_TOKENS, "Tokens per epoch (1 .. 10^15)."),
+            "epochs": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 1_000,
+                "default": 1,
+                "description": "Passes over the dataset; default 1.",
+            },
+            "deadline_hours": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 100_000,
+                "default": None,
+                "description": "Wall-clock hours the run must finish in; null = no deadline.",
+            },
+        },
+        [
+            "method",
+            "precision",
+            "optimizer",
+            "micro_batch_size",
+            "sequence_length",
+            "gradient_checkpointing",
+            "dataset_tokens",
+        ],
+        "Required when a pretraining or fine_tuning workload exists; ignored otherwise.",
+    )
+    inference = _obj(
+        {
+            "precision": _enum(INFERENCE_PRECISIONS, "Weight precision when serving."),
+            "context_tokens": _int(1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."),
+            "output_tokens": _int(
+                1, MAX_CONTEXT_TOKENS, "Generated tokens per sequence; <= context_tokens."
+            ),
+            "concurrent_sequences": _int(1, 100_000, "Sequences in flight at once."),
+            "p95_latency_ms": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 600_000,
+                "default": None,
+                "description": "p95 latency target in ms, measured as latency_metric says "
+                "(default: the whole response, first token + all output tokens); null = no target.",
+            },
+            "latency_metric": {
+                **_enum(
+                    LATENCY_METRICS,
+                    "Optional, added in v1: what p95_latency_ms measures. whole_response "
+                    "(default): time to the last output token; ttft: time to first token; tpot: "
+                    "time per output token after the first.",
+                ),
+                "default": "whole_response",
+            },
+            "tokens_per_day": _int(0, MAX_TOKENS_PER_DAY, "Output tokens generated per day."),
+            "traffic": _enum(TRAFFIC, "Shape of the request load."),
+            "peak_to_average": {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "Optional, added in v1 (issue 21): busiest-hour token rate over the "
+                "day's average (10 = peaks at ten times the average). Real-time serving is sized "
+                "for the peak. Default: the catalog's figure for `traffic`.",
+            },
+            "batch_window_hours": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 24,
+                "description": "Optional, added in v1 (issue 21): hours a batch_inference run must "
+                "finish in each day, from batch_window_start_hour; its run time (with "
+                "provisioning, container start and loading the weights) is checked against it as "
+                "a deadline is. Default: none (the run spreads over cost.hours_per_day).",
+            },
+            "batch_window_start_hour": _int(
+                0,
+                23,
+                "Optional, added in v1 (issue 21): local hour the batch window opens (1 = 01:00); "
+                "needs batch_window_hours. Default: not stated.",
+            ),
+            "batch_window_firmness": {
+                **_enum(
+                    BATCH_WINDOW_FIRMNESS,
+                    "Optional, added in v1 (issue 21): hard = a run past the window is a missed "
+                    "deadline (ranks after every option that meets it); soft = it is flagged. "
+                    "Needs batch_window_hours.",
+                ),
+                "default": "hard",
+            },
+            "availability": {
+                **_enum(
+                    AVAILABILITY,
+                    "Optional, added in v1 (issue 21): what a realtime_inference service must "
+                    "survive. survive_one_failure (default): one spare server (N+1) so a failed "
+                    "server still leaves capacity for the peak; best_effort: no spare, an outage "
+                    "is accepted; dev_test: development or test, no spare.",
+                ),
+                "default": "survive_one_failure",
+            },
+        },
+        [
+            "precision",
+            "context_tokens",
+            "output_tokens",
+            "concurrent_sequences",
+            "tokens_per_day",
+            "traffic",
+        ],
+        "Required when a batch_inference or realtime_inference workload exists; ignored otherwise.",
+    )
+    work = _obj(
+        {
+            "unit": _enum(
+                WORK_UNITS,
+                "What the model works on: images (vision), audio_hours (speech recognition), "
+                "passages (embedding) or pairs (query-passage reranking).",
+            ),
+            "model": _enum(
+                WORK_MODELS,
+                "The model, from the catalog's unit_workloads (each works in one unit: resnet-50 "
+                "images, whisper-large-v3-turbo audio_hours, bge-large-en-v1.5 passages, "
+                "bge-reranker-large pairs).",
+            ),
+            "per_day": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": MAX_WORK_PER_DAY,
+                "description": "Volume a day in the unit: images, hours of audio, passages or "
+                "pairs.",
+            },
+            "p95_latency_ms": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "maximum": 600_000,
+                "default": None,
+                "description": "p95 latency target per image or per request in ms; null = none.",
+            },
+            "peak_to_average": {
+                "type": "number",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "Busiest hour over the day's average for real-time serving. "
+                "Default: the catalog's figure for a daily cycle.",
+            },
+        },
+        ["unit", "model", "per_day"],
+        "Optional, added in v1 (issue 21): inference work counted in its own unit instead of "
+        "tokens. With it, an inference workload needs no inference or model section (both are "
+        "ignored for it); training stays in tokens, so no pretraining or fine_tuning workload "
+        "may come with it.",
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://advisor.example/schemas/answers-v1.json",
+        "title": "Advisor answers document, version 1",
+        "description": "Unknown keys are errors. Sections that do not apply may be absent; a "
+        "section present but not applicable (e.g. training without a training workload) is "
+        "accepted "
+        "and ignored. Fields added later are optional with documented defaults.",
+        "type": "object",
+        "properties": {
+            "schema_version": {"const": SCHEMA_VERSION, "description": "Always 1."},
+            "organization": _obj(
+                {
+                    "industry": _enum(INDUSTRIES, "Industry."),
+                    "regions": _unique_list(REGIONS, 1, "Where users and data are (>= 1)."),
+                },
+                ["industry", "regions"],
+                "Who the customer is.",
+            ),
+            "workloads": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 5,
+                "description": "1..5 workloads; kinds are unique.",
+                "items": _obj(
+                    {
+                        "kind": _enum(WORKLOAD_KINDS, "Workload kind."),
+                        "schedule": _enum(SCHEDULES, "How often it runs."),
+                    },
+                    ["kind", "schedule"],
+                    "One workload.",
+                ),
+            },
+            "maturity": _obj(
+                {
+                    "stack_changes": _enum(STACK_CHANGES, "How often the ML stack changes."),
+                    "pipeline": _enum(PIPELINES, "Pipeline maturity."),
+                    "demand": _enum(DEMANDS, "Predictability of demand."),
+                },
+                ["stack_changes", "pipeline", "demand"],
+                "Team and demand maturity.",
+            ),
+            "frameworks": _obj(
+                {
+                    "primary": _enum(FRAMEWORKS, "Main framework."),
+                    "others": {
+                        **_unique_list(FRAMEWORKS, 0, "Other frameworks in use; default []."),
+                        "default": [],
+                    },
+                    "custom_kernels": {
+                        "type": "boolean",
+                        "description": "Custom CUDA/Triton ops or CUDA-only libraries.",
+                    },
+                    "serving": _enum(SERVING, "Serving stack."),
+                    "kernel_architectures": {
+                        **_unique_list(
+                            KERNEL_ARCHITECTURES,
+                            0,
+                            "Optional, added in v1: CUDA architectures the custom kernels are "
+                            "built for (sm_80 = A100, sm_90 = H100/H200, ...). A card of a newer "
+                            "architecture needs a rebuild; an older one cannot run them. Default "
+                            "[] (not stated). Read only when custom_kernels is true.",
+                        ),
+                        "default": [],
+                    },
+                },
+                ["primary", "custom_kernels", "serving"],
+                "Software stack.",
+            ),
+            "deployment": _obj(
+                {
+                    "allowed_modes": _unique_list(MODES, 1, "Deployment modes allowed (>= 1)."),
+                    "clouds": {
+                        **_unique_list(
+                            CLOUDS, 0, "Clouds in use or acceptable; empty = any; default []."
+                        ),
+                        "default": [],
+                    },
+                    "portability": _enum(PORTABILITY, "Need to move between providers."),
+                    "china_connectivity": {
+                        "type": "boolean",
+                        "description": "Optional since v1 (was required): users or data in "
+                        "mainland China must be reached. Default: whether organization.regions "
+                        "includes mainland_china, so the question is asked once.",
+                    },
+                    "data_residency": _enum(RESIDENCY, "Where data may live."),
+                },
+                ["allowed_modes", "portability", "data_residency"],
+                "Deployment constraints.",
+            ),
+            "cost": _obj(
+                {
+                    "billing": _enum(BILLING, "Billing preference."),
+                    "monthly_budget_usd": {
+                        "type": ["number", "null"],
+                        "minimum": 0,
+                        "maximum": 1e10,
+                        "default": None,
+                        "description": "Monthly budget in USD; null = not stated.",
+                    },
+                    "hours_per_day": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 24,
+                        "description": "Hours per day the accelerators are busy (0..24).",
+                    },
+                    "ops_capacity": _enum(OPS_CAPACITY, "Operations staff available."),
+                    "ops_headcount": _int(
+                        0,
+                        MAX_OPS_HEADCOUNT,
+                        "Optional, added in v1: people who operate the infrastructure. When "
+                        "given, the staff cost prices the operations hours at the team's regional "
+                        "rate up to what this many people work in a month, and buys the rest in "
+                        "(the ops_capacity none premium); without it, ops_capacity decides.",
+                    ),
+                    "ops_region": _enum(
+                        REGIONS,
+                        "Optional, added in v1: where the operations staff work, for their wage. "
+                        "Default: the first of organization.regions.",
+                    ),
+                    "amortisation_months": _int(
+                        MIN_AMORTISATION_MONTHS,
+                        MAX_AMORTISATION_MONTHS,
+                        "Optional, added in v1 (issue 22): months over which owned hardware "
+                        "(private cloud, on premises) is paid off in its monthly cost. Default: "
+                        "the catalog's default_amortisation_months (36).",
+                    ),
+                    "capex_budget_usd": {
+                        "type": ["number", "null"],
+                        "minimum": 0,
+                        "maximum": 1e11,
+                        "default": None,
+                        "description": "Optional, added in v1 (issue 22): the most the team "
+                        "may spend buying owned hardware, in USD; an owned option whose purchase "
+                        "exceeds it says so. null = not stated.",
+                    },
+                },
+                ["billing", "hours_per_day", "ops_capacity"],
+                "Cost preferences.",
+            ),
+            "model": model,
+            "training": training,
+            "inference": inference,
+            "work": work,
+        },
+        "required": [
+            "schema_version",
+            "organization",
+            "workloads",
+            "maturity",
+            "frameworks",
+            "deployment",
+            "cost",
+        ],
+        "additionalProperties": False,
+        "allOf": conditions(),
+    }
+
+
+def answers_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of answers document v1 (a fresh copy)."""
+    return copy.deepcopy(schema_doc())
+
+
+@cache
+def _draft_schema() -> dict[str, Any]:
+    base = {k: v for k, v in schema_doc().items() if k != "allOf"}
+    return {
+        **strip_for_partial(base),
+        "$id": "https://advisor.example/schemas/answers-v1-draft.json",
+        "title": "Advisor answers document, version 1, draft",
+        "description": "What a draft may hold (check_partial): any part of an answers document, "
+        "with no wrong values; required fields, minimum list sizes and the conditional "
+        "sections do not apply until it is submitted.",
+        "allOf": conditions(draft=True),
+    }
+
+
+def answers_draft_schema() -> dict[str, Any]:
+    """Return the JSON Schema of what a draft may hold (`check_partial`), a fresh copy."""
+    return copy.deepcopy(_draft_schema())
+
+
+def strip_for_partial(node: Any) -> Any:
+    # A wizard draft may lack anything; it may not hold wrong values. So drop "required", minimum
+    # list sizes and the preset/architecture choice, and keep types, enums, bounds and unknown keys.
+    if isinstance(node, dict):
+        return {
+            k: strip_for_partial(v)
+            for k, v in node.items()
+            if k not in ("required", "minItems", "oneOf")
+        }
+    if isinstance(node, list):
+        return [strip_for_partial(v) for v in node]
+    return node
+
+
+@cache
+def validator(partial: bool) -> Draft202012Validator:
+    # The conditions are checked by cross_field_problems, with messages that name the rule
+    # (a bare "training is required" would not say which workload needs it).
+    schema = {k: v for k, v in schema_doc().items() if k != "allOf"}
+    return Draft202012Validator(strip_for_partial(schema) if partial else schema)
