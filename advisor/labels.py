@@ -12,15 +12,18 @@ from typing import Any
 from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _lazy
 
-from advisor.engine import labels
+from advisor.engine import clouds, labels
+
+
+def _language() -> str:
+    # decisions.engine_language's rule; models import this module, so it cannot import decisions.
+    language = (translation.get_language() or "en").lower()
+    return "zh-hant" if language.startswith("zh") else "en"
 
 
 def _shown(group: str, value: Any) -> str:
-    # decisions.engine_language's rule; models import this module, so it cannot import decisions.
-    language = (translation.get_language() or "en").lower()
-    return labels.shown(group, value, "zh-hant" if language.startswith("zh") else "en")
+    return labels.shown(group, value, _language())
 
 
 _lazy_shown = lazy(_shown, str)
@@ -43,18 +46,11 @@ OPTION_CHOICES = choices("accelerator", ("gpu", "tpu")) + choices(
 )
 
 
-# The provider's own price page, by provider as the catalog names it; any other provider's is
-# "<provider> price list". The research-note source of each price stays on /catalog/.
-PRICE_PAGES = {
-    "AWS": _lazy("AWS EC2 price list"),
-    "Google Cloud": _lazy("Google Cloud GPU price list"),
-    "Azure": _lazy("Azure virtual machines price list"),
-}
-
-
 def price_page(provider: str) -> str:
-    """Where a customer checks a provider's price, in the active language: its price page."""
-    page = PRICE_PAGES.get(provider)
-    if page is not None:
-        return str(page)
+    """Where a customer checks a provider's price, in the active language: a named cloud's own
+    price page (advisor/engine/clouds.py), any other provider's "<provider> price list". The
+    research-note source of each price stays on /catalog/."""
+    cloud = clouds.BY_NAME.get(provider)
+    if cloud is not None:
+        return cloud.price_page_zh if _language() == "zh-hant" else cloud.price_page_en
     return gettext("%(provider)s price list") % {"provider": provider or gettext("Provider")}

@@ -13,6 +13,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from advisor.engine import clouds
+
 SCHEMA_VERSION = 1
 
 INDUSTRIES = (
@@ -52,7 +54,7 @@ DEMANDS = ("unpredictable", "seasonal", "predictable")
 FRAMEWORKS = ("pytorch", "tensorflow", "jax", "onnx", "other")
 SERVING = ("vllm", "tgi", "tensorrt_llm", "triton", "tf_serving", "torchserve", "custom", "none")
 MODES = ("public_cloud", "dedicated_hosting", "bare_metal", "private_cloud", "on_premises")
-CLOUDS = ("gcp", "aws", "azure", "other")
+CLOUDS = clouds.CLOUDS
 PORTABILITY = ("required", "preferred", "not_needed")
 RESIDENCY = ("none", "in_region", "on_premises_only")
 BILLING = ("pay_as_you_go", "monthly_fixed", "committed", "no_preference")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from advisor.engine import clouds
 from advisor.engine import measured as M
 from advisor.engine.catalog import Accelerator, Catalog, Price, Unit
 
@@ -467,8 +468,8 @@ def _prices(
 def _storage_rate(cloud: str | None, mode: str, catalog: Catalog) -> float:
     if mode != "public_cloud":
         return 0.0  # local NVMe in the server (sized under `server`)
-    key = {"gcp": "gcs", "aws": "aws", "azure": "azure"}.get(cloud or "", "other")
-    return catalog.figure(f"{key}_storage_usd_per_gb_month")
+    named = clouds.public(cloud)
+    return catalog.figure(named.storage_figure if named else "other_storage_usd_per_gb_month")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
+from advisor.engine import clouds
 from advisor.engine.problems import Problem, join_path
 
 _T = TypeVar("_T")
@@ -323,7 +324,7 @@ _CATALOG_SCHEMA: dict[str, Any] = {
                     "as_of",
                 ],
                 "properties": {
-                    "cloud": {"enum": ["gcp", "aws", "azure", "other"]},
+                    "cloud": {"enum": list(clouds.CLOUDS)},
                     "billing": {"enum": list(BILLING_KINDS)},
                     "usd_per_device_hour": {"type": ["number", "null"], "minimum": 0},
                     "usd_per_device_month": {"type": ["number", "null"], "minimum": 0},

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from advisor.engine import china as CN
+from advisor.engine import clouds
 from advisor.engine.billing import (
     ANCHOR_SLOTS,
     FIXED_SLOTS,
@@ -82,7 +83,7 @@ def egress_figure(
     where the reference has one (rule `egress_rate_by_region`), else the cloud's own figure."""
     if mode != "public_cloud":
         return "dedicated_egress_usd_per_gb", False
-    name = cloud if cloud in ("gcp", "aws", "azure") else "other"
+    name = cloud if clouds.public(cloud) else clouds.OTHER
     if china:
         key = (catalog.rules.get("egress_china_by_cloud") or {}).get("value", {}).get(name)
         if isinstance(key, str) and key in catalog.figures:

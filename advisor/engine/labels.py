@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from advisor.engine import clouds
+
 
 @dataclass(frozen=True, slots=True)
 class Label:
@@ -138,9 +140,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "on_premises": _l("On premises", "自有機房", "on premises"),
     },
     "cloud": {
-        "gcp": _l("Google Cloud", "Google Cloud"),
-        "aws": _l("AWS", "AWS"),
-        "azure": _l("Azure", "Azure"),
+        **{c.key: _l(c.name, c.name) for c in clouds.PUBLIC_CLOUDS},
         "other": _l("Other", "其他", "another cloud", "其他雲端"),
     },
     "portability": {

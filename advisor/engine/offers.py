@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, TypeGuard
 
+from advisor.engine import clouds
 from advisor.engine.catalog import CatalogError
 from advisor.engine.problems import Problem
 
@@ -207,7 +208,7 @@ def _price(
         "id": f"{prefix}{i + 1:02d}",
         "accelerator_id": acc_id,
         "provider": row["provider"],
-        "cloud": "aws" if row["provider"] == "AWS" else "other",
+        "cloud": clouds.of_provider(row["provider"]),
         "modes": ["bare_metal", "dedicated_hosting"] if bare_metal else ["public_cloud"],
         "billing": billing,
         "usd_per_device_hour": round(usd / count, 6) if billing == "on_demand" else None,

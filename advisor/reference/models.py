@@ -16,7 +16,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from advisor.engine import scoring
+from advisor.engine import clouds, scoring
 from advisor.labels import OPTION_CHOICES as OPTION_CHOICES
 from advisor.reference.catalog_rows import (
     ACCELERATOR_COLUMNS,
@@ -24,6 +24,7 @@ from advisor.reference.catalog_rows import (
     PRICE_COLUMNS,
     row_document,
 )
+from advisor.reference.prices import registry as price_sources
 
 # --- Scoring models --------------------------------------------------------------------------
 # The engine reads a scoring model as one JSON document; here it is kept as rows so that admins
@@ -336,12 +337,14 @@ class ImpactPreview(models.Model):
 # document (advisor/reference/catalog_rows.py converts both ways).
 
 ACCELERATOR_KIND_CHOICES = [("gpu", _("GPU")), ("tpu", _("TPU"))]
-CLOUD_CHOICES = [
-    ("gcp", "Google Cloud"),
-    ("aws", "AWS"),
-    ("azure", "Azure"),
-    ("other", _("Other provider")),
-]
+
+
+def cloud_choices() -> list[tuple[str, Any]]:
+    """The engine's cloud list (advisor/engine/clouds.py); a callable, so that a new cloud makes
+    no migration."""
+    return [(c.key, c.name) for c in clouds.PUBLIC_CLOUDS] + [(clouds.OTHER, _("Other provider"))]
+
+
 BILLING_CHOICES = [
     ("on_demand", _("On demand (hourly)")),
     ("spot", _("Spot / preemptible")),
@@ -513,7 +516,7 @@ class CatalogPrice(Sourced):
     )
     key = models.CharField(_("id"), max_length=40, validators=[KEY_VALIDATOR])
     provider = models.CharField(_("provider"), max_length=100)
-    cloud = models.CharField(_("cloud"), max_length=10, choices=CLOUD_CHOICES)
+    cloud = models.CharField(_("cloud"), max_length=10, choices=cloud_choices)
     modes = models.JSONField(_("deployment modes"), default=list)
     billing = models.CharField(_("billing"), max_length=20, choices=BILLING_CHOICES)
     usd_per_device_hour = models.DecimalField(
@@ -616,18 +619,15 @@ class PriceRefresh(models.Model):
     """One fetch of one public price list (Azure, AWS, Google Cloud) and what came of it: a
     draft catalog with the new prices, or why nothing was written."""
 
-    class Source(models.TextChoices):
-        AZURE = "azure", "Azure Retail Prices API"
-        AWS = "aws", "AWS Price List"
-        GCP = "gcp", "Google Cloud Billing Catalog"
-
     class Status(models.TextChoices):
         RUNNING = "running", _("Running")
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
         SKIPPED = "skipped", _("Skipped")
 
-    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    # The registered price sources (advisor/reference/prices/registry.py); a callable, so that a
+    # new source makes no migration.
+    source = models.CharField(_("source"), max_length=10, choices=price_sources.choices)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
     )

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from advisor.labels import label_for
 from advisor.reference.models import PriceRefresh
+from advisor.reference.prices import registry as price_sources
 
 
 def freshness(row: Any, days: int) -> str:
@@ -21,11 +22,11 @@ def freshness(row: Any, days: int) -> str:
 def price_refresh_summary() -> list[dict[str, Any]]:
     """Per source: the newest run and the newest successful one (the admin catalog page)."""
     out = []
-    for source in PriceRefresh.Source:
+    for source, label in price_sources.choices():
         runs = PriceRefresh.objects.filter(source=source).select_related("draft")
         out.append(
             {
-                "source": source.label,
+                "source": label,
                 "last": runs.first(),
                 "last_success": runs.filter(status=PriceRefresh.Status.DONE).first(),
             }

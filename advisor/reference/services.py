@@ -68,8 +68,8 @@ from advisor.reference.models import (
     PriceRefresh,
     ScoringModel,
 )
-from advisor.reference.price_sources import (
-    COLLECTORS,
+from advisor.reference.prices import registry as price_sources
+from advisor.reference.prices.base import (
     PLACES,
     PriceTarget,
     PriceUpdate,
@@ -78,7 +78,6 @@ from advisor.reference.price_sources import (
     Transport,
     UrllibTransport,
 )
-from advisor.reference.price_sources import SOURCES as PRICE_SOURCES
 from advisor.starters import STARTERS
 
 logger = logging.getLogger(__name__)
@@ -1188,18 +1187,12 @@ def price_refresh(
     targets = _price_targets(document)
     good: dict[str, SourceResult] = {}
     for source, run in runs.items():
-        if source == "gcp" and not api_key:
-            _refresh_finish(
-                run,
-                PriceRefresh.Status.SKIPPED,
-                gettext(
-                    "No Google Cloud API key (GCP_BILLING_API_KEY is not set): Google Cloud "
-                    "prices were not fetched."
-                ),
-            )
+        price_source = price_sources.get(source)
+        if price_source.missing_key and not api_key:
+            _refresh_finish(run, PriceRefresh.Status.SKIPPED, gettext(price_source.missing_key))
             continue
         try:
-            result = COLLECTORS[source](targets, transport, today=today, api_key=api_key)
+            result = price_source.collect(targets, transport, today=today, api_key=api_key)
         except SourceUnavailable as error:
             logger.warning("price refresh %s: %s", source, error)
             _refresh_finish(run, PriceRefresh.Status.FAILED, str(error))
@@ -1235,7 +1228,7 @@ def price_refresh(
         "Public price refresh of %(date)s (%(sources)s), cloned from %(catalog)s."
     ) % {
         "date": today.isoformat(),
-        "sources": ", ".join(PriceRefresh.Source(s).label for s in good),
+        "sources": ", ".join(price_sources.get(s).label for s in good),
         "catalog": published,
     }
     try:
@@ -1281,7 +1274,7 @@ def price_refresh(
 def price_refresh_scheduled() -> list[PriceRefresh]:
     """What beat runs: every source, live, with the settings' timeout and Google Cloud key."""
     return price_refresh(
-        sources=list(PRICE_SOURCES),
+        sources=list(price_sources.names()),
         transport=UrllibTransport(timeout=settings.PRICE_REFRESH_TIMEOUT_SECONDS),
         api_key=settings.GCP_BILLING_API_KEY,
     )

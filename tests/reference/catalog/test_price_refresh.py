@@ -16,7 +16,8 @@ from advisor.celery import app as celery_app
 from advisor.reference import services
 from advisor.reference.management.commands.refresh_prices import Command
 from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh
-from advisor.reference.price_sources import RecordedTransport, RecordingTransport, azure_url
+from advisor.reference.prices.azure import azure_url
+from advisor.reference.prices.base import RecordedTransport, RecordingTransport
 from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db

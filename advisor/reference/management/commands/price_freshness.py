@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from advisor.reference.models import Catalog
-from advisor.reference.price_sources import SOURCES, RecordedTransport
+from advisor.reference.prices import registry
+from advisor.reference.prices.base import RecordedTransport
 from advisor.reference.services import PriceFreshness, price_freshness, price_refresh
 
 RECORDED = Path(settings.BASE_DIR) / "tests" / "fixtures" / "pricing"
@@ -94,7 +95,7 @@ class Command(BaseCommand):
         if options["after_refresh"]:
             # Replayed answers carry no key, so Google's recorded list is read without one.
             runs = price_refresh(
-                sources=list(SOURCES),
+                sources=list(registry.names()),
                 transport=RecordedTransport(recorded),
                 api_key=settings.GCP_BILLING_API_KEY or "recorded",
             )

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from advisor.reference.models import PriceRefresh
-from advisor.reference.price_sources import (
-    SOURCES,
+from advisor.reference.prices import registry
+from advisor.reference.prices.base import (
     RecordedTransport,
     RecordingTransport,
     Transport,
@@ -32,16 +32,16 @@ def _timeout(value: str) -> int:
 
 class Command(BaseCommand):
     help = (
-        "Fetch the public cloud price lists (Azure, AWS, Google Cloud) for the published "
-        "catalog's prices and write a draft catalog with the new prices for an admin to "
-        "publish. Exits 1 when a source failed, 2 on bad arguments."
+        "Fetch the public cloud price lists (every registered source; see --source) for the "
+        "published catalog's prices and write a draft catalog with the new prices for an admin "
+        "to publish. Exits 1 when a source failed, 2 on bad arguments."
     )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
             "--source",
             action="append",
-            choices=SOURCES,
+            choices=registry.names(),
             help="A price list to fetch (repeat for several; default: all).",
         )
         parser.add_argument(
@@ -84,7 +84,7 @@ class Command(BaseCommand):
             )
             if record is not None:
                 transport = RecordingTransport(transport, record)
-        sources = list(dict.fromkeys(options["source"] or SOURCES))
+        sources = list(dict.fromkeys(options["source"] or registry.names()))
         runs = price_refresh(
             sources=sources, transport=transport, api_key=settings.GCP_BILLING_API_KEY
         )
