@@ -37,6 +37,7 @@ from advisor.forms import (
 )
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
+from advisor.reporting.csv import cost_table_csv
 
 POLL_SECONDS = 1
 
@@ -400,13 +401,11 @@ def report_json(request: AuthenticatedHttpRequest, pk: int, number: int) -> Http
 @require_GET
 @_no_store
 def report_csv(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
-    from advisor import reporting  # WeasyPrint loads only where reports are rendered
-
     _, obj = _report(request, pk, number)
     _done(obj)
     assert obj.result is not None  # noqa: S101 - done reports have a result
     # A BOM lets spreadsheet programs open the Chinese headers as UTF-8.
-    body = "\ufeff" + reporting.cost_table_csv(obj.result, obj.language)
+    body = "\ufeff" + cost_table_csv(obj.result, obj.language)
     return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"), obj, "csv")
 
 

@@ -22,7 +22,7 @@ from advisor.celery import app as celery_app
 from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
-from advisor.report_dead_ends import dead_end_offer
+from advisor.reporting.dead_ends import dead_end_offer
 from advisor.wizard import STEPS, applicable_steps
 
 logger = logging.getLogger(__name__)

@@ -663,7 +663,7 @@ def report_generate(*, report_id: int) -> Report | None:
     answers or the rendering mark the report failed with the reason; database errors
     propagate so the task can retry.
     """
-    from advisor import reporting
+    from advisor.reporting import render
 
     with transaction.atomic():
         report = (
@@ -689,7 +689,7 @@ def report_generate(*, report_id: int) -> Report | None:
             "language": report.language,
             "generated_at": report.started_at,
         }
-        body, _document = reporting.render_report_html(**common)
+        body, _document = render.render_report_html(**common)
     except ReportTimedOut:
         logger.error("report %s: stopped at its time limit", report_id)
         if not transaction.get_connection().in_atomic_block:
@@ -783,10 +783,10 @@ def report_pdf_render(*, report: Report) -> Report:
     if not report_pdf_claim(report=report):
         report.refresh_from_db(fields=["pdf"])
         return report
-    from advisor import reporting
+    from advisor.reporting import render
 
     try:
-        rendered = reporting.render_report(
+        rendered = render.render_report(
             result=normalise(report.result),
             title=report.assessment.title,
             organization=report.assessment.organization.name,

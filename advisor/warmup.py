@@ -19,7 +19,7 @@ def web() -> None:
     """gunicorn imports advisor.wsgi in each worker process: this runs there. The report
     module (charts, WeasyPrint: ~1.4 s to import) is loaded too: the what-if panel and a PDF
     download that comes before the worker's use it."""
-    from advisor import reporting  # noqa: F401 - imported for its start-up cost
+    from advisor.reporting import render  # noqa: F401 - imported for its start-up cost
 
     _engine()
     for name in TEMPLATES:
@@ -41,9 +41,9 @@ def _broker() -> None:
 
 def worker() -> None:
     """A Celery worker before it forks its pool: the children inherit what is loaded."""
-    from advisor import reporting
+    from advisor.reporting.warmup import warm_up
 
-    reporting.warm_up()
+    warm_up()
     _engine()
 
 

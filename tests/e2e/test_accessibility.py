@@ -21,7 +21,7 @@ from advisor import decisions, services
 from advisor.models import Assessment, Report
 from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, ScoringModel
-from advisor.reporting import render_report
+from advisor.reporting.render import render_report
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
 from tests.factories import (

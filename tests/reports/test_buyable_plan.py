@@ -15,8 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import charts, decisions, reporting, services
+from advisor import charts, decisions, services
 from advisor.models import Report
+from advisor.reporting.render import render_report
+from advisor.reporting.text import customer_text
 from advisor.starters import STARTERS
 from advisor.templatetags.advisor_tags import usd
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -106,7 +108,7 @@ def test_confidence_says_what_it_covers_beside_the_easiest_flips(language: str) 
     # flips beside the confidence are checked on a starter that has them.
     flipped = "ecommerce-recommender"
     flips = result_for(flipped, language)["recommendation"]["would_change_if"]
-    assert flips and reporting.customer_text(flips[0]["explanation"]) in squash(
+    assert flips and customer_text(flips[0]["explanation"]) in squash(
         summary_html(flipped, language)
     ).replace("&#x27;", "'")
 
@@ -163,7 +165,7 @@ def test_region_coverage_with_hong_kong_and_mainland_china_says_none_lists_tpus(
 ) -> None:
     answers = copy.deepcopy(next(s for s in STARTERS if s.slug == TWO_WORKLOADS).answers)
     answers["organization"]["regions"] = ["hong_kong", "mainland_china"]
-    rendered = reporting.render_report(
+    rendered = render_report(
         result=decisions.evaluate(answers, language=language),
         title="HK and China",
         organization="Acme",

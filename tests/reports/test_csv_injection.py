@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import decisions, reporting, services
+from advisor import decisions, services
 from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog
+from advisor.reporting.csv import csv_cell
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
@@ -78,4 +79,4 @@ def _number(text: str) -> bool:
     ],
 )
 def test_csv_cells_quote_formulas_and_keep_numbers(value: object, written: object) -> None:
-    assert reporting.csv_cell(value) == written
+    assert csv_cell(value) == written

@@ -10,9 +10,10 @@ import pytest
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 
-from advisor import decisions, reporting
+from advisor import decisions
 from advisor.reference import services
 from advisor.reference.models import Catalog
+from advisor.reporting.render import render_report
 from advisor.starters import BY_SLUG as STARTERS
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def _body(result: dict[str, object]) -> str:
 
 
 def _render(result: dict[str, object]) -> str:
-    return reporting.render_report(
+    return render_report(
         result=result,
         title="Pinned",
         organization="Acme AI Ltd.",

@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from weasyprint.urls import URLFetchingError
 
-from advisor import charts, decisions, reporting
+from advisor import charts, decisions
+from advisor.reporting.csv import cost_table_csv
+from advisor.reporting.pdf import PDF_BASE_URL, STYLESHEET, _ReportFetcher
+from advisor.reporting.render import RenderedReport, render_report
 from advisor.starters import STARTERS
 
 # The engine reads the published scoring model from the database.
@@ -70,8 +73,8 @@ def result_for(slug: str, language: str) -> dict[str, Any]:
 
 
 @cache
-def rendered_for(slug: str, language: str) -> reporting.RenderedReport:
-    return reporting.render_report(
+def rendered_for(slug: str, language: str) -> RenderedReport:
+    return render_report(
         result=result_for(slug, language),
         title=f"Report for {slug}",
         organization="Acme AI Ltd.",
@@ -198,7 +201,7 @@ def test_charts_carry_no_tooltip_markup() -> None:
 
 def test_render_report_renders_body_document_and_pdf_once() -> None:
     slug, language = "llm-fine-tuning-startup", "zh-hant"
-    rendered = reporting.render_report(
+    rendered = render_report(
         result=result_for(slug, language),
         title=f"Report for {slug}",
         organization="Acme AI Ltd.",
@@ -219,12 +222,12 @@ def test_charts_are_none_without_data() -> None:
 
 
 def test_pdf_fetcher_refuses_anything_but_static_css_and_data() -> None:
-    fetcher = reporting._ReportFetcher()
+    fetcher = _ReportFetcher()
     with pytest.raises(URLFetchingError):
         fetcher.fetch("http://example.com/tracker.png")
     with pytest.raises(URLFetchingError):
         fetcher.fetch("file:///etc/passwd")
-    css = fetcher.fetch(reporting.PDF_BASE_URL + "static/" + reporting.STYLESHEET)
+    css = fetcher.fetch(PDF_BASE_URL + "static/" + STYLESHEET)
     assert b"@page" in css.read()
     assert fetcher.fetch(charts.as_data_uri("<svg/>")).read() == b"<svg/>"
 
@@ -250,7 +253,7 @@ def test_pdf_holds_the_recommendation_in_its_language(slug: str, language: str) 
 @pytest.mark.parametrize(("slug", "language"), CASES)
 def test_cost_csv_has_one_row_per_option(slug: str, language: str) -> None:
     result = result_for(slug, language)
-    rows = list(csv.reader(io.StringIO(reporting.cost_table_csv(result, language))))
+    rows = list(csv.reader(io.StringIO(cost_table_csv(result, language))))
     header, body = rows[0], rows[1:]
     assert len(body) == sum(len(w["options"]) for w in result["workloads"])
     assert all(len(row) == len(header) for row in body)
@@ -259,7 +262,7 @@ def test_cost_csv_has_one_row_per_option(slug: str, language: str) -> None:
 
 def test_cost_csv_flags_stale_prices() -> None:
     result = result_for("llm-fine-tuning-startup", "en")
-    rows = list(csv.DictReader(io.StringIO(reporting.cost_table_csv(result, "en"))))
+    rows = list(csv.DictReader(io.StringIO(cost_table_csv(result, "en"))))
     priced = [r for r in rows if r["Price source"]]
     assert priced
     assert {r["Stale price"] for r in priced} <= {"yes", "no"}

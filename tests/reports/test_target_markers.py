@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 from django.utils.html import escape
 
-from advisor import decisions, reporting
+from advisor import decisions
 from advisor.engine.samples import DELETE, sample
+from advisor.reporting.csv import cost_table_csv
+from advisor.reporting.render import render_report
+from advisor.reporting.text import customer_text
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +50,7 @@ def _result(language: str) -> dict[str, Any]:
 
 @cache
 def _html(language: str) -> str:
-    return reporting.render_report(
+    return render_report(
         result=_result(language),
         title="Targets",
         organization="Acme AI Ltd.",
@@ -70,7 +73,7 @@ def test_page_one_says_nothing_meets_the_latency_target_and_what_would(language:
     (warning,) = w["target_warnings"]
     assert NOTHING[language] in warning
     summary = _section(_html(language), "report-summary")
-    assert escape(reporting.customer_text(warning)) in summary
+    assert escape(customer_text(warning)) in summary
     # The plan on page one is marked too, not only a risk line.
     assert '<span class="flag">' in summary and MISSES[language] in summary
 
@@ -85,7 +88,7 @@ def test_every_missing_option_is_marked_in_the_tables_and_the_csv(language: str)
     missed = len(w["options"])
     assert serving.count(f'<span class="flag">{MISSES[language]}</span>') == missed
     assert cost.count(MISSES[language]) == missed
-    rows = list(csv.reader(io.StringIO(reporting.cost_table_csv(result, language))))
+    rows = list(csv.reader(io.StringIO(cost_table_csv(result, language))))
     target = rows[0].index("Target" if language == "en" else "目標")
     assert [r[target] for r in rows[1:]] == [MISSES[language]] * missed
     assert all(float(r[target + 1]) < 0 for r in rows[1:])
@@ -99,7 +102,7 @@ def test_a_met_target_states_its_margin() -> None:
     first = w["options"][0]
     assert first["target_status"] == "met" and first["target_margin"] >= 0.10
     summary = _section(
-        reporting.render_report(
+        render_report(
             result=result,
             title="Targets",
             organization="Acme AI Ltd.",
@@ -115,7 +118,7 @@ def test_a_met_target_states_its_margin() -> None:
 def test_the_pdf_summary_marks_the_missed_target(language: str) -> None:
     from tests.reports.test_buyable_plan import pdf_pages, squash
 
-    rendered = reporting.render_report(
+    rendered = render_report(
         result=_result(language),
         title="Targets",
         organization="Acme AI Ltd.",

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from django.utils.translation import override
 
-from advisor import decisions, report_dead_ends, reporting
+from advisor import decisions
+from advisor.reporting import dead_ends
+from advisor.reporting.context import report_context
 from advisor.starters import STARTERS
 from tests.engine.test_dead_ends import SHAPES
 
@@ -28,7 +30,7 @@ DEAD = {"en": "no option meets every answer", "zh-hant": "沒有任何方案符�
 def _context(answers: dict[str, Any], language: str) -> tuple[dict[str, Any], dict[str, Any]]:
     result = decisions.evaluate(answers, language=language)
     with override(language):
-        context = reporting.report_context(result, language=language)
+        context = report_context(result, language=language)
         # Lazy strings in the language they were made for.
         risks = [str(r) for r in context["risks"]]
         flips = [str(f) for f in context["confidence"]["flips"]]
@@ -45,12 +47,12 @@ def test_risks_confidence_and_levers_agree_with_the_result(
     live = [w for w in workloads if not w.get("dead_end")]
     dead = [w for w in workloads if w.get("dead_end")]
     risks = " ".join(context["risks"])
-    if not any(report_dead_ends.has_runner_up(w) for w in live):
+    if not any(dead_ends.has_runner_up(w) for w in live):
         assert RUNNER_UP[language] not in risks, name
     if PILOT_ON_BOTH[language] in risks:
         # Only where two things are close: GPU and TPU, or the first option and its runner-up.
         assert any(
-            report_dead_ends.has_runner_up(w)
+            dead_ends.has_runner_up(w)
             or min(w["confidence_parts"], key=lambda k: w["confidence_parts"][k]) == "family"
             for w in live
         ), name

@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
-from advisor import decisions, reporting
+from advisor import decisions
 from advisor.engine import nonllm as NL
+from advisor.reporting.csv import cost_table_csv
+from advisor.reporting.render import RenderedReport, render_report
 from tests.engine.test_expert_cases import CASES
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +39,8 @@ def _result(language: str) -> dict[str, Any]:
 
 
 @cache
-def _rendered(language: str) -> reporting.RenderedReport:
-    return reporting.render_report(
+def _rendered(language: str) -> RenderedReport:
+    return render_report(
         result=_result(language),
         title="Transcription",
         organization="Acme Contact Ltd.",
@@ -81,7 +83,7 @@ def test_the_pdf_shows_the_cost_per_audio_hour() -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_the_csv_gives_the_cost_per_unit_and_its_source(language: str) -> None:
-    rows = list(csv.reader(io.StringIO(reporting.cost_table_csv(_result(language), language))))
+    rows = list(csv.reader(io.StringIO(cost_table_csv(_result(language), language))))
     header, first = rows[0], rows[1]
     cost = first[
         header.index(

@@ -17,8 +17,11 @@ import pytest
 from django.utils.html import escape
 from django.utils.translation import override
 
-from advisor import decisions, reporting
+from advisor import decisions
 from advisor.labels import label_for
+from advisor.reporting.pdf import render_report_pdf
+from advisor.reporting.render import RenderedReport, render_report
+from advisor.reporting.why import lever_row
 from advisor.starters import BY_SLUG
 from tests.engine.test_expert_cases import CASES
 
@@ -93,8 +96,8 @@ def result_for(key: str, language: str) -> dict[str, Any]:
 
 
 @cache
-def rendered_for(key: str, language: str) -> reporting.RenderedReport:
-    return reporting.render_report(
+def rendered_for(key: str, language: str) -> RenderedReport:
+    return render_report(
         result=result_for(key, language),
         title="Why",
         organization="Acme AI Ltd.",
@@ -165,9 +168,9 @@ LEVER_TEAM = next(d for n, d, _c in CASES if n == "hk_hospital_fine_tunes_on_pri
 
 
 @cache
-def lever_rendered(language: str) -> tuple[dict[str, Any], reporting.RenderedReport]:
+def lever_rendered(language: str) -> tuple[dict[str, Any], RenderedReport]:
     result = decisions.evaluate(copy.deepcopy(LEVER_TEAM), language=language)
-    return result, reporting.render_report(
+    return result, render_report(
         result=result,
         title="Levers",
         organization="Acme AI Ltd.",
@@ -188,7 +191,7 @@ def test_v2_report_shows_numeric_levers_as_a_table(language: str) -> None:
     names = {o["accelerator_id"]: o["name"] for w in result["workloads"] for o in w["options"]}
     with override(language):
         for c in levers:
-            row = reporting._lever(c, names, language)  # type: ignore[arg-type]
+            row = lever_row(c, names, language)  # type: ignore[arg-type]
             for change in row["changes"]:
                 sep = "：" if language == "zh-hant" else ": "
                 assert escape(f"{change['label']}{sep}{change['from']} → {change['to']}") in html
@@ -231,7 +234,7 @@ def test_a_stored_v1_result_renders_without_the_new_sections(language: str) -> N
     result = json.loads(V1_RESULT.read_text())
     assert result["schema_version"] == 1
     assert "rules" not in result["recommendation"]
-    html = reporting.render_report(
+    html = render_report(
         result=result,
         title="Why",
         organization="Acme AI Ltd.",
@@ -246,5 +249,5 @@ def test_a_stored_v1_result_renders_without_the_new_sections(language: str) -> N
     for change in result["recommendation"]["would_change_if"]:
         assert escape(change["explanation"]) in html
     assert ">Executive summary</h2>" in html or ">摘要</h2>" in html
-    pdf = reporting.render_report_pdf(html)
+    pdf = render_report_pdf(html)
     assert pdf.startswith(b"%PDF")

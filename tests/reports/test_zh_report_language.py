@@ -15,9 +15,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils.translation import override
 
-from advisor import decisions, reporting
+from advisor import decisions
 from advisor.engine.document import normalise
 from advisor.engine.parse import parse_answers
+from advisor.reporting.context import report_context
+from advisor.reporting.render import render_report
+from advisor.reporting.text import customer_text
 from advisor.starters import STARTERS
 from tests.engine.test_expert_cases import CASES
 
@@ -59,7 +62,7 @@ def result_for(team: str) -> dict[str, Any]:
 @cache
 def body_for(team: str) -> str:
     with override("zh-hant"):
-        context = reporting.report_context(normalise(result_for(team)), language="zh-hant")
+        context = report_context(normalise(result_for(team)), language="zh-hant")
         context.update(language="zh-hant", title="報告", organization="示例公司")
         return render_to_string("advisor/report/_body.html", context)
 
@@ -80,9 +83,7 @@ def named_data(result: dict[str, Any]) -> list[str]:
     for p in result["cost"]["prices_used"]:
         names.update(str(p[k]) for k in ("provider", "region", "source", "sold_as") if p.get(k))
     names.update(f["source"] for f in result["cost"]["figures_used"].values())
-    names.update(
-        reporting.customer_text(f["source"]) for f in result["cost"]["figures_used"].values()
-    )
+    names.update(customer_text(f["source"]) for f in result["cost"]["figures_used"].values())
     return sorted(names, key=len, reverse=True)
 
 
@@ -168,7 +169,7 @@ def test_chinese_figures_table_names_each_figure_in_words(team: str) -> None:
 
 def test_chinese_pdf_writes_risks_gaps_and_figures_in_chinese() -> None:
     team = "llm-fine-tuning-startup"
-    rendered = reporting.render_report(
+    rendered = render_report(
         result=result_for(team),
         title="報告",
         organization="示例公司",

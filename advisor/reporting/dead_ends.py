@@ -10,11 +10,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from advisor.reporting.text import customer_text
+
 
 def _text(value: Any) -> str:
-    # Imported late: reporting imports this module.
-    from advisor.reporting import customer_text
-
     return customer_text(str(value))
 
 

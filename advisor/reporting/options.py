@@ -1,0 +1,135 @@
+"""One option as the report reads it: its label, where it is sold, the price it is billed at,
+its cost per result or per unit of work, and how it stands to its target."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from advisor import charts
+from advisor.engine.document import Option, Price
+from advisor.labels import label_for
+from advisor.reporting.text import ms_text
+
+BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y", "monthly")
+
+
+def option_label(option: Mapping[str, Any]) -> str:
+    return f"{option['name']} × {option['count']}"
+
+
+def where_sold(price: Mapping[str, Any] | None) -> str:
+    if not price:
+        return ""
+    return " · ".join(str(v) for v in (price.get("provider"), price.get("region")) if v)
+
+
+def option_price(option: Option) -> Price | None:
+    prices = option["prices"]
+    used = option["billing_used"]
+    if used and prices.get(used):
+        return prices[used]
+    return next((p for p in prices.values() if p), None)
+
+
+def result_cost(option: Mapping[str, Any], kind: str) -> tuple[float | None, str]:
+    """The cost a customer compares options by: per training run, else per million tokens."""
+    if kind in charts.TRAINING_KINDS:
+        run_cost, _slot = charts._run_cost(cast(Option, option))
+        return run_cost, str(_("per run"))
+    token_cost, _slot = charts._token_cost(cast(Option, option))
+    return token_cost, str(_("per million tokens"))
+
+
+def target_verdict(option: Mapping[str, Any]) -> str:
+    """How an option stands to its target, with the margin (result documents from before
+    issue 21 carry only met / not met)."""
+    status = option.get("target_status")
+    margin = option.get("target_margin")
+    if status == "missed":
+        return str(_("misses the target"))
+    if status == "at_risk" and margin is not None:
+        return str(
+            _("met with only %(margin)s to spare: a risk, not met comfortably")
+            % {"margin": f"{float(margin) * 100:.1f}%"}
+        )
+    if status == "met" and margin is not None:
+        return str(_("met, %(margin)s to spare") % {"margin": f"{float(margin) * 100:.0f}%"})
+    met = option.get("meets_deadline", option.get("meets_latency"))
+    if met is None:
+        return "—"
+    if "meets_deadline" in option:
+        return str(_("met") if met else _("cannot be met"))
+    return str(_("met") if met else _("not met"))
+
+
+def target_flagged(option: Mapping[str, Any]) -> bool:
+    """Whether the report marks the option: it misses its target or meets it at risk."""
+    met = option.get("meets_deadline", option.get("meets_latency"))
+    return met is False or option.get("target_status") in ("missed", "at_risk")
+
+
+def latency_text(option: Option) -> str:
+    metric = label_for("latency_metric", option.get("latency_metric"))
+    at = option.get("latency_at_metric_ms")
+    target = option.get("latency_target_ms")
+    if target is None:
+        return _("p95 %(metric)s: %(ms)s ms, no target") % {"metric": metric, "ms": ms_text(at)}
+    verdict = target_verdict(option)
+    return _("p95 %(metric)s: %(ms)s ms against a target of %(target)s ms — %(verdict)s") % {
+        "metric": metric,
+        "ms": ms_text(at),
+        "target": ms_text(target),
+        "verdict": verdict,
+    }
+
+
+TARGET_BASES = {
+    "deadline": _lazy("your deadline"),
+    "schedule": _lazy("the schedule"),
+    "default": _lazy("the default target"),
+}
+
+
+def time_text(option: Option) -> str:
+    verdict = target_verdict(option)
+    basis = TARGET_BASES.get(option.get("target_basis") or "", option.get("target_basis") or "—")
+    return _("%(hours)s h per run against a target of %(target)s h (%(basis)s) — %(verdict)s") % {
+        "hours": f"{option['hours']:,.1f}",
+        "target": f"{float(option['target_hours']):,.0f}",
+        "basis": basis,
+        "verdict": verdict,
+    }
+
+
+def in_units(w: Mapping[str, Any]) -> bool:
+    """Inference work counted in its own unit (issue 21 item 7: images, audio, pairs)."""
+    return any("work" in o for o in w["options"])
+
+
+def unit_work_cost(option: Mapping[str, Any]) -> tuple[float | None, str | None]:
+    """An option's cost per the team's unit at the billing it uses (else the first priced)."""
+    costs = (option.get("work") or {}).get("cost_per_unit_usd") or {}
+    used = option.get("billing_used")
+    if used and costs.get(used) is not None:
+        return costs[used], used
+    return next(((v, k) for k, v in costs.items() if v is not None), (None, None))
+
+
+def server_spec(server: dict[str, Any], *, china: bool = False) -> str:
+    """A server as its seller entered it, in one line: CPU, RAM, NVMe, network and, with
+    `china`, its route to mainland China and the Mbps included."""
+    parts = (
+        server.get("cpu"),
+        f"{server['ram_gb']} GB RAM" if server.get("ram_gb") else None,
+        f"{server['nvme_tb']} TB NVMe" if server.get("nvme_tb") else None,
+        f"{server['network_gbps']} Gbps" if server.get("network_gbps") else None,
+        f"{label_for('china_route', server['china_bandwidth_type'])} "
+        f"{server.get('china_bandwidth_mbps') or 0} Mbps"
+        if china and server.get("china_bandwidth_type")
+        else None,
+    )
+    return " · ".join(str(v) for v in parts if v)

@@ -1,0 +1,157 @@
+"""Each workload's plan as a buyer reads it (what to rent where, the runner-up, the operator's
+own server beside it) and what its confidence covers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from advisor import charts
+from advisor.engine.document import Change, Option, ResultDocument, Workload
+from advisor.reporting import dead_ends as DE
+from advisor.reporting.options import (
+    latency_text,
+    option_label,
+    option_price,
+    result_cost,
+    server_spec,
+    target_flagged,
+    time_text,
+    where_sold,
+)
+from advisor.reporting.text import customer_text, percent
+from advisor.templatetags.advisor_tags import usd
+
+
+def every_plan_dead(plans: list[dict[str, Any]]) -> bool:
+    sized = [p for p in plans if p["kind"] != "preprocessing"]
+    return bool(sized) and all(p["dead_end"] for p in sized)
+
+
+def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str, Any]:
+    """One workload's plan as a buyer reads it: what to rent where, how it is paid, what it
+    costs a month and per result, how fast, and the runner-up with the difference."""
+    chosen = w["chosen"]
+    plan: dict[str, Any] = {"kind": w["kind"], "chosen": None, "dead_end": DE.dead_end_context(raw)}
+    if chosen is None:
+        return plan
+    price = option_price(chosen)
+    used = chosen["billing_used"]
+    per_result, per = result_cost(chosen, w["kind"])
+    unpriced = chosen.get("unpriced") if chosen["monthly_cost_usd"] is None else None
+    unpriced_text = ""
+    if unpriced is not None:
+        if unpriced.get("reason") == "no_purchase_price":
+            unpriced_text = _(
+                "Owned hardware: no sourced purchase price for these cards; ask vendors for a "
+                "quote."
+            )
+        else:
+            unpriced_text = _("No price in the catalog for this option: ask for a quote.")
+    if chosen.get("target_hours") is not None:
+        speed = time_text(chosen)
+    elif chosen.get("latency_metric"):
+        speed = latency_text(chosen)
+    else:
+        speed = ""
+    runner_up = _runner_up(w, chosen, per_result)
+    return {
+        "kind": w["kind"],
+        "chosen": chosen,
+        "option": option_label(chosen),
+        "where": "" if unpriced is not None else where_sold(price),
+        "deployment_mode": w["deployment_mode"],
+        "billing": charts.BILLING_LABELS.get(used, "") if used else "",
+        "monthly": chosen["monthly_cost_usd"],
+        "per_result": per_result,
+        "per": per,
+        "speed": speed,
+        "speed_flag": target_flagged(chosen),
+        "unpriced": unpriced_text,
+        "runner_up": runner_up,
+        "house": [_house_beside(offer) for offer in chosen.get("house_on_request") or []],
+        "dead_end": DE.dead_end_context(raw),
+    }
+
+
+def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
+    """The operator's own server sold on request that fits the workload, shown beside the
+    first priced option (issue 22 item 2): the server as entered and its sizing."""
+    server = offer.get("server") or {}
+    return {
+        "provider": offer.get("provider") or "",
+        "region": offer.get("region") or "",
+        "server": offer.get("sold_as") or server.get("name") or "",
+        "spec": server_spec(server, china=True),
+        "card": offer.get("name") or "",
+        "needed": offer.get("needed_count"),
+        "servers": offer.get("servers"),
+        "per_unit": offer.get("gpus_per_unit"),
+        "price_id": offer.get("price_id"),
+    }
+
+
+def _runner_up(w: dict[str, Any], chosen: Option, per_result: float | None) -> str:
+    others = [o for o in w["options"] if not o["chosen"]]
+    if not others:
+        return ""
+    other = others[0]
+    other_cost, per = result_cost(other, w["kind"])
+    text = _("%(option)s (%(where)s)") % {
+        "option": option_label(other),
+        "where": where_sold(option_price(other)) or _("no price"),
+    }
+    if other_cost is not None and per_result is not None:
+        diff = other_cost - per_result
+        if abs(diff) < 0.005:
+            text += " — " + _("costs the same %(per)s") % {"per": per}
+        elif diff > 0:
+            text += " — " + _("%(diff)s more %(per)s") % {"diff": usd(diff), "per": per}
+        else:
+            text += " — " + _("%(diff)s less %(per)s, but ranked lower") % {
+                "diff": usd(-diff),
+                "per": per,
+            }
+    elif other["monthly_cost_usd"] is not None and chosen["monthly_cost_usd"] is not None:
+        diff = other["monthly_cost_usd"] - chosen["monthly_cost_usd"]
+        text += " — " + _("%(diff)s a month more") % {"diff": usd(diff)}
+    return text
+
+
+CONFIDENCE_PARTS = {
+    "family": _lazy("GPU or TPU"),
+    "mode": _lazy("deployment mode"),
+    "card": _lazy("the card"),
+}
+
+
+def confidence_context(
+    result: ResultDocument,
+    workloads: list[dict[str, Any]],
+    changes: list[Change],
+    levers: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What each workload's confidence covers (the lowest of family, mode and card) and the
+    easiest changes that would flip the answer."""
+    rows = []
+    for w, raw in zip(workloads, result["workloads"], strict=True):
+        parts = raw["confidence_parts"]
+        if parts is None:
+            covers = ""
+        else:
+            weakest = min(CONFIDENCE_PARTS, key=lambda k: float(parts[k]))  # type: ignore[literal-required]
+            covers = _(
+                "the lowest of: GPU or TPU %(family)s, deployment mode %(mode)s, card "
+                "%(card)s — least sure: %(weakest)s"
+            ) % {
+                "family": percent(parts["family"]),
+                "mode": percent(parts["mode"]),
+                "card": percent(parts["card"]),
+                "weakest": CONFIDENCE_PARTS[weakest],
+            }
+        rows.append({"kind": w["kind"], "confidence": w["confidence"], "covers": covers})
+    flips = [customer_text(c["explanation"]) for c in DE.page_one_changes(changes)]
+    flips += [str(lv["explanation"]) for lv in levers[:2]]
+    return {"rows": rows, "flips": flips}
