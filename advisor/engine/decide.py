@@ -13,6 +13,7 @@ from advisor.engine import answers as A
 from advisor.engine import billing as BL
 from advisor.engine import costing as C
 from advisor.engine import i18n
+from advisor.engine import mode_choice as MC
 from advisor.engine import options as O
 from advisor.engine import parse as PA
 from advisor.engine import scoring as SC
@@ -64,14 +65,14 @@ def cost_aware(
     sized: O.Sized,
     ci: BL.CostInputs,
     lang: str,
-) -> tuple[SC.Decision, O.Built, dict[str, dict[str, Any] | None]]:
+) -> tuple[SC.Decision, MC.Built, dict[str, dict[str, Any] | None]]:
     """The scores' decision with each workload's mode weighed by the cost of its best runnable
-    option (options.choose_mode); the overall mode follows the workloads."""
-    built: O.Built = {}
+    option (mode_choice.choose_mode); the overall mode follows the workloads."""
+    built: MC.Built = {}
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
     for wd in d.workloads:
-        mode, doc = O.choose_mode(catalog, answers, wd, sized, ci, lang, built)
+        mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
         if (wd.kind, wd.accelerator, mode) not in built:
             built[(wd.kind, wd.accelerator, mode)] = O.build(
                 catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
@@ -95,7 +96,7 @@ def real_changes(
     d: SC.Decision,
     sized: O.Sized,
     ci: BL.CostInputs,
-    built: O.Built,
+    built: MC.Built,
 ) -> list[dict[str, Any]]:
     """Only changes that give a different recommendation: not the current one, not a list that
     only forbids what is recommended, and not a mode that cost would move back from."""
@@ -162,7 +163,7 @@ def _cost_keeps(
     d: SC.Decision,
     sized: O.Sized,
     ci: BL.CostInputs,
-    built: O.Built,
+    built: MC.Built,
 ) -> bool:
     """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
     modes are never moved by cost, and public cloud is where the catalog's prices are, so only
@@ -176,7 +177,7 @@ def _cost_keeps(
             mode=target[1],
             feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
         )
-        mode, _ = O.choose_mode(
+        mode, _ = MC.choose_mode(
             catalog, answers, trial, sized, ci, "en", built, full_preferred=False
         )
         if mode != target[1]:

@@ -18,6 +18,7 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import billing as BL
 from advisor.engine import i18n
+from advisor.engine import mode_choice as MC
 from advisor.engine import options as O
 from advisor.engine import owned as OW
 from advisor.engine import scoring as SC
@@ -446,7 +447,7 @@ def _first_option(
             ]
             if not runnable:
                 continue
-            standing = O.standing(runnable)
+            standing = MC.standing(runnable)
             if best is None or standing < best[0]:
                 best = (standing, {**runnable[0], "deployment_mode": mode})
     return None if best is None else best[1]

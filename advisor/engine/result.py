@@ -12,7 +12,9 @@ from advisor.engine import asked as Q
 from advisor.engine import billing as BL
 from advisor.engine import explain as X
 from advisor.engine import i18n
+from advisor.engine import levers as LV
 from advisor.engine import nonllm as NL
+from advisor.engine import option_notes as ON
 from advisor.engine import options as O
 from advisor.engine import pilot as P
 from advisor.engine import relax as R
@@ -165,10 +167,10 @@ def evaluate(
         mode_doc = mode_docs.get(wd.kind)
         if mode_doc and mode_doc["reason"]:
             notes.append(mode_doc["reason"])
-        notes += O.first_option_notes(
+        notes += ON.first_option_notes(
             wd.kind, wd.mode, options[0] if options else None, answers.organization.regions, lang
         )
-        whole = O.whole_server_note(wd.kind, options, answers.cost.monthly_budget_usd, lang)
+        whole = ON.whole_server_note(wd.kind, options, answers.cost.monthly_budget_usd, lang)
         if whole is not None:
             notes.append(whole)
         if options:
@@ -188,7 +190,7 @@ def evaluate(
         work_said = NL.statement(wd.kind, options[0] if options else None, lang)
         if work_said is not None:
             notes.append(work_said)
-        china_note = O.china_note(wd.kind, options[0] if options else None, lang)
+        china_note = ON.china_note(wd.kind, options[0] if options else None, lang)
         if china_note is not None:
             notes.append(china_note)
         others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
@@ -464,7 +466,7 @@ def evaluate(
             *(
                 lever
                 for wd in d.workloads
-                for lever in O.levers(
+                for lever in LV.levers(
                     catalog, answers, wd.kind, firsts_by_kind.get(wd.kind), sized, lang
                 )
             ),

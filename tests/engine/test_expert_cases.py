@@ -1937,7 +1937,7 @@ def test_beyond_on_demand_stock_is_priced_on_a_capacity_block_or_needs_a_reserva
     """Issue 21 item 4: an option larger than its provider rents on demand is priced on the
     provider's capacity block where the catalog has one (with its terms), else it says it needs
     a reservation; in both languages."""
-    from advisor.engine.options import unit_notes
+    from advisor.engine.option_notes import unit_notes
 
     doc = copy.deepcopy(
         next(
