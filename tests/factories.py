@@ -158,11 +158,11 @@ class ScoringModelFactory(factory.django.DjangoModelFactory[ScoringModel]):
 
     @classmethod
     def _create(cls, model_class: type[ScoringModel], *args: Any, **kwargs: Any) -> ScoringModel:
-        from advisor.reference import services
+        from advisor.reference.services.scoring import scoring_model_clone
 
         published = ScoringModel.objects.get(status=ScoringModel.Status.PUBLISHED)
         user = kwargs.pop("created_by", None)
-        draft = services.scoring_model_clone(model=published, user=user)
+        draft = scoring_model_clone(model=published, user=user)
         return _with_fields(draft, kwargs)
 
 
@@ -172,7 +172,7 @@ def published_catalog() -> Catalog:
     import dataclasses
 
     from advisor import engine
-    from advisor.reference import services
+    from advisor.reference.services.catalog import catalog_from_document
 
     active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
     if active is None:
@@ -181,7 +181,7 @@ def published_catalog() -> Catalog:
             **bundled.to_dict(),
             "model_presets": [dataclasses.asdict(p) for p in bundled.presets.values()],
         }
-        active = services.catalog_from_document(
+        active = catalog_from_document(
             document=document, user=None, version=1, status=Catalog.Status.PUBLISHED
         )
     return active
@@ -196,10 +196,10 @@ class CatalogFactory(factory.django.DjangoModelFactory[Catalog]):
 
     @classmethod
     def _create(cls, model_class: type[Catalog], *args: Any, **kwargs: Any) -> Catalog:
-        from advisor.reference import services
+        from advisor.reference.services.catalog import catalog_clone
 
         user = kwargs.pop("created_by", None)
-        draft = services.catalog_clone(catalog=published_catalog(), user=user)
+        draft = catalog_clone(catalog=published_catalog(), user=user)
         return _with_fields(draft, kwargs)
 
 

@@ -38,7 +38,7 @@ from advisor.engine import load_catalog
 from advisor.engine.answers import preset_ids
 from advisor.forms import ARCHITECTURE_FIELDS
 from advisor.labels import label_for
-from advisor.reference import selectors, services
+from advisor.reference import selectors
 from advisor.reference.models import (
     ANSWER_VALUES,
     MODE_CHOICES,
@@ -54,6 +54,34 @@ from advisor.reference.models import (
     PriceRefresh,
     ScoringModel,
 )
+from advisor.reference.services.catalog import (
+    CATALOG_IMPORT_MAX_BYTES,
+    CatalogInvalid,
+    CatalogLocked,
+    catalog_clone,
+    catalog_diff,
+    catalog_document_problems,
+    catalog_draft_for_edit,
+    catalog_ensure_editable,
+    catalog_export,
+    catalog_import,
+    catalog_next_version,
+    catalog_publish,
+    house_provider_name,
+)
+from advisor.reference.services.impact import impact_preview_request
+from advisor.reference.services.scoring import (
+    ScoringModelInvalid,
+    ScoringModelLocked,
+    scoring_document_problems,
+    scoring_model_clone,
+    scoring_model_diff,
+    scoring_model_ensure_editable,
+    scoring_model_export,
+    scoring_model_import,
+    scoring_model_next_version,
+    scoring_model_publish,
+)
 from advisor.reference.views import (
     can_edit_scoring_models,
     latest_preview,
@@ -62,7 +90,7 @@ from advisor.reference.views import (
 
 
 def _locked_message(model: ScoringModel) -> str:
-    return str(services.ScoringModelLocked(model))
+    return str(ScoringModelLocked(model))
 
 
 def _stored_status(model: ScoringModel | None) -> str | None:
@@ -398,7 +426,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         if request.method == "POST":
             try:
                 self.request_preview(obj, self._user(request))
-            except services.ScoringModelInvalid as error:
+            except ScoringModelInvalid as error:
                 for problem in error.problems:
                     self.message_user(request, problem, messages.ERROR)
             return redirect(self._page_url("preview", obj))
@@ -706,7 +734,7 @@ class ScoringModelAdmin(VersionedAdmin):
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
         name = str(initial.get("name") or "default")
-        return {"name": name, "version": services.scoring_model_next_version(name=name), **initial}
+        return {"name": name, "version": scoring_model_next_version(name=name), **initial}
 
     noun = "model"
     texts: ClassVar = {
@@ -723,41 +751,41 @@ class ScoringModelAdmin(VersionedAdmin):
         "preview_title": gettext_lazy("Impact preview of %(model)s"),
         "audit_title": gettext_lazy("Changes to %(model)s, by whom"),
     }
-    locked_error = services.ScoringModelLocked
-    invalid_error = services.ScoringModelInvalid
+    locked_error = ScoringModelLocked
+    invalid_error = ScoringModelInvalid
     confirm_template = "admin/reference/scoringmodel/confirm.html"
     diff_template = "admin/reference/scoringmodel/diff.html"
 
     def clone(self, obj: ScoringModel, user: User) -> ScoringModel:
-        return services.scoring_model_clone(model=obj, user=user)
+        return scoring_model_clone(model=obj, user=user)
 
     def publish(self, obj: ScoringModel, user: User) -> ScoringModel:
-        return services.scoring_model_publish(model=obj, user=user)
+        return scoring_model_publish(model=obj, user=user)
 
     def next_version(self, obj: ScoringModel) -> int:
-        return services.scoring_model_next_version(name=obj.name)
+        return scoring_model_next_version(name=obj.name)
 
     def export(self, obj: ScoringModel) -> str:
-        return services.scoring_model_export(model=obj)
+        return scoring_model_export(model=obj)
 
     def export_filename(self, obj: ScoringModel) -> str:
         # The name is free text; a slug keeps the header valid whatever it holds.
         return f"scoring-{slugify(obj.name, allow_unicode=True) or 'model'}-v{obj.version}.json"
 
     def import_json(self, json_text: str, user: User) -> ScoringModel:
-        return services.scoring_model_import(json_text=json_text, user=user)
+        return scoring_model_import(json_text=json_text, user=user)
 
     def diff(self, old: ScoringModel, new: ScoringModel) -> dict[str, Any]:
-        return services.scoring_model_diff(old=old, new=new)
+        return scoring_model_diff(old=old, new=new)
 
     def document_problems(self, obj: ScoringModel) -> list[str]:
-        return services.scoring_document_problems(obj.to_document())
+        return scoring_document_problems(obj.to_document())
 
     def ensure_editable(self, obj: ScoringModel) -> None:
-        services.scoring_model_ensure_editable(model=obj)
+        scoring_model_ensure_editable(model=obj)
 
     def request_preview(self, obj: ScoringModel, user: User) -> None:
-        services.impact_preview_request(draft=obj, user=user)
+        impact_preview_request(draft=obj, user=user)
 
     def default_against(self, others: QuerySet[Any], obj: ScoringModel) -> Any:
         return (
@@ -925,15 +953,15 @@ class CriterionAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         return obj is None or not obj.scoring_model.is_editable
 
     def save_model(self, request: HttpRequest, obj: Criterion, form: Any, change: bool) -> None:
-        services.scoring_model_ensure_editable(model=obj.scoring_model)
+        scoring_model_ensure_editable(model=obj.scoring_model)
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        services.scoring_model_ensure_editable(model=form.instance.scoring_model)
+        scoring_model_ensure_editable(model=form.instance.scoring_model)
         super().save_formset(request, form, formset, change)
 
     def delete_model(self, request: HttpRequest, obj: Criterion) -> None:
-        services.scoring_model_ensure_editable(model=obj.scoring_model)
+        scoring_model_ensure_editable(model=obj.scoring_model)
         super().delete_model(request, obj)
 
     def _back(self, obj: Criterion) -> HttpResponseRedirect:
@@ -1074,7 +1102,7 @@ class CatalogForm(forms.ModelForm[Catalog]):
 
     def clean(self) -> dict[str, Any]:
         if self.instance.pk and _catalog_status(self.instance.pk) != Catalog.Status.DRAFT:
-            raise ValidationError(str(services.CatalogLocked(self.instance)), code="locked")
+            raise ValidationError(str(CatalogLocked(self.instance)), code="locked")
         return super().clean() or {}
 
 
@@ -1214,11 +1242,11 @@ class CatalogRowAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmi
         return initial
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        services.catalog_ensure_editable(catalog=obj.catalog)
+        catalog_ensure_editable(catalog=obj.catalog)
         super().save_model(request, obj, form, change)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        services.catalog_ensure_editable(catalog=obj.catalog)
+        catalog_ensure_editable(catalog=obj.catalog)
         super().delete_model(request, obj)
 
     @admin.display(description=gettext_lazy("other data"))
@@ -1630,11 +1658,11 @@ class CatalogAdmin(VersionedAdmin):
         "preview_title": gettext_lazy("Impact preview of %(catalog)s"),
         "audit_title": gettext_lazy("Changes to %(catalog)s, by whom"),
     }
-    locked_error = services.CatalogLocked
-    invalid_error = services.CatalogInvalid
+    locked_error = CatalogLocked
+    invalid_error = CatalogInvalid
     confirm_template = "admin/reference/catalog/confirm.html"
     diff_template = "admin/reference/catalog/diff.html"
-    import_max_bytes = services.CATALOG_IMPORT_MAX_BYTES
+    import_max_bytes = CATALOG_IMPORT_MAX_BYTES
     import_words: ClassVar = {
         "intro": gettext_lazy(
             "Upload a catalog exported from this or another installation (the engine's "
@@ -1653,34 +1681,34 @@ class CatalogAdmin(VersionedAdmin):
     }
 
     def clone(self, obj: Catalog, user: User) -> Catalog:
-        return services.catalog_clone(catalog=obj, user=user)
+        return catalog_clone(catalog=obj, user=user)
 
     def publish(self, obj: Catalog, user: User) -> Catalog:
-        return services.catalog_publish(catalog=obj, user=user)
+        return catalog_publish(catalog=obj, user=user)
 
     def next_version(self, obj: Catalog) -> int:
-        return services.catalog_next_version()
+        return catalog_next_version()
 
     def export(self, obj: Catalog) -> str:
-        return services.catalog_export(catalog=obj)
+        return catalog_export(catalog=obj)
 
     def export_filename(self, obj: Catalog) -> str:
         return f"catalog-v{obj.version}.json"
 
     def import_json(self, json_text: str, user: User) -> Catalog:
-        return services.catalog_import(json_text=json_text, user=user)
+        return catalog_import(json_text=json_text, user=user)
 
     def diff(self, old: Catalog, new: Catalog) -> dict[str, Any]:
-        return services.catalog_diff(old=old, new=new)
+        return catalog_diff(old=old, new=new)
 
     def document_problems(self, obj: Catalog) -> list[str]:
-        return services.catalog_document_problems(obj.to_document())
+        return catalog_document_problems(obj.to_document())
 
     def ensure_editable(self, obj: Catalog) -> None:
-        services.catalog_ensure_editable(catalog=obj)
+        catalog_ensure_editable(catalog=obj)
 
     def request_preview(self, obj: Catalog, user: User) -> None:
-        services.impact_preview_request(catalog=obj, user=user)
+        impact_preview_request(catalog=obj, user=user)
 
     def default_against(self, others: QuerySet[Any], obj: Catalog) -> Any:
         return (
@@ -1932,7 +1960,7 @@ class HouseOfferForm(SourcedForm):
             server["setup_fee_usd"] = float(obj.setup_fee_usd)
         if obj.min_term_months is not None:
             server["min_term_months"] = obj.min_term_months
-        obj.provider = services.house_provider_name()
+        obj.provider = house_provider_name()
         obj.cloud = "other"
         obj.billing = "monthly"
         obj.modes = list(data["modes"])
@@ -2061,7 +2089,7 @@ class HouseOfferAdmin(CatalogRowAdmin):
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if obj.catalog_id is None:
-            draft, created = services.catalog_draft_for_edit(user=request.user)  # type: ignore[arg-type]
+            draft, created = catalog_draft_for_edit(user=request.user)  # type: ignore[arg-type]
             obj.catalog = draft
             self.message_user(
                 request,

@@ -9,7 +9,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from advisor.reference import services
+from advisor.reference.services.impact import impact_preview_run
+from advisor.reference.services.prices import price_refresh_scheduled
 
 
 @shared_task(
@@ -22,7 +23,7 @@ from advisor.reference import services
     max_retries=3,
 )
 def run_impact_preview(preview_id: int) -> str:
-    return services.impact_preview_run(preview_id=preview_id).status
+    return impact_preview_run(preview_id=preview_id).status
 
 
 @shared_task(
@@ -35,5 +36,5 @@ def run_impact_preview(preview_id: int) -> str:
 )
 def refresh_prices() -> dict[str, str]:
     """Beat's daily fetch of the public price lists into a draft catalog."""
-    runs = services.price_refresh_scheduled()
+    runs = price_refresh_scheduled()
     return {run.source: run.status for run in runs}

@@ -20,7 +20,7 @@ from accounts.selectors import organizations_for_user
 from advisor import charts
 from advisor.models import Assessment
 from advisor.permissions import can_edit_reference, can_read_reference
-from advisor.reference import selectors, services
+from advisor.reference import selectors
 from advisor.reference.models import (
     OPTION_CHOICES,
     Catalog,
@@ -28,6 +28,7 @@ from advisor.reference.models import (
     ImpactPreview,
     ScoringModel,
 )
+from advisor.reference.services.scoring import scoring_model_diff
 
 PREVIEW_ROWS_SHOWN = 200
 
@@ -120,7 +121,7 @@ def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
         "options": OPTION_CHOICES,
         "criteria": criteria_table(model),
         "active": active,
-        "diff": services.scoring_model_diff(old=active, new=model)
+        "diff": scoring_model_diff(old=active, new=model)
         if active is not None and active.pk != model.pk
         else None,
         "preview": latest_preview(model, finished=True),

@@ -16,8 +16,8 @@ from django.urls import reverse
 from accounts.models import Role
 from advisor import services
 from advisor.models import Assessment, Report
-from advisor.reference import services as reference_services
 from advisor.reference.models import CatalogPrice
+from advisor.reference.services.catalog import catalog_publish
 from advisor.starters import BY_SLUG
 from tests.advisor.test_house_offers import _offer_post, _report_url
 from tests.factories import (
@@ -151,7 +151,7 @@ def _report(editor: Client, **offer: Any) -> tuple[Client, Report]:
     )
     response = editor.post(reverse(ADD), post)
     assert response.status_code == 302, response.context["adminform"].form.errors
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     membership = MembershipFactory(role=Role.MEMBER)
     assessment = AssessmentFactory(
         membership=membership, status=Assessment.Status.SUBMITTED, answers=_china_team()

@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from accounts.models import Role
 from advisor.models import Assessment, Lead, Report
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, CatalogPrice, HouseOffer
+from advisor.reference.services.catalog import catalog_publish
 from advisor.starters import BY_SLUG
 from tests.factories import (
     AssessmentFactory,
@@ -71,7 +71,7 @@ def published_offer(editor: Client) -> CatalogPrice:
     draft = CatalogFactory()
     response = editor.post(reverse("admin:reference_houseoffer_add"), _offer_post(draft))
     assert response.status_code == 302, response.context["adminform"].form.errors
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     return CatalogPrice.objects.get(catalog=draft, key="house-hk-h200")
 
 
@@ -307,7 +307,7 @@ def test_a_priced_house_offer_heads_the_report_and_is_quoted_with_its_price(
     draft = CatalogFactory()
     post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
     assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     membership = MembershipFactory(role=Role.MEMBER)
     assessment = AssessmentFactory(
         membership=membership, status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted()
@@ -412,7 +412,7 @@ def test_the_house_offer_form_works_without_a_draft_and_names_the_draft_it_wrote
     editor: Client,
 ) -> None:
     published = CatalogFactory()
-    reference_services.catalog_publish(catalog=published, user=None)
+    catalog_publish(catalog=published, user=None)
     assert not Catalog.objects.filter(status=Catalog.Status.DRAFT).exists()
     add = reverse("admin:reference_houseoffer_add")
     form = editor.get(add).content.decode()

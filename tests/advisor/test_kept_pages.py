@@ -19,8 +19,9 @@ from accounts.models import Role
 from accounts.services import membership_create
 from advisor import decisions, services
 from advisor.models import Assessment
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, Criterion, ScoringModel
+from advisor.reference.services.catalog import catalog_clone, catalog_publish
+from advisor.reference.services.scoring import scoring_model_clone, scoring_model_publish
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.templatetags import fragments
 from advisor.wizard import STEPS
@@ -191,12 +192,12 @@ def test_publishing_a_scoring_model_reaches_a_kept_step(client: Client, member: 
     assert "GPU" in kept
     # A model that leans hard towards TPUs, as tests/reference/scoring/conftest.py's draft.
     active = ScoringModel.objects.get(status=ScoringModel.Status.PUBLISHED)
-    model = reference_services.scoring_model_clone(model=active, user=None)
+    model = scoring_model_clone(model=active, user=None)
     Criterion.objects.filter(scoring_model=model, key="framework_fit").update(weight=10)
     fit = Criterion.objects.get(scoring_model=model, key="framework_fit")
     fit.contributions.filter(option="tpu").update(points=5)
     Criterion.objects.filter(scoring_model=model, key="ops_capacity").update(weight=9)
-    reference_services.scoring_model_publish(model=model, user=None)
+    scoring_model_publish(model=model, user=None)
     assert "TPU" in _preview(client.get(_url(obj)))
 
 
@@ -204,12 +205,10 @@ def test_publishing_a_catalog_reaches_a_kept_step(client: Client, member: Any) -
     obj = _new(member, FULL)
     kept = _preview(client.get(_url(obj)))
     assert kept == _preview(client.get(_url(obj)))
-    draft = reference_services.catalog_clone(
-        catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None
-    )
+    draft = catalog_clone(catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None)
     # The starter's model four times bigger: more memory to train it.
     draft.presets.filter(key="llama-3-8b").update(parameters=F("parameters") * 4)
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     assert _preview(client.get(_url(obj))) != kept
 
 

@@ -19,8 +19,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts.models import Role
 from accounts.services import membership_create
 from advisor.models import Assessment, Lead, ShareLink
-from advisor.reference import services
 from advisor.reference.models import Catalog, ScoringModel
+from advisor.reference.services.catalog import catalog_clone
+from advisor.reference.services.impact import impact_preview_request
 from tests.factories import (
     AssessmentFactory,
     MembershipFactory,
@@ -143,10 +144,10 @@ def global_pages(
     for assessment in submitted:
         assessment.title = f"Secret plan {assessment.pk}"
     Assessment.objects.bulk_update(submitted, ["title"])
-    preview = services.impact_preview_request(draft=draft, user=None)
+    preview = impact_preview_request(draft=draft, user=None)
     assert preview.result is not None and preview.result["flipped"]
     catalog = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
-    catalog_draft = services.catalog_clone(catalog=catalog, user=None)
+    catalog_draft = catalog_clone(catalog=catalog, user=None)
     return [
         (SITE, reverse("advisor:scoring_models")),
         (SITE, reverse("advisor:scoring_model", args=[draft.pk])),

@@ -18,7 +18,7 @@ from django.urls import reverse
 from accounts.models import Role
 from advisor import services
 from advisor.models import Assessment, Lead, Report
-from advisor.reference import services as reference_services
+from advisor.reference.services.catalog import catalog_publish
 from advisor.starters import BY_SLUG
 from tests.advisor.test_house_offers import _hong_kong_hosted, _offer_post, editor  # noqa: F401
 from tests.factories import (
@@ -101,7 +101,7 @@ def two_house_offers(editor: Client) -> None:  # noqa: F811
         ),
     ):
         assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
 
 
 def test_price_on_request_offers_are_listed_after_the_priced_options_with_a_quote_link(

@@ -19,8 +19,9 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import Role
 from advisor import decisions, services
 from advisor.models import Assessment, Report
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, ScoringModel
+from advisor.reference.services.catalog import catalog_publish
+from advisor.reference.services.scoring import scoring_model_from_document
 from advisor.reporting.render import render_report
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
@@ -224,7 +225,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     )
     model = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
     if model is None:  # transactional tests flush the migration's seed
-        model = reference_services.scoring_model_from_document(
+        model = scoring_model_from_document(
             document=decisions.active_scoring_model().to_dict(),
             user=None,
             status=ScoringModel.Status.PUBLISHED,
@@ -238,7 +239,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     audit.visit(page, f"{base}/scoring-models/{model.pk}/", "scoring model")
     audit.visit(page, f"{base}/scoring-models/{model.pk}/preview/", "scoring preview")
     if not Catalog.objects.filter(status=Catalog.Status.PUBLISHED).exists():
-        reference_services.catalog_publish(catalog=published_catalog_draft(), user=None)
+        catalog_publish(catalog=published_catalog_draft(), user=None)
     audit.visit(page, base + "/catalog/", "price catalog")
     context.close()
 

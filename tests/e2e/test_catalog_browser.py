@@ -11,8 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import Role
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
-from advisor.reference import services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import (
     PASSWORD,
@@ -41,7 +41,7 @@ def _draft() -> Catalog:
         )
         for i in range(20)
     )
-    return services.catalog_clone(catalog=active, user=None)
+    return catalog_clone(catalog=active, user=None)
 
 
 def _csp_errors(page: Page) -> list[str]:
@@ -125,7 +125,7 @@ def test_a_sales_engineer_reads_the_catalog(
     browser: Browser, live_server: Any, screenshot_dir: Path, lang: str
 ) -> None:
     draft = _draft()
-    services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     engineer = MembershipFactory(role=Role.SALES_ENGINEER, organization=operator_organization())
     for name, viewport in (("desktop", (1280, 900)), ("phone", (390, 844))):
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
@@ -157,7 +157,7 @@ def test_the_price_list_and_audit_trail_fit_a_laptop(
     # The draft's prices (inputs) and, once published, the same list as text.
     for state in ("draft", "published"):
         if state == "published":
-            services.catalog_publish(catalog=draft, user=admin)
+            catalog_publish(catalog=draft, user=admin)
         page.goto(f"{live_server.url}/admin/reference/catalogprice/?catalog__id__exact={draft.pk}")
         expect(page.locator("#result_list")).to_be_visible()
         page.screenshot(path=str(screenshot_dir / f"catalog-admin-prices-1366-{state}-{lang}.png"))

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Page
 
 from accounts.models import Organization, Role
 from advisor.models import Assessment
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, CatalogAccelerator
+from advisor.reference.services.catalog import catalog_publish
 from tests.advisor.test_house_offers import _hong_kong_hosted, _offer_post
 from tests.factories import (
     PASSWORD,
@@ -80,7 +80,7 @@ def test_house_offer_admin_quote_form_and_leads_list(
     page.wait_for_url("**/houseoffer/")
     assert "HK-H200-8" in page.content()
     page.context.close()
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     assert Catalog.objects.get(pk=draft.pk).status == "published"
 
     membership = MembershipFactory(role=Role.MEMBER)

@@ -11,8 +11,8 @@ from accounts.models import Organization, Role
 from advisor import decisions
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
-from advisor.reference import services
 from advisor.reference.models import Criterion, ScoringModel
+from advisor.reference.services.scoring import scoring_model_clone, scoring_model_from_document
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import PASSWORD, MembershipFactory, OrganizationFactory, operator_organization
 from tests.reference.scoring.conftest import member_with_role
@@ -24,12 +24,12 @@ def _models() -> ScoringModel:
     """Version 1 published (transactional tests flush the migration's seed) and a draft."""
     active = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
     if active is None:
-        active = services.scoring_model_from_document(
+        active = scoring_model_from_document(
             document=decisions.active_scoring_model().to_dict(),
             user=None,
             status=ScoringModel.Status.PUBLISHED,
         )
-    draft = services.scoring_model_clone(model=active, user=None)
+    draft = scoring_model_clone(model=active, user=None)
     Criterion.objects.filter(scoring_model=draft, key="framework_fit").update(weight=8)
     Criterion.objects.filter(scoring_model=draft, key="ops_capacity").update(weight=6)
     rng = random.Random(7)

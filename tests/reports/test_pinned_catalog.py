@@ -11,8 +11,8 @@ from django.db.models import F, Value
 from django.db.models.functions import Concat
 
 from advisor import decisions
-from advisor.reference import services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reporting.render import render_report
 from advisor.starters import BY_SLUG as STARTERS
 
@@ -49,15 +49,13 @@ def test_publishing_a_catalog_with_a_renamed_card_leaves_an_old_report_unchanged
     assert "NVIDIA H100 SXM 80GB" in before
 
     # Version 2 renames every card and halves its memory (so the usable-memory bars would move).
-    draft = services.catalog_clone(
-        catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None
-    )
+    draft = catalog_clone(catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None)
     draft.accelerators.update(
         name=Concat(Value("Renamed "), F("name")),
         memory_gib=F("memory_gib") / 2,
         memory_gb=F("memory_gb") / 2,
     )
-    services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     renamed = decisions.active_catalog().by_id["nvidia-h100-sxm"]
     assert renamed.name == "Renamed NVIDIA H100 SXM 80GB"
 

@@ -23,8 +23,10 @@ from advisor import decisions
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine import answers as A
 from advisor.models import Assessment
-from advisor.reference import services
 from advisor.reference.models import Catalog, Criterion, ScoringModel
+from advisor.reference.services.catalog import catalog_clone
+from advisor.reference.services.impact import impact_preview
+from advisor.reference.services.scoring import scoring_model_clone, scoring_model_from_document
 from advisor.starters import STARTERS
 
 # (section, key, values) that a variation may change; the engine's own value lists.
@@ -82,7 +84,7 @@ class Command(BaseCommand):
             self._fill(missing, random.Random(options["seed"]))  # noqa: S311 - test data
         draft = self._draft()
         started = time.perf_counter()
-        result = services.impact_preview(draft=draft)
+        result = impact_preview(draft=draft)
         seconds = time.perf_counter() - started
         flips = result["flips"]
         self.stdout.write(
@@ -95,7 +97,7 @@ class Command(BaseCommand):
         if options["catalog"]:
             catalog = self._catalog_draft()
             started = time.perf_counter()
-            result = services.impact_preview(catalog_draft=catalog)
+            result = impact_preview(catalog_draft=catalog)
             seconds = time.perf_counter() - started
             self.stdout.write(
                 f"catalog impact preview: {result['scored']} assessments re-scored and re-priced "
@@ -112,7 +114,7 @@ class Command(BaseCommand):
         active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
         if active is None:
             raise CommandError("no published catalog: run the migrations first")
-        draft = services.catalog_clone(catalog=active, user=None)
+        draft = catalog_clone(catalog=active, user=None)
         draft.description = "bench: MI300X prices at half"
         draft.save(update_fields=["description"])
         for price in draft.prices.filter(accelerator__key="amd-mi300x"):
@@ -152,8 +154,8 @@ class Command(BaseCommand):
         if active is None:
             document = decisions.active_scoring_model().to_dict()
             document["version"] = 1
-            active = services.scoring_model_from_document(document=document, user=None)
-        draft = services.scoring_model_clone(model=active, user=None)
+            active = scoring_model_from_document(document=document, user=None)
+        draft = scoring_model_clone(model=active, user=None)
         draft.description = "bench: framework fit and ops capacity weigh more"
         draft.save(update_fields=["description"])
         Criterion.objects.filter(scoring_model=draft, key="framework_fit").update(weight=6)

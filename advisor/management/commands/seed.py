@@ -19,8 +19,12 @@ from advisor.demo_offers import (
 )
 from advisor.engine import load_catalog
 from advisor.models import Assessment, Report
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import (
+    catalog_from_document,
+    catalog_next_version,
+    catalog_publish,
+)
 from advisor.starters import STARTERS, Starter
 
 # The company running the site (its public name is what house offers are credited to) and two
@@ -132,10 +136,8 @@ class Command(BaseCommand):
         document = published.to_document() if published is not None else load_catalog().to_dict()
         ids = {p["id"] for p in document["prices"]}
         document["prices"] += [p for p in house_offers(operator.name) if p["id"] not in ids]
-        draft = reference_services.catalog_from_document(
-            document=document, user=None, version=reference_services.catalog_next_version()
-        )
-        reference_services.catalog_publish(catalog=draft, user=None)
+        draft = catalog_from_document(document=document, user=None, version=catalog_next_version())
+        catalog_publish(catalog=draft, user=None)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo house offers of {operator.name} (catalog v{draft.version}, on request: no "

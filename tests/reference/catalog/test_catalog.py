@@ -14,8 +14,17 @@ from django.utils import timezone
 from accounts.models import Role
 from advisor import decisions, engine, services
 from advisor.models import Assessment
-from advisor.reference import services as reference_services
 from advisor.reference.models import Catalog, CatalogPrice
+from advisor.reference.services.catalog import (
+    CatalogInvalid,
+    CatalogLocked,
+    catalog_clone,
+    catalog_diff,
+    catalog_ensure_editable,
+    catalog_export,
+    catalog_import,
+    catalog_publish,
+)
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import (
     AssessmentFactory,
@@ -104,11 +113,11 @@ def test_the_seeded_catalog_is_the_bundled_one(active: Catalog) -> None:
 
 
 def test_export_then_import_gives_the_same_catalog(active: Catalog) -> None:
-    exported = reference_services.catalog_export(catalog=active)
-    imported = reference_services.catalog_import(json_text=exported, user=None)
+    exported = catalog_export(catalog=active)
+    imported = catalog_import(json_text=exported, user=None)
     assert (imported.version, imported.status) == (2, "draft")
-    assert reference_services.catalog_diff(old=active, new=imported)["rows"] == []
-    again = json.loads(reference_services.catalog_export(catalog=imported))
+    assert catalog_diff(old=active, new=imported)["rows"] == []
+    again = json.loads(catalog_export(catalog=imported))
     assert again.pop("imported_version") == "1"
     assert again == {**json.loads(exported), "version": "2"}
 
@@ -132,7 +141,7 @@ def test_publish_changes_new_results_and_leaves_old_reports_alone(
     price.usd_per_device_hour = old_hourly / 2  # cheaper, so still the one chosen
     price.as_of = timezone.localdate()
     price.save()
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
 
     report.refresh_from_db()
     assert (report.result, report.html, report.catalog_version) == (frozen_result, frozen_html, "1")
@@ -151,7 +160,7 @@ def test_prices_older_than_180_days_are_flagged_stale_in_results(draft: Catalog)
     price = _used_price(draft)
     price.as_of = timezone.localdate() - timedelta(days=181)
     price.save()
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     result = decisions.evaluate(STARTERS[STARTER].document(), language="en")
     used = {p["price_id"]: p for p in result["cost"]["prices_used"]}
     assert used[price.key]["stale"] is True
@@ -159,11 +168,11 @@ def test_prices_older_than_180_days_are_flagged_stale_in_results(draft: Catalog)
 
 
 def test_published_catalogs_never_change(active: Catalog, draft: Catalog) -> None:
-    with pytest.raises(reference_services.CatalogLocked):
-        reference_services.catalog_ensure_editable(catalog=active)
-    reference_services.catalog_publish(catalog=draft, user=None)
-    with pytest.raises(reference_services.CatalogLocked):
-        reference_services.catalog_publish(catalog=draft, user=None)
+    with pytest.raises(CatalogLocked):
+        catalog_ensure_editable(catalog=active)
+    catalog_publish(catalog=draft, user=None)
+    with pytest.raises(CatalogLocked):
+        catalog_publish(catalog=draft, user=None)
     draft.status = Catalog.Status.DRAFT
     active.status = Catalog.Status.PUBLISHED
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -176,8 +185,8 @@ def test_publishing_a_broken_draft_lists_every_problem(draft: Catalog) -> None:
     assert price is not None
     price.as_of = timezone.localdate() + timedelta(days=3)
     price.save()
-    with pytest.raises(reference_services.CatalogInvalid) as error:
-        reference_services.catalog_publish(catalog=draft, user=None)
+    with pytest.raises(CatalogInvalid) as error:
+        catalog_publish(catalog=draft, user=None)
     text = " ".join(error.value.problems)
     assert "llama-3-8b are missing" in text
     assert f"Price {price.key} is dated" in text and "in the future" in text
@@ -194,8 +203,8 @@ def test_publishing_a_broken_draft_lists_every_problem(draft: Catalog) -> None:
     ],
 )
 def test_bad_imports_are_refused_with_reasons(active: Catalog, text: str, message: str) -> None:
-    with pytest.raises(reference_services.CatalogInvalid) as error:
-        reference_services.catalog_import(json_text=text, user=None)
+    with pytest.raises(CatalogInvalid) as error:
+        catalog_import(json_text=text, user=None)
     assert message in " ".join(error.value.problems)
     assert Catalog.objects.count() == 1
 
@@ -313,7 +322,7 @@ def test_a_price_cannot_name_another_catalogs_accelerator(
     editor: Client, active: Catalog, draft: Catalog
 ) -> None:
     price = _used_price(draft)
-    other_draft = reference_services.catalog_clone(catalog=active, user=None)
+    other_draft = catalog_clone(catalog=active, user=None)
     url = reverse("admin:reference_catalogprice_add")
     for foreign, message in (
         (other_draft.accelerators.get(key=price.accelerator.key), "not to catalog v2"),
@@ -378,7 +387,7 @@ def test_the_price_list_opens_on_the_draft_being_edited(
     response = editor.get(f"{listing}?freshness=undated")
     assert response.status_code == 302
     assert response["Location"] == f"{listing}?freshness=undated&catalog__id__exact={draft.pk}"
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     assert editor.get(listing)["Location"].endswith(f"?catalog__id__exact={draft.pk}")
 
 
@@ -432,7 +441,7 @@ def test_presets_keep_the_wizards_list(editor: Client, draft: Catalog) -> None:
 
 def test_the_creator_of_a_clone_is_recorded(active: Catalog) -> None:
     user = UserFactory()
-    clone = reference_services.catalog_clone(catalog=active, user=user)
+    clone = catalog_clone(catalog=active, user=user)
     assert clone.created_by == user
     record = clone.prices.first().history.first()  # type: ignore[union-attr]
     assert record.history_user == user
@@ -460,7 +469,7 @@ def test_sales_engineers_see_sources_dates_and_stale_flags(client: Client, draft
     fresh, old = draft.prices.order_by("key")[:2]
     CatalogPrice.objects.filter(pk=fresh.pk).update(as_of=timezone.localdate())
     CatalogPrice.objects.filter(pk=old.pk).update(as_of=timezone.localdate() - timedelta(days=400))
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     client.force_login(member_with_role(Role.SALES_ENGINEER))
     page = client.get(reverse("advisor:catalog")).content.decode()
     rows = {
@@ -477,7 +486,7 @@ def test_manage_py_assess_uses_the_published_catalog(
 ) -> None:
     from advisor.management.commands.assess import Command
 
-    reference_services.catalog_publish(catalog=draft, user=None)
+    catalog_publish(catalog=draft, user=None)
     answers = tmp_path / "answers.json"
     answers.write_text(json.dumps(STARTERS[STARTER].document()))
     with pytest.raises(SystemExit) as exit_code:

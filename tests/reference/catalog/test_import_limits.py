@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import Role
-from advisor.reference import services
 from advisor.reference.admin import AcceleratorForm, PresetForm
 from advisor.reference.models import Catalog, CatalogAccelerator, CatalogPreset
+from advisor.reference.services.catalog import catalog_export
 from tests.factories import CatalogFactory
 from tests.reference.scoring.conftest import member_with_role
 
@@ -56,7 +56,7 @@ def _row_post(row: Any, fields: tuple[str, ...], **changes: Any) -> dict[str, An
 def test_an_imported_row_name_with_a_line_break_is_refused(
     editor: Client, active: Catalog, section: str, item: int, message: str
 ) -> None:
-    doc = json.loads(services.catalog_export(catalog=active))
+    doc = json.loads(catalog_export(catalog=active))
     row = doc[section][item]
     row["name"] = "H100\r\nX-Injected: 1"
     text = json.dumps(doc)
@@ -147,7 +147,7 @@ def test_slice_sizes_are_read_within_bounds(
 def test_values_too_large_for_their_columns_are_refused(
     editor: Client, active: Catalog, section: str, change: dict[str, Any], message: str
 ) -> None:
-    doc = json.loads(services.catalog_export(catalog=active))
+    doc = json.loads(catalog_export(catalog=active))
     row = doc[section][0]
     row.update(change)
     response = editor.post(reverse("admin:reference_catalog_import"), {"text": json.dumps(doc)})

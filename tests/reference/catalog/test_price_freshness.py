@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from advisor.reference import services
 from advisor.reference.models import Catalog
+from advisor.reference.services.catalog import catalog_import, catalog_publish
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +25,8 @@ def _publish(dates: dict[str, str | None], default: str | None) -> Catalog:
     document = Catalog.objects.get(status=Catalog.Status.PUBLISHED).to_document()
     for price in document["prices"]:
         price["as_of"] = dates.get(price["id"], default)
-    catalog = services.catalog_import(json_text=json.dumps(document), user=None)
-    return services.catalog_publish(catalog=catalog, user=None)
+    catalog = catalog_import(json_text=json.dumps(document), user=None)
+    return catalog_publish(catalog=catalog, user=None)
 
 
 def _run(*args: str) -> tuple[int, str]:

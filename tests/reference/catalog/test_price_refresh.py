@@ -13,11 +13,12 @@ from django.utils import timezone, translation
 
 from accounts.models import Role
 from advisor.celery import app as celery_app
-from advisor.reference import services
 from advisor.reference.management.commands.refresh_prices import Command
 from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh
 from advisor.reference.prices.azure import azure_url
 from advisor.reference.prices.base import RecordedTransport, RecordingTransport
+from advisor.reference.services.catalog import catalog_diff, catalog_import, catalog_publish
+from advisor.reference.services.prices import price_refresh
 from tests.reference.scoring.conftest import member_with_role
 
 pytestmark = pytest.mark.django_db
@@ -69,8 +70,8 @@ def published(db: None) -> Catalog:
             }
         )
     document["prices"] = prices
-    catalog = services.catalog_import(json_text=json.dumps(document), user=None)
-    return services.catalog_publish(catalog=catalog, user=None)
+    catalog = catalog_import(json_text=json.dumps(document), user=None)
+    return catalog_publish(catalog=catalog, user=None)
 
 
 @pytest.fixture
@@ -288,9 +289,7 @@ def test_the_refresh_table_and_its_messages_read_in_traditional_chinese(
         azure_url("Standard_NC24ads_A100_v4", "eastus"): str(RECORDED / "azure_malformed.json")
     }
     with translation.override("zh-hant"):
-        services.price_refresh(
-            sources=["gcp", "azure"], transport=RecordedTransport(RECORDED, malformed)
-        )
+        price_refresh(sources=["gcp", "azure"], transport=RecordedTransport(RECORDED, malformed))
     page = (
         _admin(client)
         .get(reverse("admin:reference_catalog_changelist"), HTTP_ACCEPT_LANGUAGE="zh-TW")
@@ -323,21 +322,19 @@ def test_a_recording_replays_to_the_same_draft_and_keeps_no_api_key(
     published: Catalog, tmp_path: Path
 ) -> None:
     recording = RecordingTransport(RecordedTransport(RECORDED), tmp_path / "new")
-    services.price_refresh(
-        sources=["azure", "aws", "gcp"], transport=recording, api_key="secret-key-123"
-    )
+    price_refresh(sources=["azure", "aws", "gcp"], transport=recording, api_key="secret-key-123")
     first = Catalog.objects.get(status=Catalog.Status.DRAFT)
     files = list((tmp_path / "new").iterdir())
     # Every answer the refresh read (the H200 size is not in this catalog), and its manifest.
     assert len(files) == len(json.loads((tmp_path / "new" / "manifest.json").read_text())) + 1 == 9
     assert not any("secret-key-123" in f.read_text() for f in files)
-    services.price_refresh(
+    price_refresh(
         sources=["azure", "aws", "gcp"],
         transport=RecordedTransport(tmp_path / "new"),
         api_key="another-key",
     )
     second = Catalog.objects.filter(status=Catalog.Status.DRAFT).exclude(pk=first.pk).get()
-    rows = services.catalog_diff(old=first, new=second)["rows"]
+    rows = catalog_diff(old=first, new=second)["rows"]
     assert [r for r in rows if r["section"] != "catalog"] == []
     assert second.prices.filter(as_of=timezone.localdate()).count() == 8
 

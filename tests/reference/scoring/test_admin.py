@@ -11,8 +11,9 @@ from django.urls import reverse
 from accounts.models import Role
 from accounts.services import membership_create
 from advisor.models import Assessment
-from advisor.reference import services
 from advisor.reference.models import Criterion, ScoringModel
+from advisor.reference.services.impact import impact_preview_request
+from advisor.reference.services.scoring import scoring_model_export
 from tests.factories import AssessmentFactory, OrganizationFactory
 from tests.reference.scoring.conftest import member_with_role
 
@@ -262,7 +263,7 @@ def test_import_page_reports_broken_json_and_duplicates(
     url = reverse("admin:reference_scoringmodel_import")
     page = editor.post(url, {"text": "{not json"}).content.decode()
     assert "The model was not imported:" in page and "not valid JSON" in page
-    exported = services.scoring_model_export(model=active)
+    exported = scoring_model_export(model=active)
     page = editor.post(url, {"text": exported}).content.decode()
     assert "Version 1 of default already exists" in page
     doc = json.loads(exported)
@@ -330,7 +331,7 @@ def test_the_preview_lists_only_flipped_assessments_the_reader_may_open(
     customer = submitted[0].organization
     other = OrganizationFactory(name="Elsewhere Ltd")
     Assessment.objects.filter(pk__in=[a.pk for a in submitted[1::2]]).update(organization=other)
-    preview = services.impact_preview_request(draft=draft, user=None)
+    preview = impact_preview_request(draft=draft, user=None)
     assert preview.result is not None
     engineer = member_with_role(Role.SALES_ENGINEER)
     membership_create(user=engineer, organization=customer, role=Role.SALES_ENGINEER)

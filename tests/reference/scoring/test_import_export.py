@@ -7,29 +7,34 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from advisor.reference import services
 from advisor.reference.models import ScoringModel
+from advisor.reference.services.scoring import (
+    ScoringModelInvalid,
+    scoring_model_diff,
+    scoring_model_export,
+    scoring_model_import,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 def _exported(model: ScoringModel, **changes: Any) -> dict[str, Any]:
-    doc = json.loads(services.scoring_model_export(model=model))
+    doc = json.loads(scoring_model_export(model=model))
     doc.update(changes)
     return dict(doc)
 
 
 def _problems(doc: Any) -> list[str]:
     text = doc if isinstance(doc, str) else json.dumps(doc)
-    with pytest.raises(services.ScoringModelInvalid) as caught:
-        services.scoring_model_import(json_text=text, user=None)
+    with pytest.raises(ScoringModelInvalid) as caught:
+        scoring_model_import(json_text=text, user=None)
     return caught.value.problems
 
 
 def test_an_exported_model_imports_back_as_a_draft(active: ScoringModel) -> None:
     doc = _exported(active, version=7)
     doc["criteria"][0]["weight"] = 2.5
-    model = services.scoring_model_import(json_text=json.dumps(doc), user=None)
+    model = scoring_model_import(json_text=json.dumps(doc), user=None)
     assert (model.version, model.status) == (7, "draft")
     assert model.to_document() == doc
 
@@ -129,9 +134,9 @@ def test_diff_lists_changed_added_and_removed(active: ScoringModel) -> None:
     doc["criteria"][0]["contributions"]["weekly"]["bare_metal"] = -1.0
     del doc["criteria"][0]["contributions"]["weekly"]["tpu"]
     removed = doc["criteria"].pop()
-    new = services.scoring_model_import(json_text=json.dumps(doc), user=None)
+    new = scoring_model_import(json_text=json.dumps(doc), user=None)
 
-    diff = services.scoring_model_diff(old=active, new=new)
+    diff = scoring_model_diff(old=active, new=new)
 
     rows = {(r["change"], r["criterion"], r["field"], r["item"]): r for r in diff["rows"]}
     assert rows[("changed", "stack_changes", "weight", "")]["before"] == 2.0
@@ -141,4 +146,4 @@ def test_diff_lists_changed_added_and_removed(active: ScoringModel) -> None:
     assert ("removed", "stack_changes", "contribution", "weekly → tpu") in rows
     assert ("removed", removed["id"], "criterion", removed["label"]["en"]) in rows
     assert diff["counts"] == {"added": 1, "removed": 2, "changed": 2}
-    assert services.scoring_model_diff(old=active, new=active)["rows"] == []
+    assert scoring_model_diff(old=active, new=active)["rows"] == []

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import Role
-from advisor.reference import services
 from advisor.reference.models import Catalog, ScoringModel
+from advisor.reference.services.scoring import scoring_model_export
 from tests.reference.scoring.conftest import member_with_role
 from tests.reference.scoring.test_admin import _change_url, _model_post
 
@@ -100,7 +100,7 @@ def test_uploaded_files_are_read_the_same_way(editor: Client, text: str, message
 def test_a_paste_over_1_mb_is_refused_and_kept(
     editor: Client, active: ScoringModel, import_url: str, advice: str
 ) -> None:
-    doc = json.loads(services.scoring_model_export(model=active))
+    doc = json.loads(scoring_model_export(model=active))
     doc.update(version=9, description="x" * 1_100_000)
     text = json.dumps(doc)
     before = _counts()
@@ -121,7 +121,7 @@ def test_a_paste_over_1_mb_is_refused_and_kept(
 def test_an_imported_name_with_a_control_character_is_refused(
     editor: Client, active: ScoringModel, name: str
 ) -> None:
-    doc = json.loads(services.scoring_model_export(model=active))
+    doc = json.loads(scoring_model_export(model=active))
     doc.update(name=name, version=9)
     text = json.dumps(doc)
     response = editor.post(reverse("admin:reference_scoringmodel_import"), {"text": text})
@@ -137,7 +137,7 @@ def test_an_imported_name_with_a_control_character_is_refused(
 def test_a_version_too_large_for_the_database_is_refused(
     editor: Client, active: ScoringModel
 ) -> None:
-    doc = json.loads(services.scoring_model_export(model=active))
+    doc = json.loads(scoring_model_export(model=active))
     doc.update(version=10**30)
     response = editor.post(
         reverse("admin:reference_scoringmodel_import"), {"text": json.dumps(doc)}
@@ -206,7 +206,7 @@ def test_the_messages_follow_the_users_language(editor: Client, text: str, messa
 def test_values_too_long_for_their_columns_are_refused(
     editor: Client, active: ScoringModel
 ) -> None:
-    doc = json.loads(services.scoring_model_export(model=active))
+    doc = json.loads(scoring_model_export(model=active))
     doc["version"] = 9
     criterion = doc["criteria"][0]
     criterion["label"]["en"] = "x" * 201

@@ -11,8 +11,10 @@ from advisor import decisions
 from advisor.engine import load_scoring_model, parse_answers, rescore
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
-from advisor.reference import services, tasks
+from advisor.reference import tasks
 from advisor.reference.models import ImpactPreview, ScoringModel
+from advisor.reference.services import impact
+from advisor.reference.services.scoring import scoring_model_clone, scoring_model_from_document
 from tests.factories import OrganizationFactory
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +42,7 @@ def _direct(draft: ScoringModel) -> Counter[str]:
 def test_flip_counts_equal_a_direct_engine_computation(
     submitted: list[Assessment], draft: ScoringModel
 ) -> None:
-    result = services.impact_preview(draft=draft)
+    result = impact.impact_preview(draft=draft)
     direct = _direct(draft)
     assert result["scored"] == len(submitted) and result["skipped"] == 0
     assert result["flips"]["accelerator"] == direct["accelerator"] > 0
@@ -57,7 +59,7 @@ def test_flip_counts_equal_a_direct_engine_computation(
 def test_the_active_model_against_itself_flips_nothing(
     submitted: list[Assessment], active: ScoringModel
 ) -> None:
-    result = services.impact_preview(draft=active)
+    result = impact.impact_preview(draft=active)
     assert result["flipped_total"] == 0
     assert result["shift"]["unchanged"] == result["shift"]["count"] > 0
 
@@ -66,12 +68,12 @@ def test_drafts_and_answers_that_no_longer_validate_are_skipped(
     submitted: list[Assessment], draft: ScoringModel
 ) -> None:
     Assessment.objects.filter(pk=submitted[0].pk).update(answers={"schema_version": 1})
-    result = services.impact_preview(draft=draft, limit=10)
+    result = impact.impact_preview(draft=draft, limit=10)
     assert (result["total"], result["scored"], result["skipped"]) == (10, 9, 1)
 
 
 def test_a_small_preview_runs_inline(submitted: list[Assessment], draft: ScoringModel) -> None:
-    preview = services.impact_preview_request(draft=draft, user=None)
+    preview = impact.impact_preview_request(draft=draft, user=None)
     assert preview.status == ImpactPreview.Status.DONE and preview.progress == 1.0
     assert preview.result is not None and preview.result["scored"] == len(submitted)
 
@@ -82,13 +84,13 @@ def test_a_large_preview_goes_to_a_worker_after_commit(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
 ) -> None:
-    monkeypatch.setattr(services, "INLINE_PREVIEW_LIMIT", 10)
+    monkeypatch.setattr(impact, "INLINE_PREVIEW_LIMIT", 10)
     sent: list[int] = []
     monkeypatch.setattr(
-        services, "impact_preview_enqueue", lambda *, preview_id: sent.append(preview_id)
+        impact, "impact_preview_enqueue", lambda *, preview_id: sent.append(preview_id)
     )
     with django_capture_on_commit_callbacks(execute=True):
-        preview = services.impact_preview_request(draft=draft, user=None)
+        preview = impact.impact_preview_request(draft=draft, user=None)
     assert preview.status == ImpactPreview.Status.PENDING and sent == [preview.pk]
     # What the worker runs (the task body, called directly).
     assert tasks.run_impact_preview(preview.pk) == ImpactPreview.Status.DONE
@@ -101,12 +103,12 @@ def test_a_large_preview_goes_to_a_worker_after_commit(
 def test_a_real_worker_runs_a_large_preview(worker: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # Transactional tests flush the migration's seed: publish version 1 again from the engine.
     ScoringModel.objects.all().delete()
-    active = services.scoring_model_from_document(
+    active = scoring_model_from_document(
         document=decisions.active_scoring_model().to_dict(),
         user=None,
         status=ScoringModel.Status.PUBLISHED,
     )
-    draft = services.scoring_model_clone(model=active, user=None)
+    draft = scoring_model_clone(model=active, user=None)
     organization = OrganizationFactory()
     rng = random.Random(3)
     Assessment.objects.bulk_create(
@@ -118,9 +120,9 @@ def test_a_real_worker_runs_a_large_preview(worker: Any, monkeypatch: pytest.Mon
         )
         for i in range(30)
     )
-    monkeypatch.setattr(services, "INLINE_PREVIEW_LIMIT", 10)
+    monkeypatch.setattr(impact, "INLINE_PREVIEW_LIMIT", 10)
     worker()
-    preview = services.impact_preview_request(draft=draft, user=None)
+    preview = impact.impact_preview_request(draft=draft, user=None)
     deadline = time.monotonic() + 60
     while not preview.is_finished and time.monotonic() < deadline:
         time.sleep(0.2)

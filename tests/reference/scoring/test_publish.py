@@ -8,8 +8,15 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from advisor import decisions
-from advisor.reference import services
 from advisor.reference.models import Criterion, ScoringModel
+from advisor.reference.services.scoring import (
+    ScoringModelInvalid,
+    ScoringModelLocked,
+    scoring_model_clone,
+    scoring_model_ensure_editable,
+    scoring_model_export,
+    scoring_model_publish,
+)
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +31,7 @@ def test_migration_seeds_version_1_published_as_the_bundled_document(
     active: ScoringModel,
 ) -> None:
     assert (active.name, active.version) == ("default", 1)
-    assert json.loads(services.scoring_model_export(model=active)) == _bundled()
+    assert json.loads(scoring_model_export(model=active)) == _bundled()
 
 
 def test_the_active_model_is_the_published_row(active: ScoringModel) -> None:
@@ -40,10 +47,10 @@ def test_without_a_published_model_the_bundled_seed_is_used(active: ScoringModel
 
 def test_clone_is_a_draft_with_the_next_version(active: ScoringModel) -> None:
     user = UserFactory()
-    clone = services.scoring_model_clone(model=active, user=user)
+    clone = scoring_model_clone(model=active, user=user)
     assert (clone.version, clone.status, clone.created_by) == (2, "draft", user)
     assert clone.to_document()["criteria"] == active.to_document()["criteria"]
-    again = services.scoring_model_clone(model=active, user=user)
+    again = scoring_model_clone(model=active, user=user)
     assert again.version == 3
 
 
@@ -52,7 +59,7 @@ def test_publish_retires_the_previous_model_and_takes_effect_at_once(
 ) -> None:
     assert decisions.active_scoring_model().version == 1
     user = UserFactory()
-    services.scoring_model_publish(model=draft, user=user)
+    scoring_model_publish(model=draft, user=user)
     active.refresh_from_db()
     draft.refresh_from_db()
     assert active.status == "retired" and active.retired_at is not None
@@ -68,22 +75,22 @@ def test_publish_retires_the_previous_model_and_takes_effect_at_once(
 def test_published_and_retired_models_are_immutable(
     active: ScoringModel, draft: ScoringModel
 ) -> None:
-    services.scoring_model_publish(model=draft, user=None)
+    scoring_model_publish(model=draft, user=None)
     active.refresh_from_db()
     for model in (active, draft):
-        with pytest.raises(services.ScoringModelLocked, match="Clone it into a new draft"):
-            services.scoring_model_ensure_editable(model=model)
-        with pytest.raises(services.ScoringModelLocked):
-            services.scoring_model_publish(model=model, user=None)
+        with pytest.raises(ScoringModelLocked, match="Clone it into a new draft"):
+            scoring_model_ensure_editable(model=model)
+        with pytest.raises(ScoringModelLocked):
+            scoring_model_publish(model=model, user=None)
 
 
 def test_publish_refuses_an_invalid_draft_with_every_problem(active: ScoringModel) -> None:
-    draft = services.scoring_model_clone(model=active, user=None)
+    draft = scoring_model_clone(model=active, user=None)
     Criterion.objects.filter(scoring_model=draft, key="demand").update(weight=Decimal("50"))
     empty = Criterion.objects.get(scoring_model=draft, key="pipeline")
     empty.contributions.all().delete()
-    with pytest.raises(services.ScoringModelInvalid) as caught:
-        services.scoring_model_publish(model=draft, user=None)
+    with pytest.raises(ScoringModelInvalid) as caught:
+        scoring_model_publish(model=draft, user=None)
     problems = caught.value.problems
     assert any("demand" in p and "too large" in p for p in problems), problems
     assert any("pipeline" in p and "no contributions" in p for p in problems), problems
@@ -109,7 +116,7 @@ def test_old_reports_are_unchanged_after_a_publish(
     report = ReportFactory(assessment=assessment, result=result, html="<p>frozen</p>")
     frozen = json.loads(json.dumps(result))
 
-    services.scoring_model_publish(model=draft, user=None)
+    scoring_model_publish(model=draft, user=None)
 
     report.refresh_from_db()
     assert report.result == frozen

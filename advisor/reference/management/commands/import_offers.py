@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from advisor.reference.services import (
+from advisor.reference.services.catalog import (
     CATALOG_IMPORT_MAX_BYTES,
     CatalogInvalid,
     catalog_import_offers,

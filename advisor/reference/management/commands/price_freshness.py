@@ -12,7 +12,7 @@ from django.utils import timezone
 from advisor.reference.models import Catalog
 from advisor.reference.prices import registry
 from advisor.reference.prices.base import RecordedTransport
-from advisor.reference.services import PriceFreshness, price_freshness, price_refresh
+from advisor.reference.services.prices import PriceFreshness, price_freshness, price_refresh
 
 RECORDED = Path(settings.BASE_DIR) / "tests" / "fixtures" / "pricing"
 # Issue #14's goal: after a refresh, at most this share of a report's prices is stale or undated.

@@ -15,7 +15,7 @@ from advisor.reference.prices.base import (
     Transport,
     UrllibTransport,
 )
-from advisor.reference.services import price_refresh
+from advisor.reference.services.prices import price_refresh
 
 MAX_TIMEOUT_SECONDS = 600
 
