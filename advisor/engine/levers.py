@@ -16,6 +16,7 @@ from advisor.engine import scoring as SC
 from advisor.engine import serving_cost as SV
 from advisor.engine import sizing as S
 from advisor.engine import stack as ST
+from advisor.engine import throughput as TH
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.options import Sized
 
@@ -44,7 +45,7 @@ def levers(
     max_tp = int(sold["gpus"]) if sold else None
     spare = first.get("redundancy") or {}
 
-    def with_spare(plan: S.ServingPlan) -> int:
+    def with_spare(plan: TH.ServingPlan) -> int:
         # A real-time service's spare server (N+1) is kept under any lever.
         unit = int(spare.get("unit_gpus") or 0) if spare.get("planned") else 0
         return plan.tp * plan.replicas + (max(1, unit // plan.tp) * plan.tp if unit else 0)
@@ -55,7 +56,7 @@ def levers(
         )
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
             relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
-            plan = S.serving_plan(
+            plan = TH.serving_plan(
                 sized.shape,
                 dataclasses.replace(inf, p95_latency_ms=relaxed),
                 sized.imem,
@@ -80,9 +81,9 @@ def levers(
             serving = answers.frameworks.serving
             shape = sized.shape
 
-            def fp8_plan() -> S.ServingPlan | None:
+            def fp8_plan() -> TH.ServingPlan | None:
                 mem = S.inference_memory(shape, fp8, catalog, serving)
-                return S.serving_plan(
+                return TH.serving_plan(
                     shape,
                     fp8,
                     mem,
@@ -216,7 +217,7 @@ def _smaller_hardware_lever(
                 kind,
             ),
             partial(
-                S.serving_plan,
+                TH.serving_plan,
                 shape,
                 loose,
                 imem,

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from advisor.engine.answers import Inference
-    from advisor.engine.sizing import ServingPlan
+    from advisor.engine.throughput import ServingPlan
 
 # Largest benchmark output accepted (a --save-result file without --save-detailed is a few KB;
 # with per-request detail it grows with the prompts, which the plan does not need).
@@ -453,7 +453,7 @@ def apply(
     The throughput per replica is the measured output rate, scaled to the plan's batch when the
     run used another concurrency (decode reads the weights once per step for the whole batch,
     so the rate grows with the batch; the note says it was scaled). Replicas are recounted as
-    sizing.serving_plan counts them; the latency target is checked on the measured figure."""
+    throughput.serving_plan counts them; the latency target is checked on the measured figure."""
     tps = m.output_tokens_per_s
     if m.concurrency != plan.batch:
         tps = tps * plan.batch / m.concurrency

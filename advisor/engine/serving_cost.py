@@ -10,6 +10,7 @@ from typing import Any
 
 from advisor.engine import measured as M
 from advisor.engine import sizing as S
+from advisor.engine import throughput as TH
 from advisor.engine.answers import Inference
 from advisor.engine.billing import CostInputs, in_country, not_offered, unit_of
 from advisor.engine.catalog import Accelerator, Catalog
@@ -170,7 +171,7 @@ def _inference_option(
                 ci.serving,
                 realtime,
             ),
-            lambda: S.serving_plan(
+            lambda: TH.serving_plan(
                 shape,
                 inf,
                 mem,

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import pytest
 
 from advisor.engine import sizing as S
+from advisor.engine import throughput as TH
 from advisor.engine.answers import Architecture, Inference, Training
 from advisor.engine.catalog import Catalog
 
@@ -169,9 +170,9 @@ def _serving_rate(catalog: Catalog, case: Serving) -> float:
     )
     mem = S.inference_memory(shape, inf, catalog, case.serving)
     if case.concurrency is not None and case.tp is not None:
-        cap = S.serving_capacity(shape, inf, mem, acc, case.tp, catalog, case.serving)
+        cap = TH.serving_capacity(shape, inf, mem, acc, case.tp, catalog, case.serving)
         return cap.tokens_per_second / case.tp
-    plan = S.serving_plan(shape, inf, mem, acc, catalog, 1e12, serving=case.serving, offline=True)
+    plan = TH.serving_plan(shape, inf, mem, acc, catalog, 1e12, serving=case.serving, offline=True)
     assert plan is not None
     if case.tp is not None:
         assert plan.tp == case.tp or offline

@@ -8,6 +8,7 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine import sizing as S
+from advisor.engine import throughput as TH
 from advisor.engine.answers import Architecture, Inference, Training
 from advisor.engine.parse import parse_answers
 from advisor.engine.problems import AnswersError
@@ -99,14 +100,14 @@ def test_moe_serving_computes_with_the_active_parameters(catalog: Catalog) -> No
     mem_d = S.inference_memory(dense, inf, catalog, "vllm")
     mem_m = S.inference_memory(moe, inf, catalog, "vllm")
     assert mem_m.parts["weights"] == mem_d.parts["weights"]
-    cap_d = S.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
-    cap_m = S.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
+    cap_d = TH.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
+    cap_m = TH.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
     # Prefill is compute: 2 * active * prompt tokens.
     assert cap_d.ttft_ms / cap_m.ttft_ms == pytest.approx(dense.active / moe.active)
     # At batch 1 a decode step reads the shared weights and two of eight experts.
     one = dataclasses.replace(inf, concurrent_sequences=1)
-    s1 = S.serving_capacity(moe, one, S.inference_memory(moe, one, catalog), h100, 1, catalog)
-    d1 = S.serving_capacity(dense, one, S.inference_memory(dense, one, catalog), h100, 1, catalog)
+    s1 = TH.serving_capacity(moe, one, S.inference_memory(moe, one, catalog), h100, 1, catalog)
+    d1 = TH.serving_capacity(dense, one, S.inference_memory(dense, one, catalog), h100, 1, catalog)
     assert s1.tpot_ms < 0.45 * d1.tpot_ms
 
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.engine import sizing as S
+from advisor.engine import throughput as TH
 from advisor.engine.answers import Architecture, Inference, Training
 from advisor.engine.catalog import Catalog
 from tests.engine.conftest import sample
@@ -208,7 +209,7 @@ def test_batch_one_decode_on_h100_is_near_the_measured_vllm_rate(catalog: Catalo
     s = shape(catalog, "qwen2.5-7b")
     inf = inference(context_tokens=256, output_tokens=128)
     mem = S.inference_memory(s, inf, catalog)
-    cap = S.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
+    cap = TH.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
     assert cap.tokens_per_second == pytest.approx(145.3, rel=0.25)
 
 
@@ -219,7 +220,7 @@ def test_concurrency_128_throughput_on_h100_is_near_the_measured_vllm_rate(
     s = shape(catalog, "qwen2.5-7b")
     inf = inference(context_tokens=256, output_tokens=128, concurrent_sequences=128)
     mem = S.inference_memory(s, inf, catalog)
-    cap = S.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
+    cap = TH.serving_capacity(s, inf, mem, catalog.by_id["nvidia-h100-sxm"], 1, catalog)
     assert cap.tokens_per_second == pytest.approx(11_194, rel=0.30)
 
 

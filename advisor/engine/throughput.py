@@ -1,0 +1,333 @@
+"""Serving throughput: a replica's decode step (weights and KV cache read, compute, the tensor-
+parallel link), its capacity in tokens per second and the serving plan (tensor-parallel size,
+batch and replicas) that meets the team's load. Figures that come from outside (bandwidth
+utilisation, link speeds) are read from the catalog's `figures`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.engine.answers import Inference
+from advisor.engine.catalog import Accelerator, Catalog
+from advisor.engine.sizing import (
+    CHUNKED_PREFILL_SERVING,
+    GIB,
+    InferenceMemory,
+    ModelShape,
+    device_counts,
+    expert_fraction_read,
+    usable_gib,
+)
+
+# --------------------------------------------------------------------------- inference capacity
+
+
+def inference_peak_tflops(acc: Accelerator, precision: str) -> float:
+    """Dense peak for serving math: FP8/INT8 units where the device has them, else BF16."""
+    bf16 = acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0
+    if precision == "fp8" and acc.fp8_dense_tflops:
+        return acc.fp8_dense_tflops
+    if precision == "int8" and acc.int8_dense_tops:
+        return acc.int8_dense_tops
+    return bf16
+
+
+@dataclass(frozen=True, slots=True)
+class ServingCapacity:
+    """Throughput and latency of one replica (tp devices) at the answered concurrency."""
+
+    tp: int
+    tokens_per_second: float  # output tokens per second per replica
+    tpot_ms: float
+    ttft_ms: float
+    latency_ms: float
+    bound: str  # "memory_bandwidth" or "compute"
+
+
+def serving_capacity(
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    tp: int,
+    catalog: Catalog,
+    serving: str | None = None,
+) -> ServingCapacity:
+    """Throughput and latency of one replica at the answered concurrency with the `serving`
+    stack: decode bandwidth-bound at small batches and compute-bound at large ones (sizing.md
+    B4), plus a per-sequence step overhead; chunked-prefill stacks overlap prefill with decode."""
+    c = inf.concurrent_sequences
+    a, b, cc, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+    a += _expert_a(shape, mem, acc, tp, catalog, c)
+    step = max(a + b * c, cc * c) + d + e * c
+    cycle = replica_cycle(c, inf.output_tokens, prefill, (a, b, cc, d, e), serving)
+    return ServingCapacity(
+        tp=tp,
+        tokens_per_second=c * inf.output_tokens / cycle,
+        tpot_ms=step * 1000.0,
+        ttft_ms=prefill * 1000.0,
+        latency_ms=(prefill + inf.output_tokens * step) * 1000.0,
+        bound="memory_bandwidth" if a + b * c >= cc * c else "compute",
+    )
+
+
+def replica_cycle(
+    batch: float,
+    out: int,
+    prefill: float,
+    terms: tuple[float, float, float, float, float],
+    serving: str | None,
+) -> float:
+    """Seconds for a replica to take `batch` sequences from prompt to their last output token.
+
+    Without chunked prefill the prompts are prefilled, then decoded (serial). A chunked-prefill
+    stack (vLLM, TGI, TensorRT-LLM, Triton) schedules prompt chunks into the decode steps, so
+    prefill compute overlaps decode's weight and KV reads: the cycle is the larger of the
+    compute and the memory traffic, plus the communication and per-sequence overhead that
+    neither hides."""
+    a, b, c, d, e = terms
+    if serving not in CHUNKED_PREFILL_SERVING:
+        return batch * prefill + out * (max(a + b * batch, c * batch) + d + e * batch)
+    compute = batch * prefill + out * c * batch
+    memory = out * (a + b * batch)
+    return max(compute, memory) + out * (d + e * batch)
+
+
+# --------------------------------------------------------------------------- serving at load
+
+
+@dataclass(frozen=True, slots=True)
+class ServingPlan:
+    """Replicas of `tp` devices, each holding `batch` sequences, and the latency they give."""
+
+    tp: int
+    batch: int
+    replicas: int
+    tokens_per_second: float  # output tokens per second per replica at `batch`
+    tpot_ms: float
+    ttft_ms: float
+    latency_ms: float  # whole response: first token + all output tokens (plus round trip)
+    metric_ms: float  # the answered latency metric
+    comm_ms_per_token: float  # tensor-parallel all-reduces per output token
+    best_metric_ms: float  # the metric at batch 1 on the fastest tensor-parallel size tried
+    meets: bool
+    bound: str
+
+
+def tp_link_gbytes(acc: Accelerator, catalog: Catalog) -> float:
+    """GB/s per direction between the devices of one replica (NVLink/ICI, else PCIe)."""
+    if acc.fast_interconnect and acc.interconnect_gbps:
+        return acc.interconnect_gbps / 2.0  # catalog figures are bidirectional totals
+    return catalog.figure("pcie_p2p_gbytes_per_s")
+
+
+def _weights_read(shape: ModelShape, mem: InferenceMemory, batch: float) -> float:
+    """Weight bytes one decode step reads for `batch` sequences (a MoE reads the experts used)."""
+    experts = mem.expert_weight_bytes
+    return mem.weight_bytes - experts + experts * expert_fraction_read(shape, batch)
+
+
+def _step_terms(
+    shape: ModelShape, inf: Inference, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog
+) -> tuple[float, float, float, float, float, float]:
+    """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill.
+    `a` is for the weights of a dense model; a mixture of experts adds `_expert_a` (per batch)."""
+    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    avg_ctx = prompt + inf.output_tokens / 2.0
+    bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
+    peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
+    a = (mem.weight_bytes - mem.expert_weight_bytes) / bw
+    b = avg_ctx * mem.kv_bytes_per_token / bw
+    c = 2.0 * shape.active / (peak * cat.figure("decode_compute_mfu"))
+    d = 0.0
+    # Sampling, scheduling and kernel launches per sequence and step, which neither bound hides.
+    e = cat.figure("decode_overhead_us_per_sequence") * 1e-6
+    if tp > 1:
+        # Megatron tensor parallelism: all-reduces of the hidden state per layer and step; a ring
+        # moves 2(tp-1)/tp of the message over each link.
+        n = shape.layers * cat.figure("tp_allreduces_per_layer")
+        latency = cat.figure("allreduce_latency_us") * 1e-6
+        if not acc.fast_interconnect:
+            latency *= 2.0
+        d = n * latency
+        e += n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
+    prefill = 2.0 * shape.active * prompt / (peak * cat.figure("prefill_mfu"))
+    return a, b, c, d, e, prefill
+
+
+def _expert_a(
+    shape: ModelShape, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog, n: float
+) -> float:
+    """Seconds a decode step spends reading the routed experts a batch of n sequences uses."""
+    if not mem.expert_weight_bytes:
+        return 0.0
+    bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
+    return mem.expert_weight_bytes * expert_fraction_read(shape, n) / bw
+
+
+def _memory_batch(
+    shape: ModelShape,
+    mem: InferenceMemory,
+    inf: Inference,
+    acc: Accelerator,
+    tp: int,
+    cat: Catalog,
+    offline: bool = False,
+) -> int:
+    usable = usable_gib(acc, cat) * GIB
+    p = mem.parts
+    free = usable - p["weights"] / tp - p["activations"] / tp - p["other"]
+    # A served request may run to its full context; an offline batch engine with paged KV
+    # admits sequences while blocks are free, so at steady state a sequence holds its prompt and
+    # half its output on average.
+    tokens = float(inf.context_tokens)
+    if offline:
+        tokens = max(1, inf.context_tokens - inf.output_tokens) + inf.output_tokens / 2.0
+    per_seq = mem.kv_bytes_per_token * tokens / shape.kv_split(tp)
+    return max(0, int(free // per_seq)) if per_seq > 0 else inf.concurrent_sequences
+
+
+def offline_batch_cap(acc: Accelerator, catalog: Catalog) -> int:
+    """Sequences an offline (batch) engine keeps in flight by default: vLLM's max_num_seqs
+    (catalog rule `offline_max_num_seqs`: larger on GPUs with >= 70 GiB other than A100)."""
+    rule = catalog.rule("offline_max_num_seqs")
+    large = acc.memory_gib >= float(rule["large_min_gib"]) and "a100" not in acc.id
+    return int(rule["large" if large else "other"])
+
+
+def serving_plan(
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    catalog: Catalog,
+    demand_tokens_per_s: float,
+    rtt_ms: float = 0.0,
+    max_tp: int | None = None,
+    serving: str | None = None,
+    offline: bool = False,
+) -> ServingPlan | None:
+    """Fewest devices that serve the answered concurrency and token rate within the latency
+    target: per tensor-parallel size (one node at most), a replica holds the largest batch that
+    both fits memory and meets the target; replicas cover the concurrency and the token rate.
+    An `offline` (batch) job fills each replica up to the serving engine's default batch, at
+    least the answered concurrency: nobody waits on a single answer. None when the model does
+    not fit one node. `max_tp`: the largest group one unit of an offer holds (tensor
+    parallelism never spans units)."""
+    target = inf.p95_latency_ms
+    metric = inf.latency_metric
+    out = inf.output_tokens
+    plans: list[ServingPlan] = []
+    best_metric = math.inf
+    for tp in device_counts(acc.slice_sizes, acc.max_devices_per_group):
+        if tp > max(acc.max_devices_per_node, 1) or tp > 64:
+            break
+        if max_tp is not None and tp > max_tp:
+            break
+        b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog, offline)
+        if b_mem < 1:
+            continue
+        a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+        ttft = prefill * 1000.0 + rtt_ms
+
+        def step(
+            n: float,
+            a: float = a,
+            b: float = b,
+            c: float = c,
+            d: float = d,
+            e: float = e,
+            tp: int = tp,
+        ) -> float:
+            read = a + _expert_a(shape, mem, acc, tp, catalog, n)
+            return max(read + b * n, c * n) + d + e * n
+
+        def metric_ms(n: float, ttft: float = ttft) -> float:
+            s = step(n) * 1000.0
+            return ttft if metric == "ttft" else s if metric == "tpot" else ttft + out * s
+
+        best_metric = min(best_metric, metric_ms(1))
+        wanted = inf.concurrent_sequences
+        if offline:
+            wanted = max(wanted, offline_batch_cap(acc, catalog))
+        batch = min(wanted, b_mem)
+        # Aim inside the target by the catalog's safety share where one sequence per replica
+        # gets there (a thinner margin is inside the estimate's own error), else at the target.
+        aim = target
+        if target is not None:
+            aim = target * (1.0 - float(catalog.rule("target_safety_share")))
+            aim = aim if metric_ms(1) <= aim else target
+        if (
+            target is not None
+            and aim is not None
+            and metric != "ttft"
+            and metric_ms(batch) > aim
+            and metric_ms(1) <= target + 1e-9
+        ):
+            # Largest batch within the aim (the step time grows linearly in the batch); time to
+            # first token does not depend on the batch in this model. Where even one sequence
+            # misses the target, the batch stays as memory and concurrency allow: replicas serve
+            # concurrency and never per-stream speed, so more of them cannot reach the target.
+            allowed = aim / 1000.0 if metric == "tpot" else (aim - ttft) / 1000.0 / out
+            lat_batch = min(
+                (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
+                (allowed - d) / (c + e) if c + e > 0 else math.inf,
+            )
+            if shape.is_moe:
+                # The experts read grow with the batch (not linearly): the largest batch within
+                # the target by bisection, the step time being increasing in the batch.
+                lo, hi = 1, batch
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    lo, hi = (mid, hi) if metric_ms(mid) <= target else (lo, mid - 1)
+                batch = lo
+            elif lat_batch < batch:
+                batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
+        read = a + _expert_a(shape, mem, acc, tp, catalog, batch)
+        tps = batch * out / replica_cycle(batch, out, prefill, (read, b, c, d, e), serving)
+        replicas = max(
+            math.ceil(inf.concurrent_sequences / batch),
+            math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,
+            1,
+        )
+        s = step(batch)
+        plans.append(
+            ServingPlan(
+                tp=tp,
+                batch=batch,
+                replicas=replicas,
+                tokens_per_second=tps,
+                tpot_ms=s * 1000.0,
+                ttft_ms=ttft,
+                latency_ms=ttft + out * s * 1000.0,
+                metric_ms=metric_ms(batch),
+                comm_ms_per_token=(d + e * batch) * 1000.0,
+                best_metric_ms=0.0,
+                meets=target is None or metric_ms(batch) <= target + 1e-9,
+                bound="memory_bandwidth"
+                if a + _expert_a(shape, mem, acc, tp, catalog, batch) + b * batch >= c * batch
+                else "compute",
+            )
+        )
+    if not plans:
+        return None
+    # Meeting the target first, with the catalog's safety share to spare before without it, then
+    # fewest devices, then the smaller tensor-parallel size.
+    safe = target * (1.0 - float(catalog.rule("target_safety_share"))) if target else None
+    best = min(
+        plans,
+        key=lambda p: (
+            not p.meets,
+            safe is not None and p.metric_ms > safe + 1e-9,
+            p.tp * p.replicas,
+            p.tp,
+        ),
+    )
+    return ServingPlan(**{**_asdict(best), "best_metric_ms": best_metric})
+
+
+def _asdict(plan: ServingPlan) -> dict[str, Any]:
+    return {f: getattr(plan, f) for f in plan.__slots__}
