@@ -17,7 +17,7 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from formtools.wizard.views import NamedUrlSessionWizardView, normalize_name
 
-from advisor import forms as f
+from advisor.forms import steps as f
 from advisor.wizard import BY_SLUG
 
 STEPS = [("organization", f.OrganizationStepForm), ("workloads", f.WorkloadsStepForm)]

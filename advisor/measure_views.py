@@ -11,13 +11,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from advisor import decisions, selectors, services
+from advisor import decisions, permissions, selectors, services
 from advisor.engine import i18n
 from advisor.engine import labels as E_labels
 from advisor.engine import measured as M
-from advisor.forms import MeasurementForm
+from advisor.forms.measurements import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
-from advisor.reference.views import can_view_scoring_models
 
 
 def _problems(error: M.MeasurementError) -> list[str]:
@@ -89,7 +88,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
 @require_GET
 def measurements_staff(request: HttpRequest) -> HttpResponse:
     """Operator staff: measured over estimated per card and stack, no customer names."""
-    if not can_view_scoring_models(request.user):
+    if not permissions.can_read_reference(request.user):
         raise Http404
     return render(
         request, "reference/measurements.html", {"ratios": selectors.measurement_ratios()}

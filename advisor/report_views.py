@@ -28,13 +28,9 @@ from accounts import throttle
 from advisor import decisions, permissions, selectors, services
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
-from advisor.forms import (
-    LeadStatusForm,
-    QuoteRequestForm,
-    ReportRequestForm,
-    ShareLinkForm,
-    WhatIfForm,
-)
+from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm
+from advisor.forms.reports import ReportRequestForm, ShareLinkForm
+from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
 from advisor.reporting.csv import cost_table_csv

@@ -20,7 +20,7 @@ from accounts.selectors import is_operator_staff, object_get_for_user
 from advisor import charts, decisions
 from advisor.celery import app as celery_app
 from advisor.engine.document import ResultDocument, Workload
-from advisor.engine.problems import Problem
+from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
 from advisor.wizard import STEPS, applicable_steps
@@ -157,6 +157,11 @@ def _display(field: Any, value: Any) -> Any:
         # 20,000,000 reads at a glance where 20000000 does not (grouped in the reader's locale).
         return number_format(value, force_grouping=True)
     return choices.get(value, value)
+
+
+def answers_problems(*, assessment: Assessment) -> list[Problem]:
+    """What the engine finds missing or wrong in the assessment's stored answers."""
+    return validate(assessment.answers)
 
 
 def problems_by_step(

@@ -15,7 +15,7 @@ from django.utils.datastructures import MultiValueDict
 
 from advisor import decisions, services
 from advisor.engine.problems import Problem
-from advisor.forms import StepForm
+from advisor.forms.base import StepForm
 from advisor.models import Assessment
 from advisor.wizard import Step
 

@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from advisor import bench_views, measure_views, report_views, views
-from advisor.api import api
+from advisor.api.site import api
 from advisor.reference import views as scoring_views
 from advisor.reference.urls import moved_admin_urls
 

@@ -27,8 +27,8 @@ from accounts.selectors import (
 from accounts.services import InvitationError
 from advisor import decisions, permissions, selectors, services, step_forms
 from advisor.engine import AnswersError
-from advisor.engine.problems import Problem, validate
-from advisor.forms import CustomerInviteForm, NewAssessmentForm, ProspectForm
+from advisor.engine.problems import Problem
+from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead
 from advisor.starters import STARTERS
@@ -186,7 +186,7 @@ def assessment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
-    step = first_incomplete(obj.answers, validate(obj.answers))
+    step = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
     return redirect("advisor:step", pk=obj.pk, slug=step.slug)
 
 
@@ -224,7 +224,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
         return redirect("advisor:result", pk=obj.pk)
     current = BY_SLUG.get(slug)
     if current is None or not current.is_applicable(obj.answers):
-        target = first_incomplete(obj.answers, validate(obj.answers))
+        target = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
         return redirect("advisor:step", pk=obj.pk, slug=target.slug)
     if current.form is None:
         return _review(request, obj, current)
@@ -311,7 +311,9 @@ def _step_context(
     **extra: Any,
 ) -> dict[str, Any]:
     steps = functools.cache(lambda: applicable_steps(obj.answers))
-    problems = answer_problems or functools.cache(lambda: validate(obj.answers))
+    problems = answer_problems or functools.cache(
+        lambda: selectors.answers_problems(assessment=obj)
+    )
     around = functools.cache(lambda: neighbours(current, obj.answers))
     can_invite = _can_invite(request, obj)
     return {
@@ -382,7 +384,7 @@ def _render_step(
 
 
 def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpResponse:
-    problems = functools.cache(lambda: validate(obj.answers))
+    problems = functools.cache(lambda: selectors.answers_problems(assessment=obj))
     context = _step_context(
         request,
         obj,

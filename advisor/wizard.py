@@ -13,9 +13,10 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from advisor import forms as f
 from advisor.engine import answers as A
 from advisor.engine.problems import Problem
+from advisor.forms import steps as f
+from advisor.forms.base import StepForm
 
 Answers = dict[str, Any]
 
@@ -66,7 +67,7 @@ class Step:
     slug: str
     title: str | Promise
     intro: str | Promise
-    form: type[f.StepForm] | None
+    form: type[StepForm] | None
     is_applicable: Callable[[Answers], bool] = _always
     # An optional section left out is an answer (its default), not a step still to do.
     optional: bool = False

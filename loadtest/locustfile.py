@@ -28,6 +28,9 @@ from typing import Any
 
 from locust import HttpUser, LoadTestShape, between, events, task
 
+# Form posts that fill in a blank assessment, step by step (shared with the wizard tests).
+from tests.wizard_posts import POSTS
+
 
 def env(name: str, default: float) -> float:
     return float(os.environ.get(name) or default)
@@ -42,56 +45,6 @@ REPORT_TIMEOUT = env("LOAD_REPORT_TIMEOUT", 120)
 POLL_SECONDS = 1  # advisor.report_views.POLL_SECONDS: the report page polls once a second
 PDF_POLL_SECONDS = 2  # templates/advisor/report/_pdf_button.html: the PDF button asks every 2 s
 
-# Form posts that fill in a blank assessment, step by step (tests/advisor/test_wizard.py's
-# POSTS: they reproduce the "llm-fine-tuning-startup" starter).
-POSTS: dict[str, dict[str, Any]] = {
-    "organization": {"industry": "research", "regions": ["hong_kong", "singapore"]},
-    "workloads": {
-        "fine_tuning": "on",
-        "fine_tuning_schedule": "weekly",
-        "realtime_inference": "on",
-        "realtime_inference_schedule": "continuous",
-    },
-    # Asked only of serving-only teams (this one also trains, so it never meets it): text
-    # tokens, the default, for a walk that does.
-    "work": {"unit": "tokens"},
-    "model": {"source": "preset", "preset": "llama-3-8b"},
-    "training": {
-        "method": "lora",
-        "lora_rank": "16",
-        "precision": "bf16_mixed",
-        "optimizer": "adamw",
-        "micro_batch_size": "4",
-        "sequence_length": "4096",
-        "gradient_checkpointing": "yes",
-        "dataset_tokens": "200000000",
-        "epochs": "2",
-        "deadline_hours": "24",
-    },
-    "inference": {
-        "precision": "bf16",
-        "context_tokens": "4096",
-        "output_tokens": "512",
-        "concurrent_sequences": "32",
-        "p95_latency_ms": "8000",
-        "tokens_per_day": "20000000",
-        "traffic": "bursty",
-    },
-    "maturity": {"stack_changes": "weekly", "pipeline": "exploratory", "demand": "unpredictable"},
-    "frameworks": {"primary": "pytorch", "custom_kernels": "yes", "serving": "vllm"},
-    "deployment": {
-        "allowed_modes": ["public_cloud", "dedicated_hosting"],
-        "portability": "preferred",
-        "china_connectivity": "no",
-        "data_residency": "none",
-    },
-    "cost": {
-        "billing": "pay_as_you_go",
-        "monthly_budget_usd": "15000",
-        "hours_per_day": "8",
-        "ops_capacity": "part_time",
-    },
-}
 # What each simulated person does, by class: the flows the load is made of.
 FLOWS = {
     "Person": "sign in, walk the wizard, submit, poll the report until done, open it and its PDF",

@@ -67,6 +67,18 @@ LATENCY_METRICS = ("whole_response", "ttft", "tpot")
 INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 # CUDA architectures a team's custom kernels are built for (nvcc -gencode / TORCH_CUDA_ARCH_LIST).
 KERNEL_ARCHITECTURES = ("sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")
+# A dense model's architecture as the wizard asks it and a catalog preset's columns keep it.
+ARCHITECTURE_FIELDS = (
+    "parameters",
+    "layers",
+    "hidden_size",
+    "intermediate_size",
+    "attention_heads",
+    "kv_heads",
+    "head_dim",
+    "vocab_size",
+    "tied_embeddings",
+)
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
 # A batch job's window (issue 21 item 8): hard = the results are useless after it; soft = late is
 # a nuisance, flagged but not disqualifying.

@@ -1,7 +1,7 @@
 """Admin for scoring models and catalogs: rows as tables, clone → preview → publish.
 
 Both kinds' own pages come from one VersionedAdmin. Only the admin role edits (see
-reference.views.can_edit_scoring_models). Published and retired versions open read-only; every
+advisor.permissions.can_edit_reference). Published and retired versions open read-only; every
 change is recorded by django-simple-history (the audit trail).
 """
 
@@ -35,9 +35,9 @@ from simple_history.template_utils import HistoricalRecordContextHelper
 from accounts.models import User
 from advisor import jsonsafe
 from advisor.engine import load_catalog
-from advisor.engine.answers import preset_ids
-from advisor.forms import ARCHITECTURE_FIELDS
+from advisor.engine.answers import ARCHITECTURE_FIELDS, preset_ids
 from advisor.labels import label_for
+from advisor.permissions import can_edit_reference as can_edit_scoring_models
 from advisor.reference import selectors
 from advisor.reference.models import (
     ANSWER_VALUES,
@@ -54,6 +54,7 @@ from advisor.reference.models import (
     PriceRefresh,
     ScoringModel,
 )
+from advisor.reference.selectors import latest_preview, preview_context
 from advisor.reference.services.catalog import (
     CATALOG_IMPORT_MAX_BYTES,
     CatalogInvalid,
@@ -81,11 +82,6 @@ from advisor.reference.services.scoring import (
     scoring_model_import,
     scoring_model_next_version,
     scoring_model_publish,
-)
-from advisor.reference.views import (
-    can_edit_scoring_models,
-    latest_preview,
-    preview_context,
 )
 
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from accounts.models import User
+from accounts.selectors import organizations_for_user
+from advisor import charts
 from advisor.labels import label_for
-from advisor.reference.models import PriceRefresh
+from advisor.models import Assessment
+from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh, ScoringModel
 from advisor.reference.prices import registry as price_sources
+
+PREVIEW_ROWS_SHOWN = 200
 
 
 def freshness(row: Any, days: int) -> str:
@@ -118,3 +125,34 @@ def house_offer_demand(*, limit: int = HOUSE_DEMAND_REPORTS) -> dict[str, tuple[
         for key in won_here:
             won[key] = won.get(key, 0) + 1
     return {key: (fitted[key], won.get(key, 0), len(seen)) for key in fitted}
+
+
+def latest_preview(
+    model: ScoringModel | Catalog, *, finished: bool = False
+) -> ImpactPreview | None:
+    previews = model.previews.all()
+    if finished:
+        previews = previews.filter(status=ImpactPreview.Status.DONE)
+    return previews.order_by("-requested_at").first()
+
+
+def preview_context(preview: ImpactPreview | None, *, user: User | AnonymousUser) -> dict[str, Any]:
+    """A preview covers every organisation's assessments: its counts are for all of them, but
+    it lists only the assessments `user` may open (those of their own organisations)."""
+    result = preview.result if preview is not None and preview.result else None
+    kept = (result or {}).get("flipped", [])
+    openable = set(
+        Assessment.objects.filter(
+            pk__in=[row["id"] for row in kept], organization__in=organizations_for_user(user=user)
+        ).values_list("pk", flat=True)
+    )
+    flipped = [row for row in kept if row["id"] in openable]
+    return {
+        "preview": preview,
+        "result": result,
+        "chart": charts.score_shift_chart(result) if result else None,
+        "flipped": flipped[:PREVIEW_ROWS_SHOWN],
+        "flipped_listable": len(flipped),
+        # Of other organisations, or past the FLIPS_KEPT rows a preview keeps.
+        "flipped_unlisted": (result or {}).get("flipped_total", 0) - len(flipped),
+    }

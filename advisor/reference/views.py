@@ -1,7 +1,7 @@
 """Scoring models and the price catalog for the operator's sales engineers: read-only pages.
 
-Admins edit in the Django admin (reference/admin.py); both read who may do what from here,
-and this from accounts.selectors (the operating organisation's staff).
+Admins edit in the Django admin (reference/admin.py); both ask advisor.permissions who may do
+what, and it asks accounts.selectors (the operating organisation's staff).
 """
 
 from __future__ import annotations
@@ -9,42 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from accounts.models import User
-from accounts.selectors import organizations_for_user
-from advisor import charts
-from advisor.models import Assessment
 from advisor.permissions import can_edit_reference, can_read_reference
 from advisor.reference import selectors
 from advisor.reference.models import (
     OPTION_CHOICES,
     Catalog,
     Contribution,
-    ImpactPreview,
     ScoringModel,
 )
 from advisor.reference.services.scoring import scoring_model_diff
-
-PREVIEW_ROWS_SHOWN = 200
-
-
-# The admin and these pages ask the same rules (advisor.permissions) under these names.
-can_edit_scoring_models = can_edit_reference
-can_view_scoring_models = can_read_reference
-
-
-def latest_preview(
-    model: ScoringModel | Catalog, *, finished: bool = False
-) -> ImpactPreview | None:
-    previews = model.previews.all()
-    if finished:
-        previews = previews.filter(status=ImpactPreview.Status.DONE)
-    return previews.order_by("-requested_at").first()
 
 
 def criteria_table(model: ScoringModel) -> list[dict[str, Any]]:
@@ -71,30 +49,8 @@ def criteria_table(model: ScoringModel) -> list[dict[str, Any]]:
     return rows
 
 
-def preview_context(preview: ImpactPreview | None, *, user: User | AnonymousUser) -> dict[str, Any]:
-    """A preview covers every organisation's assessments: its counts are for all of them, but
-    it lists only the assessments `user` may open (those of their own organisations)."""
-    result = preview.result if preview is not None and preview.result else None
-    kept = (result or {}).get("flipped", [])
-    openable = set(
-        Assessment.objects.filter(
-            pk__in=[row["id"] for row in kept], organization__in=organizations_for_user(user=user)
-        ).values_list("pk", flat=True)
-    )
-    flipped = [row for row in kept if row["id"] in openable]
-    return {
-        "preview": preview,
-        "result": result,
-        "chart": charts.score_shift_chart(result) if result else None,
-        "flipped": flipped[:PREVIEW_ROWS_SHOWN],
-        "flipped_listable": len(flipped),
-        # Of other organisations, or past the FLIPS_KEPT rows a preview keeps.
-        "flipped_unlisted": (result or {}).get("flipped_total", 0) - len(flipped),
-    }
-
-
 def _model_for_viewer(request: HttpRequest, pk: int) -> ScoringModel:
-    if not can_view_scoring_models(request.user):
+    if not can_read_reference(request.user):
         raise Http404
     return get_object_or_404(ScoringModel, pk=pk)
 
@@ -102,12 +58,12 @@ def _model_for_viewer(request: HttpRequest, pk: int) -> ScoringModel:
 @login_required
 @require_GET
 def scoring_models(request: HttpRequest) -> HttpResponse:
-    if not can_view_scoring_models(request.user):
+    if not can_read_reference(request.user):
         raise Http404
     models = ScoringModel.objects.annotate(criteria_count=Count("criteria")).select_related(
         "published_by"
     )
-    context = {"models": models, "can_edit": can_edit_scoring_models(request.user)}
+    context = {"models": models, "can_edit": can_edit_reference(request.user)}
     return render(request, "reference/scoring_models.html", context)
 
 
@@ -124,8 +80,8 @@ def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
         "diff": scoring_model_diff(old=active, new=model)
         if active is not None and active.pk != model.pk
         else None,
-        "preview": latest_preview(model, finished=True),
-        "can_edit": can_edit_scoring_models(request.user),
+        "preview": selectors.latest_preview(model, finished=True),
+        "can_edit": can_edit_reference(request.user),
     }
     return render(request, "reference/scoring_model.html", context)
 
@@ -134,7 +90,8 @@ def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def scoring_preview(request: HttpRequest, pk: int) -> HttpResponse:
     model = _model_for_viewer(request, pk)
-    context = {"model": model, **preview_context(latest_preview(model), user=request.user)}
+    preview = selectors.latest_preview(model)
+    context = {"model": model, **selectors.preview_context(preview, user=request.user)}
     return render(request, "reference/scoring_preview.html", context)
 
 
@@ -142,7 +99,7 @@ def scoring_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def catalog(request: HttpRequest) -> HttpResponse:
     """The published catalog: every price with its source, date and a stale flag."""
-    if not can_view_scoring_models(request.user):
+    if not can_read_reference(request.user):
         raise Http404
     active = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
     prices: list[dict[str, Any]] = []
@@ -160,6 +117,6 @@ def catalog(request: HttpRequest) -> HttpResponse:
         "prices": prices,
         "stale_count": sum(1 for p in prices if p["stale"]),
         "availability": selectors.catalog_availability(active) if active is not None else [],
-        "can_edit": can_edit_scoring_models(request.user),
+        "can_edit": can_edit_reference(request.user),
     }
     return render(request, "reference/catalog.html", context)

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor.models import Assessment
-from tests.advisor.test_wizard import POSTS
 from tests.factories import MembershipFactory
+from tests.wizard_posts import POSTS
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The wizard's form renderer (advisor.forms.WizardRenderer) builds some widgets in Python for
+"""The wizard's form renderer (advisor.forms.base.WizardRenderer) builds some widgets in Python for
 speed; what it gives must be exactly what Django's own widget templates give."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from django.forms.renderers import DjangoTemplates
 from django.utils import translation
 
-from advisor.forms import StepForm
+from advisor.forms.base import StepForm
 from advisor.starters import STARTERS
 from advisor.wizard import STEPS
 

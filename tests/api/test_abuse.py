@@ -242,7 +242,7 @@ def test_the_openapi_document_only_answers_get(api: Api, client: Client) -> None
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     now = [1_800_000_000.0]  # 15 Jan 2027 08:00 UTC: the start of a minute
-    monkeypatch.setattr("advisor.api._clock", lambda: now[0])
+    monkeypatch.setattr("advisor.api.auth._clock", lambda: now[0])
     return now
 
 

@@ -358,10 +358,30 @@ def _keyboard_step(kb: Keyboard, slug: str) -> None:
         kb.choose("ops_capacity", "part_time")
 
 
+# The autosave leaves 400 ms after the last change, and nothing in the page shows it coming: the
+# page counts the changes it reacts to and, for each autosave answered, the changes it carried.
+AUTOSAVE_WATCH = """
+(() => {
+  const state = (window.__autosave = { changes: 0, answered: 0 });
+  const autosave = (el) => el instanceof Element && el.closest('[hx-vals*="autosave"]');
+  document.addEventListener("change", (e) => { if (autosave(e.target)) state.changes++; }, true);
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    if (autosave(e.detail.elt)) e.detail.xhr.autosaveChanges = state.changes;
+  });
+  document.addEventListener("htmx:afterRequest", (e) => {
+    if (autosave(e.detail.elt))
+      state.answered = Math.max(state.answered, e.detail.xhr.autosaveChanges);
+  });
+})();
+"""
+
+
 def _settle(page: Page) -> None:
-    """Lets the last change's autosave (400 ms after it) finish before saving the step."""
-    page.wait_for_timeout(500)
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """Waits until every change so far has had its autosave answered, before saving the step."""
+    page.wait_for_function(
+        "() => window.__autosave.answered >= window.__autosave.changes"
+        " && !document.querySelector('.htmx-request')"
+    )
 
 
 def _arrived(page: Page, url: str) -> None:
@@ -373,6 +393,7 @@ def _arrived(page: Page, url: str) -> None:
 
 def test_the_wizard_is_completed_with_the_keyboard_alone(page: Page, live_server: Any) -> None:
     membership = MembershipFactory()
+    page.add_init_script(AUTOSAVE_WATCH)
     _log_in(page, live_server, membership, "en")
     page.goto(live_server.url + "/assessments/new/")
     kb = Keyboard(page)

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Response, Route, expect
 
 from accounts.models import Membership
 from advisor.models import Assessment
@@ -269,16 +268,26 @@ def test_changing_a_radio_and_clicking_next_at_once_is_not_a_conflict(
 ) -> None:
     membership = MembershipFactory()
     obj = AssessmentFactory(membership=membership, title="Quick", starter="llm-fine-tuning-startup")
+    autosaves: list[Response] = []
+
+    def is_autosave(response: Response) -> bool:
+        request = response.request
+        return request.method == "POST" and "action=autosave" in (request.post_data or "")
 
     def slow_review(route: Route) -> None:
         # The review page is built at once but reaches the browser late, as on a slow link:
-        # the radio's delayed autosave (400 ms) leaves while the old step is still shown.
+        # only after the radio's delayed autosave (400 ms) has left, while the old step is
+        # still shown, and has been answered.
         response = route.fetch()
-        time.sleep(0.8)
+        if not autosaves:
+            page.wait_for_event("response", predicate=is_autosave)
         route.fulfill(response=response)
 
     _log_in(page, live_server, membership, "en")
     page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/cost/")
+    page.on(
+        "response", lambda response: autosaves.append(response) if is_autosave(response) else None
+    )
     page.route("**/steps/review/", slow_review)
     _check(page, "billing", "committed")
     page.get_by_role("button", name="Save and review").click()

@@ -1,0 +1,136 @@
+"""The OpenAPI document (`/api/v1/openapi.json`) and the engine's schema as an operation: the
+document references the engine's answers schemas, lists the headers that come with each error
+status, and is for the API's users unless settings.API_DOCS_PUBLIC opens it."""
+
+# No `from __future__ import annotations` here: django-ninja reads the operations' annotations
+# at runtime, and @paginate's wrapper resolves string annotations in ninja's own module.
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import Router
+from ninja.openapi.schema import OpenAPISchema
+
+from advisor.api.auth import RateLimited, count_request, token_lookup
+from advisor.api.errors import (
+    auth_required_message,
+    plain_error,
+    rate_limited_message,
+    too_many,
+    unauthorized,
+)
+from advisor.api.schemas import (
+    ANSWERS_DRAFT_SCHEMA_NAME,
+    ANSWERS_MARKER,
+    ANSWERS_SCHEMA_NAME,
+    ErrorOut,
+)
+from advisor.engine import answers_schema
+
+router = Router()
+
+
+@router.get(
+    "/schema/answers",
+    response={200: dict[str, Any], 401: ErrorOut, 429: ErrorOut},
+    summary="The engine's JSON Schema of the answers document",
+    tags=["schema"],
+)
+def schema_answers(request: HttpRequest) -> dict[str, Any]:
+    return answers_schema()
+
+
+def docs_access(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    # The OpenAPI document describes every operation and the answers schema; in production it
+    # is for people who use the API (a session or a token) unless API_DOCS_PUBLIC says so.
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = plain_error(
+                405,
+                _("Method %(method)s is not allowed here; allowed: %(allowed)s.")
+                % {"method": request.method, "allowed": "GET, HEAD"},
+            )
+            response["Allow"] = "GET, HEAD"
+            return response
+        if not (settings.API_DOCS_PUBLIC or request.user.is_authenticated):
+            scheme, _space, key = request.headers.get("Authorization", "").partition(" ")
+            try:
+                token = token_lookup(request, key.strip()) if scheme.lower() == "bearer" else None
+                if token is None:
+                    return unauthorized(plain_error(401, auth_required_message()))
+                count_request(request, token)
+            except RateLimited as exc:
+                return too_many(plain_error(429, rate_limited_message(exc)), exc)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+# Headers that come with an error status wherever it is answered (unauthorized, too_many).
+ERROR_HEADERS: dict[str, dict[str, Any]] = {
+    "401": {
+        "WWW-Authenticate": {
+            "description": "The scheme to authenticate with: `Bearer`.",
+            "required": True,
+            "schema": {"type": "string"},
+        }
+    },
+    "429": {
+        "Retry-After": {
+            "description": "Whole seconds until the budget is renewed (at least 1): this "
+            "token's, or for invalid tokens this client address's.",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
+
+
+def document_headers(schema: OpenAPISchema) -> None:
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                if str(status) in ERROR_HEADERS:
+                    response["headers"] = ERROR_HEADERS[str(status)]
+
+
+def answers_follow(model: Any, field: str, value: Any) -> None:
+    # Only the object can see the sibling field that says which schema `answers` meets.
+    if not isinstance(model, dict) or "answers" not in model.get("properties", {}):
+        return
+    model["properties"]["answers"] = {
+        "type": "object",
+        "description": f"An answers document: {ANSWERS_DRAFT_SCHEMA_NAME} when {field} is "
+        f"{json.dumps(value)}, else {ANSWERS_SCHEMA_NAME}.",
+    }
+    model.setdefault("allOf", []).append(
+        {
+            "if": {"properties": {field: {"const": value}}, "required": [field]},
+            "then": {
+                "properties": {
+                    "answers": {"$ref": f"#/components/schemas/{ANSWERS_DRAFT_SCHEMA_NAME}"}
+                }
+            },
+            "else": {
+                "properties": {"answers": {"$ref": f"#/components/schemas/{ANSWERS_SCHEMA_NAME}"}}
+            },
+        }
+    )
+
+
+def reference_engine_schema(node: Any) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, dict) and ANSWERS_MARKER in value:
+                ref = {"$ref": f"#/components/schemas/{value[ANSWERS_MARKER]}"}
+                node[key] = {**ref, **{k: v for k, v in value.items() if k == "description"}}
+            else:
+                reference_engine_schema(value)
+    elif isinstance(node, list):
+        for item in node:
+            reference_engine_schema(item)
