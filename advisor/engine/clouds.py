@@ -24,10 +24,17 @@ class Cloud:
     price_page_zh: str
     # The prefix of the catalog's object-storage figure, where it is not `key`.
     storage: str = ""
+    # The name in Traditional Chinese, where it is not the English one.
+    name_zh: str = ""
 
     @property
     def storage_figure(self) -> str:
         return f"{self.storage or self.key}_storage_usd_per_gb_month"
+
+    @property
+    def egress_figure(self) -> str:
+        """The internet egress price's figure (regional and China rates are rules)."""
+        return f"{self.key}_egress_usd_per_gb"
 
 
 PUBLIC_CLOUDS: tuple[Cloud, ...] = (

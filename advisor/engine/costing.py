@@ -92,7 +92,8 @@ def egress_figure(
     key = by_region.get(region_key or "")
     if isinstance(key, str) and key in catalog.figures:
         return key, False
-    return f"{name}_egress_usd_per_gb", False
+    named = clouds.public(cloud)
+    return named.egress_figure if named else "other_egress_usd_per_gb", False
 
 
 def option_money(

@@ -140,7 +140,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "on_premises": _l("On premises", "自有機房", "on premises"),
     },
     "cloud": {
-        **{c.key: _l(c.name, c.name) for c in clouds.PUBLIC_CLOUDS},
+        **{c.key: _l(c.name, c.name_zh or c.name) for c in clouds.PUBLIC_CLOUDS},
         "other": _l("Other", "其他", "another cloud", "其他雲端"),
     },
     "portability": {
@@ -376,20 +376,22 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "checkpoints_kept": _l("Checkpoints kept", "保留的檢查點數"),
         "staff_hourly_wage_usd": _l("Staff hourly wage", "維運人員時薪"),
         "staff_loaded_multiplier": _l("Staff loaded-cost multiplier", "人力總成本倍數"),
-        "gcs_storage_usd_per_gb_month": _l("Google Cloud storage price", "Google Cloud 儲存價格"),
-        "aws_storage_usd_per_gb_month": _l("AWS storage price", "AWS 儲存價格"),
-        "azure_storage_usd_per_gb_month": _l("Azure storage price", "Azure 儲存價格"),
+        **{
+            c.storage_figure: _l(f"{c.name} storage price", f"{c.name_zh or c.name} 儲存價格")
+            for c in clouds.PUBLIC_CLOUDS
+        },
+        **{
+            c.egress_figure: _l(f"{c.name} egress price", f"{c.name_zh or c.name} 對外流量價格")
+            for c in clouds.PUBLIC_CLOUDS
+        },
         "other_storage_usd_per_gb_month": _l("Storage price elsewhere", "其他供應商的儲存價格"),
-        "gcp_egress_usd_per_gb": _l("Google Cloud egress price", "Google Cloud 對外流量價格"),
         "gcp_egress_china_usd_per_gb": _l(
             "Google Cloud egress price to China", "Google Cloud 連往中國的對外流量價格"
         ),
-        "aws_egress_usd_per_gb": _l("AWS egress price", "AWS 對外流量價格"),
         "aws_egress_usd_per_gb_tokyo": _l("AWS egress price in Tokyo", "AWS 東京的對外流量價格"),
         "aws_egress_usd_per_gb_hong_kong": _l(
             "AWS egress price in Hong Kong", "AWS 香港的對外流量價格"
         ),
-        "azure_egress_usd_per_gb": _l("Azure egress price", "Azure 對外流量價格"),
         "other_egress_usd_per_gb": _l("Egress price elsewhere", "其他供應商的對外流量價格"),
         "dedicated_egress_usd_per_gb": _l(
             "Egress price of dedicated hosts", "專屬主機的對外流量價格"
