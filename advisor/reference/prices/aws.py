@@ -32,18 +32,9 @@ AWS_DEFAULT_REGION = ("us-east-1", "us_east")
 # Region's offer file under their own "Region Code").
 AWS_REGION = r"^([a-z]{2}(?:-gov)?-[a-z]+-\d(?:-[a-z]{3}-\d[a-z]?)?)\b"
 AWS_PARENT_REGION = r"^[a-z]{2}(?:-gov)?-[a-z]+-\d"
-AWS_INSTANCE = r"^([a-z][a-z0-9-]*\.\d*x?large)\b"
-AWS_INSTANCES: dict[str, tuple[str, int]] = {
-    "nvidia-t4": ("g4dn.xlarge", 1),
-    "nvidia-l4": ("g6.xlarge", 1),
-    "nvidia-a10g": ("g5.xlarge", 1),
-    "nvidia-l40s": ("g6e.xlarge", 1),
-    "nvidia-a100-40gb": ("p4d.24xlarge", 8),
-    "nvidia-a100-80gb": ("p4de.24xlarge", 8),
-    "nvidia-h100-sxm": ("p5.48xlarge", 8),
-    "nvidia-h200": ("p5en.48xlarge", 8),
-    "nvidia-b200": ("p6-b200.48xlarge", 8),
-}
+# The instance a row prices is catalog data: its `unit_id` ("aws:p5.48xlarge", a unit in the
+# catalog's `units` with its source and date) and `gpus_per_unit`. A row without one is left.
+AWS_UNIT = r"^aws:([a-z][a-z0-9-]*\.\d*x?large)$"
 AWS_COLUMNS = (
     "TermType",
     "Unit",
@@ -194,14 +185,11 @@ def collect_aws(
         if target.cloud != "aws":
             continue
         code = region_code(target.region, AWS_REGION) or AWS_DEFAULT_REGION[0]
-        named = re.match(AWS_INSTANCE, target.unit.strip())
-        if named is not None:
-            instance, gpus = named.group(1), max(1, target.gpus_per_unit)
-        elif target.accelerator in AWS_INSTANCES:
-            instance, gpus = AWS_INSTANCES[target.accelerator]
-        else:
+        named = re.match(AWS_UNIT, target.unit_id.strip())
+        if named is None:
             result.left.append(target.key)
             continue
+        instance, gpus = named.group(1), max(1, target.gpus_per_unit)
         if target.billing not in AWS_TERMS:
             result.left.append(target.key)
             continue

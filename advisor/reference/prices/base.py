@@ -194,10 +194,15 @@ class PriceTarget:
     billing: str
     region: str
     usd_per_device_hour: Decimal | None
-    # What the row is sold as ("p5.4xlarge on-demand (Linux)") and the devices in that unit:
-    # a regional row names its own instance, which may not be the card's usual one.
+    # What the row is sold as ("p5.4xlarge on-demand (Linux)"), the catalog unit it is
+    # ("aws:p5.4xlarge") and the devices in that unit: a regional row names its own instance,
+    # which may not be the card's usual one.
     unit: str = ""
     gpus_per_unit: int = 1
+    unit_id: str = ""
+    # Who sells it, as the catalog names the provider ("Lambda"): a source for a provider the
+    # engine files under `other` picks its rows by this.
+    provider: str = ""
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,8 @@ def _price_targets(document: dict[str, Any]) -> list[PriceTarget]:
             usd_per_device_hour=_hourly(p, hours),
             unit=str(p.get("unit") or ""),
             gpus_per_unit=int(p.get("gpus_per_unit") or 1),
+            unit_id=str(p.get("unit_id") or ""),
+            provider=str(p.get("provider") or ""),
         )
         for p in document["prices"]
     ]

@@ -37,6 +37,13 @@ ROWS = [
     ("t-gcp-v6e-spot", "tpu-v6e", "gcp", "spot", "us-central1", 0.648),
     ("t-gcp-v4-3y", "tpu-v4", "gcp", "commit_3y", "us-central2", 1.45),
 ]
+# The AWS rows' instances, as catalog units (what the AWS source prices them by) and GPUs in each.
+AWS_UNITS = {
+    "t-aws-t4": ("aws:g4dn.xlarge", 1),
+    "t-aws-h100": ("aws:p5.48xlarge", 8),
+    "t-aws-l4-1y": ("aws:g6.xlarge", 1),
+    "t-aws-h100-block": ("aws:p5.48xlarge", 8),
+}
 
 
 @pytest.fixture
@@ -67,6 +74,9 @@ def published(db: None) -> Catalog:
                 "note": None,
                 "setup_fee_usd": None,
                 "min_term_months": None,
+                "unit": None,
+                "unit_id": AWS_UNITS.get(key, (None, 1))[0],
+                "gpus_per_unit": AWS_UNITS.get(key, (None, 1))[1],
             }
         )
     document["prices"] = prices
