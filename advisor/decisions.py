@@ -149,8 +149,10 @@ def engine_language(language: str | None = None) -> str:
     return "zh-hant" if language.startswith("zh") else "en"
 
 
-def evaluate(answers: Answers, *, language: str | None = None) -> ResultDocument:
-    return _evaluate(answers, *active_both(), language)
+def evaluate(
+    answers: Answers, *, language: str | None = None, measurements: Sequence[Measurement] = ()
+) -> ResultDocument:
+    return _evaluate(answers, *active_both(), language, measurements)
 
 
 def scoring_model_at(name: str, version: int) -> ScoringModel | None:
@@ -221,10 +223,19 @@ def evaluate_like(
 
 
 def _evaluate(
-    answers: Answers, catalog: Catalog, scoring: ScoringModel, language: str | None
+    answers: Answers,
+    catalog: Catalog,
+    scoring: ScoringModel,
+    language: str | None,
+    measurements: Sequence[Measurement] = (),
 ) -> ResultDocument:
     return engine.evaluate(
-        answers, catalog, scoring, lang=engine_language(language), today=timezone.localdate()
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=timezone.localdate(),
+        measurements=measurements,
     )
 
 

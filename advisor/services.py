@@ -468,8 +468,9 @@ def report_request(
     """Create the next report version for a submitted assessment and enqueue its generation.
 
     The version starts from `source`'s answers when it names a version whose answers differ
-    from the assessment's (one saved from a what-if, or generated again from one), and records
-    that it did (`origin`, `based_on`); otherwise from the assessment's answers. Regenerating
+    from the assessment's (one saved from a what-if, or generated again from one) or that was
+    re-planned with measured figures, and records that it did (`origin`, `based_on`);
+    otherwise from the assessment's answers. Regenerating
     in another language or with a newer model or catalog so never drops a saved scenario.
     A report of the same answers in the same language that is still pending or running is
     returned instead of a new one. With `throttle` (people's requests; not the submit's first
@@ -488,7 +489,9 @@ def report_request(
             .get(pk=assessment.pk)
         )
         answers, origin, based_on = locked.answers, Report.Origin.ASSESSMENT, None
-        if source is not None and source.answers != locked.answers:
+        if source is not None and (source.answers != locked.answers or _is_measured(source)):
+            # A version re-planned with measured figures stays measured: its generation
+            # (_report_result) passes the organisation's measurements again.
             answers, origin, based_on = source.answers, Report.Origin.REGENERATED, source
         unfinished = locked.reports.filter(
             status__in=[Report.Status.PENDING, Report.Status.RUNNING], language=language
@@ -809,12 +812,20 @@ def report_pdf_render(*, report: Report) -> Report:
 
 
 def _report_result(report: Report) -> ResultDocument:
-    """The result a what-if version was saved with (report_save_what_if), else the submit's
+    """The result a what-if version was saved with (report_save_what_if), else a fresh run with
+    the organisation's measurements for a regenerate of a measured version, else the submit's
     own result when it is what the engine would give now (same answers, language, versions
     and day: the first report of a submit), else a fresh engine run."""
     if isinstance(report.result, dict):
         logger.info("report %s: keeps the result it was requested with", report.pk)
         return normalise(report.result)
+    if report.based_on is not None and _is_measured(report.based_on):
+        logger.info("report %s: runs the engine with the organisation's measurements", report.pk)
+        return decisions.evaluate(
+            parse_answers(report.answers),
+            language=report.language,
+            measurements=_engine_measurements(report.assessment.organization),
+        )
     stored = (report.assessment.result or {}).get(report.language)
     if isinstance(stored, dict) and report.answers == report.assessment.answers:
         submitted = normalise(stored)
@@ -823,6 +834,12 @@ def _report_result(report: Report) -> ResultDocument:
             return submitted
     logger.info("report %s: runs the engine", report.pk)
     return decisions.evaluate(parse_answers(report.answers), language=report.language)
+
+
+def _is_measured(report: Report) -> bool:
+    """The version was re-planned with measured figures (report_measure, or a regenerate of
+    such a version)."""
+    return isinstance(report.result, dict) and bool(report.result.get("measurements"))
 
 
 def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:

@@ -138,6 +138,50 @@ def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
 DATA = Path(__file__).parents[1] / "engine" / "data"
 
 
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_regenerating_a_measured_version_keeps_its_measurements(
+    client: Client, owner: Any, language: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
+    v2 = services.report_generate(report_id=Report.objects.get(number=2).pk)
+    assert v2 is not None and v2.result is not None
+    # "Regenerate with the current model" on v2's page, in either language.
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(
+            reverse("advisor:report_request", kwargs={"pk": v1.assessment_id}),
+            {"language": language, "source": 2},
+        )
+    v3 = Report.objects.get(assessment=v1.assessment, number=3)
+    assert response["Location"] == _url(v3, "report")
+    assert (v3.based_on, v3.origin) == (v2, Report.Origin.REGENERATED)
+    done = services.report_generate(report_id=v3.pk)
+    assert done is not None and done.result is not None
+    assert done.result["measurements"] == v2.result["measurements"]
+
+    def plan(report: Report) -> tuple[str, int]:
+        first = selectors.first_serving_option(report.result) or {}
+        return first["accelerator_id"], first["count"]
+
+    # The re-plan is v2's (measured), not v1's (estimated).
+    assert plan(done) == plan(v2) != plan(v1)
+    headers = ZH if language == "zh-hant" else {}
+    page = html.unescape(client.get(_url(v3, "report"), **headers).content.decode())
+    if language == "zh-hant":
+        assert "以實測數據重新規劃" in page and "此版本保留這些實測數據" in page
+    else:
+        assert "Re-planned with measured figures" in page and "this version keeps them" in page
+    # Regenerating the estimated v1 stays estimated.
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(
+            reverse("advisor:report_request", kwargs={"pk": v1.assessment_id}),
+            {"language": "zh-hant", "source": 1},
+        )
+    v4 = services.report_generate(report_id=Report.objects.get(number=4).pk)
+    assert v4 is not None and v4.result is not None and "measurements" not in v4.result
+
+
 @pytest.mark.parametrize("headers", [{}, ZH], ids=["en", "zh-hant"])
 def test_an_sglang_jsonl_and_a_genai_perf_csv_each_make_a_version(
     client: Client, owner: Any, headers: dict[str, str], django_capture_on_commit_callbacks: Any
