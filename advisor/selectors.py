@@ -456,7 +456,7 @@ def _named_offer(options: list[dict[str, Any]], price_id: str) -> tuple[Any, Any
     return None
 
 
-# The server as the operator entered it in the house-offer form (advisor/reference/admin.py).
+# The server as the operator entered it in the house-offer form (reference/admin/house_offers.py).
 ENTERED_SERVER = (
     "name",
     "cpu",

@@ -1,6 +1,6 @@
 """Scoring models and the price catalog for the operator's sales engineers: read-only pages.
 
-Admins edit in the Django admin (reference/admin.py); both ask advisor.permissions who may do
+Admins edit in the Django admin (reference/admin/); both ask advisor.permissions who may do
 what, and it asks accounts.selectors (the operating organisation's staff).
 """
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import Role
-from advisor.reference.admin import AcceleratorForm, PresetForm
+from advisor.reference.admin.catalog_rows import AcceleratorForm, PresetForm
 from advisor.reference.models import Catalog, CatalogAccelerator, CatalogPreset
 from advisor.reference.services.catalog import catalog_export
 from tests.factories import CatalogFactory
