@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -13,6 +14,11 @@ from accounts.models import ApiToken, Invitation, Membership, Organization, Role
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
+
+
+def token_hash(token: str) -> str:
+    """How a secret (an invitation or API token) is stored and looked up: never in clear."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def memberships_for_user(*, user: User) -> QuerySet[Membership]:
@@ -117,8 +123,6 @@ def membership_is_operator_staff(membership: Membership) -> bool:
 
 
 def invitation_get_by_token(*, token: str) -> Invitation | None:
-    from accounts.services import token_hash
-
     if not token or len(token) > 200:
         return None
     return (
@@ -163,8 +167,6 @@ def current_membership(request: HttpRequest) -> Membership | None:
 
 def api_token_get_by_key(*, key: str) -> ApiToken | None:
     """The live token whose key this is (not expired, its owner active), or None."""
-    from accounts.services import token_hash
-
     # A real key is 43 characters; anything much longer is not worth hashing.
     if not key or len(key) > 200:
         return None

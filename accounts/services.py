@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import datetime, timedelta
 
@@ -20,16 +19,12 @@ from django.utils.translation import gettext as _
 from accounts import throttle
 from accounts.backends import LOGIN_FAILURES_PER_ACCOUNT
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
-from accounts.selectors import role_rank
+from accounts.selectors import role_rank, token_hash
 from accounts.validators import plain_name
 
 
 class InvitationError(Exception):
     """An invitation link that cannot be used (expired, used, or for another address)."""
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _unique_slug(name: str) -> str:
