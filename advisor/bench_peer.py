@@ -18,7 +18,7 @@ from django.urls import reverse
 from formtools.wizard.views import NamedUrlSessionWizardView, normalize_name
 
 from advisor.forms import steps as f
-from advisor.wizard import BY_SLUG
+from advisor.steps import BY_SLUG
 
 STEPS = [("organization", f.OrganizationStepForm), ("workloads", f.WorkloadsStepForm)]
 URL_NAME = "bench_peer_step"

@@ -11,12 +11,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from advisor import decisions, permissions, selectors, services
+from advisor import decisions, permissions, selectors
 from advisor.engine import i18n
 from advisor.engine import labels as E_labels
 from advisor.engine import measured as M
 from advisor.forms.measurements import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
+from advisor.services import measurements, reports
 
 
 def _problems(error: M.MeasurementError) -> list[str]:
@@ -46,7 +47,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             # Read no more than the limit and one byte: a larger file is refused unread.
             raw = upload.read(M.MAX_BYTES + 1)
         try:
-            saved = services.report_measure(
+            saved = measurements.report_measure(
                 report=obj,
                 raw=raw,
                 source=source,
@@ -61,7 +62,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
                 kept = {"text": text, "concurrency": request.POST.get("concurrency")}
                 form = MeasurementForm(kept)
                 form.is_valid()
-        except services.ReportThrottled as refusal:
+        except reports.ReportThrottled as refusal:
             problems = [
                 _("Too many report requests: please wait %(seconds)s seconds and try again.")
                 % {"seconds": refusal.retry_after}

@@ -36,7 +36,8 @@ class Assessment(models.Model):
     pending_input = models.JSONField(default=dict, blank=True, editable=False)
     # Optimistic locking: every save bumps it; a save that names an older one is refused.
     version = models.PositiveIntegerField(default=1, editable=False)
-    # The browser tab that saved last (a random id per page load), see services._write.
+    # The browser tab that saved last (a random id per page load): see
+    # services.assessments.assessment_write.
     last_editor = models.CharField(max_length=40, blank=True, editable=False)
     # Kept with every save so dashboards show progress without loading the answers.
     completed_steps = models.PositiveSmallIntegerField(default=0, editable=False)
@@ -147,7 +148,7 @@ class Report(models.Model):
     )
     html = models.TextField(blank=True)
     pdf = models.FileField(upload_to="reports/%Y/%m/", blank=True)
-    # When a render of the PDF was claimed (services.report_pdf_claim): one render per PDF.
+    # When a render of the PDF was claimed (services.pdfs.report_pdf_claim): one render per PDF.
     pdf_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:

@@ -25,7 +25,7 @@ from django_htmx.http import (
 )
 
 from accounts import throttle
-from advisor import decisions, permissions, selectors, services
+from advisor import decisions, permissions, selectors, step_forms
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
 from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm
@@ -34,6 +34,7 @@ from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report, ShareLink
 from advisor.reporting.csv import cost_table_csv
+from advisor.services import assessments, leads, pdfs, reports, sharing, what_if
 
 POLL_SECONDS = 1
 
@@ -106,7 +107,7 @@ def report_pdf_button(request: AuthenticatedHttpRequest, pk: int, number: int) -
     """The PDF button, polled while the worker renders the PDF after the page."""
     assessment, obj = _report(request, pk, number)
     _done(obj)
-    services.report_pdf_request(report=obj)  # a lost or failed PDF task is sent again
+    pdfs.report_pdf_request(report=obj)  # a lost or failed PDF task is sent again
     context = _report_pdf_button(assessment, obj)
     return render(request, "advisor/report/_pdf_button.html", context)
 
@@ -141,13 +142,13 @@ def report_request(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     number = form.cleaned_data.get("source")
     source = selectors.report_get(assessment=assessment, number=number) if number else None
     try:
-        obj = services.report_request(
+        obj = reports.report_request(
             assessment=assessment,
             user=user,
             language=form.cleaned_data["language"],
             source=source,
         )
-    except services.ReportThrottled as refusal:
+    except reports.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
 
@@ -158,8 +159,8 @@ def report_retry(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     assessment, obj = _report(request, pk, number)
     user = request.user
     try:
-        services.report_retry(report=obj, user=user)
-    except services.ReportThrottled as refusal:
+        reports.report_retry(report=obj, user=user)
+    except reports.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal, number=obj.number)
     return redirect("advisor:report", pk=assessment.pk, number=obj.number)
 
@@ -171,7 +172,7 @@ WHAT_IFS = throttle.Limit("what-if", limit=120, window=60)
 
 def _what_if(
     request: AuthenticatedHttpRequest, pk: int, number: int
-) -> tuple[Assessment, Report, WhatIfForm, services.WhatIf | None]:
+) -> tuple[Assessment, Report, WhatIfForm, what_if.WhatIf | None]:
     """The report (404 unless the user may see it and it is done), the bound what-if form and,
     when its input converted, the engine's verdict on the changed answers."""
     assessment, obj = _report(request, pk, number)
@@ -179,10 +180,10 @@ def _what_if(
     form = WhatIfForm(request.POST, answers=obj.answers)
     form.is_valid()
     changes, removed = form.changes()
-    answers = services.what_if_answers(answers=obj.answers, changes=changes, removed=removed)
+    answers = what_if.what_if_answers(answers=obj.answers, changes=changes, removed=removed)
     language = decisions.engine_language()
     # Input that did not convert is not run; the rest still gets the engine's word.
-    outcome = services.report_what_if(
+    outcome = what_if.report_what_if(
         report=obj, answers=answers, language=language, run=not form.errors
     )
     form.attach(outcome.problems, language)
@@ -194,7 +195,7 @@ def _what_if_page(
     assessment: Assessment,
     obj: Report,
     form: WhatIfForm,
-    outcome: services.WhatIf | None,
+    outcome: what_if.WhatIf | None,
 ) -> HttpResponse:
     """The what-if panel for htmx, the whole report page with it filled for a form post."""
     changes = (
@@ -250,10 +251,10 @@ def report_what_if_save(request: AuthenticatedHttpRequest, pk: int, number: int)
     if outcome is None:
         return _what_if_page(request, assessment, obj, form, outcome)
     try:
-        saved = services.report_save_what_if(report=obj, answers=outcome.answers, user=request.user)
+        saved = what_if.report_save_what_if(report=obj, answers=outcome.answers, user=request.user)
     except AnswersError:  # refused by the engine: _what_if already showed why
         return _what_if_page(request, assessment, obj, form, outcome)
-    except services.ReportThrottled as refusal:
+    except reports.ReportThrottled as refusal:
         return _throttled(request, assessment, refusal, number=obj.number)
     url = reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
     if request.htmx:
@@ -277,8 +278,8 @@ def report_adopt(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     except ValueError:
         expected = None
     try:
-        services.report_answers_adopt(report=obj, expected_version=expected)
-    except services.VersionConflict:
+        what_if.report_answers_adopt(report=obj, expected_version=expected)
+    except assessments.VersionConflict:
         messages.error(
             request,
             _(
@@ -301,7 +302,7 @@ def report_adopt(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
 def _throttled(
     request: HtmxHttpRequest,
     assessment: Assessment,
-    refusal: services.ReportThrottled,
+    refusal: reports.ReportThrottled,
     *,
     number: int | None = None,
 ) -> HttpResponse:
@@ -352,15 +353,15 @@ def pdf_response(
     """The stored PDF; else, while it is rendered, 202 "being prepared" with Retry-After.
 
     The PDF worker renders each PDF once, just after the page. A member's download that comes
-    first may render it here, but only as the one claimant (services.report_pdf_render): every
+    first may render it here, but only as the one claimant (pdfs.report_pdf_render): every
     concurrent download gets the "being prepared" answer instead of a render of its own. An
     anonymous link holder never makes the web render: the download asks the PDF worker."""
     _done(obj)
     if not obj.pdf:
         if may_render:
-            obj = services.report_pdf_render(report=obj)
+            obj = pdfs.report_pdf_render(report=obj)
         else:
-            services.report_pdf_request(report=obj)
+            pdfs.report_pdf_request(report=obj)
     if not obj.pdf:
         context = {"retry_after": PDF_RETRY_SECONDS, "back_url": back_url}
         response = render(request, "advisor/report/pdf_preparing.html", context, status=202)
@@ -420,7 +421,7 @@ def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
         )
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
     days = form.cleaned_data["expires_in_days"]
-    _link, token = services.share_link_create(
+    _link, token = sharing.share_link_create(
         report=obj,
         user=request.user,
         label=form.cleaned_data["label"],
@@ -441,7 +442,7 @@ def share_revoke(request: AuthenticatedHttpRequest, pk: int, link_id: int) -> Ht
     link = selectors.share_link_get(assessment=assessment, pk=link_id)
     if not permissions.can_share(membership=membership, assessment=assessment):
         raise Http404
-    services.share_link_revoke(link=link)
+    sharing.share_link_revoke(link=link)
     messages.success(request, _("The link was revoked; it no longer opens the report."))
     return redirect("advisor:report", pk=assessment.pk, number=link.report.number)
 
@@ -471,7 +472,10 @@ def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "left": left,
         "right": right,
         "reports": [r for r in reports if r.status == Report.Status.DONE],
-        "changes": selectors.report_changes(left=left, right=right),
+        "changes": {
+            **selectors.report_changes(left=left, right=right),
+            "answers": step_forms.answer_changes(left.answers or {}, right.answers or {}),
+        },
     }
     return render(request, "advisor/compare.html", context)
 
@@ -512,7 +516,7 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     link = _shared_link(request, token)
     if isinstance(link, HttpResponse):
         return link
-    services.share_link_record_view(link=link)
+    sharing.share_link_record_view(link=link)
     context = {"report": link.report, "token": token, **_shared_pdf_button(link.report, token)}
     return _private(render(request, "advisor/shared.html", context))
 
@@ -532,7 +536,7 @@ def shared_pdf_button(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if isinstance(link, HttpResponse):
         return link
     if link.report.status == Report.Status.DONE:
-        services.report_pdf_request(report=link.report)  # a lost or failed PDF task: again
+        pdfs.report_pdf_request(report=link.report)  # a lost or failed PDF task: again
     context = _shared_pdf_button(link.report, token)
     return _private(render(request, "advisor/report/_pdf_button.html", context))
 
@@ -602,7 +606,7 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
     form = QuoteRequestForm(request.POST)
     if form.is_valid():
         try:
-            lead, created = services.quote_request(
+            lead, created = leads.quote_request(
                 report=obj,
                 user=request.user,
                 term_months=form.cleaned_data["term_months"],
@@ -615,9 +619,9 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
                     reverse("advisor:report", kwargs={"pk": assessment.pk, "number": obj.number})
                 ),
             )
-        except services.QuoteNotAvailable:
+        except leads.QuoteNotAvailable:
             raise Http404 from None
-        except services.QuoteThrottled as refusal:
+        except leads.QuoteThrottled as refusal:
             return _quote_throttled(request, assessment, obj, form, refusal)
         if created:
             messages.success(request, _("Your quote request was sent to our sales engineers."))
@@ -647,7 +651,7 @@ def _quote_throttled(
     assessment: Assessment,
     obj: Report,
     form: QuoteRequestForm,
-    refusal: services.QuoteThrottled,
+    refusal: leads.QuoteThrottled,
 ) -> HttpResponse:
     """429 with Retry-After: plain text for htmx and scripts, the report page for a form with
     the request as typed (nothing is lost)."""
@@ -670,7 +674,7 @@ def lead_status(request: AuthenticatedHttpRequest, lead_id: int) -> HttpResponse
     lead = selectors.lead_get_for_operator(user=request.user, pk=lead_id)
     form = LeadStatusForm(request.POST)
     if form.is_valid():
-        services.lead_set_status(lead=lead, status=form.cleaned_data["status"])
+        leads.lead_set_status(lead=lead, status=form.cleaned_data["status"])
         messages.success(
             request,
             _("The quote request is now “%(status)s”.") % {"status": lead.get_status_display()},

@@ -12,8 +12,6 @@ from django.db import connection
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _
 
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff, object_get_for_user
@@ -23,7 +21,7 @@ from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
-from advisor.wizard import STEPS, applicable_steps
+from advisor.steps import STEPS
 
 logger = logging.getLogger(__name__)
 
@@ -124,41 +122,6 @@ def customer_assessments(*, user: User, limit: int = 50) -> QuerySet[Assessment]
     )
 
 
-def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
-    """Every answer of every applicable step, as label and display value, for the review."""
-    return answer_sections(assessment.answers)
-
-
-def answer_sections(answers: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every answer of every step that applies to `answers`, as label and display value."""
-    sections = []
-    for step in applicable_steps(answers):
-        if step.form is None:
-            continue
-        form = step.form()
-        form.initial = form.initial_from(answers)
-        rows = []
-        for bound in form.visible_fields():
-            value = form.initial.get(bound.name)
-            rows.append({"label": bound.label, "value": _display(bound.field, value)})
-        sections.append({"step": step, "rows": rows})
-    return sections
-
-
-def _display(field: Any, value: Any) -> Any:
-    if value in (None, "", []):
-        return None
-    choices = dict(getattr(field, "choices", []) or [])
-    if isinstance(value, list):
-        return ", ".join(str(choices.get(v, v)) for v in value)
-    if value is True:
-        return choices.get("yes", _("Yes"))
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value not in choices:
-        # 20,000,000 reads at a glance where 20000000 does not (grouped in the reader's locale).
-        return number_format(value, force_grouping=True)
-    return choices.get(value, value)
-
-
 def answers_problems(*, assessment: Assessment) -> list[Problem]:
     """What the engine finds missing or wrong in the assessment's stored answers."""
     return validate(assessment.answers)
@@ -170,9 +133,9 @@ def problems_by_step(
     language = decisions.engine_language()
     out = []
     for step in STEPS:
-        if step.form is None or not step.is_applicable(assessment.answers):
+        section = step.section
+        if section is None or not step.is_applicable(assessment.answers):
             continue
-        section = step.form.section
         messages: list[str | None] = [
             p.message(language)
             for p in problems
@@ -248,7 +211,8 @@ def membership_for(*, user: User | AnonymousUser, organization: Organization) ->
 
 
 def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
-    """What differs between two reports of one assessment, and the reasons that moved."""
+    """What differs between two reports of one assessment, and the reasons that moved (the
+    answers that differ are worded from the wizard's forms: step_forms.answer_changes)."""
     a, b = left.result or {}, right.result or {}
     ra, rb = a.get("recommendation", {}), b.get("recommendation", {})
     fields = ["accelerator", "deployment_mode", "billing", "confidence"]
@@ -285,30 +249,9 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         "versions": versions,
         "reasons": moved,
         "answers_changed": answers_changed,
-        "answers": answer_changes(left.answers or {}, right.answers or {}),
         "workloads": workloads,
         "workloads_changed": any(w["changed"] for w in workloads),
     }
-
-
-def answer_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each answer that differs, named as the wizard names it: step, question, before, after."""
-
-    def rows(answers: dict[str, Any]) -> dict[tuple[str, str], tuple[Any, Any]]:
-        out = {}
-        for section in answer_sections(answers):
-            for row in section["rows"]:
-                out[(section["step"].slug, str(row["label"]))] = (section["step"], row["value"])
-        return out
-
-    before, after = rows(left), rows(right)
-    changes = []
-    for key in [*before, *(k for k in after if k not in before)]:
-        step, old = before.get(key, (None, None))
-        step_after, new = after.get(key, (None, None))
-        if old != new:
-            changes.append({"step": step or step_after, "label": key[1], "left": old, "right": new})
-    return changes
 
 
 # What the compare page shows of each workload's first option, in this order.

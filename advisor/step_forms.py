@@ -1,8 +1,10 @@
-"""The wizard's step forms at work: a bound form turned into the data a service takes, and
-a service's problems put back onto the form's fields.
+"""The wizard's step forms at work: a bound form turned into the data a service takes, a
+service's problems put back onto the form's fields, and answers shown as the forms word them.
 
 Services take data (a section's value, the raw input, problems), never a form; this is the
-one place that binds a step's form to an assessment and attaches errors to it.
+one place that binds a step's form to an assessment and attaches errors to it. Answers read
+back as the wizard asked them (the review, the compare page) are worded here too: the forms
+hold each question's label and choices.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.datastructures import MultiValueDict
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
-from advisor import decisions, services
+from advisor import decisions
 from advisor.engine.problems import Problem
 from advisor.forms.base import StepForm
 from advisor.models import Assessment
-from advisor.wizard import Step
+from advisor.services import assessments
+from advisor.steps import Step, applicable_steps
+from advisor.wizard import form_for
 
 IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
 # Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.
@@ -27,7 +33,7 @@ MAX_PENDING_CHARS = 2_000
 
 @dataclass(frozen=True)
 class StepInput:
-    """What a bound step form holds, as data for services.step_save."""
+    """What a bound step form holds, as data for assessments.step_save."""
 
     section: str
     value: Any
@@ -60,14 +66,15 @@ def attach_problems(form: StepForm, problems: Sequence[Problem]) -> None:
 
 def step_form(*, assessment: Assessment, step: Step) -> StepForm:
     """The step's form: bound to input still waiting to be fixed, else filled from answers."""
-    assert step.form is not None  # noqa: S101 - only form steps get here
+    form_class = form_for(step)
+    assert form_class is not None  # noqa: S101 - only form steps get here
     pending = assessment.pending_input.get(step.slug)
     if isinstance(pending, dict) and isinstance(pending.get("data"), dict):
         data = MultiValueDict({k: list(v) for k, v in pending["data"].items()})
         data["version"] = str(assessment.version)
-        form = step.form(data)
+        form = form_class(data)
         entered = step_input(form)
-        _, problems = services.step_problems(
+        _, problems = assessments.step_problems(
             assessment=assessment,
             section=entered.section,
             value=entered.value,
@@ -76,7 +83,7 @@ def step_form(*, assessment: Assessment, step: Step) -> StepForm:
         )
         attach_problems(form, problems)
         return form
-    form = step.form()
+    form = form_class()
     # One form, not a second one only to read the initial values: each costs a deep copy
     # of every field.
     form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
@@ -107,3 +114,59 @@ def _raw_input(form: StepForm) -> dict[str, list[str]]:
             for v in values[:MAX_PENDING_VALUES]
         ]
     return raw
+
+
+def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
+    """Every answer of every applicable step, as label and display value, for the review."""
+    return answer_sections(assessment.answers)
+
+
+def answer_sections(answers: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every answer of every step that applies to `answers`, as label and display value."""
+    sections = []
+    for step in applicable_steps(answers):
+        form_class = form_for(step)
+        if form_class is None:
+            continue
+        form = form_class()
+        form.initial = form.initial_from(answers)
+        rows = []
+        for bound in form.visible_fields():
+            value = form.initial.get(bound.name)
+            rows.append({"label": bound.label, "value": _display(bound.field, value)})
+        sections.append({"step": step, "rows": rows})
+    return sections
+
+
+def _display(field: Any, value: Any) -> Any:
+    if value in (None, "", []):
+        return None
+    choices = dict(getattr(field, "choices", []) or [])
+    if isinstance(value, list):
+        return ", ".join(str(choices.get(v, v)) for v in value)
+    if value is True:
+        return choices.get("yes", _("Yes"))
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value not in choices:
+        # 20,000,000 reads at a glance where 20000000 does not (grouped in the reader's locale).
+        return number_format(value, force_grouping=True)
+    return choices.get(value, value)
+
+
+def answer_changes(left: dict[str, Any], right: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each answer that differs, named as the wizard names it: step, question, before, after."""
+
+    def rows(answers: dict[str, Any]) -> dict[tuple[str, str], tuple[Any, Any]]:
+        out = {}
+        for section in answer_sections(answers):
+            for row in section["rows"]:
+                out[(section["step"].slug, str(row["label"]))] = (section["step"], row["value"])
+        return out
+
+    before, after = rows(left), rows(right)
+    changes = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        step, old = before.get(key, (None, None))
+        step_after, new = after.get(key, (None, None))
+        if old != new:
+            changes.append({"step": step or step_after, "label": key[1], "left": old, "right": new})
+    return changes

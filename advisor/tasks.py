@@ -14,8 +14,8 @@ from celery.exceptions import TimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, connection
 
-from advisor import services
 from advisor.models import Report
+from advisor.services import pdfs, reports
 
 
 @shared_task(name="advisor.health", acks_late=False)
@@ -45,7 +45,7 @@ def _time_limits(soft: float, hard: float) -> Iterator[None]:
         if hard > soft:
             signal.signal(signal.SIGALRM, hard_expire)
             signal.setitimer(signal.ITIMER_REAL, hard - soft)
-        raise services.ReportTimedOut
+        raise reports.ReportTimedOut
 
     def hard_expire(signum: int, frame: FrameType | None) -> None:
         raise TimeLimitExceeded(hard)
@@ -65,7 +65,7 @@ class _ReportTask(Task[Any, Any]):
         # this the row would stay running until the sweeper sent it round again.
         failure = (
             Report.Failure.TIMED_OUT
-            if isinstance(exc, TimeLimitExceeded | services.ReportTimedOut)
+            if isinstance(exc, TimeLimitExceeded | reports.ReportTimedOut)
             else Report.Failure.ERROR
         )
         report_id = args[0] if args else (kwargs or {}).get("report_id")
@@ -73,7 +73,7 @@ class _ReportTask(Task[Any, Any]):
             try:
                 # The limit may have cut a query short and left the connection mid-command.
                 connection.close()
-                services.report_fail(report_id=int(report_id), failure=failure)
+                reports.report_fail(report_id=int(report_id), failure=failure)
             except DatabaseError:
                 pass  # the sweeper marks it failed once the database is back
 
@@ -95,7 +95,7 @@ _REPORT_TASK_OPTIONS: dict[str, Any] = {
 @shared_task(base=_ReportTask, name="advisor.generate_report", **_REPORT_TASK_OPTIONS)
 def generate_report(report_id: int) -> str | None:
     with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
-        report = services.report_generate(report_id=report_id)
+        report = reports.report_generate(report_id=report_id)
     return report.status if report is not None else None
 
 
@@ -111,10 +111,10 @@ def generate_report_pdf(report_id: int) -> bool:
     if report is None:
         return False
     with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
-        services.report_pdf_render(report=report)
+        pdfs.report_pdf_render(report=report)
     return True
 
 
 @shared_task(name="advisor.sweep_reports", acks_late=False)
 def sweep_reports() -> int:
-    return services.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))
+    return reports.report_sweep(older_than=timedelta(seconds=settings.REPORT_STUCK_AFTER_SECONDS))

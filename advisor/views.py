@@ -25,14 +25,16 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import decisions, permissions, selectors, services, step_forms
+from advisor import decisions, permissions, selectors, step_forms
 from advisor.engine import AnswersError
 from advisor.engine.problems import Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead
+from advisor.services import assessments, prospects
 from advisor.starters import STARTERS
-from advisor.wizard import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
+from advisor.steps import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
+from advisor.wizard import form_for
 
 
 @require_GET
@@ -62,7 +64,7 @@ def _dashboard(
     if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
-    assessments = list(selectors.assessments_for_organization(organization=membership.organization))
+    own = list(selectors.assessments_for_organization(organization=membership.organization))
     # The navbar lists the user's memberships anyway; read once, they also say whether the
     # user is a sales engineer anywhere, i.e. whether there can be customers to list.
     memberships = request_memberships(request)
@@ -72,11 +74,11 @@ def _dashboard(
     context = {
         "user_memberships": memberships,
         "membership": membership,
-        "assessments": assessments,
+        "assessments": own,
         "customers": customers,
         "customer_assessments": customer_assessments,
         # The tables are kept per what they show (dashboard.html's {% fragment %}s).
-        "assessments_key": selectors.rows_digest(assessments),
+        "assessments_key": selectors.rows_digest(own),
         "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
         "prospect_form": (
             (prospect_form or ProspectForm())
@@ -109,7 +111,7 @@ def assessment_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         initial={"starter": request.GET.get("starter", "")},
     )
     if request.method == "POST" and form.is_valid():
-        assessment = services.assessment_create(
+        assessment = assessments.assessment_create(
             organization=membership.organization,
             user=request.user,
             title=form.cleaned_data["title"],
@@ -132,7 +134,7 @@ def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.error(request, _("Check the new prospect's details below."))
         return _dashboard(request, prospect_form=form, status=400)
     try:
-        obj = services.prospect_start(
+        obj = prospects.prospect_start(
             user=request.user,
             organization_name=form.cleaned_data["organization_name"],
             title=form.cleaned_data["title"],
@@ -164,7 +166,7 @@ def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         messages.error(request, " ".join(str(e) for e in form.errors["email"]))
         return redirect("advisor:assessment", pk=obj.pk)
     try:
-        services.customer_invite(
+        prospects.customer_invite(
             assessment=obj,
             email=form.cleaned_data["email"],
             invited_by=request.user,
@@ -226,17 +228,18 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     if current is None or not current.is_applicable(obj.answers):
         target = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
         return redirect("advisor:step", pk=obj.pk, slug=target.slug)
-    if current.form is None:
+    step_form_class = form_for(current)
+    if step_form_class is None:
         return _review(request, obj, current)
     if request.method == "GET":
         form = _lazy(lambda: step_forms.step_form(assessment=obj, step=current))
         return _render_step(request, obj, current, form)
 
     action = request.POST.get("action", "next")
-    form = current.form(request.POST)
+    form = step_form_class(request.POST)
     entered = step_forms.step_input(form)
     try:
-        outcome = services.step_save(
+        outcome = assessments.step_save(
             assessment=obj,
             section=entered.section,
             value=entered.value,
@@ -247,7 +250,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
             editor=request.POST.get("tab", "")[:40],
             autosave=action == "autosave",
         )
-    except services.VersionConflict as conflict:
+    except assessments.VersionConflict as conflict:
         if action == "autosave":
             # Leave the stale version in the page so the explicit save meets the conflict too.
             return render(
@@ -258,7 +261,7 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
         # Keep what this tab typed, show the conflict, and let the person decide.
         data = request.POST.copy()
         data["version"] = str(conflict.current.version)
-        form = current.form(data)
+        form = step_form_class(data)
         return _render_step(
             request,
             conflict.current,
@@ -392,7 +395,7 @@ def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpRes
         None,
         answer_problems=problems,
         keep=request.method == "GET",
-        sections=_lazy(lambda: selectors.review_sections(assessment=obj)),
+        sections=_lazy(lambda: step_forms.review_sections(assessment=obj)),
         problems=_lazy(lambda: selectors.problems_by_step(assessment=obj, problems=problems())),
         can_submit=_lazy(lambda: not problems() and not obj.pending_input),
     )
@@ -407,16 +410,16 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not obj.is_draft:
         return _go(request, reverse("advisor:result", kwargs={"pk": obj.pk}))
     try:
-        services.assessment_submit(
+        assessments.assessment_submit(
             assessment=obj,
             expected_version=_version(request),
             user=request.user,
             language=decisions.engine_language(),
         )
-    except (AnswersError, services.PendingInput):
+    except (AnswersError, assessments.PendingInput):
         messages.error(request, _("Some answers are missing or need fixing; see the list below."))
         return _go(request, review_url)
-    except services.VersionConflict:
+    except assessments.VersionConflict:
         messages.error(
             request,
             _(
@@ -447,7 +450,7 @@ def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
-        services.assessment_reopen(assessment=obj)
+        assessments.assessment_reopen(assessment=obj)
     return redirect("advisor:step", pk=obj.pk, slug="review")
 
 

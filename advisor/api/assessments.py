@@ -11,7 +11,7 @@ from ninja.pagination import paginate
 
 from accounts.models import Organization, User
 from accounts.selectors import organizations_for_user
-from advisor import decisions, services
+from advisor import decisions
 from advisor.api.auth import request_user
 from advisor.api.errors import ApiError, item
 from advisor.api.schemas import (
@@ -25,6 +25,7 @@ from advisor.api.schemas import (
 )
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
+from advisor.services import assessments
 
 router = Router()
 
@@ -38,7 +39,7 @@ router = Router()
 def assessment_create(request: HttpRequest, payload: AssessmentIn) -> Status[Assessment]:
     user = request_user(request)
     organization = _organization(user, payload.organization)
-    assessment = services.assessment_create_from_document(
+    assessment = assessments.assessment_create_from_document(
         organization=organization,
         user=user,
         title=payload.title,

@@ -13,10 +13,11 @@ from pydantic import AfterValidator, ConfigDict, StrictBool, StringConstraints, 
 from pydantic_core import PydanticCustomError
 
 from accounts.validators import validate_plain_name
-from advisor import decisions, services
+from advisor import decisions
 from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.document import ResultDocument
 from advisor.models import Assessment
+from advisor.services import assessments
 
 ANSWERS_SCHEMA_NAME = "AnswersV1"
 ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV1Draft"
@@ -120,7 +121,7 @@ class AssessmentOut(AssessmentSummaryOut):
 
     @staticmethod
     def resolve_result(obj: Assessment) -> ResultDocument | None:
-        return services.assessment_result(assessment=obj, language=decisions.engine_language())
+        return assessments.assessment_result(assessment=obj, language=decisions.engine_language())
 
 
 class ErrorItem(Schema):

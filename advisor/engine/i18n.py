@@ -1743,6 +1743,11 @@ def field_label(path: str, lang: str = "en") -> str:
     return text
 
 
+def field_heading(path: str, lang: str = "en") -> str:
+    """field_label as a table heading or line opening: "micro-batch size" -> "Micro-batch size"."""
+    return _start(field_label(path, lang), lang)
+
+
 def value_label(path: str, value: Any, lang: str = "en") -> str:
     """Display label for an answer's value, read in the context of its field: enum values by
     label, lists joined, booleans as yes/no, numbers trimmed."""

@@ -15,7 +15,6 @@ from advisor.labels import label_for
 from advisor.reporting.options import latency_text, time_text
 from advisor.reporting.text import customer_text, percent, rationale_of
 from advisor.templatetags.advisor_tags import usd
-from advisor.wizard import STEPS
 
 # Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
 ANSWER_GROUPS = {
@@ -136,16 +135,6 @@ def why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dic
     return {"kind": w["kind"], "option": option, "rows": rows}
 
 
-# Wizard field labels by answer path ("training.micro_batch_size"), for the levers table.
-FIELD_LABELS: dict[str, Any] = {
-    f"{step.form.section}.{name}": field.label
-    for step in STEPS
-    if step.form is not None
-    for name, field in step.form.base_fields.items()
-    if field.label
-}
-
-
 def lever_row(change: Change, names: dict[str, str], language: str) -> dict[str, Any]:
     lang = decisions.engine_language()
     option = change.get("option")  # a lever names the option it leads to
@@ -154,7 +143,9 @@ def lever_row(change: Change, names: dict[str, str], language: str) -> dict[str,
         "workload": change.get("workload"),
         "changes": [
             {
-                "label": FIELD_LABELS.get(c["answer_path"], c["answer_path"]),
+                # The engine's one table of field names (i18n.FIELD_LABELS), as problems and
+                # the what-if name them; the wizard's forms are not reporting's to read.
+                "label": i18n.field_heading(c["answer_path"], lang),
                 "from": i18n.value_label(c["answer_path"], c["from"], lang),
                 "to": i18n.value_label(c["answer_path"], c["to"], lang),
             }

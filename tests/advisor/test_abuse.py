@@ -20,9 +20,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Membership, Role
-from advisor import services
 from advisor.models import Assessment, Lead, Report
 from advisor.reference.models import CatalogPrice
+from advisor.services import what_if
 from tests.advisor.test_house_offers import (  # noqa: F401 - fixtures
     _hong_kong_hosted,
     editor,
@@ -216,8 +216,8 @@ def test_past_the_what_if_limit_a_save_is_refused_before_the_engine_runs(
     bad = _data(report, hours_per_day="x")
     assert {client.post(_url(report), bad, **HTMX).status_code for _ in range(120)} == {200}
     runs: list[Any] = []
-    real = services.report_what_if
-    monkeypatch.setattr(services, "report_what_if", lambda **kw: runs.append(kw) or real(**kw))
+    real = what_if.report_what_if
+    monkeypatch.setattr(what_if, "report_what_if", lambda **kw: runs.append(kw) or real(**kw))
     good = _data(report, hours_per_day="20")
     for data in (good, bad):
         response = client.post(_url(report, "report_what_if_save"), data)

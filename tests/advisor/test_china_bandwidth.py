@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import services
 from advisor.models import Assessment, Report
 from advisor.reference.models import CatalogPrice
 from advisor.reference.services.catalog import catalog_publish
+from advisor.services import pdfs, reports
 from advisor.starters import BY_SLUG
 from tests.advisor.test_house_offers import _offer_post, _report_url
 from tests.factories import (
@@ -131,7 +131,7 @@ def _china_team() -> dict[str, Any]:
 
 def _generated(assessment: Assessment, language: str = "en", number: int = 1) -> Report:
     report = ReportFactory(assessment=assessment, queued=True, language=language, number=number)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE, report.error
     return report
@@ -187,7 +187,7 @@ def test_the_report_shows_the_priced_china_bandwidth_line_in_both_languages(
 
 def _pdf_text(report: Report) -> str:
     # The PDF follows the page (the worker's task; here rendered as a first download would).
-    report = services.report_pdf_render(report=report)
+    report = pdfs.report_pdf_render(report=report)
     done = subprocess.run(  # noqa: S603 - a fixed command on our own file
         ["pdftotext", "-layout", report.pdf.path, "-"],  # noqa: S607
         capture_output=True,

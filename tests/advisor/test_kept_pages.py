@@ -17,14 +17,15 @@ from django.urls import reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import decisions, services
+from advisor import decisions
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, Criterion, ScoringModel
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reference.services.scoring import scoring_model_clone, scoring_model_publish
+from advisor.services import sharing
 from advisor.starters import BY_SLUG as STARTERS
+from advisor.steps import STEPS
 from advisor.templatetags import fragments
-from advisor.wizard import STEPS
 from tests.factories import AssessmentFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def _team_for(slug: str) -> dict[str, Any]:
     """FULL, or for a step FULL does not reach (the work step asks serving-only teams what
     their model works on, issue 21 item 7) FULL without its training."""
     from advisor.engine.answers import TRAINING_KINDS
-    from advisor.wizard import BY_SLUG as STEP_BY_SLUG
+    from advisor.steps import BY_SLUG as STEP_BY_SLUG
 
     if STEP_BY_SLUG[slug].is_applicable(FULL):
         return FULL
@@ -293,7 +294,7 @@ def test_a_shared_report_is_kept_but_every_view_counts_and_a_revoked_link_closes
         html="<p>The stored report</p>",
         finished_at=obj.updated_at,
     )
-    link, token = services.share_link_create(report=report, user=member.user, label="x")
+    link, token = sharing.share_link_create(report=report, user=member.user, label="x")
     visitor = Client()
     url = reverse("advisor:shared", kwargs={"token": token})
     for _ in range(3):
@@ -302,7 +303,7 @@ def test_a_shared_report_is_kept_but_every_view_counts_and_a_revoked_link_closes
         assert "<p>The stored report</p>" in page.text
     link.refresh_from_db()
     assert link.view_count == 3
-    services.share_link_revoke(link=link)
+    sharing.share_link_revoke(link=link)
     assert visitor.get(url).status_code == 404
 
 

@@ -13,9 +13,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import engine, services
+from advisor import engine
 from advisor.engine import answers as A
 from advisor.models import Assessment, Report
+from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory, api_token_for
 
@@ -73,7 +74,7 @@ def test_a_submit_runs_the_engine_once_and_its_first_report_reuses_the_result(
     assert engine_runs == ["en"]
     report = obj.reports.get()
     # What the task runs, in this process so that its engine runs are counted.
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     obj.refresh_from_db()
     assert report.status == Report.Status.DONE, report.error
@@ -88,7 +89,7 @@ def test_a_report_in_the_other_language_runs_the_engine_once(
     client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": 1})
     client.post(reverse("advisor:report_request", kwargs={"pk": obj.pk}), {"language": "zh-hant"})
     chinese = obj.reports.get(language="zh-hant")
-    services.report_generate(report_id=chinese.pk)
+    reports.report_generate(report_id=chinese.pk)
     chinese.refresh_from_db()
     assert chinese.status == Report.Status.DONE, chinese.error
     assert engine_runs == ["en", "zh-hant"]

@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import services
 from advisor.models import Assessment, Lead, Report
 from advisor.reference.services.catalog import catalog_publish
+from advisor.services import pdfs, reports
 from advisor.starters import BY_SLUG
 from tests.advisor.test_house_offers import _hong_kong_hosted, _offer_post, editor  # noqa: F401
 from tests.factories import (
@@ -38,7 +38,7 @@ def _generated(answers: dict[str, Any], language: str = "en") -> tuple[Client, R
         membership=membership, status=Assessment.Status.SUBMITTED, answers=answers
     )
     report = ReportFactory(assessment=assessment, queued=True, language=language)
-    services.report_generate(report_id=report.pk)  # what the worker does
+    reports.report_generate(report_id=report.pk)  # what the worker does
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
     client = Client()
@@ -80,7 +80,7 @@ def test_the_report_says_where_each_price_comes_from_and_labels_a_mixed_slot() -
 def test_the_pdf_and_chinese_report_carry_the_offer_sources() -> None:
     _client, report = _generated(BY_SLUG["realtime-chatbot"].document(), "zh-hant")
     assert "價格來自其他供應商或區域" in _text(report.html)
-    report = services.report_pdf_render(report=report)  # as the worker does after the page
+    report = pdfs.report_pdf_render(report=report)  # as the worker does after the page
     with report.pdf.open("rb") as f:
         pdf = subprocess.run(
             ["pdftotext", "-", "-"], input=f.read(), capture_output=True, check=True

@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import services
 from advisor.models import Assessment, Report
+from advisor.services import reports
 from tests.conftest import start_worker, stop_worker
 from tests.factories import AssessmentFactory, MembershipFactory
 
@@ -110,7 +110,7 @@ def test_a_worker_killed_mid_report_still_finishes_after_a_restart(
     _, obj = _submitted("realtime-chatbot")
     obj.status = Assessment.Status.SUBMITTED
     obj.save()
-    report = services.report_request(assessment=obj, user=None, language="en")
+    report = reports.report_request(assessment=obj, user=None, language="en")
     _wait(report, {Report.Status.RUNNING, Report.Status.DONE})
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
@@ -120,7 +120,7 @@ def test_a_worker_killed_mid_report_still_finishes_after_a_restart(
     assert report.status == Report.Status.RUNNING
     worker()
     # The sweeper (Celery beat runs it every minute) finds the orphan and sends it again.
-    assert services.report_sweep(older_than=timedelta(0)) == 1
+    assert reports.report_sweep(older_than=timedelta(0)) == 1
     done = _wait(report, {Report.Status.DONE, Report.Status.FAILED})
     assert done.status == Report.Status.DONE, done.error
     assert done.attempts == 2
@@ -192,7 +192,7 @@ def test_redis_down_at_submit_keeps_the_report_pending_until_it_is_back(
     redis_restart()
     proc = start_worker(worker_env, tmp_path / "worker.log")
     try:
-        assert services.report_sweep(older_than=timedelta(0)) == 1
+        assert reports.report_sweep(older_than=timedelta(0)) == 1
         done = _wait(report, {Report.Status.DONE, Report.Status.FAILED})
     finally:
         stop_worker(proc)

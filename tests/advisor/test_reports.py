@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Role
-from advisor import services
 from advisor.models import Assessment, Report, ShareLink
+from advisor.services import pdfs, reports
 from advisor.tasks import generate_report_pdf
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
@@ -207,7 +207,7 @@ def test_a_report_is_done_before_its_pdf_and_a_download_that_comes_first_renders
     # No worker here: the PDF task the generation sends waits in the broker, unconsumed.
     obj = _assessment(owner)
     report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
     assert "<section" in report.html
@@ -228,7 +228,7 @@ def test_a_report_is_done_before_its_pdf_and_a_download_that_comes_first_renders
     assert report.pdf  # stored: the next download (or the late worker task) reuses it
     again = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
     assert again.content == first.content
-    assert services.report_pdf_render(report=report).pdf.name == report.pdf.name
+    assert pdfs.report_pdf_render(report=report).pdf.name == report.pdf.name
     ready = client.get(button_url)
     assert "Download PDF" in ready.text and "hx-get" not in ready.text  # polling stops
     assert "Preparing" not in client.get(reverse("advisor:report", kwargs=kwargs)).text
@@ -239,7 +239,7 @@ def test_the_shared_page_polls_for_its_pdf_without_counting_views(
 ) -> None:
     obj = _assessment(owner)
     report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     path = _share(client, Report.objects.get(pk=report.pk))
     token = path.strip("/").split("/")[-1]
     visitor = Client()
@@ -310,7 +310,7 @@ def test_a_report_that_fails_in_generation_keeps_the_exception_out_of_the_page(
     broken = ReportFactory(
         assessment=obj, queued=True, answers={"schema_version": 1, "bogus": "<x>"}
     )
-    services.report_generate(report_id=broken.pk)
+    reports.report_generate(report_id=broken.pk)
     broken.refresh_from_db()
     assert broken.status == Report.Status.FAILED
     assert broken.error == Report.Failure.ERROR
@@ -324,13 +324,13 @@ def test_a_pdf_is_rendered_once_however_many_download_it_at_once(
 ) -> None:
     obj = _assessment(owner)
     report = _report(obj, status=Report.Status.PENDING, answers=obj.answers)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     path = _share(client, report)
     kwargs = {"pk": obj.pk, "number": 1}
     # A render is under way (the PDF worker, or a member's download that came first).
-    assert services.report_pdf_claim(report=report)
-    assert not services.report_pdf_claim(report=report)  # one claimant at a time
+    assert pdfs.report_pdf_claim(report=report)
+    assert not pdfs.report_pdf_claim(report=report)  # one claimant at a time
     # Every other download meanwhile is told to come back, member or link holder alike.
     for downloader, url in (
         (client, reverse("advisor:report_pdf", kwargs=kwargs)),

@@ -11,9 +11,9 @@ from django.utils import translation
 
 from advisor.forms.base import StepForm
 from advisor.starters import STARTERS
-from advisor.wizard import STEPS
+from advisor.wizard import FORMS as FORMS_BY_SECTION
 
-FORMS = [step.form for step in STEPS if step.form is not None]
+FORMS = list(FORMS_BY_SECTION.values())
 # Awkward input: markup characters, an unconvertible number, a value no choice has.
 ODD = '<b>"5 & more"</b>'
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor import services
 from advisor.engine.problems import Problem
 from advisor.models import Assessment
+from advisor.services import assessments
 from tests.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,14 +20,14 @@ COST = {
 
 def _draft() -> Assessment:
     membership = MembershipFactory()
-    return services.assessment_create(
+    return assessments.assessment_create(
         organization=membership.organization, user=membership.user, title="Data", starter=STARTER
     )
 
 
 def test_a_section_is_saved_from_plain_data() -> None:
     assessment = _draft()
-    outcome = services.step_save(
+    outcome = assessments.step_save(
         assessment=assessment,
         section="cost",
         value=COST,
@@ -44,7 +44,7 @@ def test_a_section_is_saved_from_plain_data() -> None:
 def test_a_refused_value_is_dropped_and_what_was_typed_waits() -> None:
     assessment = _draft()
     typed = {"hours_per_day": ["30"], "billing": ["pay_as_you_go"]}
-    outcome = services.step_save(
+    outcome = assessments.step_save(
         assessment=assessment,
         section="cost",
         value=COST | {"hours_per_day": 30},
@@ -62,7 +62,7 @@ def test_a_refused_value_is_dropped_and_what_was_typed_waits() -> None:
 def test_input_no_form_could_convert_is_reported_with_the_engines_problems() -> None:
     assessment = _draft()
     unreadable = Problem("cost.hours_per_day", "form", {"messages": ["Enter a whole number."]})
-    outcome = services.step_save(
+    outcome = assessments.step_save(
         assessment=assessment,
         section="cost",
         value={k: v for k, v in COST.items() if k != "hours_per_day"},

@@ -12,14 +12,15 @@ from hypothesis import strategies as st
 
 from advisor.engine.problems import check_partial
 from advisor.models import Assessment
-from advisor.wizard import STEPS
+from advisor.steps import STEPS
+from advisor.wizard import FORMS
 from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
 FIELD_NAMES = sorted(
-    {name for s in STEPS if s.form for name in s.form().fields}
+    {name for form in FORMS.values() for name in form().fields}
     | {"fine_tuning", "pretraining", "source", "action", "version"}
 )
 HOSTILE = st.sampled_from(

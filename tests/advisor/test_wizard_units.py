@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import services
 from advisor.models import Assessment, Report
+from advisor.services import reports
 from tests.advisor.test_wizard import _new, _post, _url, _zh, member  # noqa: F401
 from tests.engine.test_expert_cases import CASES
 
@@ -64,7 +64,7 @@ def test_a_shop_enters_images_a_day_and_its_report_prices_1000_images(
     obj.refresh_from_db()
     assert obj.status == Assessment.Status.SUBMITTED
     report = obj.reports.get()  # the submit's report, queued for a worker
-    services.report_generate(report_id=report.pk)  # what the worker does
+    reports.report_generate(report_id=report.pk)  # what the worker does
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
     url = reverse("advisor:report", kwargs={"pk": obj.pk, "number": report.number})

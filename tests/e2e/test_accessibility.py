@@ -17,12 +17,13 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
-from advisor import decisions, services
+from advisor import decisions
 from advisor.models import Assessment, Report
 from advisor.reference.models import Catalog, ScoringModel
 from advisor.reference.services.catalog import catalog_publish
 from advisor.reference.services.scoring import scoring_model_from_document
 from advisor.reporting.render import render_report
+from advisor.services import assessments, prospects, sharing
 from tests.e2e.test_catalog_browser import _draft as published_catalog_draft
 from tests.e2e.test_wizard_browser import SLUGS, _log_in
 from tests.factories import (
@@ -168,11 +169,11 @@ def test_every_page_passes_axe_with_the_csp_enforced(
         ReportFactory(
             assessment=submitted, number=number, language=lang, status=status, queued=True
         )
-    blank = services.assessment_create(
+    blank = assessments.assessment_create(
         organization=membership.organization, user=user, title="Blank " + lang
     )
-    _, token = services.share_link_create(report=first, user=user, label="Board")
-    draft = services.assessment_create(
+    _, token = sharing.share_link_create(report=first, user=user, label="Board")
+    draft = assessments.assessment_create(
         organization=membership.organization,
         user=user,
         title="Draft " + lang,
@@ -216,7 +217,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
 
     # A sales engineer with a customer, who also reads the scoring models.
     engineer = MembershipFactory(role=Role.SALES_ENGINEER, organization=operator_organization())
-    services.prospect_start(
+    prospects.prospect_start(
         user=engineer.user,
         organization_name="Harbour AI " + lang,
         title="Harbour workload",

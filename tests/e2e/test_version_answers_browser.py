@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Dialog, Page, expect
 
-from advisor import services
 from advisor.models import Assessment, Report
+from advisor.services import reports, what_if
 from tests.e2e.test_accessibility import _done_report
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import AssessmentFactory, MembershipFactory
@@ -30,8 +30,8 @@ def _what_if_version(obj: Assessment, lang: str) -> Report:
     answers = copy.deepcopy(v1.answers)
     answers["inference"]["p95_latency_ms"] = 2000
     answers["deployment"]["allowed_modes"] = [*answers["deployment"]["allowed_modes"], "bare_metal"]
-    saved = services.report_save_what_if(report=v1, answers=answers, user=None)
-    done = services.report_generate(report_id=saved.pk)
+    saved = what_if.report_save_what_if(report=v1, answers=answers, user=None)
+    done = reports.report_generate(report_id=saved.pk)
     assert done is not None and done.status == Report.Status.DONE
     return done
 

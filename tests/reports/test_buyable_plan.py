@@ -15,10 +15,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import charts, decisions, services
+from advisor import charts, decisions
 from advisor.models import Report
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text
+from advisor.services import reports
 from advisor.starters import STARTERS
 from advisor.templatetags.advisor_tags import usd
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -221,7 +222,7 @@ def report_page(client: Client) -> tuple[Report, str]:
         membership=membership, submitted=True, starter=TWO_WORKLOADS, title="Buyable plan"
     )
     report = ReportFactory(assessment=assessment, queued=True)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     url = reverse("advisor:report", kwargs={"pk": assessment.pk, "number": report.number})
     return report, url

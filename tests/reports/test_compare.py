@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import charts, services
+from advisor import charts
 from advisor.models import Assessment, Report
+from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import MembershipFactory
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def _version(obj: Assessment, number: int, answers: dict[str, Any]) -> Report:
     report = Report.objects.create(assessment=obj, number=number, language="en", answers=answers)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
     return report

@@ -9,10 +9,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import decisions, services
+from advisor import decisions
 from advisor.reference.models import Catalog
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reporting.csv import csv_cell
+from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
@@ -36,7 +37,7 @@ def test_formula_text_from_the_catalog_is_quoted_in_the_cost_csv(client: Client)
         membership=membership, title="Spreadsheet", submitted=True, starter=STARTER
     )
     report = ReportFactory(assessment=obj, queued=True)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     response = client.get(reverse("advisor:report_csv", kwargs={"pk": obj.pk, "number": 1}))
     assert response.status_code == 200
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import services
 from advisor.models import Assessment, Report
 from advisor.reference.models import CatalogPrice
+from advisor.services import reports
 from tests.advisor.test_house_offers import editor, published_offer  # noqa: F401
 from tests.engine.test_dead_ends import HK_MAINLAND_70B, MAINLAND_ONLY
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -44,7 +44,7 @@ def _report(answers: dict[str, Any], language: str) -> tuple[Client, Report]:
         membership=membership, status=Assessment.Status.SUBMITTED, answers=answers
     )
     report = ReportFactory(assessment=assessment, queued=True, language=language)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     client = Client()
     client.force_login(membership.user)

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from advisor import services
 from advisor.models import Report
 from advisor.reference.models import Catalog
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
+from advisor.services import reports
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_a_catalog_with_100_character_accelerator_names_still_makes_a_report(
     )
     report = ReportFactory(assessment=obj, queued=True)
     # Before labels were cut, pygal split an axis title for a negative width forever.
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE, report.error
     charts = [

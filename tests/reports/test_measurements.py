@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import selectors, services
+from advisor import selectors
 from advisor.engine.measured import MAX_BYTES
 from advisor.models import Measurement, Report
+from advisor.services import reports
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, operator_member
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_an_upload_makes_a_new_version_that_says_what_changed(
     v2 = Report.objects.get(assessment=v1.assessment, number=2)
     assert response["Location"] == _url(v2, "report")
     assert (v2.based_on, v2.origin, v2.answers) == (v1, Report.Origin.REGENERATED, v1.answers)
-    done = services.report_generate(report_id=v2.pk)
+    done = reports.report_generate(report_id=v2.pk)
     assert done is not None and done.status == Report.Status.DONE
     before = selectors.first_serving_option(v1.result)
     after = selectors.first_serving_option(done.result)
@@ -145,7 +146,7 @@ def test_regenerating_a_measured_version_keeps_its_measurements(
     v1 = _busy_report(owner)
     with django_capture_on_commit_callbacks(execute=False):
         client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
-    v2 = services.report_generate(report_id=Report.objects.get(number=2).pk)
+    v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
     assert v2 is not None and v2.result is not None
     # "Regenerate with the current model" on v2's page, in either language.
     with django_capture_on_commit_callbacks(execute=False):
@@ -156,7 +157,7 @@ def test_regenerating_a_measured_version_keeps_its_measurements(
     v3 = Report.objects.get(assessment=v1.assessment, number=3)
     assert response["Location"] == _url(v3, "report")
     assert (v3.based_on, v3.origin) == (v2, Report.Origin.REGENERATED)
-    done = services.report_generate(report_id=v3.pk)
+    done = reports.report_generate(report_id=v3.pk)
     assert done is not None and done.result is not None
     assert done.result["measurements"] == v2.result["measurements"]
 
@@ -178,7 +179,7 @@ def test_regenerating_a_measured_version_keeps_its_measurements(
             reverse("advisor:report_request", kwargs={"pk": v1.assessment_id}),
             {"language": "zh-hant", "source": 1},
         )
-    v4 = services.report_generate(report_id=Report.objects.get(number=4).pk)
+    v4 = reports.report_generate(report_id=Report.objects.get(number=4).pk)
     assert v4 is not None and v4.result is not None and "measurements" not in v4.result
 
 

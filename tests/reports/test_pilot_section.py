@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from advisor import services
 from advisor.models import Report
+from advisor.services import reports
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def _report(owner: Any, language: str) -> Report:
         membership=owner, title="Pilot", submitted=True, starter="llm-fine-tuning-startup"
     )
     report = ReportFactory(assessment=obj, language=language, queued=True)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     return report
 

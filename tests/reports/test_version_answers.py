@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import services
 from advisor.models import Assessment, Report
+from advisor.services import assessments, reports
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def _what_if_data(report: Report, **changes: Any) -> dict[str, Any]:
 
 def _generate(report: Report) -> Report:
     # What the worker does with a requested version (the Celery round trip has its own tests).
-    done = services.report_generate(report_id=report.pk)
+    done = reports.report_generate(report_id=report.pk)
     assert done is not None and done.status == Report.Status.DONE, done and done.error
     return done
 
@@ -231,7 +231,7 @@ def test_adopting_over_a_save_made_since_the_page_loaded_changes_nothing_and_say
     assessment = Assessment.objects.get(pk=v1.assessment_id)
     stale = assessment.version
     # A colleague reopens the assessment meanwhile (a save: the version moves on).
-    services.assessment_reopen(assessment=assessment)
+    assessments.assessment_reopen(assessment=assessment)
     before = copy.deepcopy(Assessment.objects.get(pk=assessment.pk).answers)
     response = client.post(
         _url(v2, "report_adopt"), {"version": stale, "confirmed": "yes"}, follow=True, **ZH

@@ -20,12 +20,12 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
-from advisor import services
 from advisor.engine.problems import validate
 from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment
+from advisor.services import reports, sharing
 from advisor.starters import STARTERS
-from advisor.wizard import progress
+from advisor.steps import progress
 
 EMAIL = "bench-http@bench.example"
 ORG = "Benchmark HTTP"
@@ -91,14 +91,14 @@ class Command(BaseCommand):
             status=Assessment.Status.SUBMITTED,
             answers=starter.document(),
         )
-        report = services.report_request(
+        report = reports.report_request(
             assessment=submitted, user=user, language="en", throttle=False
         )
         deadline = time.monotonic() + options["timeout"]
         # Done, and its PDF stored: the worker renders the PDF after the page, and the timing
         # below must not share the cores with that.
         wait_for_report_and_pdf(report, deadline=deadline, poll=0.05)
-        _link, token = services.share_link_create(report=report, user=user, label="bench")
+        _link, token = sharing.share_link_create(report=report, user=user, label="bench")
 
         store = _signed_in(user)
         csrf = _get_new_csrf_string()

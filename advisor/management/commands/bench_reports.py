@@ -9,8 +9,8 @@ from django.db import transaction
 
 from accounts import services as account_services
 from accounts.models import Organization, User
-from advisor import services
 from advisor.models import Assessment, Report
+from advisor.services import reports
 from advisor.starters import STARTERS
 
 
@@ -54,7 +54,7 @@ class Command(BaseCommand):
                     answers=starter.document(),
                 )
             begun = time.perf_counter()
-            report = services.report_request(
+            report = reports.report_request(
                 assessment=assessment, user=user, language=language, throttle=False
             )
             deadline = begun + options["timeout"]

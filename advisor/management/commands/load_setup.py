@@ -9,9 +9,9 @@ from django.core.management.base import BaseCommand
 
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
-from advisor import services
 from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment
+from advisor.services import reports, sharing
 from advisor.starters import STARTERS
 
 DOMAIN = "load.example"
@@ -60,7 +60,7 @@ class Command(BaseCommand):
             sales.append(user.email)
         owner = User.objects.get(email=sales[0]) if sales else None
 
-        reports = []
+        seeded = []
         for i in range(options["reports"] if owner else 0):
             starter = STARTERS[i % len(STARTERS)]
             assessment = Assessment.objects.create(
@@ -70,20 +70,20 @@ class Command(BaseCommand):
                 status=Assessment.Status.SUBMITTED,
                 answers=starter.document(),
             )
-            reports.append(
-                services.report_request(
+            seeded.append(
+                reports.report_request(
                     assessment=assessment, user=owner, language="en", throttle=False
                 )
             )
         deadline = time.monotonic() + options["timeout"]
-        for report in reports:
+        for report in seeded:
             # Done, and with its PDF: the seeded reports are what people find already there.
             wait_for_report_and_pdf(report, deadline=deadline, poll=0.1)
         tokens = []
         for i in range(options["links"] if owner is not None else 0):
             assert owner is not None  # noqa: S101 - narrows the type
-            _link, token = services.share_link_create(
-                report=reports[i % len(reports)], user=owner, label=f"load {i}"
+            _link, token = sharing.share_link_create(
+                report=seeded[i % len(seeded)], user=owner, label=f"load {i}"
             )
             tokens.append(token)
 
@@ -91,12 +91,12 @@ class Command(BaseCommand):
             "password": options["password"],
             "people": people,
             "sales": sales,
-            "reports": [f"/assessments/{r.assessment_id}/reports/{r.number}/" for r in reports],
+            "reports": [f"/assessments/{r.assessment_id}/reports/{r.number}/" for r in seeded],
             "tokens": tokens,
         }
         with open(options["out"], "w") as fh:
             json.dump(data, fh, indent=2)
         self.stdout.write(
-            f"{len(people)} people, {len(sales)} sales engineers, {len(reports)} done reports, "
+            f"{len(people)} people, {len(sales)} sales engineers, {len(seeded)} done reports, "
             f"{len(tokens)} share links"
         )

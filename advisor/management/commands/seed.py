@@ -9,7 +9,6 @@ from django.urls import reverse
 
 from accounts import services
 from accounts.models import Organization, Role, User
-from advisor import services as advisor_services
 from advisor.demo_offers import (
     CORE_CUSTOMER,
     CORE_CUSTOMER_TITLE,
@@ -25,6 +24,7 @@ from advisor.reference.services.catalog import (
     catalog_next_version,
     catalog_publish,
 )
+from advisor.services import assessments, reports, sharing
 from advisor.starters import STARTERS, Starter
 
 # The company running the site (its public name is what house offers are credited to) and two
@@ -162,7 +162,7 @@ class Command(BaseCommand):
             title = str(starter.title)
             if Assessment.objects.filter(organization=organization, title=title).exists():
                 continue
-            assessment = advisor_services.assessment_create_from_document(
+            assessment = assessments.assessment_create_from_document(
                 organization=organization,
                 user=user,
                 title=title,
@@ -170,17 +170,17 @@ class Command(BaseCommand):
                 draft=False,
             )
             for language in languages[1:]:
-                advisor_services.report_request(
+                reports.report_request(
                     assessment=assessment, user=user, language=language, throttle=False
                 )
             for report in assessment.reports.order_by("number"):
-                advisor_services.report_generate(report_id=report.pk)
+                reports.report_generate(report_id=report.pk)
             done = assessment.reports.filter(status=Report.Status.DONE).order_by("number")
             count = done.count()
             lines.append(f"  {org_name}: {title} ({count} report{'' if count == 1 else 's'})")
             first = done.first()
             if org_name == CUSTOMER_ORG and first is not None:
-                _, token = advisor_services.share_link_create(
+                _, token = sharing.share_link_create(
                     report=first, user=user, label="Demo share link"
                 )
                 path = reverse("advisor:shared", args=[token])

@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from advisor.services import report_sweep
+from advisor.services.reports import report_sweep
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Role
-from advisor import decisions, engine, services
+from advisor import decisions, engine
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, CatalogPrice
 from advisor.reference.services.catalog import (
@@ -25,6 +25,7 @@ from advisor.reference.services.catalog import (
     catalog_import,
     catalog_publish,
 )
+from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import (
     AssessmentFactory,
@@ -130,7 +131,7 @@ def test_publish_changes_new_results_and_leaves_old_reports_alone(
         organization=membership.organization, title="Priced before", submitted=True, starter=STARTER
     )
     report = ReportFactory(assessment=assessment, queued=True)
-    services.report_generate(report_id=report.pk)
+    reports.report_generate(report_id=report.pk)
     report.refresh_from_db()
     assert (report.catalog, report.catalog_version) == (active, "1")
     frozen_result, frozen_html = json.loads(json.dumps(report.result)), report.html

@@ -1,0 +1,102 @@
+"""Measured results: a serving benchmark kept for the organisation and a report version
+re-planned with it."""
+
+from __future__ import annotations
+
+import copy
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from accounts.models import User
+from advisor import decisions, selectors
+from advisor.engine import measured as M
+from advisor.engine import parse_answers
+from advisor.engine.document import normalise
+from advisor.models import Assessment, Measurement, Report
+from advisor.services.reports import engine_measurements, report_enqueue, report_throttle
+
+
+class NothingToMeasure(Exception):
+    """The report has no serving option (or no serving stack) a benchmark could measure."""
+
+
+def report_measure(
+    *,
+    report: Report,
+    raw: bytes | str,
+    source: str,
+    user: User | None,
+    concurrency: int | None = None,
+) -> Report:
+    """A serving benchmark's result for `report`'s first serving option, kept for the
+    organisation, and a new version re-planned with it (and the organisation's earlier
+    measurements): its result is evaluated now as a what-if is (the report's catalog, scoring
+    model and day), `based_on` names `report`. Raises MeasurementError naming every problem
+    (nothing is stored), NothingToMeasure when the report has no serving option, and
+    ReportThrottled past the limits. `concurrency` is the one the team typed, for a format that
+    does not record it (engine/measured.py parse)."""
+    first = selectors.first_serving_option(report.result)
+    serving = str((report.answers.get("frameworks") or {}).get("serving") or "")
+    if first is None or not serving or not isinstance(report.result, dict):
+        raise NothingToMeasure
+    m = M.parse(
+        raw,
+        accelerator_id=first["accelerator_id"],
+        serving=serving,
+        source=source,
+        today=timezone.localdate().isoformat(),
+        concurrency=concurrency,
+    )
+    before = first.get("measured") or {}
+    estimated = before.get("estimated") or {
+        "tokens_per_second_per_replica": first.get("tokens_per_second_per_replica"),
+        "tpot_ms": first.get("tpot_ms"),
+        "ttft_ms": first.get("ttft_ms"),
+    }
+    estimated = {**estimated, "batch_per_replica": first.get("batch_per_replica")}
+    organization = report.assessment.organization
+    with transaction.atomic():
+        locked = Assessment.objects.select_for_update().get(pk=report.assessment_id)
+        report_throttle(user=user, organization=organization)
+        Measurement.objects.create(
+            organization=organization,
+            report=report,
+            accelerator_id=m.accelerator_id,
+            serving=m.serving,
+            model_id=m.model_id[:200],
+            concurrency=m.concurrency,
+            figures={
+                "output_tokens_per_s": m.output_tokens_per_s,
+                "request_throughput": m.request_throughput,
+                "ttft_ms": m.ttft_ms,
+                "tpot_ms": m.tpot_ms,
+                "e2el_ms": m.e2el_ms,
+                "percentile": m.percentile,
+                "tool": m.tool,
+            },
+            estimated=estimated,
+            measured_on=m.measured_on,
+            source_name=source[:200],
+            created_by=user,
+        )
+        result = decisions.evaluate_like(
+            parse_answers(report.answers),
+            normalise(report.result),
+            language=report.language,
+            measurements=engine_measurements(organization),
+        )
+        number = (locked.reports.aggregate(n=Max("number"))["n"] or 0) + 1
+        saved = Report.objects.create(
+            assessment=locked,
+            number=number,
+            language=report.language,
+            requested_by=user,
+            answers=copy.deepcopy(report.answers),
+            origin=Report.Origin.REGENERATED,
+            based_on=report,
+            result=result,
+        )
+        transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
+    return saved
