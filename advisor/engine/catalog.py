@@ -141,7 +141,7 @@ class Price:
     id: str
     accelerator_id: str
     provider: str
-    cloud: str  # gcp | aws | azure | other
+    cloud: str  # a key of clouds.CLOUDS
     modes: tuple[str, ...]
     billing: str
     usd_per_device_hour: float | None
