@@ -12,4 +12,4 @@ export PYTHONPYCACHEPREFIX="$ROOT/var/pycache"
 # Plugins that only the browser and API-contract tests use stay unloaded.
 exec pytest -q -p no:playwright -p no:schemathesis -p no:anyio -p no:faker \
   -m "not e2e and not services and not slow" \
-  tests/engine tests/advisor/test_step_form_markup.py "$@"
+  tests/engine tests/advisor/test_step_form_markup.py tests/test_layers.py "$@"

@@ -10,13 +10,7 @@ from django.http import HttpRequest
 
 from accounts import throttle
 from accounts.models import User
-
-# django-axes locks a (email, client address) pair after 5 failures. These catch what a pair
-# limit cannot: one address trying a password on many accounts (spraying), and many addresses
-# trying one account. They are higher than axes' limit so that one person's typos never reach
-# them, and a reset password lifts the account's own (see views.PasswordResetConfirmView).
-LOGIN_FAILURES_PER_ADDRESS = throttle.Limit("login-address", limit=20, window=15 * 60)
-LOGIN_FAILURES_PER_ACCOUNT = throttle.Limit("login-account", limit=20, window=15 * 60)
+from accounts.services import LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS
 
 
 def axes_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str:

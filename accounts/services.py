@@ -17,7 +17,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from accounts import throttle
-from accounts.backends import LOGIN_FAILURES_PER_ACCOUNT
 from accounts.models import ApiToken, Invitation, Membership, Organization, Role, User
 from accounts.selectors import role_rank, token_hash
 from accounts.validators import plain_name
@@ -203,6 +202,15 @@ def api_tokens_revoke_all(*, user: User) -> int:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+
+
+# The email login's limits (accounts.backends.EmailBackend counts the failures).
+# django-axes locks a (email, client address) pair after 5 failures. These catch what a pair
+# limit cannot: one address trying a password on many accounts (spraying), and many addresses
+# trying one account. They are higher than axes' limit so that one person's typos never reach
+# them, and a reset password lifts the account's own (password_changed).
+LOGIN_FAILURES_PER_ADDRESS = throttle.Limit("login-address", limit=20, window=15 * 60)
+LOGIN_FAILURES_PER_ACCOUNT = throttle.Limit("login-account", limit=20, window=15 * 60)
 
 
 def password_changed(*, user: User) -> int:

@@ -1,5 +1,5 @@
 """The label table (advisor/engine/labels.py) in the active language, for forms, model choices,
-templates and the report.
+templates and the report; and how they write a provider's price page and a dollar amount.
 
 The table holds both languages itself, so these labels need no gettext catalog entry: a lazy
 string picks its language when it is rendered, as gettext_lazy would.
@@ -54,3 +54,12 @@ def price_page(provider: str) -> str:
     if cloud is not None:
         return cloud.price_page_zh if _language() == "zh-hant" else cloud.price_page_en
     return gettext("%(provider)s price list") % {"provider": provider or gettext("Provider")}
+
+
+def usd(value: Any) -> str:
+    """US dollars for tables: whole dollars from $100, cents below; "—" when unknown."""
+    try:
+        amount = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"${amount:,.0f}" if abs(amount) >= 100 else f"${amount:,.2f}"

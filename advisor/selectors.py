@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -16,7 +15,6 @@ from django.utils import timezone
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff, object_get_for_user
 from advisor import charts, decisions
-from advisor.celery import app as celery_app
 from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
@@ -24,27 +22,6 @@ from advisor.reporting.dead_ends import dead_end_offer
 from advisor.steps import STEPS
 
 logger = logging.getLogger(__name__)
-
-
-def database_reachable() -> bool:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception:  # any driver error means "not reachable" to a health probe
-        logger.warning("health: database unreachable", exc_info=True)
-        return False
-    return True
-
-
-def broker_reachable() -> bool:
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
-    except Exception:  # kombu raises transport-specific errors
-        logger.warning("health: broker unreachable", exc_info=True)
-        return False
-    return True
 
 
 def assessment_get_for_user(

@@ -25,7 +25,7 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import decisions, permissions, selectors, step_forms
+from advisor import decisions, health, permissions, selectors, step_forms
 from advisor.engine import AnswersError
 from advisor.engine.problems import Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
@@ -458,8 +458,8 @@ def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {
-        "database": selectors.database_reachable(),
-        "broker": selectors.broker_reachable(),
+        "database": health.database_reachable(),
+        "broker": health.broker_reachable(),
     }
     healthy = all(checks.values())
     return JsonResponse(

@@ -16,7 +16,7 @@ from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
 from advisor.engine import nonllm as NL
 from advisor.engine.document import Cost, Option, PriceUsed, ResultDocument
-from advisor.labels import label_for
+from advisor.labels import label_for, usd
 from advisor.labels import price_page as _price_page
 from advisor.reporting.options import (
     BILLING_SLOTS,
@@ -28,7 +28,6 @@ from advisor.reporting.options import (
     where_sold,
 )
 from advisor.reporting.text import aside, mbps, parse_date, percent
-from advisor.templatetags.advisor_tags import usd
 
 
 def unit_work_context(w: Mapping[str, Any], language: str) -> dict[str, Any]:

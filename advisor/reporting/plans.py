@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor import charts
 from advisor.engine.document import Change, Option, ResultDocument, Workload
+from advisor.labels import usd
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.options import (
     latency_text,
@@ -22,7 +23,6 @@ from advisor.reporting.options import (
     where_sold,
 )
 from advisor.reporting.text import customer_text, percent
-from advisor.templatetags.advisor_tags import usd
 
 
 def every_plan_dead(plans: list[dict[str, Any]]) -> bool:

@@ -11,10 +11,9 @@ from django.utils.translation import gettext as _
 from advisor import decisions
 from advisor.engine import i18n
 from advisor.engine.document import Change, Excluded, Option, Reason, Workload
-from advisor.labels import label_for
+from advisor.labels import label_for, usd
 from advisor.reporting.options import latency_text, time_text
 from advisor.reporting.text import customer_text, percent, rationale_of
-from advisor.templatetags.advisor_tags import usd
 
 # Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
 ANSWER_GROUPS = {

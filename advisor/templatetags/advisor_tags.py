@@ -6,7 +6,7 @@ from django import template
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from advisor.labels import label_for, price_page
+from advisor.labels import label_for, price_page, usd
 from advisor.permissions import can_read_reference
 
 register = template.Library()
@@ -39,14 +39,7 @@ def percent(value: Any) -> str:
         return "—"
 
 
-@register.filter
-def usd(value: Any) -> str:
-    """US dollars for tables: whole dollars from $100, cents below; "—" when unknown."""
-    try:
-        amount = float(value)
-    except (TypeError, ValueError):
-        return "—"
-    return f"${amount:,.0f}" if abs(amount) >= 100 else f"${amount:,.2f}"
+register.filter(usd)
 
 
 @register.filter

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from advisor.selectors import broker_reachable, database_reachable
+from advisor.health import broker_reachable, database_reachable
 from advisor.tasks import health
 
 
