@@ -117,6 +117,10 @@ class Versioned(models.Model):
     def is_editable(self) -> bool:
         return self.status == self.Status.DRAFT
 
+    def to_document(self) -> dict[str, Any]:
+        """The version as the engine's JSON document (what an export writes)."""
+        raise NotImplementedError
+
 
 class ScoringModel(Versioned):
     """A named, versioned set of weighted criteria: draft → published → retired.

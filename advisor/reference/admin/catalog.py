@@ -35,17 +35,8 @@ from advisor.reference.models import (
     PriceRefresh,
 )
 from advisor.reference.services.catalog import (
-    CATALOG_IMPORT_MAX_BYTES,
-    CatalogInvalid,
+    CATALOGS,
     CatalogLocked,
-    catalog_clone,
-    catalog_diff,
-    catalog_document_problems,
-    catalog_ensure_editable,
-    catalog_export,
-    catalog_import,
-    catalog_next_version,
-    catalog_publish,
 )
 from advisor.reference.services.impact import impact_preview_request
 
@@ -238,11 +229,8 @@ class CatalogAdmin(VersionedAdmin):
         "preview_title": gettext_lazy("Impact preview of %(catalog)s"),
         "audit_title": gettext_lazy("Changes to %(catalog)s, by whom"),
     }
-    locked_error = CatalogLocked
-    invalid_error = CatalogInvalid
-    confirm_template = "admin/reference/catalog/confirm.html"
-    diff_template = "admin/reference/catalog/diff.html"
-    import_max_bytes = CATALOG_IMPORT_MAX_BYTES
+    kind = CATALOGS
+    previews = True
     import_words: ClassVar = {
         "intro": gettext_lazy(
             "Upload a catalog exported from this or another installation (the engine's "
@@ -260,40 +248,8 @@ class CatalogAdmin(VersionedAdmin):
         ),
     }
 
-    def clone(self, obj: Catalog, user: User) -> Catalog:
-        return catalog_clone(catalog=obj, user=user)
-
-    def publish(self, obj: Catalog, user: User) -> Catalog:
-        return catalog_publish(catalog=obj, user=user)
-
-    def next_version(self, obj: Catalog) -> int:
-        return catalog_next_version()
-
-    def export(self, obj: Catalog) -> str:
-        return catalog_export(catalog=obj)
-
-    def export_filename(self, obj: Catalog) -> str:
-        return f"catalog-v{obj.version}.json"
-
-    def import_json(self, json_text: str, user: User) -> Catalog:
-        return catalog_import(json_text=json_text, user=user)
-
-    def diff(self, old: Catalog, new: Catalog) -> dict[str, Any]:
-        return catalog_diff(old=old, new=new)
-
-    def document_problems(self, obj: Catalog) -> list[str]:
-        return catalog_document_problems(obj.to_document())
-
-    def ensure_editable(self, obj: Catalog) -> None:
-        catalog_ensure_editable(catalog=obj)
-
     def request_preview(self, obj: Catalog, user: User) -> None:
         impact_preview_request(catalog=obj, user=user)
-
-    def default_against(self, others: QuerySet[Any], obj: Catalog) -> Any:
-        return (
-            super().default_against(others, obj) or others.filter(version__lt=obj.version).first()
-        )
 
     def audit_histories(self, obj: Catalog) -> list[Any]:
         return [

@@ -14,7 +14,6 @@ from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
@@ -38,16 +37,10 @@ from advisor.reference.models import (
 )
 from advisor.reference.services.impact import impact_preview_request
 from advisor.reference.services.scoring import (
-    ScoringModelInvalid,
+    SCORING_MODELS,
     ScoringModelLocked,
-    scoring_document_problems,
-    scoring_model_clone,
-    scoring_model_diff,
     scoring_model_ensure_editable,
-    scoring_model_export,
-    scoring_model_import,
     scoring_model_next_version,
-    scoring_model_publish,
 )
 
 
@@ -282,47 +275,24 @@ class ScoringModelAdmin(VersionedAdmin):
         "preview_title": gettext_lazy("Impact preview of %(model)s"),
         "audit_title": gettext_lazy("Changes to %(model)s, by whom"),
     }
-    locked_error = ScoringModelLocked
-    invalid_error = ScoringModelInvalid
-    confirm_template = "admin/reference/scoringmodel/confirm.html"
-    diff_template = "admin/reference/scoringmodel/diff.html"
-
-    def clone(self, obj: ScoringModel, user: User) -> ScoringModel:
-        return scoring_model_clone(model=obj, user=user)
-
-    def publish(self, obj: ScoringModel, user: User) -> ScoringModel:
-        return scoring_model_publish(model=obj, user=user)
-
-    def next_version(self, obj: ScoringModel) -> int:
-        return scoring_model_next_version(name=obj.name)
-
-    def export(self, obj: ScoringModel) -> str:
-        return scoring_model_export(model=obj)
-
-    def export_filename(self, obj: ScoringModel) -> str:
-        # The name is free text; a slug keeps the header valid whatever it holds.
-        return f"scoring-{slugify(obj.name, allow_unicode=True) or 'model'}-v{obj.version}.json"
-
-    def import_json(self, json_text: str, user: User) -> ScoringModel:
-        return scoring_model_import(json_text=json_text, user=user)
-
-    def diff(self, old: ScoringModel, new: ScoringModel) -> dict[str, Any]:
-        return scoring_model_diff(old=old, new=new)
-
-    def document_problems(self, obj: ScoringModel) -> list[str]:
-        return scoring_document_problems(obj.to_document())
-
-    def ensure_editable(self, obj: ScoringModel) -> None:
-        scoring_model_ensure_editable(model=obj)
+    import_words: ClassVar = {
+        "intro": gettext_lazy(
+            "Upload a scoring model exported from this or another installation. It arrives as a "
+            "draft; nothing changes for customers until it is published."
+        ),
+        "refused": gettext_lazy("The model was not imported:"),
+    }
+    preview_words: ClassVar = {
+        "intro": gettext_lazy(
+            "Re-scores every submitted assessment with this draft and with the active model and "
+            "shows what would change. Nothing is published."
+        ),
+    }
+    kind = SCORING_MODELS
+    previews = True
 
     def request_preview(self, obj: ScoringModel, user: User) -> None:
         impact_preview_request(draft=obj, user=user)
-
-    def default_against(self, others: QuerySet[Any], obj: ScoringModel) -> Any:
-        return (
-            super().default_against(others, obj)
-            or others.filter(name=obj.name, version__lt=obj.version).first()
-        )
 
     def audit_histories(self, obj: ScoringModel) -> list[Any]:
         return audit_histories(obj)

@@ -21,11 +21,11 @@ from simple_history.models import DeletedObject, ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from accounts.models import User
-from advisor import jsonsafe
 from advisor.permissions import can_edit_reference
 from advisor.reference.admin.forms import DiffForm, ImportForm
 from advisor.reference.selectors import latest_preview, preview_context
 from advisor.reference.services.scoring import ScoringModelInvalid
+from advisor.reference.services.versioned import VersionedKind
 
 
 class EditorsOnly:
@@ -95,67 +95,46 @@ class NamedHistory:
 
 
 class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin):  # type: ignore[misc]
-    """One implementation of the pages scoring models and catalogs share: draft editing,
-    clone, publish, export, import, diff, impact preview and audit.
+    """One implementation of the pages every versioned kind shares: draft editing, clone,
+    publish, export, import, diff, impact preview and audit.
 
-    A subclass names its services (the hooks below) and its words: `noun` is the placeholder
-    its messages call the version by, `texts` those messages (each kind keeps its own wording
-    and translations). Drafts are deleted like edited."""
+    A subclass is declarative: `kind` is the kind's services (a VersionedKind: clone, publish,
+    import, export, diff, checks), `noun` the placeholder its messages call the version by and
+    `texts` those messages (each kind keeps its own wording and translations). Its pages use
+    `admin/<app>/<model>/<page>.html` when that exists, else the shared
+    `admin/reference/versioned/<page>.html`. Drafts are deleted like edited."""
 
+    kind: ClassVar[VersionedKind[Any]]
     noun: ClassVar[str]
     texts: ClassVar[dict[str, Any]]
-    locked_error: ClassVar[type[Exception]]
-    invalid_error: ClassVar[type[Any]]
-    confirm_template: ClassVar[str]
-    diff_template: ClassVar[str]
-    import_max_bytes: ClassVar[int] = jsonsafe.MAX_BYTES
     # Words only one kind's pages carry, e.g. a catalog import's introduction.
     import_words: ClassVar[dict[str, Any]] = {}
     preview_words: ClassVar[dict[str, Any]] = {}
+    # Whether the kind has an impact preview (request_preview re-scores the assessments).
+    previews: ClassVar[bool] = False
 
-    # The kind's services.
-
-    def clone(self, obj: Any, user: User) -> Any:
-        raise NotImplementedError
-
-    def publish(self, obj: Any, user: User) -> Any:
-        raise NotImplementedError
-
-    def next_version(self, obj: Any) -> int:
-        raise NotImplementedError
-
-    def export(self, obj: Any) -> str:
-        raise NotImplementedError
-
-    def export_filename(self, obj: Any) -> str:
-        raise NotImplementedError
-
-    def import_json(self, json_text: str, user: User) -> Any:
-        raise NotImplementedError
-
-    def diff(self, old: Any, new: Any) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def document_problems(self, obj: Any) -> list[str]:
-        raise NotImplementedError
-
-    def ensure_editable(self, obj: Any) -> None:
-        raise NotImplementedError
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.change_form_template = self._templates("change_form.html")
+        self.change_list_template = self._templates("change_list.html")
 
     def request_preview(self, obj: Any, user: User) -> None:
         raise NotImplementedError
 
-    def default_against(self, others: QuerySet[Any], obj: Any) -> Any:
-        """The version a diff compares with when none is chosen: the published one."""
-        return others.filter(status=self.model.Status.PUBLISHED).first()
-
     def audit_histories(self, obj: Any) -> list[Any]:
-        raise NotImplementedError
+        """The history records the audit page lists: the version's own, by default."""
+        return [obj.history.all()]
 
     def publish_context(self, obj: Any) -> dict[str, Any]:
         return {}
 
     # What the pages share.
+
+    def _templates(self, page: str) -> list[str]:
+        return [
+            f"admin/{self.opts.app_label}/{self.opts.model_name}/{page}",
+            f"admin/reference/versioned/{page}",
+        ]
 
     def _say(self, key: str, obj: Any, **more: Any) -> str:
         return str(self.texts[key]) % {self.noun: obj, **more}
@@ -173,7 +152,11 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             path("<int:pk>/publish/", view(self.publish_view), name=f"{info}_publish"),
             path("<int:pk>/export/", view(self.export_view), name=f"{info}_export"),
             path("<int:pk>/diff/", view(self.diff_view), name=f"{info}_diff"),
-            path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview"),
+            *(
+                [path("<int:pk>/preview/", view(self.preview_view), name=f"{info}_preview")]
+                if self.previews
+                else []
+            ),
             path("<int:pk>/audit/", view(self.audit_view), name=f"{info}_audit"),
             *super().get_urls(),
         ]
@@ -193,6 +176,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "original": obj,
+            "previews": self.previews,
             **extra,
         }
 
@@ -206,18 +190,18 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change:
-            self.ensure_editable(obj)
+            self.kind.ensure_editable(obj)
         else:
             obj.created_by = request.user
             obj.status = self.model.Status.DRAFT
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        self.ensure_editable(form.instance)
+        self.kind.ensure_editable(form.instance)
         super().save_formset(request, form, formset, change)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        self.ensure_editable(obj)
+        self.kind.ensure_editable(obj)
         super().delete_model(request, obj)
 
     def change_view(
@@ -230,7 +214,8 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         obj = self.get_object(request, object_id)
         extra = dict(extra_context or {})
         if obj is not None and obj.is_editable:
-            extra["problems"] = self.document_problems(obj)
+            extra["problems"] = self.kind.problems(obj)
+        extra["previews"] = self.previews
         response: HttpResponse = super().change_view(request, object_id, form_url, extra)
         return response
 
@@ -239,7 +224,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
     @admin.action(description=gettext_lazy("Clone into a new draft"))
     def clone_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for obj in queryset:
-            draft = self.clone(obj, self._user(request))
+            draft = self.kind.clone(obj, user=self._user(request))
             self.message_user(request, self._say("cloned", obj, draft=draft), messages.SUCCESS)
 
     @admin.action(description=gettext_lazy("Publish (one draft)"))
@@ -253,11 +238,11 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
 
     def _publish(self, request: HttpRequest, obj: Any) -> bool:
         try:
-            self.publish(obj, self._user(request))
-        except self.locked_error as error:
+            self.kind.publish(obj, user=self._user(request))
+        except self.kind.locked as error:
             self.message_user(request, str(error), messages.ERROR)
             return False
-        except self.invalid_error as error:
+        except self.kind.invalid as error:
             self.message_user(request, self._say("not_published", obj), messages.ERROR)
             for problem in error.problems:
                 self.message_user(request, problem, messages.ERROR)
@@ -268,7 +253,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
     def clone_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
         if request.method == "POST":
-            draft = self.clone(obj, self._user(request))
+            draft = self.kind.clone(obj, user=self._user(request))
             self.message_user(request, self._say("cloned", obj, draft=draft), messages.SUCCESS)
             return redirect(self._change_url(draft))
         context = self._context(
@@ -276,9 +261,9 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             obj,
             title=self._say("clone_title", obj),
             action="clone",
-            next_version=self.next_version(obj),
+            next_version=self.kind.next_version(obj),
         )
-        return TemplateResponse(request, self.confirm_template, context)
+        return TemplateResponse(request, self._templates("confirm.html"), context)
 
     def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
@@ -290,18 +275,18 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             obj,
             title=self._say("publish_title", obj),
             action="publish",
-            problems=self.document_problems(obj) if obj.is_editable else [],
+            problems=self.kind.problems(obj) if obj.is_editable else [],
             active=self.model.objects.filter(status=self.model.Status.PUBLISHED).first(),
             preview=latest_preview(obj, finished=True),
             **self.publish_context(obj),
         )
-        return TemplateResponse(request, self.confirm_template, context)
+        return TemplateResponse(request, self._templates("confirm.html"), context)
 
     def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
-        response = HttpResponse(self.export(obj), content_type="application/json")
+        response = HttpResponse(self.kind.export(obj), content_type="application/json")
         response["Content-Disposition"] = content_disposition_header(
-            True, self.export_filename(obj)
+            True, self.kind.export_filename(obj)
         )
         return response
 
@@ -309,13 +294,13 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         if not can_edit_reference(request.user):
             raise PermissionDenied
         form = ImportForm(
-            request.POST or None, request.FILES or None, max_bytes=self.import_max_bytes
+            request.POST or None, request.FILES or None, max_bytes=self.kind.import_max_bytes
         )
         problems: list[str] = []
         if request.method == "POST" and form.is_valid():
             try:
-                obj = self.import_json(form.cleaned_data["json_text"], self._user(request))
-            except self.invalid_error as error:
+                obj = self.kind.import_(form.cleaned_data["json_text"], user=self._user(request))
+            except self.kind.invalid as error:
                 problems = error.problems
             else:
                 self.message_user(request, self._say("imported", obj), messages.SUCCESS)
@@ -328,7 +313,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             problems=problems,
             **self.import_words,
         )
-        return TemplateResponse(request, "admin/reference/scoringmodel/import.html", context)
+        return TemplateResponse(request, self._templates("import.html"), context)
 
     def diff_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
@@ -338,7 +323,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         if form.is_bound and form.is_valid():
             against = form.cleaned_data["against"]
         elif not form.is_bound:
-            against = self.default_against(others, obj)
+            against = self.kind.diff_default(obj, others)
             form = DiffForm(initial={"against": against}, others=others)
         context = self._context(
             request,
@@ -346,9 +331,9 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             title=self._say("diff_title", obj),
             form=form,
             against=against,
-            diff=self.diff(against, obj) if against else None,
+            diff=self.kind.diff(against, obj) if against else None,
         )
-        return TemplateResponse(request, self.diff_template, context)
+        return TemplateResponse(request, self._templates("diff.html"), context)
 
     def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
@@ -368,7 +353,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             **self.preview_words,
             **preview_context(preview, user=request.user),
         )
-        return TemplateResponse(request, "admin/reference/scoringmodel/preview.html", context)
+        return TemplateResponse(request, self._templates("preview.html"), context)
 
     def audit_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         obj = self._get(request, pk)
@@ -378,7 +363,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
             title=self._say("audit_title", obj),
             entries=history_entries(self.audit_histories(obj)),
         )
-        return TemplateResponse(request, "admin/reference/scoringmodel/audit.html", context)
+        return TemplateResponse(request, self._templates("audit.html"), context)
 
 
 def history_entries(histories: list[Any], limit: int = 500) -> list[dict[str, Any]]:

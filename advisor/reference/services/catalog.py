@@ -4,7 +4,6 @@ export and diff; the house-offer provider's name."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from datetime import date
 from typing import Any
 
@@ -27,7 +26,12 @@ from advisor.reference.catalog_rows import (
     price_fields,
 )
 from advisor.reference.models import Catalog, CatalogAccelerator, CatalogPreset, CatalogPrice
-from advisor.reference.services.versioned import publish_draft, set_history_user, storage_problems
+from advisor.reference.services.versioned import (
+    Invalid,
+    VersionedKind,
+    set_history_user,
+    storage_problems,
+)
 
 
 class CatalogLocked(Exception):
@@ -45,12 +49,8 @@ class CatalogLocked(Exception):
         )
 
 
-class CatalogInvalid(Exception):
+class CatalogInvalid(Invalid):
     """What stops a catalog import or publish, each problem a sentence in the user's language."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 def catalog_document_problems(document: Any) -> list[str]:
@@ -147,22 +147,8 @@ def catalog_from_document(
     return catalog
 
 
-def catalog_ensure_editable(*, catalog: Catalog) -> None:
-    """Raises CatalogLocked unless `catalog` is a draft (as stored, not as in memory)."""
-    status = Catalog.objects.filter(pk=catalog.pk).values_list("status", flat=True).first()
-    if status is not None and status != Catalog.Status.DRAFT:
-        raise CatalogLocked(catalog)
-
-
 def catalog_next_version() -> int:
     return (Catalog.objects.aggregate(v=Max("version"))["v"] or 0) + 1
-
-
-def catalog_clone(*, catalog: Catalog, user: User | None) -> Catalog:
-    """A new draft with the same accelerators, prices and presets, numbered after the newest."""
-    return catalog_from_document(
-        document=catalog.to_document(), user=user, version=catalog_next_version()
-    )
 
 
 def catalog_draft_for_edit(*, user: User | None) -> tuple[Catalog, bool]:
@@ -179,41 +165,8 @@ def catalog_draft_for_edit(*, user: User | None) -> tuple[Catalog, bool]:
     return catalog_from_document(document=document, user=user, version=catalog_next_version()), True
 
 
-def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
-    """Make a draft the active catalog and retire the one before; refused with every problem
-    found. New reports price with it at once; finished ones keep the catalog they name."""
-    published: Catalog = publish_draft(
-        Catalog,
-        pk=catalog.pk,
-        user=user,
-        problems=catalog_document_problems,
-        locked=CatalogLocked,
-        invalid=CatalogInvalid,
-    )
-    return published
-
-
 # A catalog file may be larger than a scoring model; the bundled one is about 140 KB.
 CATALOG_IMPORT_MAX_BYTES = 5_000_000
-
-
-def catalog_import(*, json_text: str, user: User | None) -> Catalog:
-    """A new draft (the next version number) from a catalog JSON document; CatalogInvalid
-    lists every problem. The file's own version is kept only as a note."""
-    try:
-        document = json_load_bounded(json_text, max_bytes=CATALOG_IMPORT_MAX_BYTES)
-    except JSONRefused as error:
-        raise CatalogInvalid([error.message]) from error
-    if isinstance(document, dict) and "model_presets" not in document:
-        # An exported price list without presets keeps the active catalog's.
-        document["model_presets"] = [
-            dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
-        ]
-    problems = catalog_document_problems(document) or catalog_storage_problems(document)
-    if problems:
-        raise CatalogInvalid(problems)
-    document["imported_version"] = str(document["version"])
-    return catalog_from_document(document=document, user=user, version=catalog_next_version())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -295,11 +248,6 @@ def catalog_storage_problems(document: dict[str, Any]) -> list[str]:
     return out
 
 
-def catalog_export(*, catalog: Catalog) -> str:
-    """The catalog as the engine's JSON document (what import reads back)."""
-    return json.dumps(catalog.to_document(), ensure_ascii=False, indent=2) + "\n"
-
-
 _CATALOG_SECTIONS = (
     ("accelerators", "accelerator"),
     ("prices", "price"),
@@ -360,6 +308,87 @@ def catalog_diff(*, old: Catalog, new: Catalog) -> dict[str, Any]:
                 )
     counts = {c: sum(1 for r in rows if r["change"] == c) for c in ("added", "removed", "changed")}
     return {"rows": rows, "counts": counts}
+
+
+class Catalogs(VersionedKind[Catalog]):
+    """Catalogs as versioned data: one series numbered 1, 2, 3…; an import takes the next
+    number and keeps its file's version only as a note."""
+
+    model = Catalog
+    locked = CatalogLocked
+    invalid = CatalogInvalid
+    import_max_bytes = CATALOG_IMPORT_MAX_BYTES
+
+    def document_problems(self, document: Any) -> list[str]:
+        return catalog_document_problems(document)
+
+    def storage_problems(self, document: dict[str, Any]) -> list[str]:
+        return catalog_storage_problems(document)
+
+    def from_document(
+        self, document: dict[str, Any], *, user: User | None, version: int
+    ) -> Catalog:
+        return catalog_from_document(document=document, user=user, version=version)
+
+    def next_version(self, obj: Catalog | None) -> int:
+        return catalog_next_version()
+
+    def prepare_import(self, document: Any) -> Any:
+        if isinstance(document, dict) and "model_presets" not in document:
+            # An exported price list without presets keeps the active catalog's.
+            document["model_presets"] = [
+                dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
+            ]
+        return document
+
+    def import_version(self, document: dict[str, Any]) -> int:
+        document["imported_version"] = str(document["version"])
+        return catalog_next_version()
+
+    def diff(self, old: Catalog, new: Catalog) -> dict[str, Any]:
+        return catalog_diff(old=old, new=new)
+
+    def export_filename(self, obj: Catalog) -> str:
+        return f"catalog-v{obj.version}.json"
+
+    def diff_default(self, obj: Catalog, others: Any) -> Catalog | None:
+        previous: Catalog | None = (
+            super().diff_default(obj, others) or others.filter(version__lt=obj.version).first()
+        )
+        return previous
+
+
+CATALOGS = Catalogs()
+
+
+# The kind's operations by their service names, for callers outside the admin.
+
+
+def catalog_ensure_editable(*, catalog: Catalog) -> None:
+    """Raises CatalogLocked unless `catalog` is a draft (as stored, not as in memory)."""
+    CATALOGS.ensure_editable(catalog)
+
+
+def catalog_clone(*, catalog: Catalog, user: User | None) -> Catalog:
+    """A new draft with the same accelerators, prices and presets, numbered after the newest."""
+    return CATALOGS.clone(catalog, user=user)
+
+
+def catalog_publish(*, catalog: Catalog, user: User | None) -> Catalog:
+    """Make a draft the active catalog and retire the one before; refused with every problem
+    found. New reports price with it at once; finished ones keep the catalog they name."""
+    return CATALOGS.publish(catalog, user=user)
+
+
+def catalog_import(*, json_text: str, user: User | None) -> Catalog:
+    """A new draft (the next version number) from a catalog JSON document; CatalogInvalid
+    lists every problem. The file's own version is kept only as a note."""
+    return CATALOGS.import_(json_text, user=user)
+
+
+def catalog_export(*, catalog: Catalog) -> str:
+    """The catalog as the engine's JSON document (what import reads back)."""
+    return CATALOGS.export(catalog)
 
 
 def house_provider_name() -> str:

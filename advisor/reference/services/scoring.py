@@ -3,13 +3,13 @@ Only services call the engine or write models."""
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from accounts.models import User
@@ -17,9 +17,7 @@ from advisor import decisions
 from advisor.engine import ScoringModelError, load_scoring_model
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
-    JSONRefused,
     has_control_characters,
-    json_load_bounded,
 )
 from advisor.reference.models import (
     ANSWER_VALUES,
@@ -31,7 +29,12 @@ from advisor.reference.models import (
     Criterion,
     ScoringModel,
 )
-from advisor.reference.services.versioned import publish_draft, set_history_user, storage_problems
+from advisor.reference.services.versioned import (
+    Invalid,
+    VersionedKind,
+    set_history_user,
+    storage_problems,
+)
 
 _TOP_LEVEL = ("name", "version", "description", "criteria")
 
@@ -50,12 +53,8 @@ class ScoringModelLocked(Exception):
         )
 
 
-class ScoringModelInvalid(Exception):
+class ScoringModelInvalid(Invalid):
     """What stops an import or a publish, each problem a sentence in the user's language."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
 
 
 def _is_number(value: Any) -> bool:
@@ -286,69 +285,96 @@ def _scoring_storage_problems(document: dict[str, Any]) -> list[str]:
     return out
 
 
-def scoring_model_ensure_editable(*, model: ScoringModel) -> None:
-    """Raises ScoringModelLocked unless `model` is a draft (as stored, not as in memory)."""
-    status = ScoringModel.objects.filter(pk=model.pk).values_list("status", flat=True).first()
-    if status is not None and status != ScoringModel.Status.DRAFT:
-        raise ScoringModelLocked(model)
-
-
 def scoring_model_next_version(*, name: str) -> int:
     latest = ScoringModel.objects.filter(name=name).aggregate(v=Max("version"))["v"]
     return (latest or 0) + 1
 
 
+class ScoringModels(VersionedKind[ScoringModel]):
+    """Scoring models as versioned data: numbered per name; an import keeps its file's version
+    unless that one exists."""
+
+    model = ScoringModel
+    locked = ScoringModelLocked
+    invalid = ScoringModelInvalid
+
+    def document_problems(self, document: Any) -> list[str]:
+        return scoring_document_problems(document)
+
+    def storage_problems(self, document: dict[str, Any]) -> list[str]:
+        return _scoring_storage_problems(document)
+
+    def from_document(
+        self, document: dict[str, Any], *, user: User | None, version: int
+    ) -> ScoringModel:
+        return scoring_model_from_document(document={**document, "version": version}, user=user)
+
+    def next_version(self, obj: ScoringModel | None) -> int:
+        return scoring_model_next_version(name=obj.name if obj is not None else "default")
+
+    def import_version(self, document: dict[str, Any]) -> int:
+        name, version = document["name"], document["version"]
+        if ScoringModel.objects.filter(name=name, version=version).exists():
+            raise ScoringModelInvalid(
+                [
+                    gettext(
+                        "Version %(version)s of %(name)s already exists; give the file another "
+                        "version number (the next free one is %(next)s)."
+                    )
+                    % {
+                        "version": version,
+                        "name": name,
+                        "next": scoring_model_next_version(name=name),
+                    }
+                ]
+            )
+        return int(version)
+
+    def diff(self, old: ScoringModel, new: ScoringModel) -> dict[str, Any]:
+        return scoring_model_diff(old=old, new=new)
+
+    def export_filename(self, obj: ScoringModel) -> str:
+        # The name is free text; a slug keeps the header valid whatever it holds.
+        return f"scoring-{slugify(obj.name, allow_unicode=True) or 'model'}-v{obj.version}.json"
+
+    def diff_default(self, obj: ScoringModel, others: Any) -> ScoringModel | None:
+        previous: ScoringModel | None = (
+            super().diff_default(obj, others)
+            or others.filter(name=obj.name, version__lt=obj.version).first()
+        )
+        return previous
+
+
+SCORING_MODELS = ScoringModels()
+
+
+# The kind's operations by their service names, for callers outside the admin.
+
+
+def scoring_model_ensure_editable(*, model: ScoringModel) -> None:
+    """Raises ScoringModelLocked unless `model` is a draft (as stored, not as in memory)."""
+    SCORING_MODELS.ensure_editable(model)
+
+
 def scoring_model_clone(*, model: ScoringModel, user: User | None) -> ScoringModel:
     """A new draft with the same criteria, numbered after the newest version of that name."""
-    document = model.to_document()
-    document["version"] = scoring_model_next_version(name=model.name)
-    return scoring_model_from_document(document=document, user=user)
+    return SCORING_MODELS.clone(model, user=user)
 
 
 def scoring_model_publish(*, model: ScoringModel, user: User | None) -> ScoringModel:
     """Make a draft the active model and retire the one before; refused with every problem
     the engine finds. New reports use it at once; finished ones keep the version they name."""
-    published: ScoringModel = publish_draft(
-        ScoringModel,
-        pk=model.pk,
-        user=user,
-        problems=scoring_document_problems,
-        locked=ScoringModelLocked,
-        invalid=ScoringModelInvalid,
-    )
-    return published
+    return SCORING_MODELS.publish(model, user=user)
 
 
 def scoring_model_import(*, json_text: str, user: User | None) -> ScoringModel:
     """A new draft from an exported JSON document; ScoringModelInvalid lists every problem."""
-    try:
-        document = json_load_bounded(json_text)
-    except JSONRefused as error:
-        raise ScoringModelInvalid([error.message]) from error
-    problems = scoring_document_problems(document) or _scoring_storage_problems(document)
-    if problems:
-        raise ScoringModelInvalid(problems)
-    name, version = document["name"], document["version"]
-    if ScoringModel.objects.filter(name=name, version=version).exists():
-        raise ScoringModelInvalid(
-            [
-                gettext(
-                    "Version %(version)s of %(name)s already exists; give the file another "
-                    "version number (the next free one is %(next)s)."
-                )
-                % {
-                    "version": version,
-                    "name": name,
-                    "next": scoring_model_next_version(name=name),
-                }
-            ]
-        )
-    return scoring_model_from_document(document=document, user=user)
+    return SCORING_MODELS.import_(json_text, user=user)
 
 
 def scoring_model_export(*, model: ScoringModel) -> str:
     """The model as the engine's JSON document (what import reads back)."""
-    return json.dumps(model.to_document(), ensure_ascii=False, indent=2) + "\n"
+    return SCORING_MODELS.export(model)
 
 
 def _contribution_map(c: dict[str, Any]) -> dict[tuple[str, str], float]:
