@@ -184,6 +184,22 @@ class ChinaEgress(TypedDict):
     path: NotRequired[dict[str, Any]]
 
 
+class ChinaReach(TypedDict):
+    """Issue 22 item 5: a real-time option's path to a user in mainland China (engine/china.py)
+    and what it adds to that user's time to first token at the 95th percentile."""
+
+    route: str  # premium | internet | domestic (served from inside mainland China)
+    premium_route: str | None  # cn2_gia | cmi
+    region: str | None  # where the option runs (a region key)
+    round_trip_ms: float
+    round_trip_figure: str | None  # the catalog figure of the round trip
+    peak_loss: float
+    loss_figure: str | None
+    lost_packets: int  # lost at the 95th percentile (catalog rule china_user_latency)
+    retransmit_ms: float  # one retransmission timeout (round trip + tcp_rto_min_ms) each
+    added_ms: float  # round trip + retransmit: in round_trip_ms and the time to first token
+
+
 class Option(TypedDict):
     """One sized and priced card for a workload. Training options carry the run's figures,
     serving options the load's; schema 2 added stack, availability, rank, billing and
@@ -230,6 +246,9 @@ class Option(TypedDict):
     china_bandwidth: NotRequired[ChinaBandwidth]
     china_bandwidth_usd_per_month: NotRequired[float | None]
     china_egress: NotRequired[ChinaEgress]
+    # Issue 22 item 5: for a team serving mainland China users, a real-time option's path to
+    # them; the larger of its added_ms and the customer's own round trip is round_trip_ms.
+    china_reach: NotRequired[ChinaReach]
     # Engine 2.x (issue 21): the share of the target (deadline hours, latency ms) left unused,
     # and "met", "at_risk" (under the catalog's target_safety_share) or "missed"; both None
     # without a target.

@@ -1012,6 +1012,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{provider} 未公布連往中國大陸的對外流量價格；服務流量以其網際網路對外流量價格"
         "計價（{figure}，每 GB ${rate}）。",
     ),
+    "china.reach_loss": _m(
+        "{kind}, for users in mainland China: the time to first token counts a {rtt} ms round "
+        "trip from {region} over {route} ({figure}, {basis}) and {retransmit} ms for a packet "
+        "lost at the evening peak ({loss}% loss, {loss_figure}, {loss_basis}: one retransmission "
+        "timeout of the round trip plus {rto} ms at the 95th percentile), {added} ms in all; "
+        "{verdict}",
+        "{kind}（中國大陸用戶）：首個詞元時間計入自 {region} 經{route}的 {rtt} 毫秒往返"
+        "（{figure}，{basis}），以及晚間尖峰封包遺失的 {retransmit} 毫秒（遺失率 {loss}%，"
+        "{loss_figure}，{loss_basis}：第 95 百分位數計一次重傳逾時，即往返時間加 {rto} 毫秒），"
+        "合計 {added} 毫秒；{verdict}",
+    ),
+    "china.reach_no_loss": _m(
+        "{kind}, for users in mainland China: the time to first token counts a {rtt} ms round "
+        "trip from {region} over {route} ({figure}, {basis}), with no loss counted at the 95th "
+        "percentile ({loss_figure}, {loss_basis}); {verdict}",
+        "{kind}（中國大陸用戶）：首個詞元時間計入自 {region} 經{route}的 {rtt} 毫秒往返"
+        "（{figure}，{basis}），第 95 百分位數不計封包遺失（{loss_figure}，{loss_basis}）；"
+        "{verdict}",
+    ),
+    "china.reach_route_internet": _m("the ordinary internet", "一般網際網路"),
+    "china.reach_basis_estimated": _m("estimated", "估計"),
+    "china.reach_basis_measured": _m("measured, {as_of}", "實測，{as_of}"),
+    "china.reach_meets": _m(
+        "its time to first token, {ttft} ms, meets the {target} ms target.",
+        "其首個詞元時間 {ttft} 毫秒，達到 {target} 毫秒的目標。",
+    ),
+    "china.reach_misses": _m(
+        "its time to first token, {ttft} ms, misses the {target} ms target.",
+        "其首個詞元時間 {ttft} 毫秒，未達 {target} 毫秒的目標。",
+    ),
+    "china.reach_no_target": _m(
+        "its time to first token is {ttft} ms.",
+        "其首個詞元時間為 {ttft} 毫秒。",
+    ),
     "china.public_path": _m(
         "Its path to mainland users is the ordinary internet: no premium route (CN2 GIA, CMI), "
         "about {rtt} ms round trip from {region} (estimated) and about {loss}% packet loss at "

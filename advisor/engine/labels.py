@@ -489,6 +489,22 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "china_loss_internet_peak": _l(
             "Packet loss into China at the evening peak", "晚間尖峰進入中國的封包遺失率"
         ),
+        "china_rtt_ms_premium_hong_kong": _l(
+            "Round trip to mainland China from Hong Kong (premium route)",
+            "香港至中國大陸往返延遲（優質線路）",
+        ),
+        "china_rtt_ms_premium_tokyo": _l(
+            "Round trip to mainland China from Tokyo (premium route)",
+            "東京至中國大陸往返延遲（優質線路）",
+        ),
+        "china_rtt_ms_premium_los_angeles": _l(
+            "Round trip to mainland China from Los Angeles (premium route)",
+            "洛杉磯至中國大陸往返延遲（優質線路）",
+        ),
+        "china_loss_premium_peak": _l(
+            "Packet loss into China on a premium route", "優質線路進入中國的封包遺失率"
+        ),
+        "tcp_rto_min_ms": _l("Shortest TCP retransmission timeout", "TCP 最短重傳逾時"),
         "default_amortisation_months": _l("Default term for owned hardware", "自有硬體預設攤提期"),
     },
     # Premium routes to mainland China a hosted server's offer may include (house offers).

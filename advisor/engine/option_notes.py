@@ -9,6 +9,7 @@ from typing import Any
 
 from advisor.engine import billing as BL
 from advisor.engine import i18n, labels
+from advisor.engine.catalog import Catalog
 
 
 def whole_server_note(
@@ -275,6 +276,57 @@ def china_path(first: Mapping[str, Any], lang: str) -> str:
         rtt=f"{path['round_trip_ms']:,.0f}",
         region=egress.get("region") or i18n.message("option.region_not_stated", lang),
         loss=f"{path['peak_loss'] * 100:.0f}",
+    )
+
+
+def china_reach_note(
+    kind: str, first: Mapping[str, Any] | None, catalog: Catalog, lang: str
+) -> str | None:
+    """What reaching a mainland user adds to a workload's first option's latency, with each
+    figure's name and basis (issue 22 item 5): the path's round trip and, where the path loses
+    packets at the evening peak, the retransmission allowance; then whether the target holds."""
+    reach = None if first is None else first.get("china_reach")
+    if first is None or reach is None or reach["round_trip_figure"] is None:
+        return None
+
+    def basis(key: str) -> str:
+        fig = catalog.figures[key]
+        if fig.get("estimated") or not fig.get("as_of"):
+            return i18n.message("china.reach_basis_estimated", lang)
+        return i18n.message("china.reach_basis_measured", lang, as_of=fig["as_of"])
+
+    ttft = f"{first['ttft_ms']:,.0f}"
+    target = first.get("latency_target_ms")
+    if target is None or first.get("latency_metric") != "ttft":
+        verdict = i18n.message("china.reach_no_target", lang, ttft=ttft)
+    else:
+        verdict = i18n.message(
+            "china.reach_meets" if first.get("meets_latency") else "china.reach_misses",
+            lang,
+            ttft=ttft,
+            target=f"{target:,.0f}",
+        )
+    route = reach["premium_route"]
+    return i18n.message(
+        "china.reach_loss" if reach["lost_packets"] else "china.reach_no_loss",
+        lang,
+        kind=i18n.label(kind, lang),
+        rtt=f"{reach['round_trip_ms']:,.0f}",
+        region=i18n.value_label("organization.regions", reach["region"], lang)
+        if reach["region"]
+        else i18n.message("option.region_not_stated", lang),
+        route=labels.shown("china_route", route, lang)
+        if route
+        else i18n.message("china.reach_route_internet", lang),
+        figure=labels.shown("figure", reach["round_trip_figure"], lang),
+        basis=basis(reach["round_trip_figure"]),
+        retransmit=f"{reach['retransmit_ms']:,.0f}",
+        loss=f"{reach['peak_loss'] * 100:.0f}",
+        loss_figure=labels.shown("figure", reach["loss_figure"], lang),
+        loss_basis=basis(reach["loss_figure"]),
+        rto=f"{catalog.figure('tcp_rto_min_ms'):,.0f}",
+        added=f"{reach['added_ms']:,.0f}",
+        verdict=verdict,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.engine import answers as A
 from advisor.engine import billing as BL
+from advisor.engine import china as CN
 from advisor.engine import i18n
 from advisor.engine import nonllm as NL
 from advisor.engine import owned as OW
@@ -263,22 +264,32 @@ def build(
             )
             continue
         rtt = None if avail["available"] else avail["round_trip_ms"]
-        if work is not None:
-            option = NL.option(catalog, work, kind, acc, mode, answers.cost.hours_per_day, ci, rtt)
-            if option is None:
-                excluded.append(
-                    {
-                        "accelerator_id": acc.id,
-                        "name": acc.name,
-                        "code": "no_unit_throughput",
-                        "reason": NL.unsized_reason(catalog, work, acc, lang),
-                    }
+
+        def plan(rtt: float | None, acc: Accelerator = acc) -> dict[str, Any] | None:
+            if work is not None:
+                return NL.option(
+                    catalog, work, kind, acc, mode, answers.cost.hours_per_day, ci, rtt
                 )
-                continue
-        else:
-            option = _priced_option(
+            return _priced_option(
                 catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt
             )
+
+        if ci.china and kind == "realtime_inference":
+            # Issue 22 item 5: a team serving mainland China meets its latency target for a
+            # mainland user, across the border on the option's own path.
+            option = CN.with_reach(catalog, acc.id, mode, regions, rtt, plan)
+        else:
+            option = plan(rtt)
+        if work is not None and option is None:
+            excluded.append(
+                {
+                    "accelerator_id": acc.id,
+                    "name": acc.name,
+                    "code": "no_unit_throughput",
+                    "reason": NL.unsized_reason(catalog, work, acc, lang),
+                }
+            )
+            continue
         if option is None:
             n_min = (
                 S.min_training_devices(sized.tmem, acc, catalog)

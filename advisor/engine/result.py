@@ -193,6 +193,9 @@ def evaluate(
         china_note = ON.china_note(wd.kind, options[0] if options else None, lang)
         if china_note is not None:
             notes.append(china_note)
+        reach_note = ON.china_reach_note(wd.kind, options[0] if options else None, catalog, lang)
+        if reach_note is not None:
+            notes.append(reach_note)
         others = [a for a in wd.feasible_accelerators if a != wd.accelerator]
         alternatives = (
             O.build(

@@ -188,7 +188,7 @@ def test_aws_publishes_no_china_rate_so_its_hong_kong_internet_rate_is_used_and_
             "loss_figure": "china_loss_internet_peak",
         },
     }
-    (note,) = [n for n in result["cost"]["notes"] if "mainland China" in n]
+    (note,) = [n for n in result["cost"]["notes"] if "egress price to mainland China" in n]
     assert "AWS publishes no egress price to mainland China" in note
     assert "AWS egress price in Hong Kong, $0.12/GB" in note
     zh = evaluate(_cloud_team("aws"), catalog, scoring, lang="zh-hant")

@@ -946,6 +946,52 @@ def singapore_fund_70b_batch_is_rented_at_a_scale_its_provider_rents(r: Result) 
     assert flags == sorted(flags) and any(flags)
 
 
+# A Hong Kong company's chatbot for users in Shenzhen: Llama 3 70B with a 12k-token prompt and
+# an 800 ms time-to-first-token target at the 95th percentile.
+SHENZHEN_CHATBOT = team(
+    organization={"industry": "ecommerce", "regions": ["hong_kong", "mainland_china"]},
+    model={"preset": "llama-3-70b"},
+    deployment={"allowed_modes": ["public_cloud"], "china_connectivity": True},
+    inference={
+        "p95_latency_ms": 800,
+        "latency_metric": "ttft",
+        "context_tokens": 12_288,
+        "output_tokens": 256,
+        "tokens_per_day": 20_000_000,
+    },
+)
+
+
+def shenzhen_chatbot_counts_the_border_in_its_time_to_first_token(r: Result) -> None:
+    """Issue 22 item 5: on public cloud the path to mainland users is the ordinary internet; its
+    round trip and a retransmission for the evening-peak loss are in every option's TTFT, so a
+    card that met the target from Japan before (H200, 482 ms) now misses it and ranks after."""
+    w = workload(r, "realtime_inference")
+    figures = r["cost"]["figures_used"]
+    rto = figures["tcp_rto_min_ms"]["value"]
+    assert figures["tcp_rto_min_ms"]["source"] and figures["china_loss_internet_peak"]["as_of"]
+    for o in w["options"]:
+        reach = o["china_reach"]
+        assert reach["route"] == "internet" and reach["premium_route"] is None
+        rtt = figures[reach["round_trip_figure"]]["value"]
+        assert reach["round_trip_ms"] == rtt > 0
+        assert reach["peak_loss"] == figures["china_loss_internet_peak"]["value"]
+        assert reach["lost_packets"] == 1
+        assert reach["added_ms"] == pytest.approx(rtt + (rtt + rto))
+        assert o["round_trip_ms"] >= reach["added_ms"] and o["ttft_ms"] > reach["added_ms"]
+    first = w["options"][0]
+    assert first["meets_latency"] and first["ttft_ms"] <= 800
+    (h200,) = [o for o in _listed(w) if o["accelerator_id"] == "nvidia-h200"]
+    assert not h200["meets_latency"] and h200["rank"] > first["rank"]
+    reach = first["china_reach"]
+    (note,) = [n for n in r["cost"]["notes"] if "for users in mainland China" in n]
+    assert f"a {reach['round_trip_ms']:,.0f} ms round trip" in note
+    assert "over the ordinary internet (Round trip to mainland China from Tokyo (internet)" in note
+    assert f"{reach['retransmit_ms']:,.0f} ms for a packet lost at the evening peak" in note
+    assert "measured, 2020-03-02" in note and f"{reach['added_ms']:,.0f} ms in all" in note
+    assert "meets the 800 ms target" in note
+
+
 CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
     (
         "hk_team_staffed_at_hong_kong_wages",
@@ -1676,6 +1722,11 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         mainland_residency_team_is_told_about_icp_filing,
     ),
+    (
+        "shenzhen_chatbot_on_public_cloud_counts_the_border",
+        SHENZHEN_CHATBOT,
+        shenzhen_chatbot_counts_the_border_in_its_time_to_first_token,
+    ),
 ]
 
 
@@ -1991,3 +2042,73 @@ def test_owned_tco_note_is_in_chinese_with_every_line(
     for words in ("購置", "攤提", "電力", "機房託管", "維護支援", "人力", "回本"):
         assert words in note, words
     assert any("超出您的硬體預算" in n for n in zh["cost"]["notes"])
+
+
+def test_a_hong_kong_cn2_gia_server_meets_the_shenzhen_target_that_tokyo_misses(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 22 item 5: with a priced Hong Kong H100 server on CN2 GIA in the catalog and
+    dedicated hosting allowed, the Shenzhen chatbot's first option is that server, its TTFT
+    counting the premium route's round trip and no loss; the same card rented in Japan on public
+    cloud misses the target over the ordinary internet. Both languages say so with the figures."""
+    house = {
+        "id": "hk-h100-8-cn2",
+        "accelerator_id": "nvidia-h100-sxm",
+        "provider": "Harbour Compute",
+        "cloud": "other",
+        "modes": ["dedicated_hosting", "bare_metal"],
+        "billing": "monthly",
+        "usd_per_device_hour": None,
+        "usd_per_device_month": 2500.0,
+        "region": "Hong Kong (Tseung Kwan O)",
+        "region_key": "hong_kong",
+        "source": "Harbour Compute price list",
+        "as_of": "2026-11-01",
+        "estimated": False,
+        "derived": False,
+        "note": None,
+        "gpus_per_unit": 8,
+        "unit": "HK-H100-8",
+        "house": True,
+        "server": {
+            "name": "HK-H100-8",
+            "cpu": "2x AMD EPYC 9354",
+            "ram_gb": 1536,
+            "nvme_tb": 15.36,
+            "network_gbps": 25,
+            "china_bandwidth_mbps": 100,
+            "china_bandwidth_type": "cn2_gia",
+        },
+    }
+    data = catalog.to_dict()
+    data["prices"] = [*data["prices"], house]
+    with_house = load_catalog(data)
+    doc = copy.deepcopy(SHENZHEN_CHATBOT)
+    doc["deployment"]["allowed_modes"] = ["public_cloud", "dedicated_hosting"]
+    result = evaluate(doc, with_house, scoring)
+    w = workload(result, "realtime_inference")
+    first = w["options"][0]
+    assert w["deployment_mode"] == "dedicated_hosting"
+    assert first["prices"][first["billing_used"]]["price_id"] == "hk-h100-8-cn2"
+    reach = first["china_reach"]
+    premium = catalog.figure("china_rtt_ms_premium_hong_kong")
+    assert reach["premium_route"] == "cn2_gia" and reach["region"] == "hong_kong"
+    assert reach["round_trip_ms"] == reach["added_ms"] == premium and reach["lost_packets"] == 0
+    assert first["meets_latency"] and first["ttft_ms"] <= 800
+    costs = w["mode_decision"]["costs"]
+    assert costs["dedicated_hosting"] == first["cost_to_result"]["usd"] < costs["public_cloud"]
+
+    cloud = workload(evaluate(SHENZHEN_CHATBOT, with_house, scoring), "realtime_inference")
+    (h100,) = [o for o in _listed(cloud) if o["accelerator_id"] == "nvidia-h100-sxm"]
+    assert h100["china_reach"]["route"] == "internet" and not h100["meets_latency"]
+    assert h100["ttft_ms"] > 800 > first["ttft_ms"]
+
+    (note,) = [n for n in result["cost"]["notes"] if "for users in mainland China" in n]
+    assert f"a {premium:,.0f} ms round trip from Hong Kong over CN2 GIA" in note
+    assert "with no loss counted at the 95th percentile" in note
+    assert "(Round trip to mainland China from Hong Kong (premium route), estimated)" in note
+    zh = evaluate(doc, with_house, scoring, lang="zh-hant")
+    (zh_note,) = [n for n in zh["cost"]["notes"] if "中國大陸用戶" in n]
+    assert f"經CN2 GIA的 {premium:,.0f} 毫秒往返" in zh_note
+    assert "香港至中國大陸往返延遲（優質線路），估計" in zh_note
+    assert "達到 800 毫秒的目標" in zh_note
