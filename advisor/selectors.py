@@ -393,7 +393,12 @@ ENTERED_SERVER = (
 def _sized(kind: Any, option: dict[str, Any], offer: dict[str, Any]) -> dict[str, Any]:
     """One workload's part of a quote: the cards it needs (a training run's minimum, not the
     count it was stretched to on a whole server) and the whole servers that hold them."""
-    needed = int(option.get("min_count") or option.get("count") or 1)
+    # The operator's server listed beside a first option of another card or mode (issue 22
+    # item 2) carries its own card and the count that card needs.
+    own = offer.get("needed_count") is not None and offer.get("accelerator_id")
+    needed = int(
+        offer["needed_count"] if own else option.get("min_count") or option.get("count") or 1
+    )
     per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
     # A server is sold whole: a priced offer bills the option's count, one on request the
     # servers that hold what the sizing needs.
@@ -401,8 +406,8 @@ def _sized(kind: Any, option: dict[str, Any], offer: dict[str, Any]) -> dict[str
     count = max(billed, -(-needed // per_unit) * per_unit)
     return {
         "workload": kind,
-        "accelerator_id": option.get("accelerator_id"),
-        "accelerator": option.get("name"),
+        "accelerator_id": offer["accelerator_id"] if own else option.get("accelerator_id"),
+        "accelerator": offer.get("name") if own else option.get("name"),
         "count": count,
         "needed_count": needed,
         "gpus_per_unit": per_unit,

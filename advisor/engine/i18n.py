@@ -878,6 +878,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：評分偏好{preferred}，但該模式沒有在您所在地供應且已定價的可執行方案；"
         "{alternative}則有，每{per} ${cost}。",
     ),
+    "mode.switched_target": _m(
+        "{kind}: the scores prefer {preferred}, but no option there meets your target; "
+        "{alternative} does, at ${cost} {per}.",
+        "{kind}：評分偏好{preferred}，但該模式沒有達到您目標的方案；{alternative}則可達到，"
+        "每{per} ${cost}。",
+    ),
     "mode.switched_cheaper": _m(
         "{kind}: the scores prefer {preferred}, but {alternative} reaches the same result for "
         "${gap} less {per} (${cost}).",

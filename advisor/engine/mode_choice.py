@@ -26,16 +26,20 @@ _PRICED_MODES = ("public_cloud", "dedicated_hosting", "bare_metal")
 Built = dict[tuple[str, ...], Options]
 
 
-def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, float]:
-    """How good a mode's first option is: runnable, available, priced (0 = yes), then cost."""
+def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int, float]:
+    """How good a mode's first option is: runnable, available, priced, meeting its target
+    (0 = yes; a thin margin still meets it), then cost. Issue 22 item 5: a mode whose best
+    option misses the latency target (a mainland user's, across the border) stands after one
+    that meets it, whatever it costs."""
     if not options:
-        return (1, 1, 1, math.inf)
+        return (1, 1, 1, 1, math.inf)
     o = options[0]
     cost = (o.get("cost_to_result") or {}).get("usd")
     return (
         0 if o["stack"]["runnable"] else 1,
         0 if o["availability"]["available"] else 1,
         0 if cost is not None else 1,
+        1 if o.get("target_status") == "missed" else 0,
         cost if cost is not None else math.inf,
     )
 
@@ -100,18 +104,24 @@ def choose_mode(
     if wd.mode in OW.OWNED_MODES:
         # Owned hardware is where the customer is but has no price: the priced alternative shown
         # next to it is the best runnable priced one, wherever it is offered.
-        best = (base[0], 1, base[2], base[3])
-    costs: dict[str, float | None] = {wd.mode: None if base[3] == math.inf else base[3]}
+        best = (base[0], 1, base[2], base[3], base[4])
+    costs: dict[str, float | None] = {wd.mode: None if base[4] == math.inf else base[4]}
     for m in modes:
         alt = get(m, full=False).options
         s = standing(alt)
-        costs[m] = None if s[3] == math.inf else s[3]
-        better_tier = s[:3] < best[:3]
-        same_tier_cheaper = s[:3] == best[:3] and s[3] * (1.0 + tolerance) < best[3]
+        costs[m] = None if s[4] == math.inf else s[4]
+        better_tier = s[:4] < best[:4]
+        same_tier_cheaper = s[:4] == best[:4] and s[4] * (1.0 + tolerance) < best[4]
         if better_tier or same_tier_cheaper:
             best_mode, best, best_options = m, s, alt
     if wd.mode in _PRICED_MODES and best_mode != wd.mode:
-        code = "mode.switched_unpriced" if base[1] or base[2] else "mode.switched_cheaper"
+        code = (
+            "mode.switched_unpriced"
+            if base[1] or base[2]
+            else "mode.switched_target"
+            if base[3] and not best[3]
+            else "mode.switched_cheaper"
+        )
         chosen = best_mode
     elif base[2] and best_mode != wd.mode:
         code, chosen = "mode.owned_unpriced", wd.mode  # owned: say so and show the gap

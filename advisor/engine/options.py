@@ -476,17 +476,34 @@ def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
     ranked as if priced; the key is absent when there is none (results keep their bytes)."""
     if not options:
         return
-    first = next((o for o in options if o["cost_to_result"]["usd"] is not None), options[0])
+    found = house_offers(options)
+    if found:
+        beside_first(options)["house_on_request"] = found
+
+
+def beside_first(options: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The option the operator's servers are shown beside: the first priced one, else the first."""
+    return next((o for o in options if o["cost_to_result"]["usd"] is not None), options[0])
+
+
+def house_offers(
+    options: Sequence[Mapping[str, Any]], near: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """The operator's servers sold on request among a mode's options, each sized for the card's
+    option: runnable with the team's stack, the server in the customer's region or in one of
+    the `near` regions (neighbours), once each."""
     found: list[dict[str, Any]] = []
     seen: set[str] = set()
     for o in options:
-        if not (o["stack"]["runnable"] and o["availability"]["available"]):
+        if not o["stack"]["runnable"]:
             continue
         for offer in o.get("on_request") or []:
-            # Only a server where the customer is (the list beside an option names the rest).
             if not offer.get("house") or offer["price_id"] in seen:
                 continue
-            if offer.get("region_match") != "exact":
+            # Only a server where the customer is or next door (the list beside an option
+            # names the rest).
+            here = offer.get("region_match") == "exact" and o["availability"]["available"]
+            if not (here or offer.get("region_key") in near):
                 continue
             seen.add(offer["price_id"])
             needed = int(o.get("min_count") or o["count"])
@@ -501,5 +518,4 @@ def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
                     "option_rank": o["rank"],
                 }
             )
-    if found:
-        first["house_on_request"] = found
+    return found

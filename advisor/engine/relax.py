@@ -432,7 +432,7 @@ def _first_option(
     in every allowed rented mode (or `only` that one; GPU, and TPU on public cloud), best standing
     first (options.standing: available where the team is, then cost to the result)."""
     sized, ci = plan(answers)
-    best: tuple[tuple[int, int, int, float], dict[str, Any]] | None = None
+    best: tuple[tuple[int, int, int, int, float], dict[str, Any]] | None = None
     for mode in answers.deployment.allowed_modes:
         if mode not in HOSTED or (only is not None and mode != only):
             continue

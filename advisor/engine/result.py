@@ -13,6 +13,7 @@ from advisor.engine import billing as BL
 from advisor.engine import explain as X
 from advisor.engine import i18n
 from advisor.engine import levers as LV
+from advisor.engine import mode_choice as MC
 from advisor.engine import nonllm as NL
 from advisor.engine import option_notes as ON
 from advisor.engine import options as O
@@ -164,6 +165,8 @@ def evaluate(
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
         built = built_all[(wd.kind, wd.accelerator, wd.mode)]
         options = built.options
+        if options:
+            _house_from_hosted_modes(answers, catalog, wd, sized, ci, lang, built_all, options)
         mode_doc = mode_docs.get(wd.kind)
         if mode_doc and mode_doc["reason"]:
             notes.append(mode_doc["reason"])
@@ -553,6 +556,47 @@ _PRICE_USED_KEYS = (
     "gpus_per_unit",
     "sold_as",
 )
+
+
+_HOSTED_MODES = ("dedicated_hosting", "bare_metal")
+
+
+def _house_from_hosted_modes(
+    answers: A.Answers,
+    catalog: Catalog,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+    options: list[dict[str, Any]],
+) -> None:
+    """Issue 22 item 2: the operator's servers sold on request that fit the workload stand
+    beside its first option whatever that option's mode, wherever the team allows dedicated
+    hosting or bare metal and the server is in the customer's region or a neighbouring one
+    (relax.neighbours); each says the mode it is sold in. Nothing is built for a catalog
+    without such a server."""
+    allowed = [m for m in _HOSTED_MODES if m in answers.deployment.allowed_modes]
+    if not allowed or not catalog.memo(
+        "house_on_request_any", lambda: any(p.house and p.on_request for p in catalog.prices)
+    ):
+        return
+    near = R.neighbours(catalog, answers.organization.regions)
+    first = O.beside_first(options)
+    listed = list(first.get("house_on_request") or [])
+    seen = {str(h["price_id"]) for h in listed}
+    for mode in allowed:
+        key = (wd.kind, wd.accelerator, mode)
+        if key not in built:
+            built[key] = O.build(
+                catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+            )
+        for offer in O.house_offers(built[key].options, near):
+            if offer["price_id"] not in seen:
+                seen.add(offer["price_id"])
+                listed.append({**offer, "deployment_mode": mode})
+    if listed:
+        first["house_on_request"] = listed
 
 
 def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:

@@ -2051,38 +2051,7 @@ def test_a_hong_kong_cn2_gia_server_meets_the_shenzhen_target_that_tokyo_misses(
     dedicated hosting allowed, the Shenzhen chatbot's first option is that server, its TTFT
     counting the premium route's round trip and no loss; the same card rented in Japan on public
     cloud misses the target over the ordinary internet. Both languages say so with the figures."""
-    house = {
-        "id": "hk-h100-8-cn2",
-        "accelerator_id": "nvidia-h100-sxm",
-        "provider": "Harbour Compute",
-        "cloud": "other",
-        "modes": ["dedicated_hosting", "bare_metal"],
-        "billing": "monthly",
-        "usd_per_device_hour": None,
-        "usd_per_device_month": 2500.0,
-        "region": "Hong Kong (Tseung Kwan O)",
-        "region_key": "hong_kong",
-        "source": "Harbour Compute price list",
-        "as_of": "2026-11-01",
-        "estimated": False,
-        "derived": False,
-        "note": None,
-        "gpus_per_unit": 8,
-        "unit": "HK-H100-8",
-        "house": True,
-        "server": {
-            "name": "HK-H100-8",
-            "cpu": "2x AMD EPYC 9354",
-            "ram_gb": 1536,
-            "nvme_tb": 15.36,
-            "network_gbps": 25,
-            "china_bandwidth_mbps": 100,
-            "china_bandwidth_type": "cn2_gia",
-        },
-    }
-    data = catalog.to_dict()
-    data["prices"] = [*data["prices"], house]
-    with_house = load_catalog(data)
+    with_house = _with_cn2_house(catalog, "hk-h100-8-cn2", "nvidia-h100-sxm", 8, 2500.0)
     doc = copy.deepcopy(SHENZHEN_CHATBOT)
     doc["deployment"]["allowed_modes"] = ["public_cloud", "dedicated_hosting"]
     result = evaluate(doc, with_house, scoring)
@@ -2112,3 +2081,74 @@ def test_a_hong_kong_cn2_gia_server_meets_the_shenzhen_target_that_tokyo_misses(
     assert f"經CN2 GIA的 {premium:,.0f} 毫秒往返" in zh_note
     assert "香港至中國大陸往返延遲（優質線路），估計" in zh_note
     assert "達到 800 毫秒的目標" in zh_note
+
+
+def _with_cn2_house(
+    catalog: Catalog, price_id: str, acc_id: str, gpus: int, usd_per_gpu_month: float
+) -> Catalog:
+    """The catalog with the operator's priced Hong Kong server on CN2 GIA (100 Mbps included)."""
+    house = {
+        "id": price_id,
+        "accelerator_id": acc_id,
+        "provider": "Harbour Compute",
+        "cloud": "other",
+        "modes": ["dedicated_hosting", "bare_metal"],
+        "billing": "monthly",
+        "usd_per_device_hour": None,
+        "usd_per_device_month": usd_per_gpu_month,
+        "region": "Hong Kong (Tseung Kwan O)",
+        "region_key": "hong_kong",
+        "source": "Harbour Compute price list",
+        "as_of": "2026-11-01",
+        "estimated": False,
+        "derived": False,
+        "note": None,
+        "gpus_per_unit": gpus,
+        "unit": f"HK-{price_id}",
+        "house": True,
+        "server": {
+            "name": f"HK-{price_id}",
+            "cpu": "2x AMD EPYC 9354",
+            "ram_gb": 1536,
+            "nvme_tb": 15.36,
+            "network_gbps": 25,
+            "china_bandwidth_mbps": 100,
+            "china_bandwidth_type": "cn2_gia",
+        },
+    }
+    data = catalog.to_dict()
+    data["prices"] = [*data["prices"], house]
+    return load_catalog(data)
+
+
+def test_a_mode_that_misses_the_mainland_target_gives_way_to_one_that_meets_it(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 22 item 5: a Hong Kong team serving mainland users whose scores prefer public cloud
+    (unpredictable demand) and whose 600 ms TTFT target no public-cloud option meets across the
+    ordinary internet (AWS Hong Kong, 320 ms added) is moved to the Hong Kong L40S server on
+    CN2 GIA that meets it, although it costs more; the reason says so in both languages."""
+    with_house = _with_cn2_house(catalog, "hk-l40s-4-cn2", "nvidia-l40s", 4, 1500.0)
+    doc = team(
+        organization={"industry": "ecommerce", "regions": ["hong_kong", "mainland_china"]},
+        deployment={
+            "allowed_modes": ["public_cloud", "dedicated_hosting"],
+            "china_connectivity": True,
+        },
+        maturity={"demand": "unpredictable"},
+        inference={"p95_latency_ms": 600, "latency_metric": "ttft"},
+    )
+    w = workload(evaluate(doc, with_house, scoring), "realtime_inference")
+    decision = w["mode_decision"]
+    assert decision["by_scores"] == "public_cloud" and w["deployment_mode"] == "dedicated_hosting"
+    assert decision["costs"]["public_cloud"] < decision["costs"]["dedicated_hosting"]
+    first = w["options"][0]
+    assert first["meets_latency"] and first["china_reach"]["premium_route"] == "cn2_gia"
+    assert "no option there meets your target; dedicated hosting does" in decision["reason"]
+    cloud = copy.deepcopy(doc)
+    cloud["deployment"]["allowed_modes"] = ["public_cloud"]
+    cloud_first = workload(evaluate(cloud, with_house, scoring), "realtime_inference")["options"][0]
+    assert cloud_first["target_status"] == "missed"
+    assert cloud_first["china_reach"]["route"] == "internet"
+    zh = workload(evaluate(doc, with_house, scoring, lang="zh-hant"), "realtime_inference")
+    assert "該模式沒有達到您目標的方案" in zh["mode_decision"]["reason"]

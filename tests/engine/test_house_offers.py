@@ -182,6 +182,58 @@ def test_a_priced_house_server_competes_on_cost_and_an_on_request_one_is_not_sur
     assert all("house_on_request" not in o for o in _options(result))
 
 
+def test_the_on_request_house_server_stands_beside_a_public_cloud_first_option(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 22 item 2: whatever the first option's mode, the operator's server sold on request
+    in the customer's region is listed beside it, naming the mode it is sold in, when the team
+    allows that mode; not when it does not."""
+    on_request = _with(
+        catalog, _house("house-l40s", "nvidia-l40s", price_on_request=True, gpus_per_unit=4)
+    )
+    # Data stays in Hong Kong: no priced hosting there, so the first option is on public cloud.
+    doc = team(
+        deployment={
+            "allowed_modes": ["public_cloud", "dedicated_hosting"],
+            "data_residency": "in_region",
+        }
+    )
+    result = evaluate(doc, on_request, scoring)
+    w = workload(result, "realtime_inference")
+    assert w["deployment_mode"] == "public_cloud"
+    first = w["options"][0]
+    (house,) = first["house_on_request"]
+    assert house["price_id"] == "house-l40s" and house["deployment_mode"] == "dedicated_hosting"
+    assert house["accelerator_id"] == "nvidia-l40s" and house["servers"] >= 1
+    assert house["needed_count"] >= 1 and house["server"]["china_bandwidth_type"] == "cn2_gia"
+    assert all("house_on_request" not in o for o in w["options"][1:])
+    public_only = evaluate(team(deployment={"data_residency": "in_region"}), on_request, scoring)
+    assert all("house_on_request" not in o for o in _options(public_only))
+
+
+def test_a_mainland_team_sees_the_hong_kong_house_server_next_door(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 22 item 2: a team whose users are in mainland China only is shown the operator's
+    Hong Kong server (Hong Kong is mainland China's neighbour for hosting) beside its first
+    option."""
+    on_request = _with(
+        catalog, _house("house-l40s", "nvidia-l40s", price_on_request=True, gpus_per_unit=4)
+    )
+    doc = team(
+        organization={"regions": ["mainland_china"]},
+        deployment={
+            "allowed_modes": ["public_cloud", "bare_metal"],
+            "china_connectivity": True,
+        },
+    )
+    w = workload(evaluate(doc, on_request, scoring), "realtime_inference")
+    first = next(o for o in w["options"] if o["cost_to_result"]["usd"] is not None)
+    (house,) = first["house_on_request"]
+    assert house["price_id"] == "house-l40s" and house["region_key"] == "hong_kong"
+    assert house["deployment_mode"] == "bare_metal"
+
+
 def _one_card_fine_tune() -> dict[str, Any]:
     from advisor.starters import BY_SLUG
 
