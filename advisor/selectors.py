@@ -429,8 +429,14 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
     china: dict[str, Any] | None = None
     for w in result.get("workloads") or []:
         options = w.get("options") or []
-        found: tuple[Any, Any] | None = None
-        if offer_id or offer is not None:
+        # A dead end's quote is the operator's sized server for it (issue 22 item 1), even where
+        # its unpriced options list the same server on request.
+        found: tuple[Any, Any] | None = (
+            dead_end_offer(w, offer_id or str((offer or {}).get("price_id") or ""))
+            if w.get("dead_end")
+            else None
+        )
+        if found is None and (offer_id or offer is not None):
             found = _named_offer(options, offer_id or str(offer["price_id"]))  # type: ignore[index]
             if found is None and options:
                 beside = [
@@ -439,12 +445,9 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
                     if o.get("price_id") == (offer_id or offer["price_id"])  # type: ignore[index]
                 ]
                 found = (options[0], {**beside[0], "price_on_request": True}) if beside else None
-        elif options:
+        elif found is None and options:
             house = _house_offer(options[0])
             found = (options[0], house) if house is not None else None
-        if found is None:
-            # A dead end's quote is the operator's sized server for it (issue 22 item 1).
-            found = dead_end_offer(w, offer_id or str((offer or {}).get("price_id") or ""))
         if found is None:
             continue
         option, this = found
@@ -486,7 +489,13 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
         "total_units": units,
         "total_monthly_cost_usd": round(sum(priced), 2) if priced else None,
         # The server as the operator entered it (never the engine's re-sized host).
-        "server": {k: entered.get(k) for k in ENTERED_SERVER if entered.get(k) not in (None, "")},
+        # A dead end's quote fills what the operator left out with the host sized for the
+        # workload (cpu_cores, ram_gib: never keys of an entered server).
+        "server": {
+            k: entered.get(k)
+            for k in (*ENTERED_SERVER, "cpu_cores", "ram_gib")
+            if entered.get(k) not in (None, "")
+        },
         "offer": {
             k: offer.get(k)
             for k in (

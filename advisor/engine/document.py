@@ -418,6 +418,10 @@ class Quote(TypedDict):
     servers: int
     unit: str | None
     server: dict[str, Any]
+    # One server's host as the engine sizes it for the workload (cpu_cores, ram_gib, nvme_tb,
+    # network_gbps): what the quote shows where the operator entered no spec.
+    sized_server: NotRequired[dict[str, Any]]
+    training: NotRequired[bool]
     term: str
     priced: bool
     monthly_cost_usd: float | None

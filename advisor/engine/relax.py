@@ -701,6 +701,8 @@ def _quote_doc(
         "count": option["count"],
         "per_server": p.gpus_per_unit,
         "servers": servers,
+        # A training run sizes its host for data loading, a service for the model it holds.
+        "training": option.get("target_hours") is not None,
         "unit": p.unit,
         "server": {
             "cpu": server.get("cpu"),

@@ -48,7 +48,7 @@ from advisor.engine.notes import (
     thin_margin_notes,
 )
 from advisor.engine.scoring import ScoringModel
-from advisor.engine.servers import preprocessing_server_doc, server_doc
+from advisor.engine.servers import preprocessing_server_doc, quote_server, server_doc
 from advisor.engine.sizing_docs import inference_sizing_doc, training_sizing_doc
 
 ENGINE_VERSION = "2.3.0"
@@ -359,6 +359,11 @@ def evaluate(
     ]
     if "preprocessing" in answers.kinds:
         servers.append(preprocessing_server_doc(answers, catalog, lang))
+    for wdoc in workloads_doc:
+        dead_doc = cast(dict[str, Any], wdoc.get("dead_end") or {})
+        quote = dead_doc.get("quote")
+        if quote is not None:
+            quote["sized_server"] = quote_server(quote, catalog, storage_gb, lang, weight_bytes)
     figures_used = {
         k: dict(v) for k, v in catalog.memo("figures_used", lambda: _figures(catalog)).items()
     }

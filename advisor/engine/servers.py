@@ -122,6 +122,28 @@ def server_doc(
     return server
 
 
+def quote_server(
+    quote: Mapping[str, Any],
+    catalog: Catalog,
+    storage_gb: float,
+    lang: str,
+    weight_bytes: float | None = None,
+) -> dict[str, Any]:
+    """One of the operator's servers in a dead end's quote as the engine sizes its host for the
+    workload (issue 22 item 1): CPU cores, RAM, NVMe and network for the cards one server holds,
+    shown where the operator entered none."""
+    per_server = max(1, int(quote["per_server"] or 1))
+    option: dict[str, Any] = {
+        "accelerator_id": quote["accelerator_id"],
+        "count": per_server * max(1, int(quote["servers"] or 1)),
+        "tensor_parallel": per_server,
+    }
+    if quote.get("training"):
+        option["target_hours"] = 0.0
+    doc = server_doc(option, catalog, storage_gb, lang, weight_bytes) or {}
+    return {k: doc[k] for k in ("cpu_cores", "ram_gib", "nvme_tb", "network_gbps") if k in doc}
+
+
 def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], provider: str, lang: str) -> None:
     """The server is the unit as sold, k of them: its own vCPU, RAM, NVMe and network, never a
     per-device formula; a field its source leaves out keeps the sized figure and says so."""

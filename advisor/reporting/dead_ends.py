@@ -152,15 +152,29 @@ def dead_end_offer(
         "gpus_per_unit": per,
         "price_on_request": not quote["priced"],
         "server": {
-            k: v
-            for k, v in {
-                **quote["server"],
-                "china_bandwidth_type": quote["server"].get("china_route"),
-            }.items()
-            if k != "china_route" and v is not None
+            **_sized_where_not_entered(quote),
+            **{
+                k: v
+                for k, v in {
+                    **quote["server"],
+                    "china_bandwidth_type": quote["server"].get("china_route"),
+                }.items()
+                if k != "china_route" and v is not None
+            },
         },
     }
     return option, offer
+
+
+def _sized_where_not_entered(quote: Mapping[str, Any]) -> dict[str, Any]:
+    """The host the engine sizes for the workload (cores, GiB, NVMe, network) for the fields the
+    operator left out of the server, so that the quote never shows a blank CPU."""
+    sized = dict(quote.get("sized_server") or {})
+    entered = quote.get("server") or {}
+    if entered.get("cpu") or entered.get("ram_gb"):
+        sized.pop("cpu_cores", None)
+        sized.pop("ram_gib", None)
+    return {k: v for k, v in sized.items() if entered.get(k) is None}
 
 
 def page_one_changes(changes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

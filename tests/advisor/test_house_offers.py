@@ -442,11 +442,19 @@ def test_the_admin_shows_how_many_recent_assessments_each_house_offer_fitted_and
     _client, report = customer
     fitted = AssessmentFactory(status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted())
     ReportFactory(assessment=fitted)
+    # The starter's team is in Hong Kong and Singapore and allows dedicated hosting: its first
+    # option is on public cloud, and the server stands beside it (issue 22 item 2).
     other = AssessmentFactory(status=Assessment.Status.SUBMITTED)
-    ReportFactory(assessment=other)  # the starter's own regions: no Hong Kong server fits
+    ReportFactory(assessment=other)
+    # The same team on public cloud only: the server is not for it.
+    cloud_only = BY_SLUG["llm-fine-tuning-startup"].document()
+    cloud_only["deployment"]["allowed_modes"] = ["public_cloud"]
+    ReportFactory(
+        assessment=AssessmentFactory(status=Assessment.Status.SUBMITTED, answers=cloud_only)
+    )
     page = editor.get(reverse("admin:reference_houseoffer_changelist")).content.decode()
     table = page[page.index('id="result_list"') :]
     row = table[table.index("house-hk-h200") :]
     row = row[: row.index("</tr>")]
-    # Both Hong Kong teams' reports list the server; it heads their first option.
-    assert "2 / 2 of 3" in row
+    # Every team's report lists the server beside or at its first option.
+    assert "3 / 3 of 4" in row

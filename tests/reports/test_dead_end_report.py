@@ -110,3 +110,46 @@ def test_where_the_operator_sells_the_dead_end_is_a_sized_server_to_quote(
     assert f"{quote['servers']} servers of 8 × {quote['name']}" in section or (
         f"{quote['servers']} server of 8 × {quote['name']}" in section
     )
+
+
+SIZED_CORES = {"en": "cores (sized for this workload)", "zh-hant": "核（依此工作負載估算）"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_dead_end_quote_of_a_server_entered_without_its_spec_shows_the_sized_host(
+    editor: Client,  # noqa: F811
+    language: str,
+) -> None:
+    """Issue 22 item 1: where the operator's server carries no CPU, RAM, NVMe or network (a row
+    imported with the card and route only), the dead end's quote and the quote card show the
+    host the engine sizes for the workload, never a blank "— cores"."""
+    from advisor.reference.services.catalog import catalog_publish
+    from tests.advisor.test_house_offers import _offer_post
+    from tests.factories import CatalogFactory
+
+    draft = CatalogFactory()
+    response = editor.post(reverse("admin:reference_houseoffer_add"), _offer_post(draft))
+    assert response.status_code == 302
+    row = CatalogPrice.objects.get(catalog=draft, key="house-hk-h200")
+    server = row.extra["server"]
+    for key in ("cpu", "ram_gb", "nvme_tb", "network_gbps"):
+        server.pop(key, None)
+    row.save()
+    catalog_publish(catalog=draft, user=None)
+
+    client, report = _report(HK_MAINLAND_70B, language)
+    assert report.result is not None
+    (w,) = [w for w in report.result["workloads"] if w.get("dead_end")]
+    quote = w["dead_end"]["quote"]
+    sized = quote["sized_server"]
+    assert quote["server"]["cpu"] is None and sized["cpu_cores"] > 0 and sized["ram_gib"] > 0
+    page = squash(client.get(_url(report)).content.decode())
+    plan = page[page.index('id="report-plan"') : page.index('id="report-confidence"')]
+    assert f"{sized['cpu_cores']} {SIZED_CORES[language]}" in plan
+    assert f"{sized['ram_gib']} GiB" in plan and f"{sized['network_gbps']} Gbps" in plan
+    form = squash(client.get(_url(report), {"offer": "house-hk-h200"}).content.decode())
+    card = form[form.index('id="quote"') :]
+    card = card[: card.index("</dl>")]
+    assert "— cores" not in card and "— 核" not in card
+    # The quote card is part of the page's tools, in the reader's language (English here).
+    assert f"{sized['cpu_cores']} cores · {sized['ram_gib']} GiB" in card
