@@ -35,6 +35,7 @@ def render_report(
     organization: str,
     language: str,
     generated_at: datetime,
+    measured: Mapping[str, Any] | None = None,
 ) -> RenderedReport:
     """Everything a finished report stores, with the charts and the body rendered only once."""
     body, document = render_report_html(
@@ -43,6 +44,7 @@ def render_report(
         organization=organization,
         language=language,
         generated_at=generated_at,
+        measured=measured,
     )
     return RenderedReport(body_html=body, document_html=document, pdf=render_report_pdf(document))
 
@@ -54,12 +56,15 @@ def render_report_html(
     organization: str,
     language: str,
     generated_at: datetime,
+    measured: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """The report's body for the site's layout and its standalone document (the PDF's
-    source), charts rendered once: a tenth of the time the PDF takes."""
+    source), charts rendered once: a tenth of the time the PDF takes. `measured` is what a
+    version re-planned with measured figures changed (selectors.report_measured)."""
     language = decisions.engine_language(language)
     with override(language):
         context = _template_context(normalise(result), title, organization, language, generated_at)
+        context["measured"] = measured
         body = render_to_string("advisor/report/_body.html", context)
         document = _wrap_document(body, context)
     return body, document

@@ -17,7 +17,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from accounts.models import Organization, User
-from advisor import decisions
+from advisor import decisions, selectors
 from advisor.engine import measured as M
 from advisor.engine import parse_answers
 from advisor.engine.document import ResultDocument, normalise
@@ -197,6 +197,8 @@ def report_generate(*, report_id: int) -> Report | None:
             "language": report.language,
             "generated_at": report.started_at,
         }
+        report.result = result  # what report_measured compares with the version it is based on
+        common["measured"] = selectors.report_measured(report=report)
         body, _document = render.render_report_html(**common)
     except ReportTimedOut:
         logger.error("report %s: stopped at its time limit", report_id)

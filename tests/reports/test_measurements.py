@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,9 @@ def test_an_upload_makes_a_new_version_that_says_what_changed(
     (run,) = done.result["measurements"]
     assert (run["source"], run["accelerator_id"]) == ("h100-vllm.json", before["accelerator_id"])
     page = html.unescape(client.get(_url(v2, "report"), **headers).content.decode())
-    if headers:
-        assert "以實測數據重新規劃" in page and "與 v1 比較" in page
-    else:
-        assert "Re-planned with measured figures" in page and "Compared with v1" in page
+    # The section is part of the report's body, in the report's language (English here) as the
+    # rest of the body is, whatever the page's chrome.
+    assert "Re-planned with measured figures" in page and "Compared with v1" in page
     assert "2026-12-01" in page and "h100-vllm.json" in page
     # The re-plan moved the plan: more devices or another card for the same load.
     assert (after["accelerator_id"], after["count"]) != (before["accelerator_id"], before["count"])
@@ -137,6 +137,33 @@ def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
 
 
 DATA = Path(__file__).parents[1] / "engine" / "data"
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_shared_page_and_the_pdf_show_the_measured_section(
+    client: Client, owner: Any, language: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    v1.language = language
+    v1.save(update_fields=["language"])
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
+    v2 = services.report_generate(report_id=Report.objects.get(number=2).pk)
+    assert v2 is not None and v2.status == Report.Status.DONE
+    heading, compared = (
+        ("以實測數據重新規劃", "與 v1 比較")
+        if language == "zh-hant"
+        else ("Re-planned with measured figures", "Compared with v1")
+    )
+    _link, token = services.share_link_create(report=v2, user=owner.user)
+    client.logout()
+    shared = html.unescape(client.get(reverse("advisor:shared", args=[token])).content.decode())
+    assert heading in shared and compared in shared and "2026-12-01" in shared
+    pdf = services.report_pdf_render(report=v2)
+    text = subprocess.run(
+        ["pdftotext", "-layout", pdf.pdf.path, "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert heading in text and "2026-12-01" in text
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
