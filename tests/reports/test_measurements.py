@@ -20,7 +20,7 @@ from accounts.models import Role
 from advisor import selectors
 from advisor.engine.measured import MAX_BYTES
 from advisor.models import Measurement, Report
-from advisor.services import reports
+from advisor.services import pdfs, reports, sharing
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, operator_member
 
 pytestmark = pytest.mark.django_db
@@ -148,18 +148,18 @@ def test_the_shared_page_and_the_pdf_show_the_measured_section(
     v1.save(update_fields=["language"])
     with django_capture_on_commit_callbacks(execute=False):
         client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
-    v2 = services.report_generate(report_id=Report.objects.get(number=2).pk)
+    v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
     assert v2 is not None and v2.status == Report.Status.DONE
     heading, compared = (
         ("以實測數據重新規劃", "與 v1 比較")
         if language == "zh-hant"
         else ("Re-planned with measured figures", "Compared with v1")
     )
-    _link, token = services.share_link_create(report=v2, user=owner.user)
+    _link, token = sharing.share_link_create(report=v2, user=owner.user)
     client.logout()
     shared = html.unescape(client.get(reverse("advisor:shared", args=[token])).content.decode())
     assert heading in shared and compared in shared and "2026-12-01" in shared
-    pdf = services.report_pdf_render(report=v2)
+    pdf = pdfs.report_pdf_render(report=v2)
     text = subprocess.run(
         ["pdftotext", "-layout", pdf.pdf.path, "-"], capture_output=True, text=True, check=True
     ).stdout
