@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 from pygal.style import Style
 
-from advisor import decisions
+from advisor.decisions import pinned
 from advisor.engine import Catalog
 from advisor.engine.document import (
     InferenceSizing,
@@ -243,8 +243,8 @@ def _hours_per_month(result: ResultDocument) -> float:
 
 
 def pinned_catalog(result: ResultDocument) -> Catalog | None:
-    """The catalog version the result was computed with (see decisions.catalog_at)."""
-    return decisions.catalog_at(str(result["versions"]["catalog"]))
+    """The catalog version the result was computed with (see pinned.catalog_at)."""
+    return pinned.catalog_at(str(result["versions"]["catalog"]))
 
 
 def workloads_of(result: ResultDocument, kinds: Iterable[str]) -> list[Workload]:

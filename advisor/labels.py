@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 
+from advisor.decisions.languages import engine_language
 from advisor.engine import clouds, labels
 
 
 def _language() -> str:
-    # decisions.engine_language's rule; models import this module, so it cannot import decisions.
-    language = (translation.get_language() or "en").lower()
-    return "zh-hant" if language.startswith("zh") else "en"
+    # decisions.languages needs no database, so models (which import this module) can use it.
+    return engine_language()
 
 
 def _shown(group: str, value: Any) -> str:

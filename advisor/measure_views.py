@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from advisor import decisions, permissions, selectors
+from advisor import permissions, selectors
+from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine import labels as E_labels
 from advisor.engine import measured as M
@@ -21,7 +22,7 @@ from advisor.services import measurements, reports
 
 
 def _problems(error: M.MeasurementError) -> list[str]:
-    lang = decisions.engine_language()
+    lang = languages.engine_language()
     return [
         i18n.message(f"measured.{p.code}", lang, field=p.field, limit=M.MAX_BYTES // 1024)
         for p in error.problems
@@ -71,7 +72,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             return redirect(
                 reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
             )
-    lang = decisions.engine_language()
+    lang = languages.engine_language()
     context = {
         "assessment": assessment,
         "report": obj,

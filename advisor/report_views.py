@@ -25,7 +25,8 @@ from django_htmx.http import (
 )
 
 from accounts import throttle
-from advisor import decisions, permissions, selectors, step_forms
+from advisor import permissions, selectors, step_forms
+from advisor.decisions import languages
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
 from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm
@@ -70,7 +71,7 @@ def _report_context(
         "links": selectors.share_links_for(report=obj),
         "can_share": permissions.can_share(membership=membership, assessment=assessment),
         "request_form": ReportRequestForm(
-            initial={"language": decisions.engine_language(), "source": obj.number}
+            initial={"language": languages.engine_language(), "source": obj.number}
         ),
         # Only a version whose answers are not (or no longer) the assessment's can be adopted.
         "can_adopt": obj.status == Report.Status.DONE and obj.answers != assessment.answers,
@@ -181,7 +182,7 @@ def _what_if(
     form.is_valid()
     changes, removed = form.changes()
     answers = what_if.what_if_answers(answers=obj.answers, changes=changes, removed=removed)
-    language = decisions.engine_language()
+    language = languages.engine_language()
     # Input that did not convert is not run; the rest still gets the engine's word.
     outcome = what_if.report_what_if(
         report=obj, answers=answers, language=language, run=not form.errors

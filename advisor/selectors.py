@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff, object_get_for_user
-from advisor import charts, decisions
+from advisor import charts
+from advisor.decisions import languages
 from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
@@ -107,7 +108,7 @@ def answers_problems(*, assessment: Assessment) -> list[Problem]:
 def problems_by_step(
     *, assessment: Assessment, problems: Sequence[Problem]
 ) -> list[dict[str, Any]]:
-    language = decisions.engine_language()
+    language = languages.engine_language()
     out = []
     for step in STEPS:
         section = step.section

@@ -17,7 +17,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from advisor import decisions
+from advisor.decisions import languages
 from advisor.engine.problems import Problem
 from advisor.forms.base import StepForm
 from advisor.models import Assessment
@@ -53,7 +53,7 @@ def step_input(form: StepForm) -> StepInput:
 
 def attach_problems(form: StepForm, problems: Sequence[Problem]) -> None:
     """Show the engine's problems at the fields they name, in the reader's language."""
-    language = decisions.engine_language()
+    language = languages.engine_language()
     for problem in problems:
         if problem.code == "form":
             continue  # Django's own conversion errors are on the field already

@@ -25,7 +25,8 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import decisions, health, permissions, selectors, step_forms
+from advisor import health, permissions, selectors, step_forms
+from advisor.decisions import evaluation, languages
 from advisor.engine import AnswersError
 from advisor.engine.problems import Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
@@ -340,7 +341,7 @@ def _step_context(
         # Never kept: a kept preview's key would need the published catalog's and scoring
         # model's versions, whose two queries cost about what the preview itself does
         # (docs/benchmarks.md).
-        "preview": _lazy(lambda: decisions.preview(obj.answers)),
+        "preview": _lazy(lambda: evaluation.preview(obj.answers)),
         "tab_id": request.POST.get("tab") or secrets.token_urlsafe(12),
         "invite_form": CustomerInviteForm() if can_invite else None,
         # Everything the kept #wizard panel shows: the stored answers, pending input and title
@@ -414,7 +415,7 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             assessment=obj,
             expected_version=_version(request),
             user=request.user,
-            language=decisions.engine_language(),
+            language=languages.engine_language(),
         )
     except (AnswersError, assessments.PendingInput):
         messages.error(request, _("Some answers are missing or need fixing; see the list below."))
@@ -439,7 +440,7 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The assessment's latest report (in the reader's language when there is one)."""
     obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    report = selectors.latest_report(assessment=obj, language=decisions.engine_language())
+    report = selectors.latest_report(assessment=obj, language=languages.engine_language())
     if report is None:
         return redirect("advisor:assessment", pk=obj.pk)
     return redirect("advisor:report", pk=obj.pk, number=report.number)

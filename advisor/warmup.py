@@ -48,10 +48,10 @@ def worker() -> None:
 
 
 def _engine() -> None:
-    from advisor import decisions
+    from advisor.decisions import live
 
     try:
-        decisions.active_both()
+        live.active_both()
     except Exception:  # noqa: BLE001 - a warm-up never stops a process from starting
         # No database yet (before the first migrate): the first request compiles instead.
         logger.warning("warm-up: the published catalog was not compiled", exc_info=True)

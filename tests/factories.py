@@ -108,9 +108,9 @@ class AssessmentFactory(factory.django.DjangoModelFactory[Assessment]):
 
 
 def _evaluate(answers: dict[str, Any], language: str) -> dict[str, Any]:
-    from advisor import decisions
+    from advisor.decisions import evaluation
 
-    return decisions.evaluate(answers, language=language)
+    return evaluation.evaluate(answers, language=language)
 
 
 class ReportFactory(factory.django.DjangoModelFactory[Report]):

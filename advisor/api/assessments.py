@@ -11,7 +11,6 @@ from ninja.pagination import paginate
 
 from accounts.models import Organization, User
 from accounts.selectors import organizations_for_user
-from advisor import decisions
 from advisor.api.auth import request_user
 from advisor.api.errors import ApiError, item
 from advisor.api.schemas import (
@@ -23,6 +22,7 @@ from advisor.api.schemas import (
     ErrorOut,
     Pages,
 )
+from advisor.decisions import languages
 from advisor.models import Assessment
 from advisor.selectors import assessment_get_for_user
 from advisor.services import assessments
@@ -45,7 +45,7 @@ def assessment_create(request: HttpRequest, payload: AssessmentIn) -> Status[Ass
         title=payload.title,
         answers=payload.answers,
         draft=payload.draft,
-        language=decisions.engine_language(),
+        language=languages.engine_language(),
     )
     return Status(201, assessment)
 

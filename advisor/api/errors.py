@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from advisor import decisions
 from advisor.api.auth import InvalidTokensLimited, RateLimited
 from advisor.api.parsing import BodyRefused, BodyTooLarge, NotJSON
+from advisor.decisions import languages
 from advisor.engine import AnswersError
 from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.problems import first_problems, join_path
@@ -132,7 +132,7 @@ def install(api: NinjaAPI) -> None:
 
     @api.exception_handler(AnswersError)
     def _answers_error(request: HttpRequest, exc: AnswersError) -> HttpResponse:
-        language = decisions.engine_language()
+        language = languages.engine_language()
         shown, omitted = first_problems(exc.problems)
         errors = [
             item("answers", _short(p.path), p.code, p.message(language), _jsonable(p.params))

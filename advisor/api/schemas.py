@@ -13,7 +13,7 @@ from pydantic import AfterValidator, ConfigDict, StrictBool, StringConstraints, 
 from pydantic_core import PydanticCustomError
 
 from accounts.validators import validate_plain_name
-from advisor import decisions
+from advisor.decisions import languages
 from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.document import ResultDocument
 from advisor.models import Assessment
@@ -121,7 +121,7 @@ class AssessmentOut(AssessmentSummaryOut):
 
     @staticmethod
     def resolve_result(obj: Assessment) -> ResultDocument | None:
-        return assessments.assessment_result(assessment=obj, language=decisions.engine_language())
+        return assessments.assessment_result(assessment=obj, language=languages.engine_language())
 
 
 class ErrorItem(Schema):

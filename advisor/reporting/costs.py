@@ -11,7 +11,8 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from advisor import charts, decisions
+from advisor import charts
+from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
 from advisor.engine import nonllm as NL
@@ -33,7 +34,7 @@ from advisor.reporting.text import aside, mbps, parse_date, percent
 def unit_work_context(w: Mapping[str, Any], language: str) -> dict[str, Any]:
     """The report's table for work in its own unit: per card and fleet throughput against the
     demand, latency per image or request, cost per the team's unit and the throughput's source."""
-    lang = decisions.engine_language(language)
+    lang = languages.engine_language(language)
     first = next(o for o in w["options"] if "work" in o)
     work = first["work"]
     rows = []
@@ -134,7 +135,7 @@ def china_egress_row(option: dict[str, Any]) -> dict[str, Any]:
         "provider": egress["provider"],
         "rate": _("$%(rate)s per GB") % {"rate": f"{egress['usd_per_gb']:g}"},
         "figure": aside(
-            engine_labels.shown("figure", egress["egress_figure"], decisions.engine_language())
+            engine_labels.shown("figure", egress["egress_figure"], languages.engine_language())
         ),
         "basis": (
             _("published rate to China")

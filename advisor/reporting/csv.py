@@ -12,7 +12,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from advisor import charts, decisions
+from advisor import charts
+from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine.document import normalise
 from advisor.labels import label_for
@@ -43,7 +44,7 @@ def csv_row(values: Iterable[Any]) -> list[Any]:
 def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
     """One row per workload × option with every monthly cost component, in `language`."""
     doc = normalise(result)
-    language = decisions.engine_language(language)
+    language = languages.engine_language(language)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     with override(language):
@@ -128,7 +129,7 @@ def _unit_work_cells(option: Mapping[str, Any], language: str) -> list[Any]:
     cost, _slot = unit_work_cost(option)
     return [
         _blank(cost),
-        i18n.message(f"per.{work['per']}", decisions.engine_language(language)),
+        i18n.message(f"per.{work['per']}", languages.engine_language(language)),
         work["throughput"]["source"],
         work["throughput"]["as_of"] or "",
     ]

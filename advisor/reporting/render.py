@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import override
 
-from advisor import decisions
+from advisor.decisions import languages
 from advisor.engine.document import ResultDocument, normalise
 from advisor.reporting.context import report_context
 from advisor.reporting.pdf import render_report_pdf, stylesheet_href
@@ -61,7 +61,7 @@ def render_report_html(
     """The report's body for the site's layout and its standalone document (the PDF's
     source), charts rendered once: a tenth of the time the PDF takes. `measured` is what a
     version re-planned with measured figures changed (selectors.report_measured)."""
-    language = decisions.engine_language(language)
+    language = languages.engine_language(language)
     with override(language):
         context = _template_context(normalise(result), title, organization, language, generated_at)
         context["measured"] = measured

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from advisor import decisions
+from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine.document import Change, Excluded, Option, Reason, Workload
 from advisor.labels import label_for, usd
@@ -45,7 +45,7 @@ def _answer_label(path: str | None, value: Any) -> str:
     if group:
         return str(label_for(group, value))
     # Derived answers (training scale, region coverage…) are labelled by the engine.
-    return i18n.value_label(path or "", value, decisions.engine_language())
+    return i18n.value_label(path or "", value, languages.engine_language())
 
 
 def reason_row(reason: Reason) -> dict[str, Any]:
@@ -97,8 +97,8 @@ def why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dic
         per = chosen["cost_to_result"]["per"] if chosen and "cost_to_result" in chosen else None
         if len(costs) > 1 and per:
             text += " · " + _("best option in each mode (%(per)s): %(costs)s") % {
-                "per": i18n.message(f"per.{per}", decisions.engine_language()),
-                "costs": i18n.message("list.separator", decisions.engine_language()).join(
+                "per": i18n.message(f"per.{per}", languages.engine_language()),
+                "costs": i18n.message("list.separator", languages.engine_language()).join(
                     f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()
                 ),
             }
@@ -135,7 +135,7 @@ def why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dic
 
 
 def lever_row(change: Change, names: dict[str, str], language: str) -> dict[str, Any]:
-    lang = decisions.engine_language()
+    lang = languages.engine_language()
     option = change.get("option")  # a lever names the option it leads to
     acc = option["accelerator_id"] if option else None
     return {

@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Organization, User
-from advisor import decisions
+from advisor.decisions import evaluation, languages
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION
 from advisor.engine.document import ResultDocument, normalise
@@ -299,8 +299,8 @@ def assessment_submit(
     parsed = parse_answers(assessment.answers)
     # One engine run, in the submitter's language; the first report reuses it, and the other
     # language is worded from the same versions and day when first asked for (assessment_result).
-    language = decisions.engine_language(language)
-    result = {language: decisions.evaluate(parsed, language=language)}
+    language = languages.engine_language(language)
+    result = {language: evaluation.evaluate(parsed, language=language)}
     with transaction.atomic():
         assessment_write(
             assessment,
@@ -323,10 +323,10 @@ def assessment_result(*, assessment: Assessment, language: str) -> ResultDocumen
     stored = assessment.result
     if assessment.status != Assessment.Status.SUBMITTED or not isinstance(stored, dict):
         return None
-    language = decisions.engine_language(language)
+    language = languages.engine_language(language)
     if language in stored or not stored:
         return normalise(stored[language]) if language in stored else None
-    result = decisions.evaluate_like(
+    result = evaluation.evaluate_like(
         parse_answers(assessment.answers), normalise(next(iter(stored.values()))), language=language
     )
     stored = {**stored, language: result}

@@ -10,7 +10,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
-from advisor import decisions, selectors
+from advisor import selectors
+from advisor.decisions import evaluation
 from advisor.engine import measured as M
 from advisor.engine import parse_answers
 from advisor.engine.document import normalise
@@ -81,7 +82,7 @@ def report_measure(
             source_name=source[:200],
             created_by=user,
         )
-        result = decisions.evaluate_like(
+        result = evaluation.evaluate_like(
             parse_answers(report.answers),
             normalise(report.result),
             language=report.language,

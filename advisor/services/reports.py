@@ -17,7 +17,8 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from accounts.models import Organization, User
-from advisor import decisions, selectors
+from advisor import selectors
+from advisor.decisions import evaluation, languages
 from advisor.engine import measured as M
 from advisor.engine import parse_answers
 from advisor.engine.document import ResultDocument, normalise
@@ -109,7 +110,7 @@ def report_request(
     that is not there; if the broker is down the report stays pending and the sweeper sends
     it again later.
     """
-    language = decisions.engine_language(language)
+    language = languages.engine_language(language)
     with transaction.atomic():
         locked = (
             Assessment.objects.select_for_update()
@@ -239,7 +240,7 @@ def _report_result(report: Report) -> ResultDocument:
         return normalise(report.result)
     if report.based_on is not None and _is_measured(report.based_on):
         logger.info("report %s: runs the engine with the organisation's measurements", report.pk)
-        return decisions.evaluate(
+        return evaluation.evaluate(
             parse_answers(report.answers),
             language=report.language,
             measurements=engine_measurements(report.assessment.organization),
@@ -247,11 +248,11 @@ def _report_result(report: Report) -> ResultDocument:
     stored = (report.assessment.result or {}).get(report.language)
     if isinstance(stored, dict) and report.answers == report.assessment.answers:
         submitted = normalise(stored)
-        if decisions.is_current(submitted, language=report.language):
+        if evaluation.is_current(submitted, language=report.language):
             logger.info("report %s: reuses the submitted result", report.pk)
             return submitted
     logger.info("report %s: runs the engine", report.pk)
-    return decisions.evaluate(parse_answers(report.answers), language=report.language)
+    return evaluation.evaluate(parse_answers(report.answers), language=report.language)
 
 
 def _is_measured(report: Report) -> bool:

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.document import ResultDocument, normalise
 from advisor.engine.problems import Problem, validate
@@ -62,7 +62,7 @@ def report_what_if(
     problems = validate(answers)
     if problems or not run or not isinstance(report.result, dict):
         return WhatIf(answers=answers, problems=problems)
-    result = decisions.evaluate_like(
+    result = evaluation.evaluate_like(
         parse_answers(answers), normalise(report.result), language=language
     )
     return WhatIf(answers=answers, problems=[], result=result)

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from accounts.models import Role
 from accounts.services import membership_create
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, Criterion, ScoringModel
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
@@ -220,7 +220,7 @@ def test_the_kept_panel_reads_nothing_of_the_catalog_or_scoring_model(
     # The wizard panel is kept per assessment version, not per published catalog and scoring
     # model (views._step_context): only its {% live %} preview may read those. A step that
     # comes to show them must add their published versions to the panel's key.
-    monkeypatch.setattr(decisions, "preview", lambda draft: None)
+    monkeypatch.setattr(evaluation, "preview", lambda draft: None)
     obj = _new(member, _team_for(slug))
     statements: list[str] = []
 

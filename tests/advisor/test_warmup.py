@@ -12,21 +12,22 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from advisor import decisions, warmup
+from advisor import warmup
+from advisor.decisions import live
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
 def test_warm_up_compiles_what_the_first_request_would() -> None:
-    decisions._compiled.clear()
+    live._compiled.clear()
     warmup.web()
-    assert {kind for kind, *_ in decisions._compiled} == {"catalog", "scoring"}
+    assert {kind for kind, *_ in live._compiled} == {"catalog", "scoring"}
     # The first request then only asks which versions are published: one query, no compiling.
     with CaptureQueriesContext(connection) as queries:
-        catalog, scoring = decisions.active_both()
+        catalog, scoring = live.active_both()
     assert len(queries) == 1
-    assert catalog is decisions.active_catalog() and scoring is decisions.active_scoring_model()
+    assert catalog is live.active_catalog() and scoring is live.active_scoring_model()
 
 
 def test_a_server_starts_even_when_its_database_is_not_there_yet() -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.engine.problems import validate
 from advisor.models import Assessment, Report
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -63,7 +63,7 @@ def _first(result: dict[str, Any], kind: str) -> str:
 def _expected(report: Report, section: str, key: str, value: Any) -> dict[str, Any]:
     answers = copy.deepcopy(report.answers)
     answers[section][key] = value
-    return decisions.evaluate_like(answers, report.result, language="en")  # type: ignore[arg-type]
+    return evaluation.evaluate_like(answers, report.result, language="en")  # type: ignore[arg-type]
 
 
 def test_the_report_page_offers_the_what_if_filled_from_the_reports_answers(

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.models import Report
 from tests.advisor.test_what_if import HTMX, _data, _first, _report, _url
 
@@ -35,7 +35,7 @@ def _expected(report: Report, change: dict[str, dict[str, Any]]) -> dict[str, An
     answers = copy.deepcopy(report.answers)
     for section, values in change.items():
         answers[section].update(values)
-    return dict(decisions.evaluate_like(answers, report.result, language="en"))  # type: ignore[arg-type]
+    return dict(evaluation.evaluate_like(answers, report.result, language="en"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

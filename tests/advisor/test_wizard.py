@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from advisor import decisions
+from advisor.decisions import live
 from advisor.engine import parse_answers
 from advisor.models import Assessment
 from advisor.starters import BY_SLUG as STARTERS
@@ -340,7 +340,7 @@ def _count(client: Client, method: str, url: str, data: dict[str, Any] | None = 
 def test_each_step_needs_few_queries_whatever_the_data(
     client: Client, member: Any, slug: str
 ) -> None:
-    decisions.active_both()  # compiled once per process (advisor/warmup.py), not per request
+    live.active_both()  # compiled once per process (advisor/warmup.py), not per request
     small = _new(member, FULL)
     few = _count(client, "get", _url(small, slug))
     for i in range(30):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Role
-from advisor import decisions
+from advisor.decisions import evaluation, live
 from advisor.models import Assessment, Report
 from advisor.reference.models import Catalog, ScoringModel
 from advisor.reference.services.catalog import catalog_publish
@@ -118,7 +118,7 @@ class Audit:
 
 
 def _done_report(obj: Assessment, number: int, language: str) -> Report:
-    result = decisions.evaluate(obj.answers, language=language)
+    result = evaluation.evaluate(obj.answers, language=language)
     html = render_report(
         result=result,
         title=obj.title,
@@ -227,7 +227,7 @@ def test_every_page_passes_axe_with_the_csp_enforced(
     model = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
     if model is None:  # transactional tests flush the migration's seed
         model = scoring_model_from_document(
-            document=decisions.active_scoring_model().to_dict(),
+            document=live.active_scoring_model().to_dict(),
             user=None,
             status=ScoringModel.Status.PUBLISHED,
         )

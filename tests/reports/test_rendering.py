@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from weasyprint.urls import URLFetchingError
 
-from advisor import charts, decisions
+from advisor import charts
+from advisor.decisions import evaluation
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.pdf import PDF_BASE_URL, STYLESHEET, _ReportFetcher
 from advisor.reporting.render import RenderedReport, render_report
@@ -69,7 +70,7 @@ MODE_LABELS = {
 @cache
 def result_for(slug: str, language: str) -> dict[str, Any]:
     starter = next(s for s in STARTERS if s.slug == slug)
-    return decisions.evaluate(starter.answers, language=language)
+    return evaluation.evaluate(starter.answers, language=language)
 
 
 @cache

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.utils.html import escape
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.engine.samples import DELETE, sample
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.render import render_report
@@ -45,7 +45,7 @@ NOTHING = {"en": "no option meets", "zh-hant": "沒有方案能達到"}
 
 @cache
 def _result(language: str) -> dict[str, Any]:
-    return decisions.evaluate(TEAM, language=language)
+    return evaluation.evaluate(TEAM, language=language)
 
 
 @cache
@@ -95,7 +95,7 @@ def test_every_missing_option_is_marked_in_the_tables_and_the_csv(language: str)
 
 
 def test_a_met_target_states_its_margin() -> None:
-    result = decisions.evaluate(
+    result = evaluation.evaluate(
         {**TEAM, "inference": {**TEAM["inference"], "p95_latency_ms": 60_000}}, language="en"
     )
     (w,) = result["workloads"]

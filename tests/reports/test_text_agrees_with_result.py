@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils.translation import override
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.reporting import dead_ends
 from advisor.reporting.context import report_context
 from advisor.starters import STARTERS
@@ -28,7 +28,7 @@ DEAD = {"en": "no option meets every answer", "zh-hant": "沒有任何方案符�
 
 
 def _context(answers: dict[str, Any], language: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    result = decisions.evaluate(answers, language=language)
+    result = evaluation.evaluate(answers, language=language)
     with override(language):
         context = report_context(result, language=language)
         # Lazy strings in the language they were made for.

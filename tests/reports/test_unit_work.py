@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.engine import nonllm as NL
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.render import RenderedReport, render_report
@@ -35,7 +35,7 @@ PER = {"en": "per audio hour", "zh-hant": "小時音訊"}
 
 @cache
 def _result(language: str) -> dict[str, Any]:
-    return decisions.evaluate(LA, language=language)
+    return evaluation.evaluate(LA, language=language)
 
 
 @cache

@@ -17,7 +17,7 @@ import pytest
 from django.utils.html import escape
 from django.utils.translation import override
 
-from advisor import decisions
+from advisor.decisions import evaluation
 from advisor.labels import label_for
 from advisor.reporting.pdf import render_report_pdf
 from advisor.reporting.render import RenderedReport, render_report
@@ -92,7 +92,7 @@ CHATBOT_8B = _answers("realtime-chatbot", model={"preset": "llama-3-8b"})
 @cache
 def result_for(key: str, language: str) -> dict[str, Any]:
     answers = {"trt": TRT_TEAM, "chatbot-8b": CHATBOT_8B}.get(key) or BY_SLUG[key].answers
-    return decisions.evaluate(answers, language=language)
+    return evaluation.evaluate(answers, language=language)
 
 
 @cache
@@ -169,7 +169,7 @@ LEVER_TEAM = next(d for n, d, _c in CASES if n == "hk_hospital_fine_tunes_on_pri
 
 @cache
 def lever_rendered(language: str) -> tuple[dict[str, Any], RenderedReport]:
-    result = decisions.evaluate(copy.deepcopy(LEVER_TEAM), language=language)
+    result = evaluation.evaluate(copy.deepcopy(LEVER_TEAM), language=language)
     return result, render_report(
         result=result,
         title="Levers",

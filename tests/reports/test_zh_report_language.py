@@ -15,7 +15,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils.translation import override
 
-from advisor import decisions
+from advisor.decisions import evaluation, live
 from advisor.engine.document import normalise
 from advisor.engine.parse import parse_answers
 from advisor.reporting.context import report_context
@@ -56,7 +56,7 @@ CODE_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 @cache
 def result_for(team: str) -> dict[str, Any]:
-    return dict(decisions.evaluate(TEAMS[team], language="zh-hant"))
+    return dict(evaluation.evaluate(TEAMS[team], language="zh-hant"))
 
 
 @cache
@@ -69,7 +69,7 @@ def body_for(team: str) -> str:
 
 def named_data(result: dict[str, Any]) -> list[str]:
     """The names the report shows as the catalog writes them, longest first."""
-    names = {a.name for a in decisions.active_catalog().accelerators}
+    names = {a.name for a in live.active_catalog().accelerators}
     for w in result["workloads"]:
         for o in [*w["options"], *w["alternatives"], *w["excluded_options"]]:
             names.update(str(o[k]) for k in ("name", "provider", "region") if o.get(k))

@@ -10,9 +10,9 @@ from advisor.engine.cli import main
 
 
 def _published() -> tuple[Any, Any]:
-    from advisor import decisions
+    from advisor.decisions import live
 
-    return decisions.active_both()
+    return live.active_both()
 
 
 class Command(BaseCommand):

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from accounts import services as account_services
 from accounts.models import Organization
-from advisor import decisions
+from advisor.decisions import live
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine import answers as A
 from advisor.models import Assessment
@@ -152,7 +152,7 @@ class Command(BaseCommand):
             return draft
         active = ScoringModel.objects.filter(status=ScoringModel.Status.PUBLISHED).first()
         if active is None:
-            document = decisions.active_scoring_model().to_dict()
+            document = live.active_scoring_model().to_dict()
             document["version"] = 1
             active = scoring_model_from_document(document=document, user=None)
         draft = scoring_model_clone(model=active, user=None)

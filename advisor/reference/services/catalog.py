@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Organization, User
-from advisor import decisions
+from advisor.decisions import languages, live
 from advisor.engine import load_catalog
 from advisor.engine.answers import preset_ids
 from advisor.engine.catalog import CatalogError
@@ -61,7 +61,7 @@ def catalog_document_problems(document: Any) -> list[str]:
     try:
         catalog = load_catalog(document)
     except CatalogError as error:
-        lang = decisions.engine_language()
+        lang = languages.engine_language()
         return [f"{p.path}: {p.message(lang)}" for p in error.problems]
     out: list[str] = []
     # The answers schema names the presets a wizard offers; a catalog must size every one.
@@ -161,7 +161,7 @@ def catalog_draft_for_edit(*, user: User | None) -> tuple[Catalog, bool]:
     published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
     if published is not None:
         return catalog_clone(catalog=published, user=user), True
-    document = decisions.active_catalog().to_dict()
+    document = live.active_catalog().to_dict()
     return catalog_from_document(document=document, user=user, version=catalog_next_version()), True
 
 
@@ -207,7 +207,7 @@ def catalog_import_offers(
             reference=reference,
         )
     except CatalogError as error:
-        lang = decisions.engine_language()
+        lang = languages.engine_language()
         raise CatalogInvalid([f"{p.path}: {p.message(lang)}" for p in error.problems]) from error
     new_ids = {p["id"] for p in imported.prices}
     document["prices"] = [p for p in document["prices"] if p["id"] not in new_ids]
@@ -337,7 +337,7 @@ class Catalogs(VersionedKind[Catalog]):
         if isinstance(document, dict) and "model_presets" not in document:
             # An exported price list without presets keeps the active catalog's.
             document["model_presets"] = [
-                dataclasses.asdict(p) for p in decisions.active_catalog().presets.values()
+                dataclasses.asdict(p) for p in live.active_catalog().presets.values()
             ]
         return document
 

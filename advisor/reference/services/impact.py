@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from advisor import decisions
+from advisor.decisions import languages, live
 from advisor.engine import (
     Answers,
     AnswersError,
@@ -84,9 +84,9 @@ def impact_preview(
     bins the shift of the GPU−TPU score difference (positive: towards GPU). Assessments
     whose stored answers no longer validate are counted as skipped.
     """
-    lang = decisions.engine_language()
-    baseline = decisions.active_scoring_model()
-    catalog = candidate_catalog = decisions.active_catalog()
+    lang = languages.engine_language()
+    baseline = live.active_scoring_model()
+    catalog = candidate_catalog = live.active_catalog()
     candidate = baseline
     if draft is not None:
         try:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from advisor import decisions
+from advisor.decisions import live
 from advisor.engine import evaluate, load_catalog
 from advisor.engine.samples import sample
 from advisor.reference.models import Catalog, PriceRefresh
@@ -275,7 +275,7 @@ def price_freshness(*, catalog: Catalog, today: date) -> PriceFreshness:
     runners-up and alternatives: every price a report names) and which of them are stale or
     undated on `today`, against `catalog` (a draft counts as it would once published)."""
     engine_catalog = load_catalog(catalog.to_document())
-    scoring = decisions.active_scoring_model()
+    scoring = live.active_scoring_model()
     teams = freshness_teams()
     used: dict[str, dict[str, Any]] = {}
     per_team = []

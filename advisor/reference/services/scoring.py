@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from accounts.models import User
-from advisor import decisions
+from advisor.decisions import languages
 from advisor.engine import ScoringModelError, load_scoring_model
 from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
@@ -220,7 +220,7 @@ def scoring_document_problems(document: Any) -> list[str]:
     try:
         load_scoring_model(document)
     except ScoringModelError as error:
-        lang = decisions.engine_language()
+        lang = languages.engine_language()
         return [f"{p.path}: {p.message(lang)}" for p in error.problems]
     return []
 

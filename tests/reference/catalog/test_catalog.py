@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Role
-from advisor import decisions, engine
+from advisor import engine
+from advisor.decisions import evaluation, live
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, CatalogPrice
 from advisor.reference.services.catalog import (
@@ -63,7 +64,7 @@ def editor(client: Client) -> Client:
 
 def _used_price(catalog: Catalog) -> CatalogPrice:
     """The on-demand price the starter's recommended accelerator is costed with."""
-    result = decisions.evaluate(STARTERS[STARTER].document(), language="en")
+    result = evaluation.evaluate(STARTERS[STARTER].document(), language="en")
     chosen = result["cost"]["by_workload"][0]
     assert chosen["billing_used"] == "on_demand"
     used = [p["price_id"] for p in result["cost"]["prices_used"]]
@@ -103,7 +104,7 @@ def _price_post(price: CatalogPrice, **changes: Any) -> dict[str, Any]:
 
 def test_the_seeded_catalog_is_the_bundled_one(active: Catalog) -> None:
     bundled = engine.load_catalog()
-    loaded = decisions.active_catalog()
+    loaded = live.active_catalog()
     assert loaded.version == "1"
     assert (loaded.accelerators, loaded.prices, loaded.presets) == (
         bundled.accelerators,
@@ -146,7 +147,7 @@ def test_publish_changes_new_results_and_leaves_old_reports_alone(
 
     report.refresh_from_db()
     assert (report.result, report.html, report.catalog_version) == (frozen_result, frozen_html, "1")
-    fresh = decisions.evaluate(assessment.answers, language="en")
+    fresh = evaluation.evaluate(assessment.answers, language="en")
     assert fresh["versions"]["catalog"] == "2"
     used = {p["price_id"]: p for p in fresh["cost"]["prices_used"]}
     compute = [r["cost"]["by_workload"][0]["compute_usd_per_month"] for r in (frozen_result, fresh)]
@@ -162,7 +163,7 @@ def test_prices_older_than_180_days_are_flagged_stale_in_results(draft: Catalog)
     price.as_of = timezone.localdate() - timedelta(days=181)
     price.save()
     catalog_publish(catalog=draft, user=None)
-    result = decisions.evaluate(STARTERS[STARTER].document(), language="en")
+    result = evaluation.evaluate(STARTERS[STARTER].document(), language="en")
     used = {p["price_id"]: p for p in result["cost"]["prices_used"]}
     assert used[price.key]["stale"] is True
     assert result["cost"]["today"] == timezone.localdate().isoformat()
@@ -412,7 +413,7 @@ def test_clone_and_publish_through_the_admin(editor: Client, active: Catalog) ->
     editor.post(reverse("admin:reference_catalog_publish", args=[clone.pk]))
     clone.refresh_from_db()
     assert clone.status == "published"
-    assert decisions.active_catalog().version == "2"
+    assert live.active_catalog().version == "2"
 
 
 def test_import_page_reports_broken_json(editor: Client, active: Catalog) -> None:
@@ -513,9 +514,9 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
         price.as_of = timezone.localdate()
         price.save()
     draft.accelerators.filter(key="nvidia-l4").update(memory_gib=16)
-    active_catalog = decisions.active_catalog()
+    active_catalog = live.active_catalog()
     candidate = engine.load_catalog(draft.to_document())
-    scoring = decisions.active_scoring_model()
+    scoring = live.active_scoring_model()
     today = timezone.localdate()
     card_flips = accelerator_flips = cheaper = 0
     for assessment in submitted:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from advisor import decisions
+from advisor.decisions import live
 from advisor.engine import load_scoring_model, parse_answers, rescore
 from advisor.management.commands.bench_rescore import varied_answers
 from advisor.models import Assessment
@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _direct(draft: ScoringModel) -> Counter[str]:
-    catalog = decisions.active_catalog()
-    baseline = decisions.active_scoring_model()
+    catalog = live.active_catalog()
+    baseline = live.active_scoring_model()
     candidate = load_scoring_model(draft.to_document())
     flips: Counter[str] = Counter()
     for assessment in Assessment.objects.filter(status=Assessment.Status.SUBMITTED):
@@ -104,7 +104,7 @@ def test_a_real_worker_runs_a_large_preview(worker: Any, monkeypatch: pytest.Mon
     # Transactional tests flush the migration's seed: publish version 1 again from the engine.
     ScoringModel.objects.all().delete()
     active = scoring_model_from_document(
-        document=decisions.active_scoring_model().to_dict(),
+        document=live.active_scoring_model().to_dict(),
         user=None,
         status=ScoringModel.Status.PUBLISHED,
     )

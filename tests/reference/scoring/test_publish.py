@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 from django.db import IntegrityError, transaction
 
-from advisor import decisions
+from advisor.decisions import evaluation, live
 from advisor.reference.models import Criterion, ScoringModel
 from advisor.reference.services.scoring import (
     ScoringModelInvalid,
@@ -35,14 +35,14 @@ def test_migration_seeds_version_1_published_as_the_bundled_document(
 
 
 def test_the_active_model_is_the_published_row(active: ScoringModel) -> None:
-    model = decisions.active_scoring_model()
+    model = live.active_scoring_model()
     assert (model.name, model.version) == ("default", 1)
     assert model.to_dict() == _bundled()
 
 
 def test_without_a_published_model_the_bundled_seed_is_used(active: ScoringModel) -> None:
     ScoringModel.objects.all().delete()
-    assert decisions.active_scoring_model().version == 1
+    assert live.active_scoring_model().version == 1
 
 
 def test_clone_is_a_draft_with_the_next_version(active: ScoringModel) -> None:
@@ -57,14 +57,14 @@ def test_clone_is_a_draft_with_the_next_version(active: ScoringModel) -> None:
 def test_publish_retires_the_previous_model_and_takes_effect_at_once(
     active: ScoringModel, draft: ScoringModel
 ) -> None:
-    assert decisions.active_scoring_model().version == 1
+    assert live.active_scoring_model().version == 1
     user = UserFactory()
     scoring_model_publish(model=draft, user=user)
     active.refresh_from_db()
     draft.refresh_from_db()
     assert active.status == "retired" and active.retired_at is not None
     assert (draft.status, draft.published_by) == ("published", user)
-    model = decisions.active_scoring_model()
+    model = live.active_scoring_model()
     assert model.version == 2
     assert next(c for c in model.criteria if c.id == "framework_fit").weight == 10.0
     # History records who published, and the status going from draft to published.
@@ -112,7 +112,7 @@ def test_old_reports_are_unchanged_after_a_publish(
     assessment = AssessmentFactory(
         organization=membership.organization, title="Before the publish", submitted=True
     )
-    result = decisions.evaluate(assessment.answers, language="en")
+    result = evaluation.evaluate(assessment.answers, language="en")
     report = ReportFactory(assessment=assessment, result=result, html="<p>frozen</p>")
     frozen = json.loads(json.dumps(result))
 
@@ -122,5 +122,5 @@ def test_old_reports_are_unchanged_after_a_publish(
     assert report.result == frozen
     assert report.scoring_model == "default v1"
     assert report.result["versions"]["scoring_model"] == {"name": "default", "version": 1}
-    fresh = decisions.evaluate(assessment.answers, language="en")
+    fresh = evaluation.evaluate(assessment.answers, language="en")
     assert fresh["versions"]["scoring_model"] == {"name": "default", "version": 2}

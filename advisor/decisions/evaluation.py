@@ -1,0 +1,88 @@
+"""Engine runs as the product makes them: the published catalog and scoring model, in the user's
+language; prices are judged stale against today's date. A stored result is reused while it is
+what a run now would give, and reworded in another language from the versions and day it used."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils import timezone
+
+from advisor import engine
+from advisor.decisions.languages import engine_language
+from advisor.decisions.live import active_both, active_catalog, active_scoring_model
+from advisor.decisions.pinned import catalog_at, scoring_model_at
+from advisor.engine import Answers, Catalog, ScoringModel
+from advisor.engine.document import ResultDocument
+from advisor.engine.measured import Measurement
+
+
+def evaluate(
+    answers: Answers, *, language: str | None = None, measurements: Sequence[Measurement] = ()
+) -> ResultDocument:
+    return _evaluate(answers, *active_both(), language, measurements)
+
+
+def is_current(result: ResultDocument, *, language: str) -> bool:
+    """Whether `result` is what evaluating its answers now would give: the same engine, the
+    catalog and scoring model published now, the same day (prices age by the day) and
+    `language`."""
+    versions = result["versions"]
+    catalog, scoring = active_both()
+    return (
+        versions["engine"] == engine.ENGINE_VERSION
+        and str(versions["catalog"]) == catalog.version
+        and versions["scoring_model"] == {"name": scoring.name, "version": scoring.version}
+        and result["cost"]["today"] == timezone.localdate().isoformat()
+        and result["lang"] == engine_language(language)
+    )
+
+
+def evaluate_like(
+    answers: Answers,
+    result: ResultDocument,
+    *,
+    language: str | None,
+    measurements: Sequence[Measurement] = (),
+) -> ResultDocument:
+    """`answers` evaluated with the catalog, scoring model and day that `result` used, in
+    `language`: the same recommendation, worded in another language. The versions published
+    now stand in for one that is no longer stored."""
+    versions = result["versions"]
+    catalog = catalog_at(str(versions["catalog"])) or active_catalog()
+    named = versions["scoring_model"]
+    scoring = scoring_model_at(str(named["name"]), int(named["version"])) or (
+        active_scoring_model()
+    )
+    return engine.evaluate(
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=result["cost"]["today"],
+        measurements=measurements,
+    )
+
+
+def _evaluate(
+    answers: Answers,
+    catalog: Catalog,
+    scoring: ScoringModel,
+    language: str | None,
+    measurements: Sequence[Measurement] = (),
+) -> ResultDocument:
+    return engine.evaluate(
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=timezone.localdate(),
+        measurements=measurements,
+    )
+
+
+def preview(draft: dict[str, Any]) -> dict[str, Any] | None:
+    # Only stored drafts come here, and a stored draft always passes check_partial.
+    catalog, scoring = active_both()
+    return engine.preview(draft, catalog, scoring, lang=engine_language(), checked=True)
