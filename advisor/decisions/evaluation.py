@@ -5,6 +5,7 @@ what a run now would give, and reworded in another language from the versions an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from django.utils import timezone
@@ -13,28 +14,43 @@ from advisor import engine
 from advisor.decisions.languages import engine_language
 from advisor.decisions.live import active_both, active_catalog, active_scoring_model
 from advisor.decisions.pinned import catalog_at, scoring_model_at
-from advisor.engine import Answers, Catalog, ScoringModel
+from advisor.engine import Answers
 from advisor.engine.document import ResultDocument
 from advisor.engine.measured import Measurement
 
 
 def evaluate(
-    answers: Answers, *, language: str | None = None, measurements: Sequence[Measurement] = ()
+    answers: Answers,
+    *,
+    language: str | None = None,
+    today: date | None = None,
+    measurements: Sequence[Measurement] = (),
 ) -> ResultDocument:
-    return _evaluate(answers, *active_both(), language, measurements)
+    """`answers` evaluated with the published catalog and scoring model, prices judged against
+    `today` (the local date unless given: a submit passes the day of its own instant)."""
+    catalog, scoring = active_both()
+    return engine.evaluate(
+        answers,
+        catalog,
+        scoring,
+        lang=engine_language(language),
+        today=today or timezone.localdate(),
+        measurements=measurements,
+    )
 
 
-def is_current(result: ResultDocument, *, language: str) -> bool:
-    """Whether `result` is what evaluating its answers now would give: the same engine, the
-    catalog and scoring model published now, the same day (prices age by the day) and
-    `language`."""
+def is_current(result: ResultDocument, *, language: str, today: date) -> bool:
+    """Whether `result` is what evaluating its answers on `today` would give: the same engine,
+    the catalog and scoring model published now, the same day (prices age by the day) and
+    `language`. The caller says which day counts: for a report, the day it was requested, so a
+    submit just before midnight is not run again by a worker that starts after it."""
     versions = result["versions"]
     catalog, scoring = active_both()
     return (
         versions["engine"] == engine.ENGINE_VERSION
         and str(versions["catalog"]) == catalog.version
         and versions["scoring_model"] == {"name": scoring.name, "version": scoring.version}
-        and result["cost"]["today"] == timezone.localdate().isoformat()
+        and result["cost"]["today"] == today.isoformat()
         and result["lang"] == engine_language(language)
     )
 
@@ -61,23 +77,6 @@ def evaluate_like(
         scoring,
         lang=engine_language(language),
         today=result["cost"]["today"],
-        measurements=measurements,
-    )
-
-
-def _evaluate(
-    answers: Answers,
-    catalog: Catalog,
-    scoring: ScoringModel,
-    language: str | None,
-    measurements: Sequence[Measurement] = (),
-) -> ResultDocument:
-    return engine.evaluate(
-        answers,
-        catalog,
-        scoring,
-        lang=engine_language(language),
-        today=timezone.localdate(),
         measurements=measurements,
     )
 

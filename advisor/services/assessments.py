@@ -300,13 +300,18 @@ def assessment_submit(
     # One engine run, in the submitter's language; the first report reuses it, and the other
     # language is worded from the same versions and day when first asked for (assessment_result).
     language = languages.engine_language(language)
-    result = {language: evaluation.evaluate(parsed, language=language)}
+    # One clock reading: the result's day is the submit's day, which its first report (requested
+    # in the same instant) compares with, however late a worker picks it up (_report_result).
+    now = timezone.now()
+    result = {
+        language: evaluation.evaluate(parsed, language=language, today=timezone.localdate(now))
+    }
     with transaction.atomic():
         assessment_write(
             assessment,
             expected_version,
             status=Assessment.Status.SUBMITTED,
-            submitted_at=timezone.now(),
+            submitted_at=now,
             result=result,
         )
         # Not throttled: a submit is a rare, deliberate step with its own engine run.

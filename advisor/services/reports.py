@@ -233,8 +233,8 @@ def report_generate(*, report_id: int) -> Report | None:
 def _report_result(report: Report) -> ResultDocument:
     """The result a what-if version was saved with (report_save_what_if), else a fresh run with
     the organisation's measurements for a regenerate of a measured version, else the submit's
-    own result when it is what the engine would give now (same answers, language, versions
-    and day: the first report of a submit), else a fresh engine run."""
+    own result when it is what the engine would give on the day the report was requested (same
+    answers, language, versions and day: the first report of a submit), else a fresh run."""
     if isinstance(report.result, dict):
         logger.info("report %s: keeps the result it was requested with", report.pk)
         return normalise(report.result)
@@ -248,7 +248,8 @@ def _report_result(report: Report) -> ResultDocument:
     stored = (report.assessment.result or {}).get(report.language)
     if isinstance(stored, dict) and report.answers == report.assessment.answers:
         submitted = normalise(stored)
-        if evaluation.is_current(submitted, language=report.language):
+        requested = timezone.localdate(report.requested_at)
+        if evaluation.is_current(submitted, language=report.language, today=requested):
             logger.info("report %s: reuses the submitted result", report.pk)
             return submitted
     logger.info("report %s: runs the engine", report.pk)
