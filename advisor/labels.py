@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 
-from advisor.decisions.languages import engine_language
 from advisor.engine import clouds, labels
 
 
 def _language() -> str:
-    # decisions.languages needs no database, so models (which import this module) can use it.
-    return engine_language()
+    # decisions.languages.engine_language's rule; models import this module, so it cannot import decisions.
+    language = (translation.get_language() or "en").lower()
+    return "zh-hant" if language.startswith("zh") else "en"
 
 
 def _shown(group: str, value: Any) -> str:
