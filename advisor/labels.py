@@ -17,7 +17,7 @@ from advisor.engine import clouds, labels
 
 
 def _language() -> str:
-    # decisions.languages.engine_language's rule; models import this module, so it cannot import decisions.
+    # decisions.languages' rule; models import this module, so it cannot import decisions.
     language = (translation.get_language() or "en").lower()
     return "zh-hant" if language.startswith("zh") else "en"
 
