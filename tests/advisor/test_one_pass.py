@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import engine
-from advisor.engine import answers as A
+from advisor.engine import problems as engine_problems
 from advisor.models import Assessment, Report
 from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
@@ -46,7 +46,7 @@ def engine_runs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 @pytest.fixture
 def validations(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every pass of the answers validator (validate and check_partial both make one)."""
-    return _counting(monkeypatch, A, "_collect")
+    return _counting(monkeypatch, engine_problems, "_collect")
 
 
 @pytest.fixture
