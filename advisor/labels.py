@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 
-from advisor.engine import clouds, labels
+from advisor.engine import clouds, i18n, labels
 
 
 def _language() -> str:
@@ -34,6 +34,19 @@ def label_for(group: str, value: Any) -> Any:
     if labels.GROUPS.get(group, {}).get(str(value)) is None:
         return value
     return _lazy_shown(group, value)
+
+
+def _question(path: str) -> str:
+    return i18n.field_question(path, _language())
+
+
+_lazy_question = lazy(_question, str)
+
+
+def question_for(path: str) -> Any:
+    """How the wizard asks for an answer path (the engine's one field-label table), in the
+    active language: the label of its form field, the what-if's and the report's levers'."""
+    return _lazy_question(path)
 
 
 def choices(group: str, values: tuple[str, ...]) -> list[tuple[str, str | Promise]]:

@@ -10,6 +10,7 @@ from advisor.engine import explain as X
 from advisor.engine import i18n
 from advisor.engine import parse as PA
 from advisor.engine import problems as PB
+from advisor.engine import schema as SCH
 from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
@@ -40,10 +41,14 @@ def _bool_or(value: Any, default: bool | None) -> bool | None:
     return value if isinstance(value, bool) else default
 
 
-def _number_or(value: Any, lo: float, hi: float, default: Any) -> Any:
+def _number_at(draft: Mapping[str, Any], section: str, key: str) -> float | None:
+    """A number the draft answers within the bounds the answers schema states, else None."""
+    value = _get(draft, section, key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return default
-    return float(value) if lo <= value <= hi else default
+        return None
+    lo, hi, open_lo = SCH.number_range(f"{section}.{key}")
+    above = value > lo if open_lo else value >= lo
+    return float(value) if above and value <= hi else None
 
 
 def preview(
@@ -122,12 +127,10 @@ def _preview(
         ),
         "deployment.data_residency": residency,
         "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
-        "cost.hours_per_day": _number_or(_get(draft, "cost", "hours_per_day"), 0, 24, None),
+        "cost.hours_per_day": _number_at(draft, "cost", "hours_per_day"),
         "cost.ops_capacity": _enum_or(_get(draft, "cost", "ops_capacity"), A.OPS_CAPACITY, None),
         "inference.traffic": _enum_or(_get(draft, "inference", "traffic"), A.TRAFFIC, None),
-        "inference.p95_latency_ms": _number_or(
-            _get(draft, "inference", "p95_latency_ms"), 1e-9, 600_000, None
-        ),
+        "inference.p95_latency_ms": _number_at(draft, "inference", "p95_latency_ms"),
         "workloads": tuple((k, s or "") for k, s in workloads),
     }
     ctx = SC.Context(

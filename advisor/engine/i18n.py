@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from advisor.engine import labels
-from advisor.engine.messages import CATALOG_TEXT, FIELD_LABELS, MESSAGES
+from advisor.engine.messages import CATALOG_TEXT, FIELD_LABELS, FIELD_QUESTIONS, MESSAGES
 
 LANGS = ("en", "zh-hant")
 
@@ -43,9 +43,14 @@ def field_label(path: str, lang: str = "en") -> str:
     return text
 
 
-def field_heading(path: str, lang: str = "en") -> str:
-    """field_label as a table heading or line opening: "micro-batch size" -> "Micro-batch size"."""
-    return _start(field_label(path, lang), lang)
+def field_question(path: str, lang: str = "en") -> str:
+    """How the wizard asks for an answer path ("training.micro_batch_size" -> "Micro-batch
+    size"), which the what-if and the report's levers repeat; else its field label, capitalised."""
+    entry = FIELD_QUESTIONS.get(_INDEX.sub("[]", path))
+    if entry is not None:
+        return entry.get(lang) or entry["en"]
+    label = field_label(path, lang)
+    return label if label == path else _start(label, lang)
 
 
 def value_label(path: str, value: Any, lang: str = "en") -> str:

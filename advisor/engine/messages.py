@@ -1,7 +1,8 @@
 """The engine's bilingual tables, data only: every sentence the engine produces (MESSAGES), the
-answers' field names (FIELD_LABELS) and the catalog's own notes (CATALOG_TEXT), in English and
-Traditional Chinese (written for Taiwan and Hong Kong readers). `advisor.engine.i18n` looks them up
-and formats them; templates use `{param}` formatting.
+answers' field names (FIELD_LABELS), how the wizard asks each answer (FIELD_QUESTIONS) and the
+catalog's own notes (CATALOG_TEXT), in English and Traditional Chinese (written for Taiwan and
+Hong Kong readers). `advisor.engine.i18n` looks them up and formats them; templates use `{param}`
+formatting.
 """
 
 from __future__ import annotations
@@ -1705,6 +1706,118 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "derived.tpu_region_coverage": _m("TPU region coverage", "TPU 區域覆蓋"),
     "derived.training_scale": _m("training compute scale", "訓練運算規模"),
 }
+
+# How the wizard asks each answer (its form's label): the what-if and the report's levers show
+# the same words, so a new question is worded here once, in both languages. A path with no entry
+# is asked by its field label above, capitalised.
+FIELD_QUESTIONS: dict[str, dict[str, str]] = {
+    "organization.industry": _m("Industry", "產業"),
+    "organization.regions": _m("Where your users and data are", "你的使用者與資料所在地"),
+    "work.unit": _m("What your model works on", "您的模型處理什麼"),
+    "work.model": _m(
+        "Model (for images, audio, passages or pairs)", "模型（用於圖片、音訊、段落或配對）"
+    ),
+    "work.per_day": _m("Volume a day", "每日工作量"),
+    "work.p95_latency_ms": _m(
+        "p95 latency per image or request (ms, optional)",
+        "每張圖片或每次請求的 p95 延遲（毫秒，選填）",
+    ),
+    "work.peak_to_average": _m("Peak-to-average load (optional)", "尖峰與平均負載比（選填）"),
+    "model.preset": _m("Published model", "公開模型"),
+    "model.architecture.parameters": _m("Parameters", "參數量"),
+    "model.architecture.layers": _m("Layers", "層數"),
+    "model.architecture.hidden_size": _m("Hidden size", "隱藏維度"),
+    "model.architecture.intermediate_size": _m("MLP intermediate size", "MLP 中間維度"),
+    "model.architecture.attention_heads": _m("Attention heads", "注意力頭數"),
+    "model.architecture.kv_heads": _m("Key/value heads", "Key/Value 頭數"),
+    "model.architecture.head_dim": _m("Head dimension (optional)", "每頭維度（選填）"),
+    "model.architecture.vocab_size": _m("Vocabulary size", "詞彙表大小"),
+    "model.architecture.tied_embeddings": _m(
+        "Input and output embeddings shared", "輸入與輸出嵌入共用權重"
+    ),
+    "model.architecture.experts": _m(
+        "Experts per layer (mixture of experts, optional)", "每層專家數（專家混合模型，選填）"
+    ),
+    "model.architecture.experts_per_token": _m("Experts used per token", "每個 token 使用的專家數"),
+    "model.architecture.active_parameters": _m(
+        "Active parameters per token (optional)", "每個 token 的啟用參數量（選填）"
+    ),
+    "training.method": _m("Training method", "訓練方法"),
+    "training.lora_rank": _m("LoRA rank", "LoRA 秩"),
+    "training.precision": _m("Precision", "精度"),
+    "training.optimizer": _m("Optimizer", "優化器"),
+    "training.optimizer_impl": _m("AdamW implementation (optional)", "AdamW 實作方式（選填）"),
+    "training.micro_batch_size": _m("Micro-batch size", "微批次大小"),
+    "training.sequence_length": _m("Sequence length (tokens)", "序列長度（token）"),
+    "training.gradient_checkpointing": _m("Gradient checkpointing", "梯度檢查點"),
+    "training.dataset_tokens": _m(
+        "Dataset size (tokens per epoch)", "資料集大小（每個 epoch 的 token 數）"
+    ),
+    "training.epochs": _m("Epochs", "Epoch 數"),
+    "training.deadline_hours": _m("Deadline (hours, optional)", "期限（小時，選填）"),
+    "inference.precision": _m("Serving precision", "服務精度"),
+    "inference.context_tokens": _m("Context per sequence (tokens)", "每個序列的上下文（token）"),
+    "inference.output_tokens": _m("Output tokens per sequence", "每個序列的輸出 token 數"),
+    "inference.concurrent_sequences": _m("Concurrent sequences", "併發序列數"),
+    "inference.p95_latency_ms": _m(
+        "p95 latency target (ms, optional)", "p95 延遲目標（毫秒，選填）"
+    ),
+    "inference.latency_metric": _m(
+        "What the latency target measures (optional)", "延遲目標量測的是什麼（選填）"
+    ),
+    "inference.tokens_per_day": _m("Output tokens per day", "每日輸出 token 數"),
+    "inference.traffic": _m("Traffic shape", "流量型態"),
+    "inference.peak_to_average": _m(
+        "Peak-to-average traffic (optional)", "尖峰與平均流量比（選填）"
+    ),
+    "inference.availability": _m(
+        "What must a real-time service survive? (optional)", "即時服務須承受哪些故障？（選填）"
+    ),
+    "inference.batch_window_hours": _m(
+        "Batch window in hours (optional)", "批次時段長度（小時，選填）"
+    ),
+    "inference.batch_window_start_hour": _m(
+        "Batch window opens at (hour, optional)", "批次時段開始時間（時，選填）"
+    ),
+    "inference.batch_window_firmness": _m(
+        "Is the batch window hard or soft? (optional)", "批次時段為硬性還是彈性？（選填）"
+    ),
+    "maturity.stack_changes": _m(
+        "How often does your ML stack change?", "你的機器學習技術堆疊多久變動一次？"
+    ),
+    "maturity.pipeline": _m("How mature is your pipeline?", "你的流程成熟度如何？"),
+    "maturity.demand": _m("How predictable is demand?", "需求可預測程度如何？"),
+    "frameworks.primary": _m("Main framework", "主要框架"),
+    "frameworks.others": _m("Other frameworks in use", "其他使用中的框架"),
+    "frameworks.custom_kernels": _m(
+        "Custom CUDA or Triton kernels, or CUDA-only libraries?",
+        "是否有自訂 CUDA 或 Triton 核心，或只支援 CUDA 的函式庫？",
+    ),
+    "frameworks.serving": _m("Serving stack", "服務框架"),
+    "frameworks.kernel_architectures": _m(
+        "CUDA architectures your kernels are built for (optional)",
+        "自訂核心編譯的目標 CUDA 架構（選填）",
+    ),
+    "deployment.allowed_modes": _m("Where may you deploy?", "可以部署在哪裡？"),
+    "deployment.clouds": _m("Clouds in use or acceptable", "使用中或可接受的雲端"),
+    "deployment.portability": _m(
+        "Must you be able to move between providers?", "是否必須能在供應商之間轉移？"
+    ),
+    "deployment.data_residency": _m("Data residency", "資料落地要求"),
+    "cost.billing": _m("How do you prefer to pay?", "你偏好的付費方式？"),
+    "cost.monthly_budget_usd": _m("Monthly budget in USD (optional)", "每月預算（美元，選填）"),
+    "cost.hours_per_day": _m("Hours per day the accelerators are busy", "加速器每天忙碌的小時數"),
+    "cost.ops_capacity": _m("Operations staff", "維運人力"),
+    "cost.ops_headcount": _m("Operations headcount (optional)", "維運人數（選填）"),
+    "cost.ops_region": _m("Where the operations staff work (optional)", "維運人員所在地（選填）"),
+    "cost.amortisation_months": _m(
+        "Months to pay off owned hardware (optional)", "自有硬體的攤提月數（選填）"
+    ),
+    "cost.capex_budget_usd": _m(
+        "Hardware purchase budget in USD (optional)", "硬體購置預算（美元，選填）"
+    ),
+}
+
 
 # The bundled catalog's own sentences (its known gaps), keyed by their English text as gettext
 # keys on a msgid: a sentence an admin's own catalog adds shows as written.

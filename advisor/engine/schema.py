@@ -492,6 +492,34 @@ def schema_doc() -> dict[str, Any]:
     }
 
 
+def _property(path: str) -> dict[str, Any]:
+    node: dict[str, Any] = schema_doc()
+    for key in path.split("."):
+        node = node.get("items", node)["properties"][key]
+    return node
+
+
+@cache
+def number_range(path: str) -> tuple[float, float, bool]:
+    """A number answer's bounds as the published schema states them: (minimum, maximum, whether
+    the minimum itself is refused). The wizard's preview reads them here, never restated."""
+    node = _property(path)
+    if "exclusiveMinimum" in node:
+        return float(node["exclusiveMinimum"]), float(node["maximum"]), True
+    return float(node["minimum"]), float(node["maximum"]), False
+
+
+@cache
+def nullable_fields(section: str) -> frozenset[str]:
+    """The answers of a section that may be null ("no target", "not stated"): a blank field the
+    person saw stands for null there, and is left out elsewhere."""
+    return frozenset(
+        name
+        for name, node in _property(section).get("items", _property(section))["properties"].items()
+        if isinstance(node.get("type"), list) and "null" in node["type"]
+    )
+
+
 def answers_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of answers document v1 (a fresh copy)."""
     return copy.deepcopy(schema_doc())

@@ -14,6 +14,7 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.translation import gettext_lazy as _
 
+from advisor.engine import schema as SCH
 from advisor.labels import choices
 
 YES_NO = [("yes", _("Yes")), ("no", _("No"))]
@@ -163,8 +164,6 @@ class StepForm(forms.Form):
 
     default_renderer = WIZARD_RENDERER
     section: ClassVar[str]
-    # Fields whose empty value means JSON null rather than "not answered".
-    nullable: ClassVar[frozenset[str]] = frozenset()
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -198,6 +197,12 @@ class StepForm(forms.Form):
                 continue
             out[name] = value
         return out
+
+    @property
+    def nullable(self) -> frozenset[str]:
+        """Fields whose empty value means JSON null rather than "not answered" (the answers
+        schema says which)."""
+        return SCH.nullable_fields(self.section)
 
     def _was_given(self, name: str) -> bool:
         # A blank optional number the person saw and left empty means "no target" (null).

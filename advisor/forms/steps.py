@@ -26,7 +26,7 @@ from advisor.forms.base import (
     _to_field,
     _yes_no,
 )
-from advisor.labels import choices, label_for
+from advisor.labels import choices, label_for, question_for
 
 
 class OrganizationStepForm(StepForm):
@@ -34,7 +34,7 @@ class OrganizationStepForm(StepForm):
     industry = _select(
         "industry",
         A.INDUSTRIES,
-        label=_("Industry"),
+        label=question_for("organization.industry"),
         help_text=_(
             "Regulated industries often need private cloud, on-premises or in-region data."
         ),
@@ -42,7 +42,7 @@ class OrganizationStepForm(StepForm):
     regions = _checkboxes(
         "region",
         A.REGIONS,
-        label=_("Where your users and data are"),
+        label=question_for("organization.regions"),
         help_text=_(
             "Decides which providers and accelerators are available and the latency to your users. "
             "Tick Mainland China if users or data there must be reached; it is not asked again. "
@@ -121,33 +121,38 @@ class ModelStepForm(StepForm):
         ),
     )
     preset = forms.ChoiceField(
-        label=_("Published model"),
+        label=question_for("model.preset"),
         required=False,
         widget=forms.Select(attrs={"class": "form-select"}),
     )
-    parameters = _integer(label=_("Parameters"), help_text=_("Total count, e.g. 8030000000."))
-    layers = _integer(label=_("Layers"))
-    hidden_size = _integer(label=_("Hidden size"))
-    intermediate_size = _integer(label=_("MLP intermediate size"))
-    attention_heads = _integer(label=_("Attention heads"))
-    kv_heads = _integer(
-        label=_("Key/value heads"), help_text=_("Fewer than attention heads with GQA.")
+    parameters = _integer(
+        label=question_for("model.architecture.parameters"),
+        help_text=_("Total count, e.g. 8030000000."),
     )
-    head_dim = _integer(label=_("Head dimension (optional)"))
-    vocab_size = _integer(label=_("Vocabulary size"))
-    tied_embeddings = _yes_no(label=_("Input and output embeddings shared"))
+    layers = _integer(label=question_for("model.architecture.layers"))
+    hidden_size = _integer(label=question_for("model.architecture.hidden_size"))
+    intermediate_size = _integer(label=question_for("model.architecture.intermediate_size"))
+    attention_heads = _integer(label=question_for("model.architecture.attention_heads"))
+    kv_heads = _integer(
+        label=question_for("model.architecture.kv_heads"),
+        help_text=_("Fewer than attention heads with GQA."),
+    )
+    head_dim = _integer(label=question_for("model.architecture.head_dim"))
+    vocab_size = _integer(label=question_for("model.architecture.vocab_size"))
+    tied_embeddings = _yes_no(label=question_for("model.architecture.tied_embeddings"))
     experts = _integer(
-        label=_("Experts per layer (mixture of experts, optional)"),
+        label=question_for("model.architecture.experts"),
         help_text=_(
             "Leave empty for a dense model. For a mixture of experts, the MLP size above is one "
             "expert's."
         ),
     )
     experts_per_token = _integer(
-        label=_("Experts used per token"), help_text=_("e.g. 2 of 8 for Mixtral-8x7B.")
+        label=question_for("model.architecture.experts_per_token"),
+        help_text=_("e.g. 2 of 8 for Mixtral-8x7B."),
     )
     active_parameters = _integer(
-        label=_("Active parameters per token (optional)"),
+        label=question_for("model.architecture.active_parameters"),
         help_text=_(
             "Memory holds every expert; compute uses the active ones. Derived from the shape "
             "when left empty."
@@ -202,53 +207,55 @@ class ModelStepForm(StepForm):
 
 class TrainingStepForm(StepForm):
     section = "training"
-    nullable = frozenset({"deadline_hours"})
     method = _radio(
         "method",
         A.TRAINING_METHODS,
-        label=_("Training method"),
+        label=question_for("training.method"),
         help_text=_(
             "LoRA and QLoRA train small adapters: far less memory for gradients and optimizer "
             "state, often a single card instead of a cluster."
         ),
     )
-    lora_rank = _integer(label=_("LoRA rank"), help_text=_("For LoRA and QLoRA, e.g. 16."))
+    lora_rank = _integer(
+        label=question_for("training.lora_rank"), help_text=_("For LoRA and QLoRA, e.g. 16.")
+    )
     precision = _select(
         "training_precision",
         A.TRAINING_PRECISIONS,
-        label=_("Precision"),
+        label=question_for("training.precision"),
         help_text=_("Sets bytes per parameter for weights, gradients and optimizer state."),
     )
     optimizer = _select(
         "optimizer",
         A.OPTIMIZERS,
-        label=_("Optimizer"),
+        label=question_for("training.optimizer"),
         help_text=_("AdamW keeps two states per parameter; 8-bit AdamW and Adafactor keep less."),
     )
     optimizer_impl = _select(
         "optimizer_impl",
         A.OPTIMIZER_IMPLS,
-        label=_("AdamW implementation (optional)"),
+        label=question_for("training.optimizer_impl"),
         help_text=_(
             "Fused AdamW (fused=True, or Hugging Face's adamw_torch_fused) needs no extra memory "
             "for its step; foreach needs a temporary the size of the parameters."
         ),
     )
     micro_batch_size = _integer(
-        label=_("Micro-batch size"), help_text=_("Sequences per device per step.")
+        label=question_for("training.micro_batch_size"),
+        help_text=_("Sequences per device per step."),
     )
-    sequence_length = _integer(label=_("Sequence length (tokens)"))
+    sequence_length = _integer(label=question_for("training.sequence_length"))
     gradient_checkpointing = _yes_no(
-        label=_("Gradient checkpointing"),
+        label=question_for("training.gradient_checkpointing"),
         help_text=_("Saves activation memory at the cost of about a third more compute."),
     )
     dataset_tokens = _integer(
-        label=_("Dataset size (tokens per epoch)"),
+        label=question_for("training.dataset_tokens"),
         help_text=_("With the model size this gives the compute: about 6 × parameters × tokens."),
     )
-    epochs = _number(label=_("Epochs"), help_text=_("Default 1."))
+    epochs = _number(label=question_for("training.epochs"), help_text=_("Default 1."))
     deadline_hours = _number(
-        label=_("Deadline (hours, optional)"),
+        label=question_for("training.deadline_hours"),
         help_text=_(
             "Time-to-result matters: a dearer card that finishes in 8 hours can beat a cheap one "
             "that takes 3 days. Leave empty for no deadline."
@@ -258,29 +265,29 @@ class TrainingStepForm(StepForm):
 
 class InferenceStepForm(StepForm):
     section = "inference"
-    nullable = frozenset({"p95_latency_ms"})
     precision = _select(
         "inference_precision",
         A.INFERENCE_PRECISIONS,
-        label=_("Serving precision"),
+        label=question_for("inference.precision"),
         help_text=_("Quantised weights (INT8/INT4) need less memory and bandwidth per token."),
     )
     context_tokens = _integer(
-        label=_("Context per sequence (tokens)"),
+        label=question_for("inference.context_tokens"),
         help_text=_("Prompt plus output; with concurrency this sizes the KV cache."),
     )
-    output_tokens = _integer(label=_("Output tokens per sequence"))
+    output_tokens = _integer(label=question_for("inference.output_tokens"))
     concurrent_sequences = _integer(
-        label=_("Concurrent sequences"), help_text=_("Requests in flight at the busiest time.")
+        label=question_for("inference.concurrent_sequences"),
+        help_text=_("Requests in flight at the busiest time."),
     )
     p95_latency_ms = _number(
-        label=_("p95 latency target (ms, optional)"),
+        label=question_for("inference.p95_latency_ms"),
         help_text=_("Leave empty for batch work with no latency target."),
     )
     latency_metric = _select(
         "latency_metric",
         A.LATENCY_METRICS,
-        label=_("What the latency target measures (optional)"),
+        label=question_for("inference.latency_metric"),
         help_text=_(
             "First words on screen: a chat reply starts within 500 ms (time to first token). "
             "Whole answer: a 300-word summary is complete within 10,000 ms. Per word: each "
@@ -290,16 +297,17 @@ class InferenceStepForm(StepForm):
         ),
     )
     tokens_per_day = _integer(
-        label=_("Output tokens per day"), help_text=_("Decides how many devices you need.")
+        label=question_for("inference.tokens_per_day"),
+        help_text=_("Decides how many devices you need."),
     )
     traffic = _radio(
         "traffic",
         A.TRAFFIC,
-        label=_("Traffic shape"),
+        label=question_for("inference.traffic"),
         help_text=_("Bursty or seasonal traffic favours elastic capacity over fixed servers."),
     )
     peak_to_average = _number(
-        label=_("Peak-to-average traffic (optional)"),
+        label=question_for("inference.peak_to_average"),
         help_text=_(
             "How many times the day's average token rate your busiest hour reaches: about 2 for a "
             "daily cycle, 10 for launches or campaigns (1 to 100). Real-time serving is sized for "
@@ -309,27 +317,27 @@ class InferenceStepForm(StepForm):
     availability = _radio(
         "availability",
         A.AVAILABILITY,
-        label=_("What must a real-time service survive? (optional)"),
+        label=question_for("inference.availability"),
         help_text=_(
             "A production service plans one spare server, so that a failed server still leaves "
             "capacity for the peak. Leave empty for production."
         ),
     )
     batch_window_hours = _number(
-        label=_("Batch window in hours (optional)"),
+        label=question_for("inference.batch_window_hours"),
         help_text=_(
             "For a daily batch job: the hours each run must finish in, e.g. 4 for 01:00 to "
             "05:00. The run, with its start-up, is checked against it like a deadline."
         ),
     )
     batch_window_start_hour = _integer(
-        label=_("Batch window opens at (hour, optional)"),
+        label=question_for("inference.batch_window_start_hour"),
         help_text=_("Local hour, 0 to 23: 1 means 01:00."),
     )
     batch_window_firmness = _radio(
         "batch_window",
         A.BATCH_WINDOW_FIRMNESS,
-        label=_("Is the batch window hard or soft? (optional)"),
+        label=question_for("inference.batch_window_firmness"),
         help_text=_("A hard window ranks a plan that overruns it after every plan that fits."),
     )
 
@@ -339,7 +347,6 @@ class WorkStepForm(StepForm):
     section out; images, audio, passages or pairs are sized in their own unit."""
 
     section = "work"
-    nullable = frozenset({"p95_latency_ms"})
     TOKENS = "tokens"
     unit = forms.ChoiceField(
         choices=[
@@ -348,7 +355,7 @@ class WorkStepForm(StepForm):
         ],
         required=False,
         widget=forms.RadioSelect,
-        label=_("What your model works on"),
+        label=question_for("work.unit"),
         help_text=_(
             "A vision model is sized in images, speech recognition in hours of audio, embedding "
             "in passages and a reranker in query-passage pairs, each from published throughput "
@@ -358,21 +365,21 @@ class WorkStepForm(StepForm):
     model = _select(
         "work_model",
         A.WORK_MODELS,
-        label=_("Model (for images, audio, passages or pairs)"),
+        label=question_for("work.model"),
         help_text=_("The published model closest to yours; its size and throughput are sourced."),
     )
     per_day = _number(
-        label=_("Volume a day"),
+        label=question_for("work.per_day"),
         help_text=_(
             "Images a day, hours of audio a day, passages a day or query-passage pairs a day."
         ),
     )
     p95_latency_ms = _number(
-        label=_("p95 latency per image or request (ms, optional)"),
+        label=question_for("work.p95_latency_ms"),
         help_text=_("For real-time serving: e.g. 100 ms per image. Leave empty for batch work."),
     )
     peak_to_average = _number(
-        label=_("Peak-to-average load (optional)"),
+        label=question_for("work.peak_to_average"),
         help_text=_(
             "How many times the day's average your busiest hour reaches (1 to 100). Leave "
             "empty for a daily cycle."
@@ -395,7 +402,7 @@ class MaturityStepForm(StepForm):
     stack_changes = _radio(
         "stack_changes",
         A.STACK_CHANGES,
-        label=_("How often does your ML stack change?"),
+        label=question_for("maturity.stack_changes"),
         help_text=_(
             "GPUs are the safe default for a changing stack; TPUs pay off when it is stable."
         ),
@@ -403,13 +410,13 @@ class MaturityStepForm(StepForm):
     pipeline = _radio(
         "pipeline",
         A.PIPELINES,
-        label=_("How mature is your pipeline?"),
+        label=question_for("maturity.pipeline"),
         help_text=_("Standardised, repeatable jobs can use specialised hardware well."),
     )
     demand = _radio(
         "demand",
         A.DEMANDS,
-        label=_("How predictable is demand?"),
+        label=question_for("maturity.demand"),
         help_text=_(
             "Predictable demand makes monthly servers and commitments cheaper than hourly."
         ),
@@ -421,26 +428,26 @@ class FrameworksStepForm(StepForm):
     primary = _radio(
         "framework",
         A.FRAMEWORKS,
-        label=_("Main framework"),
+        label=question_for("frameworks.primary"),
         help_text=_(
             "JAX and TensorFlow run best on TPUs; PyTorch runs everywhere, on TPUs via XLA."
         ),
     )
-    others = _checkboxes("framework", A.FRAMEWORKS, label=_("Other frameworks in use"))
+    others = _checkboxes("framework", A.FRAMEWORKS, label=question_for("frameworks.others"))
     custom_kernels = _yes_no(
-        label=_("Custom CUDA or Triton kernels, or CUDA-only libraries?"),
+        label=question_for("frameworks.custom_kernels"),
         help_text=_("These do not run on TPUs as they are."),
     )
     serving = _select(
         "serving",
         A.SERVING,
-        label=_("Serving stack"),
+        label=question_for("frameworks.serving"),
         help_text=_("Some serving stacks (e.g. TensorRT-LLM, ONNX) need GPUs."),
     )
     kernel_architectures = _checkboxes(
         "kernel_arch",
         A.KERNEL_ARCHITECTURES,
-        label=_("CUDA architectures your kernels are built for (optional)"),
+        label=question_for("frameworks.kernel_architectures"),
         help_text=_(
             "As in TORCH_CUDA_ARCH_LIST or nvcc -gencode. A newer card needs the kernels rebuilt; "
             "an older one cannot run them."
@@ -453,7 +460,7 @@ class DeploymentStepForm(StepForm):
     allowed_modes = _checkboxes(
         "mode",
         A.MODES,
-        label=_("Where may you deploy?"),
+        label=question_for("deployment.allowed_modes"),
         help_text=_(
             "TPUs exist only as a Google Cloud service; GPUs are available in every mode. "
             "Choose at least one."
@@ -462,13 +469,13 @@ class DeploymentStepForm(StepForm):
     clouds = _checkboxes(
         "cloud",
         A.CLOUDS,
-        label=_("Clouds in use or acceptable"),
+        label=question_for("deployment.clouds"),
         help_text=_("Leave all unticked if any cloud is acceptable."),
     )
     portability = _radio(
         "portability",
         A.PORTABILITY,
-        label=_("Must you be able to move between providers?"),
+        label=question_for("deployment.portability"),
         help_text=_("Portability favours GPUs and standard stacks."),
     )
     # China reach is not asked here: step 1's regions say it (mainland China among them), and
@@ -476,40 +483,39 @@ class DeploymentStepForm(StepForm):
     data_residency = _radio(
         "residency",
         A.RESIDENCY,
-        label=_("Data residency"),
+        label=question_for("deployment.data_residency"),
         help_text=_("On-premises-only data rules out public clouds and so TPUs."),
     )
 
 
 class CostStepForm(StepForm):
     section = "cost"
-    nullable = frozenset({"monthly_budget_usd", "capex_budget_usd"})
     billing = _radio(
         "billing",
         A.BILLING,
-        label=_("How do you prefer to pay?"),
+        label=question_for("cost.billing"),
         help_text=_(
             "Cost is more than the hourly price: idle time, contracts and staff count too."
         ),
     )
     monthly_budget_usd = _number(
-        label=_("Monthly budget in USD (optional)"),
+        label=question_for("cost.monthly_budget_usd"),
         help_text=_("Leave empty if you have not set one."),
     )
     hours_per_day = _number(
-        label=_("Hours per day the accelerators are busy"),
+        label=question_for("cost.hours_per_day"),
         help_text=_("0 to 24. Below the break-even hours, hourly billing beats a monthly server."),
     )
     ops_capacity = _radio(
         "ops",
         A.OPS_CAPACITY,
-        label=_("Operations staff"),
+        label=question_for("cost.ops_capacity"),
         help_text=_(
             "Bare metal and private cloud need people to run them; managed cloud needs fewer."
         ),
     )
     ops_headcount = _integer(
-        label=_("Operations headcount (optional)"),
+        label=question_for("cost.ops_headcount"),
         help_text=_(
             "People who run the servers. Their working hours are priced at their regional wage; "
             "hours beyond what they can do are bought in at a premium."
@@ -518,20 +524,20 @@ class CostStepForm(StepForm):
     ops_region = _select(
         "region",
         A.REGIONS,
-        label=_("Where the operations staff work (optional)"),
+        label=question_for("cost.ops_region"),
         help_text=_(
             "Sets their wage: sourced for Hong Kong, Tokyo and the US; elsewhere the US figure is "
             "used. Leave empty for your first region."
         ),
     )
     amortisation_months = _integer(
-        label=_("Months to pay off owned hardware (optional)"),
+        label=question_for("cost.amortisation_months"),
         help_text=_(
             "Private cloud and on-premises servers are priced as their purchase spread over this "
             "many months, plus power, colocation, support and staff. Leave empty for 36 months."
         ),
     )
     capex_budget_usd = _number(
-        label=_("Hardware purchase budget in USD (optional)"),
+        label=question_for("cost.capex_budget_usd"),
         help_text=_("For owned hardware: the report says when the purchase is over it."),
     )

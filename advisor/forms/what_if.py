@@ -8,8 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from advisor.engine import answers as A
+from advisor.engine import schema as SCH
 from advisor.forms.base import WIZARD_RENDERER, _checkboxes, _from_field, _integer, _number
-from advisor.labels import choices
+from advisor.labels import choices, question_for
 
 # The answers a what-if may change: field -> (section, key) of the answers document.
 WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
@@ -36,22 +37,25 @@ class WhatIfForm(forms.Form):
 
     default_renderer = WIZARD_RENDERER
     # Blank means "no target" (null) for these; for the others the engine says it is required.
-    nullable: ClassVar[frozenset[str]] = frozenset({"p95_latency_ms", "deadline_hours"})
-
-    hours_per_day = _number(
-        label=_("Hours per day the accelerators are busy"), help_text=_("0 to 24.")
+    nullable: ClassVar[frozenset[str]] = frozenset(
+        name
+        for name, (section, key) in WHAT_IF_FIELDS.items()
+        if key in SCH.nullable_fields(section)
     )
-    tokens_per_day = _integer(label=_("Output tokens per day"))
+
+    hours_per_day = _number(label=question_for("cost.hours_per_day"), help_text=_("0 to 24."))
+    tokens_per_day = _integer(label=question_for("inference.tokens_per_day"))
     p95_latency_ms = _number(
-        label=_("p95 latency target (ms)"), help_text=_("Leave empty for no latency target.")
+        label=question_for("inference.p95_latency_ms"),
+        help_text=_("Leave empty for no latency target."),
     )
     deadline_hours = _number(
-        label=_("Training deadline (hours)"), help_text=_("Leave empty for no deadline.")
+        label=question_for("training.deadline_hours"), help_text=_("Leave empty for no deadline.")
     )
-    allowed_modes = _checkboxes("mode", A.MODES, label=_("Where you may deploy"))
-    regions = _checkboxes("region", A.REGIONS, label=_("Where your users and data are"))
+    allowed_modes = _checkboxes("mode", A.MODES, label=question_for("deployment.allowed_modes"))
+    regions = _checkboxes("region", A.REGIONS, label=question_for("organization.regions"))
     data_residency = forms.ChoiceField(
-        label=_("Data residency"),
+        label=question_for("deployment.data_residency"),
         choices=choices("residency", A.RESIDENCY),
         required=False,
         widget=forms.Select(attrs={"class": "form-select form-select-sm"}),

@@ -142,9 +142,8 @@ def lever_row(change: Change, names: dict[str, str], language: str) -> dict[str,
         "workload": change.get("workload"),
         "changes": [
             {
-                # The engine's one table of field names (i18n.FIELD_LABELS), as problems and
-                # the what-if name them; the wizard's forms are not reporting's to read.
-                "label": i18n.field_heading(c["answer_path"], lang),
+                # As the wizard asked it (the engine's one field-label table).
+                "label": i18n.field_question(c["answer_path"], lang),
                 "from": i18n.value_label(c["answer_path"], c["from"], lang),
                 "to": i18n.value_label(c["answer_path"], c["to"], lang),
             }

@@ -1,0 +1,71 @@
+"""One field-label table (issue 25 item 5): the wizard's step forms, the report's what-if and
+the report's levers word each answer as the engine's table (advisor/engine/i18n.py
+FIELD_QUESTIONS) does, in English and Traditional Chinese."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils.translation import override
+
+from advisor.engine import i18n
+from advisor.forms import steps  # noqa: F401 - defines the step forms
+from advisor.forms.base import StepForm
+from advisor.forms.what_if import WHAT_IF_FIELDS, WhatIfForm
+
+LANGUAGES = ("en", "zh-hant")
+
+
+def _step_forms() -> list[type[StepForm]]:
+    found, todo = [], list(StepForm.__subclasses__())
+    while todo:
+        form = todo.pop()
+        found.append(form)
+        todo += form.__subclasses__()
+    return found
+
+
+def _answer_fields() -> list[tuple[str, str, Any]]:
+    """(form, answer path, field) for every form field that holds an answer."""
+    out = []
+    for form in _step_forms():
+        for name, field in form.base_fields.items():
+            path = f"{form.section}.{name}"
+            if form.section == "model" and name != "preset":
+                path = f"model.architecture.{name}"
+            if path in i18n.FIELD_LABELS:
+                out.append((form.__name__, path, field))
+    for name, (section, key) in WHAT_IF_FIELDS.items():
+        out.append(("WhatIfForm", f"{section}.{key}", WhatIfForm.base_fields[name]))
+    return out
+
+
+def test_every_question_is_an_answer_path_with_a_field_label() -> None:
+    assert set(i18n.FIELD_QUESTIONS) <= set(i18n.FIELD_LABELS)
+    for entry in i18n.FIELD_QUESTIONS.values():
+        assert set(entry) == set(i18n.LANGS) and all(entry.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_wizard_and_what_if_fields_take_their_label_from_the_engine_table(language: str) -> None:
+    fields = _answer_fields()
+    # Every step's answers and all seven what-if fields.
+    assert len(fields) >= len(i18n.FIELD_QUESTIONS) + len(WHAT_IF_FIELDS)
+    with override(language):
+        for form, path, field in fields:
+            assert str(field.label) == i18n.field_question(path, language), (form, path)
+
+
+def test_the_what_if_asks_as_the_wizard_does() -> None:
+    with override("zh-hant"):
+        assert str(WhatIfForm.base_fields["hours_per_day"].label) == "加速器每天忙碌的小時數"
+        assert str(WhatIfForm.base_fields["deadline_hours"].label) == "期限（小時，選填）"
+
+
+def test_a_path_the_wizard_does_not_ask_is_worded_by_its_field_label() -> None:
+    assert i18n.field_question("derived.utilisation") == "Daily utilisation"
+    assert i18n.field_question("workloads[1].schedule", "zh-hant") == i18n.field_label(
+        "workloads[1].schedule", "zh-hant"
+    )
+    assert i18n.field_question("no.such.path") == "no.such.path"
