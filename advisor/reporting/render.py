@@ -66,8 +66,30 @@ def render_report_html(
         context = _template_context(normalise(result), title, organization, language, generated_at)
         context["measured"] = measured
         body = render_to_string("advisor/report/_body.html", context)
-        document = _wrap_document(body, context)
-    return body, document
+    return body, report_document(body, title=title, language=language)
+
+
+def report_document(body: str, *, title: str, language: str) -> str:
+    """The standalone document (the PDF's source) around a report body already rendered: it
+    adds only the title, the language and the stylesheet, so the PDF of a stored report wraps
+    the body its page shows instead of rendering the report again (issue 25 item 5)."""
+    language = languages.engine_language(language)
+    with override(language):
+        # The body is our own template's output, already escaped.
+        return render_to_string(
+            "advisor/report/document.html",
+            {
+                "title": title,
+                "language": language,
+                "stylesheet_url": stylesheet_href(),
+                "body": mark_safe(body),  # noqa: S308
+            },
+        )
+
+
+def report_pdf(body: str, *, title: str, language: str) -> bytes:
+    """The PDF of a report body already rendered (the one stored with the report)."""
+    return render_report_pdf(report_document(body, title=title, language=language))
 
 
 def _template_context(
@@ -83,14 +105,5 @@ def _template_context(
         organization=organization,
         language=language,
         generated_at=generated_at,
-        stylesheet_url=stylesheet_href(),
     )
     return context
-
-
-def _wrap_document(body: str, context: dict[str, Any]) -> str:
-    # The body is our own template's output, already escaped.
-    return render_to_string(
-        "advisor/report/document.html",
-        {**context, "body": mark_safe(body)},  # noqa: S308
-    )

@@ -86,17 +86,25 @@ def report_pdf_render(*, report: Report) -> Report:
     from advisor.reporting import render
 
     try:
-        rendered = render.render_report(
-            result=normalise(report.result),
-            title=report.assessment.title,
-            organization=report.assessment.organization.name,
-            language=report.language,
-            generated_at=report.started_at or report.requested_at,
-            measured=selectors.report_measured(report=report),
-        )
+        if report.html:
+            # The body its page shows, rendered once by report_generate (the measured section
+            # included): only the PDF is new. A body stored before the measured section was
+            # part of it shows the section once the version is generated again, as its page.
+            pdf = render.report_pdf(
+                report.html, title=report.assessment.title, language=report.language
+            )
+        else:  # a report stored before its body was
+            pdf = render.render_report(
+                result=normalise(report.result),
+                title=report.assessment.title,
+                organization=report.assessment.organization.name,
+                language=report.language,
+                generated_at=report.started_at or report.requested_at,
+                measured=selectors.report_measured(report=report),
+            ).pdf
         name = f"report-{report.assessment_id}-{report.number}.pdf"
         stored = report.pdf.storage.save(
-            report.pdf.field.generate_filename(report, name), ContentFile(rendered.pdf)
+            report.pdf.field.generate_filename(report, name), ContentFile(pdf)
         )
     except BaseException:  # a time limit included: the next download or task tries again
         Report.objects.filter(pk=report.pk, pdf="").update(pdf_started_at=None)

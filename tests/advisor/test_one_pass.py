@@ -5,24 +5,32 @@ call the real functions."""
 from __future__ import annotations
 
 import copy
+import html
 import json
+import re
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.test.signals import template_rendered
 from django.urls import reverse
 
-from advisor import engine
+from advisor import engine, selectors
 from advisor.engine import problems as engine_problems
 from advisor.models import Assessment, Report
-from advisor.services import reports
+from advisor.services import pdfs, reports
 from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory, api_token_for
+from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
 
 ANSWERS = STARTERS["llm-fine-tuning-startup"].answers
+RECORDED = json.loads(
+    (Path(__file__).parents[1] / "engine" / "data" / "vllm_bench_serve_h100.json").read_text()
+)
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
@@ -167,3 +175,112 @@ def test_a_refused_value_costs_one_more_validation_and_is_not_stored(
     obj.refresh_from_db()
     assert obj.answers["inference"].get("output_tokens") != 8192
     assert obj.pending_input["inference"]["data"]["output_tokens"] == ["8192"]
+
+
+def _pdf_text(content: bytes) -> str:
+    return subprocess.run(
+        ["pdftotext", "-layout", "-", "-"],  # noqa: S607
+        input=content,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+
+
+def _rendered_for_its_page_and_pdf(client: Client, report: Report) -> tuple[list[str], Any]:
+    """What the worker, the member's page, a download that comes before the PDF task and that
+    late task do for one report, in this process, with every body template rendered counted
+    (Django's test instrumentation sends template_rendered for every template rendered here).
+    Returns the bodies rendered, and the downloaded PDF's response."""
+    bodies: list[str] = []
+
+    def counted(sender: Any, template: Any, **kwargs: Any) -> None:
+        if template.name == "advisor/report/_body.html":
+            bodies.append(template.name)
+
+    kwargs = {"pk": report.assessment_id, "number": report.number}
+    template_rendered.connect(counted)
+    try:
+        reports.report_generate(report_id=report.pk)  # what the report task runs
+        assert client.get(reverse("advisor:report", kwargs=kwargs)).status_code == 200
+        # A member's download that comes before the PDF task renders the PDF…
+        pdf = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+        report.refresh_from_db()
+        # …and the late PDF task finds it stored.
+        pdfs.report_pdf_render(report=report)
+    finally:
+        template_rendered.disconnect(counted)
+    assert pdf.content.startswith(b"%PDF") and report.pdf
+    return bodies, pdf
+
+
+def test_a_report_body_is_rendered_once_for_its_page_its_pdf_and_the_worker(
+    client: Client, member: Any
+) -> None:
+    obj = _draft(member, ANSWERS)
+    client.post(reverse("advisor:submit", kwargs={"pk": obj.pk}), {"version": 1})
+    bodies, pdf = _rendered_for_its_page_and_pdf(client, obj.reports.get())
+    assert len(bodies) == 1  # twice before the PDF wrapped the stored body
+    # The PDF is the body the page shows, in its own document.
+    text = _pdf_text(pdf.content)
+    assert "Executive summary" in text and obj.title in text
+
+
+MEASURED = "Re-planned with measured figures"
+
+
+def _measured_version(client: Client, member: Any, capture: Any) -> Report:
+    """v2 of a serving plan, re-planned with a benchmark at half the estimated throughput."""
+    assessment = AssessmentFactory(membership=member, submitted=True)
+    assessment.answers["inference"]["tokens_per_day"] = 150_000_000
+    assessment.save()
+    v1 = ReportFactory(assessment=assessment)
+    first = selectors.first_serving_option(v1.result)
+    assert first is not None
+    run = RECORDED | {
+        "max_concurrency": first["batch_per_replica"],
+        "output_throughput": first["tokens_per_second_per_replica"] / 2,
+    }
+    kwargs = {"pk": assessment.pk, "number": v1.number}
+    with capture(execute=False):
+        client.post(reverse("advisor:report_measure", kwargs=kwargs), {"text": json.dumps(run)})
+    return Report.objects.get(assessment=assessment, number=2)
+
+
+def test_a_measured_version_renders_its_body_once_with_the_measured_section(
+    client: Client, member: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    v2 = _measured_version(client, member, django_capture_on_commit_callbacks)
+    bodies, pdf = _rendered_for_its_page_and_pdf(client, v2)
+    # The worker renders the measured section into the stored body; the PDF wraps that body.
+    assert len(bodies) == 1  # twice before: the PDF rendered it again with report_measured
+    kwargs = {"pk": v2.assessment_id, "number": v2.number}
+    page = html.unescape(client.get(reverse("advisor:report", kwargs=kwargs)).content.decode())
+    text = _pdf_text(pdf.content)
+    assert MEASURED in page and "Compared with v1" in page
+    assert MEASURED in text and "Compared with v1" in text and "Executive summary" in text
+
+
+def test_a_body_stored_before_the_measured_section_still_renders_its_page_and_pdf(
+    client: Client, member: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    v2 = _measured_version(client, member, django_capture_on_commit_callbacks)
+    done = reports.report_generate(report_id=v2.pk)
+    assert done is not None and done.html and MEASURED in done.html
+    # A body stored before the measured section was part of it: the section cut out.
+    older = re.sub(r'<section id="measured".*?</section>', "", done.html, flags=re.DOTALL)
+    assert MEASURED not in older
+    Report.objects.filter(pk=v2.pk).update(html=older)
+    kwargs = {"pk": v2.assessment_id, "number": v2.number}
+    page = client.get(reverse("advisor:report", kwargs=kwargs))
+    assert page.status_code == 200 and "Executive summary" in page.content.decode()
+    pdf = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
+    text = _pdf_text(pdf.content)
+    # The page and the PDF show the stored body: the section once the version is regenerated.
+    assert "Executive summary" in text and MEASURED not in text
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(
+            reverse("advisor:report_request", kwargs={"pk": v2.assessment_id}),
+            {"language": "en", "source": 2},
+        )
+    v3 = reports.report_generate(report_id=Report.objects.get(number=3).pk)
+    assert v3 is not None and v3.html and MEASURED in v3.html
