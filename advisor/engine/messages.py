@@ -1043,6 +1043,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "its time to first token, {ttft} ms, misses the {target} ms target.",
         "其首個詞元時間 {ttft} 毫秒，未達 {target} 毫秒的目標。",
     ),
+    "china.reach_request_meets": _m(
+        "its latency per request, {ms} ms, meets the {target} ms target.",
+        "其每次請求延遲 {ms} 毫秒，達到 {target} 毫秒的目標。",
+    ),
+    "china.reach_request_misses": _m(
+        "its latency per request, {ms} ms, misses the {target} ms target.",
+        "其每次請求延遲 {ms} 毫秒，未達 {target} 毫秒的目標。",
+    ),
+    "china.reach_request_no_target": _m(
+        "its latency per request is {ms} ms.",
+        "其每次請求延遲為 {ms} 毫秒。",
+    ),
+    "china.reach_request_unknown": _m(
+        "the benchmark it is sized from states no latency per request.",
+        "其所依據的基準未列出每次請求的延遲。",
+    ),
     "china.reach_no_target": _m(
         "its time to first token is {ttft} ms.",
         "其首個詞元時間為 {ttft} 毫秒。",

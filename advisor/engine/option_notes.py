@@ -295,15 +295,31 @@ def china_reach_note(
             return i18n.message("china.reach_basis_estimated", lang)
         return i18n.message("china.reach_basis_measured", lang, as_of=fig["as_of"])
 
-    ttft = f"{first['ttft_ms']:,.0f}"
     target = first.get("latency_target_ms")
-    if target is None or first.get("latency_metric") != "ttft":
-        verdict = i18n.message("china.reach_no_target", lang, ttft=ttft)
+    if first.get("ttft_ms") is None:
+        # Work in its own unit (images, audio, pairs) has no first token: its latency is per
+        # request, when the benchmark it is sized from states one.
+        latency = first.get("latency_at_metric_ms")
+        if latency is None:
+            verdict = i18n.message("china.reach_request_unknown", lang)
+        elif target is None:
+            verdict = i18n.message("china.reach_request_no_target", lang, ms=f"{latency:,.0f}")
+        else:
+            verdict = i18n.message(
+                "china.reach_request_meets"
+                if first.get("meets_latency")
+                else "china.reach_request_misses",
+                lang,
+                ms=f"{latency:,.0f}",
+                target=f"{target:,.0f}",
+            )
+    elif target is None or first.get("latency_metric") != "ttft":
+        verdict = i18n.message("china.reach_no_target", lang, ttft=f"{first['ttft_ms']:,.0f}")
     else:
         verdict = i18n.message(
             "china.reach_meets" if first.get("meets_latency") else "china.reach_misses",
             lang,
-            ttft=ttft,
+            ttft=f"{first['ttft_ms']:,.0f}",
             target=f"{target:,.0f}",
         )
     route = reach["premium_route"]

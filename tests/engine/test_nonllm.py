@@ -146,3 +146,21 @@ def test_the_draft_schema_states_the_work_rules_a_draft_is_held_to() -> None:
     training = {"work": {"unit": "images"}, "workloads": [{"kind": "fine_tuning"}]}
     assert "work_with_training" in {p.code for p in PB.check_partial(training)}
     assert not draft.is_valid(training)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_real_time_work_in_images_for_mainland_users_counts_the_crossing_per_request(
+    catalog: Catalog, scoring: ScoringModel, lang: str
+) -> None:
+    # Found by Schemathesis: a unit-work option has no time to first token, and the China
+    # reach note read one (KeyError) for any real-time image team serving mainland China.
+    doc = _case(TOKYO)
+    doc["deployment"]["china_connectivity"] = True
+    doc["work"]["p95_latency_ms"] = 2000
+    result = evaluate(doc, catalog, scoring, lang=lang)
+    (w,) = result["workloads"]
+    first = w["options"][0]
+    assert first["china_reach"]["round_trip_ms"] > 0
+    assert "ttft_ms" not in first
+    said = {"en": "its latency per request", "zh-hant": "其每次請求延遲"}[lang]
+    assert any(said in n for n in result["cost"]["notes"] + w.get("notes", [])), result["cost"]
