@@ -114,6 +114,7 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/advisor/", include(moved_admin_urls)),
     path("admin/", admin.site.urls),
 ]

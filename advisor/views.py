@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -118,6 +119,10 @@ def assessment_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             title=form.cleaned_data["title"],
             starter=form.cleaned_data["starter"] or None,
         )
+        if form.cleaned_data["starter"]:
+            # A starter fills every answer; the team still reads them, from step 1, rather than
+            # landing on Review with answers it never saw.
+            return redirect(_step_url(assessment, applicable_steps(assessment.answers)[0]))
         return redirect("advisor:assessment", pk=assessment.pk)
     return render(request, "advisor/assessment_new.html", {"form": form, "starters": STARTERS})
 
@@ -453,6 +458,15 @@ def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not obj.is_draft:
         assessments.assessment_reopen(assessment=obj)
     return redirect("advisor:step", pk=obj.pk, slug="review")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    # Browsers, bookmarks and feed readers ask for /favicon.ico whatever the page links; the
+    # icon is an SVG under a hashed static name, so this answers with a short-lived redirect.
+    response = redirect(static("advisor/favicon.svg"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @never_cache

@@ -50,3 +50,11 @@ def test_dashboard_shows_the_working_organisation(client: Client) -> None:
     client.force_login(membership.user)
     page = client.get(reverse("advisor:dashboard"))
     assert "Tokyo Vision Lab" in page.text
+
+
+def test_favicon_ico_answers_with_the_site_icon(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert re.search(r"/static/advisor/favicon(\.[0-9a-f]{12})?\.svg$", response["Location"])
+    assert "max-age=86400" in response["Cache-Control"]
+    assert client.post("/favicon.ico").status_code == 405

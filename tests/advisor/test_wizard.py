@@ -319,6 +319,23 @@ def test_starting_points_prefill_a_complete_assessment(client: Client, member: A
         )
 
 
+def test_a_new_assessment_from_a_starter_opens_on_step_one_not_on_review(
+    client: Client, member: Any
+) -> None:
+    page = client.post(
+        reverse("advisor:assessment_new"),
+        {"title": "From a starter", "starter": "realtime-chatbot"},
+    )
+    obj = Assessment.objects.get(title="From a starter")
+    assert page.status_code == 302
+    assert page["Location"] == _url(obj, "organization")
+    # Without a starter it opens where the answers stop, as before (here: step 1 too).
+    blank = client.post(reverse("advisor:assessment_new"), {"title": "Blank", "starter": ""})
+    assert blank["Location"] == reverse(
+        "advisor:assessment", kwargs={"pk": Assessment.objects.get(title="Blank").pk}
+    )
+
+
 def test_new_assessment_form_rejects_bad_input(client: Client, member: Any) -> None:
     response = client.post(
         reverse("advisor:assessment_new"), {"title": "x" * 201, "starter": "no-such-starter"}

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from advisor.models import Report
+from advisor.models import Report, ShareLink
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import AssessmentFactory, MembershipFactory
 
@@ -42,6 +42,14 @@ def test_submit_watch_the_status_read_the_report_share_it_and_open_the_link(
     page.locator("form[action$='/share/'] button[type=submit]").click()
     url = page.locator("#new-share-url").input_value()
     assert re.search(r"/s/[A-Za-z0-9_-]{32}/$", url)
+    # The copy button is shown by a static script (no inline JavaScript under the CSP).
+    copy = page.locator("button[data-copy='#new-share-url']")
+    expect(copy).to_have_text({"en": "Copy link", "zh-hant": "複製連結"}[lang])
+    copy.click()
+    expect(copy).to_have_text({"en": "Copied", "zh-hant": "已複製"}[lang])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#share").screenshot(path=str(screenshot_dir / f"share-new-link-phone-{lang}.png"))
+    page.set_viewport_size({"width": 1366, "height": 900})
 
     stranger = browser.new_context()
     shared = stranger.new_page()
@@ -51,4 +59,15 @@ def test_submit_watch_the_status_read_the_report_share_it_and_open_the_link(
     shared.set_viewport_size({"width": 390, "height": 844})
     shared.screenshot(path=str(screenshot_dir / f"shared-phone-{lang}.png"), full_page=True)
     stranger.close()
+
+    # Revoking asks first: the button only opens the confirmation; its own button revokes.
+    page.goto(f"{live_server.url}/assessments/{obj.pk}/reports/1/#share")
+    page.locator("details.share-revoke summary").first.click()
+    confirm = page.locator("details.share-revoke button[type=submit]").first
+    expect(confirm).to_contain_text({"en": "Revoke this link", "zh-hant": "撤銷此連結"}[lang])
+    assert ShareLink.objects.get().revoked_at is None
+    confirm.click()
+    page.wait_for_load_state()
+    expect(page.locator("details.share-revoke")).to_have_count(0)
+    assert ShareLink.objects.get().revoked_at is not None
     assert not [e for e in errors if "Content Security Policy" in e], errors
