@@ -52,7 +52,17 @@ STACK_CHANGES = ("weekly", "monthly", "quarterly", "rarely")
 PIPELINES = ("exploratory", "evolving", "standardized")
 DEMANDS = ("unpredictable", "seasonal", "predictable")
 FRAMEWORKS = ("pytorch", "tensorflow", "jax", "onnx", "other")
-SERVING = ("vllm", "tgi", "tensorrt_llm", "triton", "tf_serving", "torchserve", "custom", "none")
+SERVING = (
+    "vllm",
+    "sglang",
+    "tgi",
+    "tensorrt_llm",
+    "triton",
+    "tf_serving",
+    "torchserve",
+    "custom",
+    "none",
+)
 MODES = ("public_cloud", "dedicated_hosting", "bare_metal", "private_cloud", "on_premises")
 CLOUDS = clouds.CLOUDS
 PORTABILITY = ("required", "preferred", "not_needed")

@@ -419,6 +419,27 @@ def _units(data: Mapping[str, Any]) -> dict[str, Unit]:
     return out
 
 
+def _compatibility(
+    own: Mapping[str, Any] | None, bundled: Mapping[str, Any] | None
+) -> Mapping[str, Any] | None:
+    """A card's compatibility: its own, with the bundled entry of every serving stack it does not
+    name (a catalog published before SGLang was an answer reads SGLang's bundled support, its
+    source and the formats it serves); the bundled entry when it has none."""
+    if not own or not bundled:
+        return own or bundled
+    named = own.get("serving") or {}
+    missing = [s for s in bundled.get("serving") or {} if s not in named]
+    if not missing:
+        return own
+    out = dict(own)
+    out["serving"] = {**named, **{s: bundled["serving"][s] for s in missing}}
+    for key in ("serving_sources", "serving_formats"):
+        extra = {s: v for s, v in (bundled.get(key) or {}).items() if s in missing}
+        if extra:
+            out[key] = {**(own.get(key) or {}), **extra}
+    return out
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -452,7 +473,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             as_of=a["as_of"],
             estimated_fields=tuple(a.get("estimated_fields", ())),
             host_reference=a.get("host_reference"),
-            compatibility=a.get("compatibility") or bundled_compat.get(a["id"]),
+            compatibility=_compatibility(a.get("compatibility"), bundled_compat.get(a["id"])),
             interconnect_gbps=_opt_float(a.get("interconnect_gbps")),
             capabilities=a.get("capabilities") or bundled_caps.get(a["id"]),
             tdp_w=_opt_float(a.get("tdp_w")),

@@ -545,9 +545,16 @@ def would_change_if(
     singles: list[Scored] = []
     flips: list[tuple[tuple[Change, ...], tuple[str, str]]] = []
     for path, depends, make in _groups(facts):
+        said: set[tuple[Vector | None, frozenset[Any] | None]] = set()
         for entry in _sweep(rs, path, depends, make):
-            singles.append(entry)
             change, patch, gains, bound, feasible, _ = entry
+            # Serving stacks the scores and the hard constraints treat alike (vLLM and SGLang
+            # in scoring v1) would say the same: the first in answer order speaks for both.
+            if path == "frameworks.serving":
+                if (gains, feasible) in said:
+                    continue
+                said.add((gains, feasible))
+            singles.append(entry)
             result = rs.result(gains, bound, feasible, partial(rs.deltas, patch))
             if result != base:
                 flips.append(((change,), result))

@@ -108,6 +108,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
     },
     "serving": {
         "vllm": _l("vLLM", "vLLM"),
+        "sglang": _l("SGLang", "SGLang"),
         "tgi": _l("Text Generation Inference", "Text Generation Inference", "TGI", "TGI"),
         "tensorrt_llm": _l("TensorRT-LLM", "TensorRT-LLM"),
         "triton": _l("Triton Inference Server", "Triton Inference Server"),

@@ -18,7 +18,9 @@ The benchmark's own output is parsed by `parse`, which tells the formats apart b
   `--output-file` (sgl-project/sglang, python/sglang/bench_serving.py): `max_concurrency`,
   `completed`, `request_throughput`, `output_throughput`, `mean_ttft_ms`, `p99_ttft_ms`,
   `mean_tpot_ms`, `p99_tpot_ms`, `mean_e2e_latency_ms`, `p99_e2e_latency_ms`; no date (the run is
-  dated the day it is pasted) and, in older versions, no model.
+  dated the day it is pasted) and, in older versions, no model. Its `backend` names the server
+  the run drove: an SGLang server's run is read for an SGLang team only, and an SGLang team's
+  run against another engine's server is refused.
 - trtllm-bench JSON, `_parse_trtllm_bench`: `trtllm-bench ... throughput --streaming
   --report_json` (NVIDIA/TensorRT-LLM, tensorrt_llm/bench/dataclasses/reporting.py
   get_statistics_dict): `engine.model`, `request_info.num_requests` and
@@ -258,10 +260,34 @@ def _require(
             problems.append(ParseProblem("not_number", prefix + key))
 
 
+# sglang.bench_serving's --backend names the server the run drove (ASYNC_REQUEST_FUNCS in
+# python/sglang/bench_serving.py, 0033168f; sgl-jax in SGLang-JAX's copy): SGLang's own, or
+# another engine's (vllm, lmdeploy, trt: Triton's TensorRT-LLM ensemble, truss, gserver). A run
+# of one stack's server never stands in for another stack's estimates.
+_SGLANG_SERVERS = frozenset({"sglang", "sglang-native", "sglang-oai", "sglang-oai-chat", "sgl-jax"})
+_OTHER_SERVERS = frozenset(
+    {"vllm", "vllm-chat", "lmdeploy", "lmdeploy-chat", "trt", "truss", "gserver"}
+)
+
+
+def _server_problem(doc: dict[str, Any], serving: str) -> ParseProblem | None:
+    backend = doc.get("backend")
+    if not isinstance(backend, str):
+        return None
+    if (backend in _SGLANG_SERVERS and serving != "sglang") or (
+        backend in _OTHER_SERVERS and serving == "sglang"
+    ):
+        return ParseProblem("other_server", backend)
+    return None
+
+
 def _parse_sglang(
     doc: dict[str, Any], *, accelerator_id: str, serving: str, source: str, today: str
 ) -> Measurement:
     problems: list[ParseProblem] = []
+    other = _server_problem(doc, serving)
+    if other is not None:
+        problems.append(other)
     _require(doc, _REQUIRED_NUMBERS, problems)
     concurrency = _int_at_least_one(doc.get("max_concurrency"))
     if concurrency is None:

@@ -768,6 +768,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stack_item.frameworks": _m("the {value} framework", "{value} 框架"),
     "stack_item.serving": _m("the {value} serving stack", "{value} 服務堆疊"),
     "stack_item.custom_cuda_kernels": _m("the team's custom CUDA kernels", "團隊的自訂 CUDA 核心"),
+    "stack_item.serving_format": _m(
+        "{value} serving with your serving stack", "以您的推論服務框架進行的 {value} 服務"
+    ),
     "porting.hipify": _m(
         "port the custom CUDA kernels to HIP (HIPIFY) and re-validate them on ROCm",
         "將自訂 CUDA 核心移植為 HIP（HIPIFY）並在 ROCm 上重新驗證",
@@ -838,6 +841,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "card_cannot.no_int8": _m("no int8 serving path on this card", "此卡片沒有 int8 服務路徑"),
     "card_cannot.no_int4": _m(
         "no int4 (AWQ/GPTQ) serving path on this card", "此卡片沒有 int4（AWQ／GPTQ）服務路徑"
+    ),
+    "card_cannot.stack_format": _m(
+        "{stack} does not serve {format} on this card (its back end for the card has no "
+        "quantised path yet; answer bf16 to size it on this one)",
+        "{stack} 在此卡片上無法以 {format} 服務（其此卡片後端尚無量化路徑；"
+        "若要在此卡片上估算，請改答 bf16）",
     ),
     "card_cannot.kernel_too_new": _m(
         "the custom CUDA kernels are built for {targets}, newer than this card ({card}): it "
@@ -1480,6 +1489,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "measured.nothing_completed": _m(
         "No request completed in this run.", "這次執行沒有任何請求完成。"
+    ),
+    "measured.other_server": _m(
+        "This run measured another serving stack's server (bench_serving --backend {field}), "
+        "not the one this report plans for: run the pilot's commands against your own stack.",
+        "這次執行量測的是另一個服務堆疊的伺服器（bench_serving --backend {field}），"
+        "而非本報告規劃的堆疊：請以試行方案的指令對您自己的堆疊執行。",
     ),
     # --- no dead ends (issue 22 item 1; advisor/engine/relax.py)
     "dead_end.no_option": _m(

@@ -159,6 +159,8 @@ def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
 
 def _coded(prefix: str, code: str, lang: str) -> str:
     name, params = ST.detail(code)
+    if "stack" in params:
+        params["stack"] = i18n.label(params["stack"], lang)
     return i18n.message(f"{prefix}.{name}", lang, **params)
 
 

@@ -44,6 +44,24 @@ CUSTOM_MODEL = "<your-model>"
 _HOURLY = ("on_demand", "flex_start", "spot")
 _BACKENDS = {"vllm": "vllm", "tgi": "tgi"}
 _TRTLLM_CLIENT = "python -m tensorrt_llm.serve.scripts.benchmark_serving --backend openai"
+# SGLang's server and client, flags as in sgl-project/sglang python/sglang/srt/server_args.py
+# (001067fffe33427bee0ed2f007fb7551a1d76b44; --tp is only an argparse prefix of --tp-size) and
+# python/sglang/bench_serving.py (0033168f0f58b2bc05aa0273bd475d9c01bafb1c: --random-range-ratio
+# defaults to 0, lengths drawn up to the one asked, so 1 keeps the team's; EOS is ignored unless
+# --disable-ignore-eos). On a TPU it is SGLang-JAX (docs/platforms/tpu.md at 10c578e3;
+# sgl-project/sglang-jax server_args.py at 00f0fbf5, bench_serving.py at 06919642, same JSONL).
+_SGLANG = {
+    "gpu": (
+        "python -m sglang.launch_server",
+        "",
+        "python -m sglang.bench_serving --backend sglang",
+    ),
+    "tpu": (
+        "python -m sgl_jax.launch_server",
+        " --device tpu --dtype bfloat16",
+        "python -m sgl_jax.bench_serving --backend sgl-jax",
+    ),
+}
 _TRAINING_PRECISION = {"bf16_mixed": "bf16", "fp16_mixed": "fp16"}
 
 
@@ -178,6 +196,18 @@ def _serving(
         f"--save-result --result-filename pilot-c{c}.json"
         for c in levels
     ]
+    if stack == "sglang":
+        # SGLang's own server and client, whose JSONL measured.parse reads, in their place.
+        commands = _sglang_commands(
+            catalog.by_id[option["accelerator_id"]].type,
+            model,
+            tp,
+            inf.context_tokens,
+            batch,
+            prompt,
+            inf.output_tokens,
+            levels,
+        )
     tps = float(option["tokens_per_second_per_replica"])
     checks = [
         _check(
@@ -234,6 +264,32 @@ def _serving(
         },
         "checks": checks,
     }
+
+
+def _sglang_commands(
+    family: str,
+    model: str,
+    tp: int,
+    context: int,
+    batch: int,
+    prompt: int,
+    output: int,
+    levels: list[int],
+) -> list[str]:
+    """SGLang's server for one replica and its client at each concurrency level (one JSONL file
+    per level: the file at the plan's concurrency is the one to paste)."""
+    server, device, client = _SGLANG["tpu" if family == "tpu" else "gpu"]
+    return [
+        f"{server} --model-path {model} --tp-size {tp}{device} --context-length {context} "
+        f"--max-running-requests {batch}",
+        *(
+            f"{client} --model {model} --dataset-name random --random-input-len {prompt} "
+            f"--random-output-len {output} --random-range-ratio 1 "
+            f"--max-concurrency {c} --num-prompts {PROMPTS_PER_SLOT * c} "
+            f"--output-file pilot-c{c}.jsonl"
+            for c in levels
+        ),
+    ]
 
 
 def _training(

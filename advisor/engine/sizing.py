@@ -388,8 +388,10 @@ def expert_fraction_read(shape: ModelShape, batch: float) -> float:
 
 
 # Serving stacks that prefill in chunks of a bounded token budget per step; the rest (and
-# serving="none": plain Hugging Face generate()) prefill every sequence's prompt at once.
-CHUNKED_PREFILL_SERVING = frozenset({"vllm", "tgi", "tensorrt_llm", "triton"})
+# serving="none": plain Hugging Face generate()) prefill every sequence's prompt at once. SGLang's
+# scheduler chunks too (`--chunked-prefill-size`, "the maximum number of tokens in a chunk for
+# the chunked prefill": sgl-project/sglang python/sglang/srt/server_args.py, 001067ff).
+CHUNKED_PREFILL_SERVING = frozenset({"vllm", "sglang", "tgi", "tensorrt_llm", "triton"})
 
 
 def prefill_tokens(inf: Inference, catalog: Catalog, serving: str | None = None) -> float:

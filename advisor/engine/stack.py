@@ -76,6 +76,18 @@ def _precision_check(acc: Accelerator, phase: str, precision: str | None) -> tup
     return None
 
 
+# A serving stack may run fewer formats on a card than the card has: the catalog's
+# `serving_formats` names them per stack (SGLang's TPU back end, SGLang-JAX, serves bf16 only,
+# its quantisation being in development). The card's own check comes first.
+def _serving_format_check(
+    compat: Mapping[str, Any] | None, serving: str, precision: str | None
+) -> tuple[str, str] | None:
+    formats = ((compat or {}).get("serving_formats") or {}).get(serving) or {}
+    if precision is None or formats.get(precision) != "none":
+        return None
+    return "unsupported", f"stack_format:{serving}:{precision}"
+
+
 def _arch(value: str) -> tuple[int, int]:
     digits = value.removeprefix("sm_")
     return int(digits[:-1]), int(digits[-1])
@@ -101,8 +113,11 @@ def _kernel_check(acc: Accelerator, targets: tuple[str, ...]) -> tuple[str, str]
 
 
 def detail(code: str) -> tuple[str, dict[str, str]]:
-    """A check code and its parameters ("kernel_rebuild:sm_90:sm_80" -> card, targets)."""
+    """A check code and its parameters ("kernel_rebuild:sm_90:sm_80" -> card, targets;
+    "stack_format:sglang:int8" -> stack, format)."""
     name, *rest = code.split(":")
+    if name == "stack_format" and len(rest) == 2:
+        return name, {"stack": rest[0], "format": rest[1]}
     if len(rest) == 2:
         return name, {"card": rest[0], "targets": rest[1].replace(",", ", ")}
     return name, {}
@@ -169,6 +184,10 @@ def _fit(
     found = _precision_check(acc, phase, precision)
     if found is not None:
         own.append((f"precision.{precision}", *found))
+    elif phase == "inference":
+        found = _serving_format_check(compat, serving, precision)
+        if found is not None:
+            own.append((f"serving_format.{precision}", *found))
     found = _kernel_check(acc, archs) if custom else None
     if found is not None:
         own.append(("kernel_architectures", *found))
@@ -187,6 +206,12 @@ def _fit(
         code = porting_codes.get(group) or ("verify" if not compat else "generic")
         if code not in porting:
             porting.append(code)
+    # A stack whose support the catalog sources on its own (SGLang) adds that source and date.
+    stack_source = (
+        ((compat or {}).get("serving_sources") or {}).get(serving) or {}
+        if phase == "inference"
+        else {}
+    )
     return StackFit(
         status=worst,
         checks=checks,
@@ -195,11 +220,15 @@ def _fit(
             str(src)
             for src in (
                 (compat or {}).get("source"),
+                stack_source.get("source"),
                 (acc.capabilities or {}).get("source") if own else None,
             )
             if src
         )
         or None,
-        as_of=(compat or {}).get("as_of"),
+        as_of=max(
+            (d for d in ((compat or {}).get("as_of"), stack_source.get("as_of")) if d),
+            default=None,
+        ),
         blocking=tuple(code for _, status, code in own if status == "unsupported"),
     )

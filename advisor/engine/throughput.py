@@ -84,8 +84,8 @@ def replica_cycle(
     """Seconds for a replica to take `batch` sequences from prompt to their last output token.
 
     Without chunked prefill the prompts are prefilled, then decoded (serial). A chunked-prefill
-    stack (vLLM, TGI, TensorRT-LLM, Triton) schedules prompt chunks into the decode steps, so
-    prefill compute overlaps decode's weight and KV reads: the cycle is the larger of the
+    stack (vLLM, SGLang, TGI, TensorRT-LLM, Triton) schedules prompt chunks into the decode
+    steps, so prefill compute overlaps decode's weight and KV reads: the cycle is the larger of the
     compute and the memory traffic, plus the communication and per-sequence overhead that
     neither hides."""
     a, b, c, d, e = terms

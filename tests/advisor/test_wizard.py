@@ -721,3 +721,19 @@ def test_the_model_step_offers_mixture_of_experts_models_and_answers(
     obj.refresh_from_db()
     saved = obj.answers["model"]["architecture"]
     assert (saved["experts"], saved["experts_per_token"]) == (8, 2)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_sglang_is_a_serving_stack_the_wizard_asks_saves_and_reviews(
+    client: Client, member: Any, language: str
+) -> None:
+    obj = _new(member, FULL)
+    page = client.get(_url(obj, "frameworks"), **_zh(language)).text
+    assert '<option value="sglang">SGLang</option>' in page
+    # Listed after vLLM, before Text Generation Inference, in both languages.
+    assert page.index('value="vllm"') < page.index('value="sglang"') < page.index('value="tgi"')
+    _post(client, obj, "frameworks", {**POSTS["frameworks"], "serving": "sglang"}, **_zh(language))
+    obj.refresh_from_db()
+    assert obj.answers["frameworks"]["serving"] == "sglang"
+    assert parse_answers(obj.answers).frameworks.serving == "sglang"
+    assert "SGLang" in client.get(_url(obj, "review"), **_zh(language)).text

@@ -620,3 +620,27 @@ def test_a_customer_anywhere_in_japan_is_an_answer_the_api_and_its_schema_take(a
     spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
     regions = spec["AnswersV1"]["properties"]["organization"]["properties"]["regions"]
     assert "japan" in regions["items"]["enum"]
+
+
+def test_an_sglang_team_is_an_answer_the_api_and_its_schema_take(api: Api) -> None:
+    answers = _answers_with(["frameworks", "serving"], "sglang")
+    response = api.post(_body(answers=answers))
+    assert response.status_code == 201, response.content
+    assert response.json()["answers"]["frameworks"]["serving"] == "sglang"
+    serving = [
+        run
+        for w in response.json()["result"]["workloads"]
+        for run in (w.get("pilot") or {}).get("runs", ())
+        if run["kind"] == "serving"
+    ]
+    assert serving and all(r["stack"] == "sglang" for r in serving)
+    assert all(
+        r["commands"][0].startswith("python -m sglang.launch_server --model-path ")
+        for r in serving
+        if r["accelerator_id"].startswith(("nvidia-", "amd-"))
+    )
+    schema = api.get("/api/v1/schema/answers").json()["properties"]["frameworks"]["properties"]
+    assert "sglang" in schema["serving"]["enum"]
+    spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    frameworks = spec["AnswersV1"]["properties"]["frameworks"]["properties"]
+    assert "sglang" in frameworks["serving"]["enum"]

@@ -1862,6 +1862,67 @@ CASES += [
 ]
 
 
+# --------------------------------------------------------------------------- issue 24 item 3:
+# SGLang as the team's serving stack (support from SGLang's docs; its own pilot commands).
+
+
+def tokyo_sglang_shop_is_planned_on_cards_sglang_runs_and_piloted_with_sglang(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    runnable_first(w)
+    first = w["options"][0]
+    assert first["stack"]["status"] == "native"
+    assert {"item": "serving.sglang", "status": "native"} in first["stack"]["checks"]
+    assert "sgl-project/sglang docs/get_started/install.md" in first["stack"]["source"]
+    for o in _listed(w):
+        if o["accelerator_id"] in ("amd-mi300x", "nvidia-t4"):
+            assert o["stack"]["status"] in ("supported", "needs_porting")
+    run = w["pilot"]["runs"][0]
+    server, *bench = run["commands"]
+    assert server.startswith("python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B ")
+    assert bench and all("--backend sglang " in c and "--output-file " in c for c in bench)
+
+
+def jax_lab_on_google_cloud_serves_with_sglang_jax_on_tpu_v6e(r: Result) -> None:
+    w = workload(r, "realtime_inference")
+    assert w["accelerator"] == "tpu"
+    runnable_first(w)
+    first = w["options"][0]
+    # SGLang-JAX lists TPU v6e and v7 (docs/platforms/tpu.md); older TPUs are to be verified.
+    assert first["accelerator_id"] in ("tpu-v6e", "tpu-7x")
+    assert first["stack"]["status"] == "supported"
+    assert "SGLang-JAX" in first["stack"]["source"]
+    older = [o for o in _listed(w) if o["accelerator_id"] in ("tpu-v4", "tpu-v5e", "tpu-v5p")]
+    assert all(o["stack"]["status"] == "needs_porting" for o in older)
+    server = w["pilot"]["runs"][0]["commands"][0]
+    assert server.startswith("python -m sgl_jax.launch_server --model-path ")
+    assert " --device tpu --dtype bfloat16 " in server
+
+
+CASES += [
+    (
+        "tokyo_startup_serves_qwen_7b_with_sglang",
+        team(
+            organization={"industry": "ecommerce", "regions": ["tokyo"]},
+            model={"preset": "qwen2.5-7b"},
+            frameworks={"serving": "sglang"},
+            inference={"context_tokens": 6144, "output_tokens": 512, "concurrent_sequences": 32},
+        ),
+        tokyo_sglang_shop_is_planned_on_cards_sglang_runs_and_piloted_with_sglang,
+    ),
+    (
+        "us_jax_lab_serves_qwen_7b_with_sglang_on_google_cloud",
+        team(
+            organization={"industry": "research", "regions": ["us_east"]},
+            model={"preset": "qwen2.5-7b"},
+            maturity={"stack_changes": "rarely"},
+            frameworks={"primary": "jax", "serving": "sglang"},
+            deployment={"allowed_modes": ["public_cloud"], "clouds": ["gcp"]},
+        ),
+        jax_lab_on_google_cloud_serves_with_sglang_jax_on_tpu_v6e,
+    ),
+]
+
+
 @pytest.mark.parametrize(("name", "doc", "check"), CASES, ids=[c[0] for c in CASES])
 def test_expert_case(
     catalog: Catalog,

@@ -130,22 +130,25 @@ TODAY = "2026-12-02"
 
 
 def _parse(name: str, concurrency: int | None = None) -> Measurement:
+    # SGLang's file records the server it drove (--backend sglang): it is read for SGLang.
     return parse(
         (DATA / name).read_bytes(),
         accelerator_id=H100,
-        serving="tensorrt_llm",
+        serving="sglang" if name.startswith("sglang") else "tensorrt_llm",
         source=name,
         today=TODAY,
         concurrency=concurrency,
     )
 
 
-def _problems(raw: str, concurrency: int | None = None) -> list[tuple[str, str]]:
+def _problems(
+    raw: str, concurrency: int | None = None, serving: str = "vllm"
+) -> list[tuple[str, str]]:
     with pytest.raises(MeasurementError) as caught:
         parse(
             raw,
             accelerator_id=H100,
-            serving="vllm",
+            serving=serving,
             source="x",
             today=TODAY,
             concurrency=concurrency,
@@ -213,7 +216,7 @@ def test_names_every_problem_of_an_sglang_run() -> None:
     line = json.loads((DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()[0])
     line |= {"max_concurrency": None, "mean_tpot_ms": "n/a", "completed": 0}
     del line["output_throughput"]
-    assert _problems(json.dumps(line)) == [
+    assert _problems(json.dumps(line), serving="sglang") == [
         ("missing", "output_throughput"),
         ("not_number", "mean_tpot_ms"),
         ("no_concurrency", "max_concurrency"),
@@ -255,3 +258,32 @@ def test_every_problem_has_words_in_both_languages(lang: str) -> None:
     ):
         text = i18n.message(f"measured.{code}", lang, field="x", limit=512)
         assert text and "{" not in text
+
+
+def _sglang_run(backend: str) -> str:
+    last = (DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()[-1]
+    return json.dumps(json.loads(last) | {"backend": backend})
+
+
+@pytest.mark.parametrize("backend", ["sglang", "sglang-oai", "sgl-jax"])
+def test_an_sglang_server_run_stands_only_for_an_sglang_team(backend: str) -> None:
+    # python/sglang/bench_serving.py (0033168f): --backend names the server the run drove.
+    m = parse(_sglang_run(backend), accelerator_id=H100, serving="sglang", source="x", today=TODAY)
+    assert (m.serving, m.tool, m.concurrency) == ("sglang", "sglang", 32)
+    for other in ("vllm", "tensorrt_llm", "custom"):
+        with pytest.raises(MeasurementError) as caught:
+            parse(_sglang_run(backend), accelerator_id=H100, serving=other, source="x", today=TODAY)
+        assert [(p.code, p.field) for p in caught.value.problems] == [("other_server", backend)]
+
+
+@pytest.mark.parametrize("backend", ["vllm", "trt", "lmdeploy"])
+def test_an_sglang_teams_run_against_another_engines_server_is_refused(backend: str) -> None:
+    with pytest.raises(MeasurementError) as caught:
+        parse(_sglang_run(backend), accelerator_id=H100, serving="sglang", source="x", today=TODAY)
+    assert [(p.code, p.field) for p in caught.value.problems] == [("other_server", backend)]
+    # The same client driving vLLM's server is a vLLM team's measurement.
+    if backend == "vllm":
+        m = parse(
+            _sglang_run(backend), accelerator_id=H100, serving="vllm", source="x", today=TODAY
+        )
+        assert (m.serving, m.tool) == ("vllm", "sglang")

@@ -133,6 +133,101 @@ def test_a_tensorrt_llm_team_gets_trtllm_serve_and_a_client_whose_result_is_read
         assert (m.concurrency, m.percentile) == (level, "p95")
 
 
+SGLANG = {**SERVING, "frameworks": {**SERVING["frameworks"], "serving": "sglang"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_an_sglang_team_gets_sglangs_server_and_client_whose_jsonl_is_read(
+    catalog: Catalog, scoring: ScoringModel, lang: str
+) -> None:
+    w = _workload(evaluate(SGLANG, catalog, scoring, lang=lang), "realtime_inference")
+    first = w["options"][0]
+    run = w["pilot"]["runs"][0]
+    assert run["stack"] == "sglang" and run["accelerator_id"] == first["accelerator_id"]
+    tp, batch = first["tensor_parallel"], first["batch_per_replica"]
+    server, *bench = run["commands"]
+    # python/sglang/srt/server_args.py (001067ff): --model-path, --tp-size, --context-length,
+    # --max-running-requests.
+    assert server == (
+        f"python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B --tp-size {tp} "
+        f"--context-length 6144 --max-running-requests {batch}"
+    )
+    levels = sorted({1, max(1, batch // 2), batch})
+    assert len(bench) == len(levels)
+    recorded = (DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()[-1]
+    for level, line in zip(levels, bench, strict=True):
+        # python/sglang/bench_serving.py (0033168f); range ratio 1 keeps the team's lengths.
+        assert line == (
+            "python -m sglang.bench_serving --backend sglang --model Qwen/Qwen2.5-7B "
+            "--dataset-name random --random-input-len 5120 --random-output-len 1024 "
+            f"--random-range-ratio 1 --max-concurrency {level} --num-prompts {10 * level} "
+            f"--output-file pilot-c{level}.jsonl"
+        )
+        # The line the client appends to that file is read, at that concurrency, for SGLang.
+        m = parse(
+            json.dumps(json.loads(recorded) | {"max_concurrency": level}) + "\n",
+            accelerator_id=run["accelerator_id"],
+            serving="sglang",
+            source=line.split("--output-file ")[1],
+            today="2026-12-02",
+        )
+        assert (m.tool, m.serving, m.concurrency, m.percentile) == (
+            "sglang",
+            "sglang",
+            level,
+            "p99",
+        )
+    # The pass lines are the other stacks': the option's own figures and the safety share.
+    share = float(catalog.rule("target_safety_share"))
+    checks = _checks(run)
+    assert set(checks) == {
+        "tokens_per_second_per_replica",
+        "ttft_ms",
+        "tpot_ms",
+        "latency.whole_response",
+    }
+    tps = checks["tokens_per_second_per_replica"]
+    assert tps["assumed"] == pytest.approx(first["tokens_per_second_per_replica"], abs=0.01)
+    assert tps["line"] == pytest.approx(tps["assumed"] * (1 - share), abs=0.01)
+    for figure in ("ttft_ms", "tpot_ms"):
+        assert checks[figure]["line"] == pytest.approx(first[figure] * (1 + share), abs=0.01)
+    assert checks["latency.whole_response"]["line"] == 40000
+    assert {"en": "pass line", "zh-hant": "合格線"}[lang] in w["pilot"]["summary"]
+
+
+def test_a_jax_team_serving_with_sglang_on_google_cloud_gets_sglang_jax(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # On a TPU SGLang is SGLang-JAX (docs/platforms/tpu.md at 10c578e3): its own server, with
+    # --device tpu, and its own copy of the client, which writes the same JSONL.
+    doc = {
+        **SGLANG,
+        "organization": {**SGLANG["organization"], "regions": ["us_east"]},
+        "frameworks": {**SGLANG["frameworks"], "primary": "jax"},
+        "maturity": {**SGLANG["maturity"], "stack_changes": "rarely"},
+        "deployment": {
+            **SGLANG["deployment"],
+            "allowed_modes": ["public_cloud"],
+            "clouds": ["gcp"],
+            "china_connectivity": False,
+        },
+    }
+    run = _workload(evaluate(doc, catalog, scoring), "realtime_inference")["pilot"]["runs"][0]
+    assert run["accelerator_id"] == "tpu-v6e"
+    server, *bench = run["commands"]
+    tp, batch = run["settings"]["tensor_parallel"], run["settings"]["batch_per_replica"]
+    assert server == (
+        f"python -m sgl_jax.launch_server --model-path Qwen/Qwen2.5-7B --tp-size {tp} "
+        f"--device tpu --dtype bfloat16 --context-length 6144 --max-running-requests {batch}"
+    )
+    assert bench[-1] == (
+        "python -m sgl_jax.bench_serving --backend sgl-jax --model Qwen/Qwen2.5-7B "
+        "--dataset-name random --random-input-len 5120 --random-output-len 1024 "
+        f"--random-range-ratio 1 --max-concurrency {batch} --num-prompts {10 * batch} "
+        f"--output-file pilot-c{batch}.jsonl"
+    )
+
+
 def test_the_model_repository_comes_from_the_presets(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:

@@ -62,9 +62,11 @@ def _at_the_estimate(report: Report) -> str:
     return json.dumps(doc)
 
 
-def _busy_report(membership: Any) -> Report:
+def _busy_report(membership: Any, serving: str | None = None) -> Report:
     assessment = AssessmentFactory(membership=membership, submitted=True)
     assessment.answers["inference"]["tokens_per_day"] = 150_000_000
+    if serving is not None:
+        assessment.answers["frameworks"]["serving"] = serving
     assessment.save()
     return ReportFactory(assessment=assessment)
 
@@ -214,7 +216,8 @@ def test_regenerating_a_measured_version_keeps_its_measurements(
 def test_an_sglang_jsonl_and_a_genai_perf_csv_each_make_a_version(
     client: Client, owner: Any, headers: dict[str, str], django_capture_on_commit_callbacks: Any
 ) -> None:
-    v1 = _busy_report(owner)
+    # The JSONL records an SGLang server's run (--backend sglang): an SGLang team's.
+    v1 = _busy_report(owner, serving="sglang")
     sglang = SimpleUploadedFile(
         "bench.jsonl", (DATA / "sglang_bench_serving_h100.jsonl").read_bytes()
     )
@@ -307,3 +310,78 @@ def test_staff_see_ratios_per_card_without_customer_names(
     first = selectors.first_serving_option(v1.result) or {}
     assert first["accelerator_id"] in page and "0.50" in page
     assert owner.organization.name not in page and v1.assessment.title not in page
+
+
+def _sglang_jsonl(report: Report, ratio: float) -> str:
+    """The recorded SGLang file (two runs), its newest at the plan's concurrency and at `ratio`
+    of the estimated throughput per replica."""
+    first = selectors.first_serving_option(report.result)
+    assert first is not None
+    older, newest = (DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()
+    run = json.loads(newest) | {
+        "max_concurrency": first["batch_per_replica"],
+        "output_throughput": first["tokens_per_second_per_replica"] * ratio,
+    }
+    return f"{older}\n{json.dumps(run)}\n"
+
+
+@pytest.mark.parametrize("headers", [{}, ZH], ids=["en", "zh-hant"])
+def test_an_sglang_teams_bench_serving_jsonl_recalibrates_its_plan(
+    client: Client, owner: Any, headers: dict[str, str], django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner, serving="sglang")
+    assert v1.result is not None
+    # The pilot asked for SGLang's own client, which writes this file.
+    commands = [
+        c
+        for w in v1.result["workloads"]
+        for run in (w.get("pilot") or {}).get("runs", ())
+        for c in run["commands"]
+    ]
+    assert any(c.startswith("python -m sglang.bench_serving --backend sglang ") for c in commands)
+    before = selectors.first_serving_option(v1.result)
+    assert before is not None
+    name = f"pilot-c{before['batch_per_replica']}.jsonl"
+    upload = SimpleUploadedFile(name, _sglang_jsonl(v1, 0.5).encode())
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(_url(v1), {"file": upload}, **headers)
+    assert response.status_code == 302
+    done = reports.report_generate(report_id=Report.objects.get(number=2).pk)
+    assert done is not None and done.result is not None
+    (run,) = done.result["measurements"]
+    assert (run["source"], run["accelerator_id"]) == (name, before["accelerator_id"])
+    after = selectors.first_serving_option(done.result)
+    assert after is not None
+    # Half the estimated throughput: more devices or another card for the same load.
+    assert (after["accelerator_id"], after["count"]) != (before["accelerator_id"], before["count"])
+    row = Measurement.objects.get()
+    assert (row.serving, row.figures["tool"], row.concurrency) == (
+        "sglang",
+        "sglang",
+        before["batch_per_replica"],
+    )
+    page = html.unescape(client.get(_url(done, "report"), **headers).content.decode())
+    assert (
+        "Re-planned with measured figures" in page and f"with SGLang on {row.measured_on}" in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({}, "This run measured another serving stack's server (bench_serving --backend sglang)"),
+        (ZH, "這次執行量測的是另一個服務堆疊的伺服器（bench_serving --backend sglang）"),
+    ],
+    ids=["en", "zh-hant"],
+)
+def test_an_sglang_servers_run_is_refused_for_a_vllm_plan_and_kept(
+    client: Client, owner: Any, headers: dict[str, str], expected: str
+) -> None:
+    v1 = _busy_report(owner)
+    assert (v1.answers["frameworks"]["serving"], v1.assessment.reports.count()) == ("vllm", 1)
+    pasted = _sglang_jsonl(v1, 0.5)
+    response = client.post(_url(v1), {"text": pasted}, **headers)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert expected in page and '"backend": "sglang"' in page
+    assert not Measurement.objects.exists() and v1.assessment.reports.count() == 1
