@@ -768,6 +768,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stack_item.frameworks": _m("the {value} framework", "{value} 框架"),
     "stack_item.serving": _m("the {value} serving stack", "{value} 服務堆疊"),
     "stack_item.custom_cuda_kernels": _m("the team's custom CUDA kernels", "團隊的自訂 CUDA 核心"),
+    # A card's own checks in a dead end's list (engine/relax.py): its numeric formats and the
+    # architectures the team's kernels are built for.
+    "stack_item.precision": _m("{value} arithmetic", "{value} 運算"),
+    "stack_item.kernel_architectures": _m(
+        "the team's custom CUDA kernels as they are built", "團隊目前所編譯的自訂 CUDA 核心"
+    ),
     "stack_item.serving_format": _m(
         "{value} serving with your serving stack", "以您的推論服務框架進行的 {value} 服務"
     ),

@@ -282,3 +282,29 @@ def test_a_tpu_dead_end_names_the_gpu_the_answers_already_allow(
             if c["answer_path"] == "deployment.allowed_modes":
                 added = set(c["to"]) - set(c["from"])
                 assert r["option"]["deployment_mode"] in added
+
+
+@pytest.mark.parametrize(
+    ("lang", "precision", "kernels"),
+    [
+        ("en", "4 card(s) cannot run FP8 arithmetic", "the team's custom CUDA kernels as they are"),
+        ("zh-hant", "4 種卡片無法執行FP8 運算", "團隊目前所編譯的自訂 CUDA 核心"),
+    ],
+)
+def test_a_card_ruled_out_by_its_own_data_is_named_in_words(
+    catalog: Catalog, scoring: ScoringModel, lang: str, precision: str, kernels: str
+) -> None:
+    # A Hong Kong team keeping data in region: the cards offered there lack fp8 units, or
+    # predate the sm_100 its kernels are built for. The list said "stack_item.precision".
+    in_region = {"allowed_modes": ["public_cloud"], "data_residency": "in_region"}
+    hk = {"industry": "ecommerce", "regions": ["hong_kong"]}
+    fp8 = team(organization=hk, deployment=in_region, inference={"precision": "fp8"})
+    built = team(
+        organization=hk,
+        deployment=in_region,
+        frameworks={"custom_kernels": True, "kernel_architectures": ["sm_100"]},
+    )
+    for doc, said in ((fp8, precision), (built, kernels)):
+        w = workload(evaluate(doc, catalog, scoring, lang=lang), "realtime_inference")
+        assert said in w["dead_end"]["statement"]
+        assert "stack_item" not in w["dead_end"]["statement"]
