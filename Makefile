@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test quick lint fmt services services-down messages shell clean bench bench-engine bench-reports load fuzz
+.PHONY: help run test quick lint fmt services services-down messages shell clean bench bench-engine bench-reports bench-pages load fuzz
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10
 
 bench-reports:  ## Reports through a real worker: p50/p95 generation and submit-to-done (COUNT=20)
 	@bash .ci/bench-reports.sh
+
+bench-pages:  ## The slow pages of issue 24 one at a time: median/p95 ms, CPU ms, queries (REPEAT=30, PROFILE=n)
+	@bash .ci/bench-pages.sh
 
 load:  ## Simulated people (Locust, headless) in steps: how many the box holds at p95 < 300 ms; writes docs/benchmarks.md
 	@bash .ci/load.sh

@@ -21,16 +21,11 @@ LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 ensure_venv
 apt_install wrk fonts-noto-cjk libharfbuzz-subset0
 services_up
-bin="$(pg_bin)"
-ensure_db() {
-  "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$1'" | grep -q 1 \
-    || "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $1 OWNER advisor"
-}
-ensure_db "$DB_NAME"
+ensure_database "$DB_NAME"
 # The report benchmark's database: the default one unless BENCH_REPORTS_DB_NAME names another.
 REPORTS_DATABASE_URL="$DATABASE_URL" REPORTS_REDIS_URL="$REDIS_URL"
 if [ -n "${BENCH_REPORTS_DB_NAME:-}" ]; then
-  ensure_db "$BENCH_REPORTS_DB_NAME"
+  ensure_database "$BENCH_REPORTS_DB_NAME"
   REPORTS_DATABASE_URL="${DATABASE_URL%/*}/$BENCH_REPORTS_DB_NAME"
 fi
 export DATABASE_URL="${DATABASE_URL%/*}/$DB_NAME"

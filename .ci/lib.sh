@@ -113,6 +113,13 @@ services_up() {
   export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 }
 
+ensure_database() {
+  # A database of its own on the services_up server (benchmarks and load runs keep theirs apart).
+  local bin; bin="$(pg_bin)"
+  "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$1'" | grep -q 1 \
+    || "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $1 OWNER advisor"
+}
+
 services_down() {
   local bin; bin="$(pg_bin)"
   if [ -n "$bin" ] && [ -d "$SERVICES_DIR/pg" ]; then

@@ -23,9 +23,7 @@ LOAD_BEFORE="$(uptime | sed 's/.*load average: //')"
 ensure_venv
 apt_install fonts-noto-cjk libharfbuzz-subset0
 services_up
-bin="$(pg_bin)"
-"$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'" | grep -q 1 \
-  || "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $DB_NAME OWNER advisor"
+ensure_database "$DB_NAME"
 export DATABASE_URL="${DATABASE_URL%/*}/$DB_NAME"
 # A Redis database of its own, so no other worker on this machine takes these reports.
 export REDIS_URL="${REDIS_URL%/*}/${LOAD_REDIS_DB:-6}"

@@ -122,6 +122,12 @@ def membership_is_operator_staff(membership: Membership) -> bool:
     return membership.organization.is_operator and membership.role in OPERATOR_STAFF_ROLES
 
 
+def membership_is_operator_admin(membership: Membership) -> bool:
+    """The operating organisation's admin role, for one membership already loaded with its
+    organisation (is_operator_admin also needs the user to be staff)."""
+    return membership.organization.is_operator and membership.role == Role.ADMIN
+
+
 def invitation_get_by_token(*, token: str) -> Invitation | None:
     if not token or len(token) > 200:
         return None

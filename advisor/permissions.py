@@ -12,9 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 
 from accounts.models import Membership, Role, User
-from accounts.selectors import is_operator_admin, is_operator_staff, membership_is_operator_staff
+from accounts.selectors import (
+    is_operator_admin,
+    is_operator_staff,
+    membership_is_operator_admin,
+    membership_is_operator_staff,
+    request_memberships,
+)
 from advisor.models import Assessment
 
 # Roles that sell: they create prospects, invite customers and share any report.
@@ -34,10 +41,23 @@ def can_read_reference(
     return any(membership_is_operator_staff(m) for m in memberships)
 
 
-def can_edit_reference(user: User | AnonymousUser) -> bool:
+def can_edit_reference(
+    user: User | AnonymousUser, *, memberships: Iterable[Membership] | None = None
+) -> bool:
     """Editing scoring models and the catalog in the admin: superusers, and the operating
-    organisation's admins who are staff."""
-    return is_operator_admin(user=user)
+    organisation's admins who are staff. `memberships` as for can_read_reference."""
+    if memberships is None or not user.is_authenticated or user.is_superuser:
+        return is_operator_admin(user=user)
+    return bool(user.is_active and user.is_staff) and any(
+        membership_is_operator_admin(m) for m in memberships
+    )
+
+
+def request_can_edit_reference(request: HttpRequest) -> bool:
+    """can_edit_reference for the request's user, from the memberships the request reads once
+    (accounts.selectors.request_memberships): the admin asks it for every model in its sidebar
+    and for every permission on a page, which was a query each time."""
+    return can_edit_reference(request.user, memberships=request_memberships(request))
 
 
 def can_share(*, membership: Membership | None, assessment: Assessment) -> bool:

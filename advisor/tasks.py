@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 
 from advisor.models import Report
-from advisor.services import pdfs, reports
+from advisor.services import mail, pdfs, reports
 
 
 @shared_task(name="advisor.health", acks_late=False)
@@ -113,6 +113,22 @@ def generate_report_pdf(report_id: int) -> bool:
     with _time_limits(settings.REPORT_SOFT_TIME_LIMIT, settings.REPORT_TIME_LIMIT):
         pdfs.report_pdf_render(report=report)
     return True
+
+
+@shared_task(
+    name="advisor.send_email",
+    acks_late=True,
+    # A mail server that refuses, drops or times out (smtplib's errors are OSErrors): later.
+    autoretry_for=(OSError,),
+    retry_backoff=10,
+    retry_backoff_max=600,
+    max_retries=8,
+)
+def send_email(payload: dict[str, Any]) -> None:
+    """An email built in the request (in its reader's language, with its links) and queued
+    once the request committed (services.mail): the message itself, not ids, so that what
+    is sent is what the request wrote."""
+    mail.email_send(payload=payload)
 
 
 @shared_task(name="advisor.sweep_reports", acks_late=False)

@@ -5,7 +5,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -131,6 +131,8 @@ def worker_env(transactional_db: None) -> dict[str, str]:
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL (make test starts Redis)")
     env = dict(os.environ)
+    # An email a test leaves on the queue (advisor.services.mail) never reaches a mail server.
+    env["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"
     url = env.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         env["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + str(connection.settings_dict["NAME"])
@@ -151,6 +153,39 @@ def worker(worker_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     yield start
     for proc in started:
         stop_worker(proc)
+
+
+@pytest.fixture
+def sent_mail() -> Callable[[], list[Any]]:
+    """The email a request leaves to a worker (advisor.services.mail), taken from the real
+    broker and sent by the real task in this process, as a worker would: sent_mail() runs what
+    is queued so far and returns Django's test outbox. (Celery's in-process worker closes the
+    test's database connection; this task needs none.)"""
+    from django.core import mail
+
+    from advisor.celery import app
+
+    app.control.purge()  # what earlier tests left on the queue, with no worker to take it
+
+    def sent() -> list[Any]:
+        with app.connection_for_read() as connection:
+            queue = connection.SimpleQueue(app.conf.task_default_queue)
+            try:
+                while True:
+                    try:
+                        message = queue.get(block=False)
+                    except queue.Empty:
+                        break
+                    name = message.headers["task"]
+                    assert name == "advisor.send_email", f"a {name} task was queued too"
+                    args, kwargs, _embed = message.decode()
+                    app.tasks[name](*args, **kwargs)
+                    message.ack()
+            finally:
+                queue.close()
+        return mail.outbox
+
+    return sent
 
 
 @pytest.fixture

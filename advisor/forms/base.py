@@ -139,15 +139,23 @@ def _html_select(widget: dict[str, Any]) -> str | None:
     return "".join(out)
 
 
+# Widget templates that only include django/forms/widgets/input.html.
+INPUT_TEMPLATES = frozenset(
+    f"django/forms/widgets/{name}.html" for name in ("text", "hidden", "number", "checkbox")
+)
+
+
 class WizardRenderer(DjangoTemplates):
-    """Django's form renderer, with the step forms' text inputs, hidden inputs and selects
+    """Django's form renderer, with text, number and hidden inputs, checkboxes and selects
     built in Python: a step page has up to a dozen, and each costs two to eleven template
-    renders (0.2-0.5 ms). The markup is Django's own, byte for byte: tests/advisor/
-    test_step_form_markup.py compares every step form with what Django's templates give."""
+    renders (0.2-0.5 ms); a scoring model's criteria table in the admin has a hundred and a
+    select of 23 answers per row. The markup is Django's own, byte for byte: tests/advisor/
+    test_step_form_markup.py compares every step form and the criteria table with what
+    Django's templates give."""
 
     def render(self, template_name: str, context: dict[str, Any], request: Any = None) -> str:
         html: str | None = None
-        if template_name in ("django/forms/widgets/text.html", "django/forms/widgets/hidden.html"):
+        if template_name in INPUT_TEMPLATES:
             html = _html_input(context["widget"])
         elif template_name == "django/forms/widgets/select.html":
             html = _html_select(context["widget"])

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from advisor.permissions import can_edit_reference, can_read_reference
+from advisor.permissions import can_read_reference, request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.models import (
     OPTION_CHOICES,
@@ -63,7 +63,7 @@ def scoring_models(request: HttpRequest) -> HttpResponse:
     models = ScoringModel.objects.annotate(criteria_count=Count("criteria")).select_related(
         "published_by"
     )
-    context = {"models": models, "can_edit": can_edit_reference(request.user)}
+    context = {"models": models, "can_edit": request_can_edit_reference(request)}
     return render(request, "reference/scoring_models.html", context)
 
 
@@ -81,7 +81,7 @@ def scoring_model(request: HttpRequest, pk: int) -> HttpResponse:
         if active is not None and active.pk != model.pk
         else None,
         "preview": selectors.latest_preview(model, finished=True),
-        "can_edit": can_edit_reference(request.user),
+        "can_edit": request_can_edit_reference(request),
     }
     return render(request, "reference/scoring_model.html", context)
 
@@ -117,6 +117,6 @@ def catalog(request: HttpRequest) -> HttpResponse:
         "prices": prices,
         "stale_count": sum(1 for p in prices if p["stale"]),
         "availability": selectors.catalog_availability(active) if active is not None else [],
-        "can_edit": can_edit_reference(request.user),
+        "can_edit": request_can_edit_reference(request),
     }
     return render(request, "reference/catalog.html", context)

@@ -9,6 +9,7 @@ engine, enqueue tasks or write across models.
 - `prospects`: a sales engineer's new prospect and the customer's invitation
 - `leads`: quote requests for house offers, bounded and emailed to sales engineers
 - `measurements`: a serving benchmark kept and a version re-planned with it
+- `mail`: email a request asks for, sent by a worker once the request commits
 
 Callers import the module of the concern (`from advisor.services import reports`).
 """

@@ -15,6 +15,7 @@ from accounts import throttle as rate_limits
 from accounts.models import Role, User
 from advisor import selectors
 from advisor.models import Lead, Report
+from advisor.services.mail import email_send_after_commit
 
 
 class QuoteNotAvailable(Exception):
@@ -46,8 +47,8 @@ def lead_create(
     report_url: str = "",
 ) -> Lead:
     """A quote request for the report's house offer, its sized server copied from the report
-    (selectors.quote_snapshot), and an email to the operating organisation's sales engineers
-    once it is committed."""
+    (selectors.quote_snapshot), and an email to the operating organisation's sales engineers,
+    sent by a worker once it is committed."""
     snapshot = (
         selectors.quote_snapshot(report=report, offer_id=offer_id)
         if report.status == Report.Status.DONE
@@ -81,7 +82,7 @@ def lead_create(
             to=recipients,
             reply_to=[user.email],
         )
-        transaction.on_commit(message.send)
+        email_send_after_commit(message=message)
     return lead
 
 

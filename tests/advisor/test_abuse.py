@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.core import mail
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
@@ -80,7 +79,7 @@ def _assert_refused(response: Any, retry_after: str) -> None:
 
 
 def test_quote_requests_are_limited_per_person_then_an_open_one_is_acknowledged(
-    limits: Any, django_capture_on_commit_callbacks: Any
+    limits: Any, django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     limits.QUOTE_REQUESTS_PER_USER = 3
     member = MembershipFactory(role=Role.MEMBER)
@@ -98,16 +97,16 @@ def test_quote_requests_are_limited_per_person_then_an_open_one_is_acknowledged(
     # Past the limit, the request already open is still acknowledged: nothing new is sent.
     assert again.status_code == 200
     assert "You already asked for a quote on this offer" in again.content.decode()
-    assert Lead.objects.count() == 3 and len(mail.outbox) == 3
+    assert Lead.objects.count() == 3 and len(sent_mail()) == 3
     # Another person is not held back by this one.
     colleague = _signed_in(MembershipFactory(role=Role.MEMBER, organization=member.organization))
     with django_capture_on_commit_callbacks(execute=True):
         assert _quote(colleague, reports[3]).status_code == 302
-    assert Lead.objects.count() == 4 and len(mail.outbox) == 4
+    assert Lead.objects.count() == 4 and len(sent_mail()) == 4
 
 
 def test_quote_requests_are_limited_per_organisation(
-    limits: Any, django_capture_on_commit_callbacks: Any
+    limits: Any, django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     limits.QUOTE_REQUESTS_PER_ORGANIZATION = 2
     first = MembershipFactory(role=Role.MEMBER)
@@ -121,12 +120,12 @@ def test_quote_requests_are_limited_per_organisation(
         # Another customer's organisation has its own count.
         other = MembershipFactory(role=Role.MEMBER)
         assert _quote(_signed_in(other), _house_report(other)).status_code == 302
-    assert Lead.objects.count() == 3 and len(mail.outbox) == 3
+    assert Lead.objects.count() == 3 and len(sent_mail()) == 3
     assert Lead.objects.filter(organization=first.organization).count() == 2
 
 
 def test_quote_requests_are_limited_per_report(
-    limits: Any, django_capture_on_commit_callbacks: Any
+    limits: Any, django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     limits.QUOTE_REQUESTS_PER_REPORT = 2
     first = MembershipFactory(role=Role.MEMBER)
@@ -140,11 +139,11 @@ def test_quote_requests_are_limited_per_report(
         # The organisation's next report has its own count.
         assert _quote(_signed_in(people[2]), _house_report(first, 2)).status_code == 302
     assert codes == [302, 302]
-    assert Lead.objects.filter(report=report).count() == 2 and len(mail.outbox) == 3
+    assert Lead.objects.filter(report=report).count() == 2 and len(sent_mail()) == 3
 
 
 def test_forty_identical_requests_make_one_lead_and_one_email_until_it_is_answered(
-    limits: Any, django_capture_on_commit_callbacks: Any
+    limits: Any, django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     # Issue 23: 40 POSTs in 2.8 s gave 40 leads and 41 emails.
     member = MembershipFactory(role=Role.MEMBER)
@@ -154,19 +153,19 @@ def test_forty_identical_requests_make_one_lead_and_one_email_until_it_is_answer
         codes = {_quote(client, report).status_code for _ in range(40)}
     assert codes == {302}
     lead = Lead.objects.get()
-    assert len(mail.outbox) == 1
+    assert len(sent_mail()) == 1
     page = client.get(reverse("advisor:report", kwargs={"pk": report.assessment_id, "number": 1}))
     assert "You already asked for a quote on this offer" in page.content.decode()
     # The dedupe does not count against the limits: they are all still there.
     limits.QUOTE_REQUESTS_PER_USER = 2
     # Once a sales engineer has quoted it, asking again is a new request.
-    staff = _signed_in(Membership.objects.get(user__email=mail.outbox[0].to[0]))
+    staff = _signed_in(Membership.objects.get(user__email=sent_mail()[0].to[0]))
     staff.post(reverse("advisor:lead_status", kwargs={"lead_id": lead.pk}), {"status": "quoted"})
     lead.refresh_from_db()
     assert lead.status == Lead.Status.QUOTED
     with django_capture_on_commit_callbacks(execute=True):
         assert _quote(client, report).status_code == 302
-    assert Lead.objects.count() == 2 and len(mail.outbox) == 2
+    assert Lead.objects.count() == 2 and len(sent_mail()) == 2
 
 
 def test_quote_requests_in_traditional_chinese(
@@ -271,7 +270,9 @@ def test_a_prospects_title_refuses_a_bidi_override(client: Client) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_identical_requests_make_one_lead_and_one_email(limits: Any) -> None:
+def test_concurrent_identical_requests_make_one_lead_and_one_email(
+    limits: Any, sent_mail: Any
+) -> None:
     member = MembershipFactory(role=Role.MEMBER)
     report = _house_report(member)
     clients = [_signed_in(member) for _ in range(12)]
@@ -285,4 +286,4 @@ def test_concurrent_identical_requests_make_one_lead_and_one_email(limits: Any) 
     with ThreadPoolExecutor(max_workers=12) as pool:
         statuses = Counter(pool.map(ask, clients))
     assert statuses == {302: 12}
-    assert Lead.objects.count() == 1 and len(mail.outbox) == 1
+    assert Lead.objects.count() == 1 and len(sent_mail()) == 1

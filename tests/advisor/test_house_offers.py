@@ -5,6 +5,7 @@ the leads list on their dashboard."""
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -173,7 +174,7 @@ def test_the_report_ranks_the_house_offer_and_shows_the_quote_form(
 
 
 def test_a_quote_request_sends_the_sized_server_to_the_sales_engineers(
-    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     client, report = customer
     engineer = operator_member(Role.SALES_ENGINEER)
@@ -202,12 +203,39 @@ def test_a_quote_request_sends_the_sized_server_to_the_sales_engineers(
         "setup_fee_usd": 500.0,
     }
     assert (lead.region, lead.term_months, lead.china_bandwidth_mbps) == ("hong_kong", 24, 100)
-    (message,) = mail.outbox
+    (message,) = sent_mail()
     assert engineer.email in message.to
     assert lead.server["summary"] in message.subject and "Go live in March" in message.body
     # The customer sees their request and its status on the report and their dashboard.
     assert "New" in client.get(_report_url(report)).content.decode()
     assert lead.server["summary"] in client.get(reverse("advisor:dashboard")).content.decode()
+
+
+def test_a_quote_request_does_not_wait_on_the_mail_server(
+    customer: tuple[Client, Report],
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+    sent_mail: Any,
+) -> None:
+    # Issue 24 item 6: the email was sent inside the request once the lead was committed, so a
+    # slow mail server held the page and one that was down answered a saved request with 500.
+    client, report = customer
+    operator_member(Role.SALES_ENGINEER)
+    outbox = settings.MAILERS
+    with socket.socket() as probe:  # a port nothing listens on: the mail server is down
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    smtp = {"host": "127.0.0.1", "port": port, "timeout": 2}
+    settings.MAILERS = {
+        "default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": smtp}
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(_quote_url(report), {"term_months": 12})
+    assert response.status_code == 302 and Lead.objects.count() == 1
+    # A worker sends it once the mail server answers again.
+    settings.MAILERS = outbox
+    (message,) = sent_mail()
+    assert Lead.objects.get().server["summary"] in message.subject
 
 
 @pytest.mark.parametrize(
@@ -332,7 +360,7 @@ def test_a_clone_of_a_catalog_keeps_its_house_offers(published_offer: CatalogPri
 
 
 def test_the_quote_carries_the_cards_needed_and_the_server_bought(
-    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     client, report = customer
     first = report.result["workloads"][0]["options"][0]
@@ -347,7 +375,7 @@ def test_the_quote_carries_the_cards_needed_and_the_server_bought(
     lead = Lead.objects.get()
     assert (lead.server["needed_count"], lead.server["count"]) == (needed, 8)
     assert (lead.server["units"], lead.server["gpus_per_unit"]) == (1, 8)
-    (message,) = mail.outbox
+    (message,) = sent_mail()
     assert f"{needed} card{'s' if needed > 1 else ''} needed · {unit}" in message.body
     engineer = Client()
     engineer.force_login(operator_member(Role.SALES_ENGINEER))
@@ -374,7 +402,7 @@ def test_the_quote_card_shows_the_server_as_entered_credited_to_the_operator(
 
 
 def test_a_quote_covers_every_workload_the_offer_serves_and_links_to_the_report(
-    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any
+    customer: tuple[Client, Report], django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
     client, report = customer
     operator_member(Role.SALES_ENGINEER)
@@ -398,7 +426,7 @@ def test_a_quote_covers_every_workload_the_offer_serves_and_links_to_the_report(
         assert part["units"] * 8 == part["count"] >= part["needed_count"] >= 1
     assert lead.server["total_units"] == sum(p["units"] for p in parts)
     assert lead.server["report"] == {"assessment": report.assessment_id, "number": 1}
-    (message,) = mail.outbox
+    (message,) = sent_mail()
     assert f"http://testserver{_report_url(report)}" in message.body
     assert "China route: CN2 GIA (200 Mbps)" in message.body
     dashboard = client.get(reverse("advisor:dashboard")).content.decode()

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.utils import translation
 
-from advisor.forms.base import StepForm
+from advisor.forms.base import WIZARD_RENDERER, StepForm
 from advisor.starters import STARTERS
 from advisor.wizard import FORMS as FORMS_BY_SECTION
 
@@ -40,3 +41,24 @@ def test_every_widget_renders_as_djangos_templates_do(
                 assert not ours.is_valid() and not django.is_valid()  # errors: aria-invalid
             for field in ours.fields:
                 assert str(ours[field]) == str(django[field]), (name, field)
+
+
+class _Inputs(forms.Form):
+    """The widgets the renderer builds besides the step forms' (the admin's criteria table)."""
+
+    default_renderer = WIZARD_RENDERER
+
+    count = forms.IntegerField(widget=forms.NumberInput(attrs={"size": 3}))
+    ticked = forms.BooleanField(required=False)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"initial": {"count": 7, "ticked": True}}, {"data": {"count": ODD, "ticked": "on"}}],
+)
+def test_number_inputs_and_checkboxes_render_as_djangos_templates_do(
+    kwargs: dict[str, Any],
+) -> None:
+    ours, django = _Inputs(**kwargs), _Inputs(**kwargs, renderer=DjangoTemplates())
+    for field in ours.fields:
+        assert str(ours[field]) == str(django[field]), field

@@ -1,10 +1,8 @@
 from __future__ import annotations
 
 import json
-import statistics
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from importlib import import_module
 from typing import Any
@@ -13,7 +11,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
@@ -21,6 +18,7 @@ from django.urls import NoReverseMatch, reverse
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
 from advisor.engine.problems import validate
+from advisor.management.timing import counting, timed
 from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment
 from advisor.services import reports, sharing
@@ -179,12 +177,12 @@ class Command(BaseCommand):
         queries: dict[str, int] = {}
         for name, request in pages.items():
             request()
-            with _counting() as counted:
+            with counting() as counted:
                 response = request()
             if response.status_code != 200:
                 raise CommandError(f"{name}: GET {urls[name]} answered {response.status_code}")
             queries[name] = len(counted)
-        with _counting() as counted:
+        with counting() as counted:
             saved(post(probe, STEP, STEP_POST))
         queries["step_post"] = len(counted)
 
@@ -201,7 +199,7 @@ class Command(BaseCommand):
 
         if peer:
             peer_post()
-            with _counting() as counted:
+            with counting() as counted:
                 peer_post()
             queries["peer_post"] = len(counted)
 
@@ -225,7 +223,7 @@ class Command(BaseCommand):
                 lambda: client.get(after_save), n, before=save_cost
             )
             save_cost()
-            with _counting() as counted:
+            with counting() as counted:
                 client.get(after_save)
             queries["step_get_after_save"] = len(counted)
 
@@ -263,29 +261,10 @@ def _signed_in(user: User) -> Any:
     return store
 
 
-@contextmanager
-def _counting() -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(execute: Any, sql: str, *args: Any) -> Any:
-        statements.append(sql)
-        return execute(sql, *args)
-
-    with connection.execute_wrapper(record):
-        yield statements
-
-
 def _time(
     request: Callable[[], Any], n: int, *, before: Callable[[], Any] | None = None
 ) -> dict[str, float]:
-    """Median wall and CPU milliseconds of `request` over n calls (`before` runs untimed)."""
+    """Median wall and CPU milliseconds of `request` over n calls (`before` runs untimed),
+    after one untimed call."""
     request()
-    wall, cpu = [], []
-    for _ in range(n):
-        if before is not None:
-            before()
-        w, c = time.perf_counter(), time.process_time()
-        request()
-        wall.append(time.perf_counter() - w)
-        cpu.append(time.process_time() - c)
-    return {"ms": statistics.median(wall) * 1000, "cpu_ms": statistics.median(cpu) * 1000}
+    return timed(request, n, before=before)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
-from advisor.permissions import can_edit_reference
+from advisor.permissions import request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.admin.catalog_rows import (
     AcceleratorInlineForm,
@@ -91,7 +91,7 @@ class AcceleratorInline(admin.TabularInline[CatalogAccelerator, Catalog]):
         return self.has_change_permission(request, obj)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
 
 @admin.register(Catalog)
@@ -231,6 +231,7 @@ class CatalogAdmin(VersionedAdmin):
     }
     kind = CATALOGS
     previews = True
+    document_prefetch = ("accelerators", "presets")
     import_words: ClassVar = {
         "intro": gettext_lazy(
             "Upload a catalog exported from this or another installation (the engine's "

@@ -20,7 +20,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from advisor import jsonsafe
 from advisor.engine.answers import ARCHITECTURE_FIELDS, preset_ids
-from advisor.permissions import can_edit_reference
+from advisor.permissions import request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.admin.forms import OneLineName, SourcedForm
 from advisor.reference.admin.versioned import EditorsOnly, NamedHistory, NoBulkDelete
@@ -43,7 +43,7 @@ def catalog_status(catalog_id: int | None) -> str | None:
 def catalog_editable(request: HttpRequest, catalog_id: int | None) -> bool:
     """Admins edit drafts; a row of a published or retired catalog is only viewed."""
     status = catalog_status(catalog_id)
-    return can_edit_reference(request.user) and status in (None, Catalog.Status.DRAFT)
+    return request_can_edit_reference(request) and status in (None, Catalog.Status.DRAFT)
 
 
 def _freshness_html(row: Any, days: int) -> str:
@@ -139,7 +139,7 @@ class CatalogRowAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmi
         css: ClassVar = {"all": ["advisor/admin.css"]}
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return catalog_editable(request, obj.catalog_id if obj is not None else None)

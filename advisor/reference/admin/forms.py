@@ -7,7 +7,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,6 +27,42 @@ class OneLineName:
         name: str = self.cleaned_data["name"]
         jsonsafe.refuse_control_characters(name)
         return name
+
+
+class _ReadRow(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A formset row's primary-key field, answered from the rows the formset has read."""
+
+    def __init__(self, *args: Any, rows: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rows = rows
+
+    def to_python(self, value: Any) -> Any:
+        found = self.rows.get(str(value))
+        return found if found is not None else super().to_python(value)
+
+
+class ReadRowsFormSet[M: Model, P: Model, F: forms.ModelForm[Any]](BaseInlineFormSet[M, P, F]):
+    """An inline formset whose posted rows are not read again one by one: Django's hidden id
+    field is a ModelChoiceField that looks each row up (a query per row on every save), although
+    the formset read them all at once. An id that is not among them is looked up as before."""
+
+    _read_rows: dict[str, M] | None = None
+
+    def add_fields(self, form: Any, index: Any) -> None:
+        super().add_fields(form, index)
+        name = form._meta.model._meta.pk.name
+        field = form.fields.get(name)
+        if form.is_bound and type(field) is forms.ModelChoiceField:
+            if self._read_rows is None:
+                self._read_rows = {str(row.pk): row for row in self.get_queryset()}
+            rows = self._read_rows
+            form.fields[name] = _ReadRow(
+                field.queryset,
+                rows=rows,
+                initial=field.initial,
+                required=False,
+                widget=field.widget,
+            )
 
 
 class ImportForm(forms.Form):

@@ -9,8 +9,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
-from django.forms.models import BaseInlineFormSet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
@@ -19,8 +18,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.models import User
-from advisor.permissions import can_edit_reference
-from advisor.reference.admin.forms import OneLineName
+from advisor.forms.base import WIZARD_RENDERER
+from advisor.permissions import request_can_edit_reference
+from advisor.reference.admin.forms import OneLineName, ReadRowsFormSet
 from advisor.reference.admin.versioned import (
     EditorsOnly,
     NamedHistory,
@@ -67,7 +67,7 @@ class ScoringModelForm(OneLineName, forms.ModelForm[ScoringModel]):
         return super().clean() or {}
 
 
-class CriterionFormSet(BaseInlineFormSet[Criterion, ScoringModel, forms.ModelForm[Criterion]]):
+class CriterionFormSet(ReadRowsFormSet[Criterion, ScoringModel, forms.ModelForm[Criterion]]):
     def clean(self) -> None:
         super().clean()
         kept = 0
@@ -82,6 +82,10 @@ class CriterionFormSet(BaseInlineFormSet[Criterion, ScoringModel, forms.ModelFor
 
 
 class CriterionInlineForm(forms.ModelForm[Criterion]):
+    # Inputs and selects built in Python, as Django's templates give them: the criteria table
+    # has a select of every answer on each row (most of the page's time before).
+    default_renderer = WIZARD_RENDERER
+
     class Meta:
         model = Criterion
         fields = ("order", "key", "answer", "weight", "label_en")
@@ -92,6 +96,13 @@ class CriterionInlineForm(forms.ModelForm[Criterion]):
             "weight": forms.TextInput(attrs={"size": 5, "inputmode": "decimal"}),
             "label_en": forms.TextInput(attrs={"size": 22}),
         }
+
+    def validate_constraints(self) -> None:
+        # A row the form leaves as stored already holds to the table's constraints; a changed
+        # or new row is checked against the stored ones (a query per row, so only for those),
+        # and the formset checks the rows among themselves.
+        if self.instance._state.adding or self.has_changed():
+            super().validate_constraints()
 
     def clean_answer(self) -> str:
         answer: str = self.cleaned_data["answer"]
@@ -164,11 +175,20 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
         labels = dict(PHASE_CHOICES)
         return ", ".join(str(labels.get(p, p)) for p in obj.applies_to)
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Criterion]:
+        queryset: QuerySet[Criterion] = super().get_queryset(request)
+        # The contributions column counts each row's with the rows (a query per row before).
+        return queryset.annotate(
+            contribution_total=Count("contributions", filter=~Q(contributions__option=""))
+        )
+
     @admin.display(description=gettext_lazy("contributions"))
     def contributions_link(self, obj: Criterion) -> str:
         if obj.pk is None:
             return _("Save first, then edit its contributions.")
-        count = obj.contributions.exclude(option="").count()
+        count = getattr(obj, "contribution_total", None)
+        if count is None:
+            count = obj.contributions.exclude(option="").count()
         url = reverse("admin:reference_criterion_change", args=[obj.pk])
         return format_html(
             '<a href="{}">{}</a>',
@@ -180,16 +200,16 @@ class CriterionInline(admin.TabularInline[Criterion, ScoringModel]):
         return 1 if obj is None else 0
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user) and (obj is None or obj.is_editable)
+        return request_can_edit_reference(request) and (obj is None or obj.is_editable)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user) and (obj is None or obj.is_editable)
+        return request_can_edit_reference(request) and (obj is None or obj.is_editable)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self.has_change_permission(request, obj)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
 
 @admin.register(ScoringModel)
@@ -232,18 +252,16 @@ class ScoringModelAdmin(VersionedAdmin):
     # Permissions: drafts are edited; published and retired models only viewed.
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user) and (obj is None or obj.is_editable)
+        return request_can_edit_reference(request) and (obj is None or obj.is_editable)
 
     def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
         status = _stored_status(obj)
         return status is not None and status != ScoringModel.Status.DRAFT
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ScoringModel]:
-        from django.db.models import Count
-
         queryset: QuerySet[ScoringModel] = super().get_queryset(request)
         return queryset.annotate(criteria_total=Count("criteria"))
 
@@ -290,6 +308,7 @@ class ScoringModelAdmin(VersionedAdmin):
     }
     kind = SCORING_MODELS
     previews = True
+    document_prefetch = ("criteria__contributions",)
 
     def request_preview(self, obj: ScoringModel, user: User) -> None:
         impact_preview_request(draft=obj, user=user)
@@ -309,9 +328,7 @@ def audit_histories(model: ScoringModel) -> list[Any]:
     ]
 
 
-class ContributionFormSet(
-    BaseInlineFormSet[Contribution, Criterion, forms.ModelForm[Contribution]]
-):
+class ContributionFormSet(ReadRowsFormSet[Contribution, Criterion, forms.ModelForm[Contribution]]):
     def clean(self) -> None:
         super().clean()
         criterion = self.instance
@@ -372,11 +389,11 @@ class ContributionInline(admin.TabularInline[Contribution, Criterion]):
         return _criterion_editable(request, obj)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
 
 def _criterion_editable(request: HttpRequest, criterion: Criterion | None) -> bool:
-    return can_edit_reference(request.user) and (
+    return request_can_edit_reference(request) and (
         criterion is None or criterion.scoring_model.is_editable
     )
 
@@ -493,4 +510,4 @@ class ImpactPreviewAdmin(EditorsOnly, admin.ModelAdmin[ImpactPreview]):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)

@@ -21,7 +21,7 @@ from simple_history.models import DeletedObject, ModelChange
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from accounts.models import User
-from advisor.permissions import can_edit_reference
+from advisor.permissions import request_can_edit_reference
 from advisor.reference.admin.forms import DiffForm, ImportForm
 from advisor.reference.selectors import latest_preview, preview_context
 from advisor.reference.services.scoring import ScoringModelInvalid
@@ -32,10 +32,10 @@ class EditorsOnly:
     """Admin permissions by role rather than by Django model permissions."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_edit_reference(request.user)
+        return request_can_edit_reference(request)
 
 
 class NoBulkDelete:
@@ -112,6 +112,8 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
     preview_words: ClassVar[dict[str, Any]] = {}
     # Whether the kind has an impact preview (request_preview re-scores the assessments).
     previews: ClassVar[bool] = False
+    # The related rows a version's document reads (prefetched for the checks on its page).
+    document_prefetch: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -167,7 +169,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
 
     def _get(self, request: HttpRequest, pk: int) -> Any:
         """The version `pk`, for the admin role only (a 403 for other staff)."""
-        if not can_edit_reference(request.user):
+        if not request_can_edit_reference(request):
             raise PermissionDenied
         return get_object_or_404(self.model, pk=pk)
 
@@ -204,19 +206,25 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         self.kind.ensure_editable(obj)
         super().delete_model(request, obj)
 
-    def change_view(
+    def render_change_form(
         self,
         request: HttpRequest,
-        object_id: str,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
         form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
+        obj: Any = None,
     ) -> HttpResponse:
-        obj = self.get_object(request, object_id)
-        extra = dict(extra_context or {})
+        # The checks read the whole version and compile it: only for a page that is shown (not
+        # for a save, which redirects), from the stored rows (not the form's unsaved values),
+        # with its related rows read together.
         if obj is not None and obj.is_editable:
-            extra["problems"] = self.kind.problems(obj)
-        extra["previews"] = self.previews
-        response: HttpResponse = super().change_view(request, object_id, form_url, extra)
+            stored = self.model.objects.prefetch_related(*self.document_prefetch).get(pk=obj.pk)
+            context["problems"] = self.kind.problems(stored)
+        context["previews"] = self.previews
+        response: HttpResponse = super().render_change_form(
+            request, context, add, change, form_url, obj
+        )
         return response
 
     # Actions on the list.
@@ -291,7 +299,7 @@ class VersionedAdmin(NoBulkDelete, EditorsOnly, NamedHistory, SimpleHistoryAdmin
         return response
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
-        if not can_edit_reference(request.user):
+        if not request_can_edit_reference(request):
             raise PermissionDenied
         form = ImportForm(
             request.POST or None, request.FILES or None, max_bytes=self.kind.import_max_bytes
