@@ -581,35 +581,36 @@ def would_change_if(
     flips.sort(
         key=lambda f: (len(f[0]), sum(c[3] for c in f[0]), f[1][0] == base[0], [c[0] for c in f[0]])
     )
-    out = []
-    for changes, (acc, mode) in flips[:limit]:
-        text = i18n.message("would_change.and", lang).join(
-            i18n.message(
-                "would_change.change",
-                lang,
-                path=i18n.field_label(c[0], lang),
-                value=i18n.value_label(c[0], c[2], lang),
-                current=i18n.value_label(c[0], c[1], lang),
-            )
-            for c in changes
+    return [flip_doc(changes, acc, mode, lang) for changes, (acc, mode) in flips[:limit]]
+
+
+def flip_doc(
+    changes: Sequence[tuple[str, Any, Any] | Change], acc: str, mode: str, lang: str
+) -> dict[str, Any]:
+    """One `would_change_if` entry: the answer changes (path, from, to) that together make the
+    recommendation `acc` on `mode`, and the sentence that says so."""
+    text = i18n.message("would_change.and", lang).join(
+        i18n.message(
+            "would_change.change",
+            lang,
+            path=i18n.field_label(c[0], lang),
+            value=i18n.value_label(c[0], c[2], lang),
+            current=i18n.value_label(c[0], c[1], lang),
         )
-        out.append(
-            {
-                "changes": [
-                    {"answer_path": c[0], "from": _copy(c[1]), "to": _copy(c[2])} for c in changes
-                ],
-                "accelerator": acc,
-                "deployment_mode": mode,
-                "explanation": i18n.message(
-                    "would_change.line",
-                    lang,
-                    changes=text,
-                    accelerator=i18n.label(acc, lang),
-                    mode=i18n.label(mode, lang),
-                ),
-            }
-        )
-    return out
+        for c in changes
+    )
+    return {
+        "changes": [{"answer_path": c[0], "from": _copy(c[1]), "to": _copy(c[2])} for c in changes],
+        "accelerator": acc,
+        "deployment_mode": mode,
+        "explanation": i18n.message(
+            "would_change.line",
+            lang,
+            changes=text,
+            accelerator=i18n.label(acc, lang),
+            mode=i18n.label(mode, lang),
+        ),
+    }
 
 
 def _influential_paths(decision: SC.Decision, model: SC.ScoringModel) -> set[str]:

@@ -17,6 +17,8 @@ from typing import Any
 
 from advisor.engine import answers as A
 from advisor.engine import billing as BL
+from advisor.engine import decide as DC
+from advisor.engine import explain as X
 from advisor.engine import i18n
 from advisor.engine import mode_choice as MC
 from advisor.engine import options as O
@@ -57,6 +59,9 @@ _COUNTRY = {
 # Kong, where the China routes (CN2 GIA, CMI) the catalog prices land.
 _FIXED_NEIGHBOURS = {"mainland_china": ("hong_kong",)}
 _MAX_SINGLE = 4
+# The stack change a flip is stated with when it alone leads nowhere: the team's numeric format
+# first (it keeps its stack), then the serving stack, then custom kernels.
+_ORDER = ("precision", "serving", "kernels")
 _MAX_PAIRS = 3
 
 
@@ -312,7 +317,7 @@ def _candidates(
     options: Sequence[Mapping[str, Any]],
 ) -> list[_Relax]:
     """Every one-answer relaxation worth re-planning for this workload."""
-    dep, org, fw = answers.deployment, answers.organization, answers.frameworks
+    dep, org = answers.deployment, answers.organization
     out: list[_Relax] = []
     for n in neighbours(catalog, org.regions):
         same = any(_COUNTRY.get(n) and _COUNTRY.get(n) == _COUNTRY.get(r) for r in org.regions)
@@ -363,40 +368,49 @@ def _candidates(
         bool(options) and not any(o["stack"]["runnable"] for o in options)
     )
     if stack_blocked:
-        phase = SC.PHASE_OF[kind]
-        if phase == "inference" and fw.serving not in ("vllm", "none", "custom"):
-            out.append(
-                _Relax(
-                    "serving",
-                    "frameworks.serving",
-                    fw.serving,
-                    "vllm",
-                    _with(answers, "frameworks.serving", "vllm"),
-                )
+        out += _stack_relaxations(answers, kind)
+    return out
+
+
+def _stack_relaxations(answers: A.Answers, kind: str) -> list[_Relax]:
+    """The changes that let more cards run the workload's stack: the serving stack to vLLM,
+    custom kernels off, the numeric format to the plain one."""
+    fw = answers.frameworks
+    out: list[_Relax] = []
+    phase = SC.PHASE_OF[kind]
+    if phase == "inference" and fw.serving not in ("vllm", "none", "custom"):
+        out.append(
+            _Relax(
+                "serving",
+                "frameworks.serving",
+                fw.serving,
+                "vllm",
+                _with(answers, "frameworks.serving", "vllm"),
             )
-        if fw.custom_kernels:
-            out.append(
-                _Relax(
-                    "kernels",
-                    "frameworks.custom_kernels",
-                    True,
-                    False,
-                    _with(answers, "frameworks.custom_kernels", False),
-                )
+        )
+    if fw.custom_kernels:
+        out.append(
+            _Relax(
+                "kernels",
+                "frameworks.custom_kernels",
+                True,
+                False,
+                _with(answers, "frameworks.custom_kernels", False),
             )
-        precise = answers.inference if phase == "inference" else answers.training
-        plain = "bf16" if phase == "inference" else "bf16_mixed"
-        if precise is not None and precise.precision not in (plain, "fp16", "fp32"):
-            section = "inference" if phase == "inference" else "training"
-            out.append(
-                _Relax(
-                    "precision",
-                    f"{section}.precision",
-                    precise.precision,
-                    plain,
-                    _with(answers, f"{section}.precision", plain),
-                )
+        )
+    precise = answers.inference if phase == "inference" else answers.training
+    plain = "bf16" if phase == "inference" else "bf16_mixed"
+    if precise is not None and precise.precision not in (plain, "fp16", "fp32"):
+        section = "inference" if phase == "inference" else "training"
+        out.append(
+            _Relax(
+                "precision",
+                f"{section}.precision",
+                precise.precision,
+                plain,
+                _with(answers, f"{section}.precision", plain),
             )
+        )
     return out
 
 
@@ -720,3 +734,94 @@ def _quote_doc(
         "as_of": p.as_of,
         "statement": statement,
     }
+
+
+# --------------------------------------------------------------------------- honest flips
+
+
+def _answer_with(answers: A.Answers, path: str, value: Any) -> A.Answers:
+    """`answers` with one `would_change_if` change applied (a facts path, lists as given)."""
+    if path.startswith("workloads["):
+        i = int(path[len("workloads[") : path.index("]")])
+        workloads = tuple(
+            dataclasses.replace(w, schedule=value) if j == i else w
+            for j, w in enumerate(answers.workloads)
+        )
+        return dataclasses.replace(answers, workloads=workloads)
+    return _with(answers, path, tuple(value) if isinstance(value, list) else value)
+
+
+def _opens(
+    catalog: Catalog,
+    answers: A.Answers,
+    target: SC.Decision,
+    base: SC.Decision,
+    dead: frozenset[str],
+    plan: Plan,
+    lang: str,
+) -> list[str] | None:
+    """None when every workload the change moves (and every one that runs now) has a runnable
+    option where the scores' `target` decision, weighed by cost, puts it under `answers`; else
+    the kinds that would have none. `base`: the plan's decision now (weighed by cost)."""
+    sized, ci = plan(answers)
+    # Each workload's mode weighed by cost, as the plan would (decide.cost_aware).
+    decided, built, _ = DC.cost_aware(answers, catalog, target, sized, ci, lang)
+    stuck = []
+    for wd, was in zip(decided.workloads, base.workloads, strict=True):
+        moved = (wd.accelerator, wd.mode) != (was.accelerator, was.mode)
+        if SC.PHASE_OF[wd.kind] == "preprocessing" or (not moved and wd.kind in dead):
+            continue
+        # A card that runs the stack as it is where the team may deploy (priced or on request).
+        if not any(
+            o["stack"]["runnable"] for o in built[(wd.kind, wd.accelerator, wd.mode)].options
+        ):
+            stuck.append(wd.kind)
+    return stuck or None
+
+
+def open_changes(
+    changes: Sequence[dict[str, Any]],
+    catalog: Catalog,
+    answers: A.Answers,
+    base: SC.Decision,
+    model: SC.ScoringModel,
+    ctx: SC.Context,
+    dead: frozenset[str],
+    plan: Plan,
+    lang: str,
+) -> list[dict[str, Any]]:
+    """`would_change_if` flips checked against the per-card rules the plan applies (issue 24
+    item 2): the scores know the team's answers, not which card runs which stack in which
+    numeric format, so "would become TPU" could lead where no TPU runs the team's stack. Each
+    flip is decided again with its changes; where a workload it moves would have no runnable
+    option, the flip is stated with the stack change that brings one back (the numeric format
+    first, then the serving stack, then custom kernels) if the decision still flips with it,
+    and dropped otherwise. `dead`: the workloads with no runnable option now (not the flip's
+    doing)."""
+    out = []
+    for change in changes:
+        target = (change["accelerator"], change["deployment_mode"])
+        trial = answers
+        for c in change["changes"]:
+            trial = _answer_with(trial, c["answer_path"], c["to"])
+        decided = SC.decide(SC.answers_facts(trial), model, ctx)
+        stuck = _opens(catalog, trial, decided, base, dead, plan, lang)
+        if stuck is None:
+            out.append(change)
+            continue
+        said = {c["answer_path"] for c in change["changes"]}
+        extras = {
+            r.path: r
+            for kind in stuck
+            for r in _stack_relaxations(trial, kind)
+            if r.path not in said
+        }
+        for r in sorted(extras.values(), key=lambda r: _ORDER.index(r.kind)):
+            decided = SC.decide(SC.answers_facts(r.answers), model, ctx)
+            if (decided.accelerator, decided.mode) != target:
+                continue
+            if _opens(catalog, r.answers, decided, base, dead, plan, lang) is None:
+                steps = [(c["answer_path"], c["from"], c["to"]) for c in change["changes"]]
+                out.append(X.flip_doc([*steps, (r.path, r.old, r.new)], *target, lang))
+                break
+    return out

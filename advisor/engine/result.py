@@ -161,6 +161,11 @@ def evaluate(
     relaxations: list[dict[str, Any]] = []
     ci = cost_inputs(answers, catalog, when, stale_days, tuple(measurements))
     scored = d
+
+    def plan(a: A.Answers) -> tuple[O.Sized, BL.CostInputs]:
+        # The sizing and cost inputs of changed answers (dead ends and flips re-plan with them).
+        return size_workloads(a, catalog, shape), cost_inputs(a, catalog, when, stale_days)
+
     d, built_all, mode_docs = cost_aware(answers, catalog, d, sized, ci, lang)
     for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
         built = built_all[(wd.kind, wd.accelerator, wd.mode)]
@@ -300,10 +305,7 @@ def evaluate(
                 wd.mode,
                 options,
                 built.excluded,
-                lambda a: (
-                    size_workloads(a, catalog, shape),
-                    cost_inputs(a, catalog, when, stale_days),
-                ),
+                plan,
                 lang,
             )
         )
@@ -464,15 +466,25 @@ def evaluate(
         "reasons": aggregated_reasons,
         "would_change_if": [
             *relaxations,
-            *real_changes(
-                X.would_change_if(full_facts, scored, scoring, ctx, lang),
-                (d.accelerator, d.mode),
-                answers,
+            *R.open_changes(
+                real_changes(
+                    X.would_change_if(full_facts, scored, scoring, ctx, lang),
+                    (d.accelerator, d.mode),
+                    answers,
+                    catalog,
+                    d,
+                    sized,
+                    ci,
+                    built_all,
+                ),
                 catalog,
+                answers,
                 d,
-                sized,
-                ci,
-                built_all,
+                scoring,
+                ctx,
+                frozenset(str(w["kind"]) for w in workloads_doc if "dead_end" in w),
+                plan,
+                lang,
             ),
             *(
                 lever

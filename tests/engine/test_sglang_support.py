@@ -149,7 +149,9 @@ def test_would_change_if_says_a_switch_to_vllm_once_not_again_for_sglang(
 ) -> None:
     # The benchmark sample's TensorFlow team on TensorRT-LLM: moving to vLLM flips it to TPUs.
     # SGLang is scored and constrained as vLLM is (scoring v1), so it would say the same again.
-    doc = variants(40)[19].to_dict()
+    # Serving a 70B model: its DeepSeek-V3 fits no TPU serving slice, so no flip to TPUs is
+    # stated for it (a lever never leads to a dead end, issue 24 item 2).
+    doc = {**variants(40)[19].to_dict(), "model": {"preset": "llama-3-70b"}}
     assert doc["frameworks"]["serving"] == "tensorrt_llm"
     changes = evaluate(doc, catalog, scoring)["recommendation"]["would_change_if"]
     to = [
