@@ -2,10 +2,11 @@
 
 A django-formtools `NamedUrlSessionWizardView` over the product's own step forms (the
 organisation step, then the workloads step), rendered with crispy-forms' bootstrap5 pack
-inside the product's page shell, its state in Django's database-backed session. It keeps no
-assessment, no version and no ownership check: it is what a team would write first, the
-reference the product's wizard is measured against. Bench-only: django-formtools is a dev
-dependency, and only `advisor.bench_urls` (`advisor.bench_settings`) routes this view.
+inside the product's page shell, its state in the session (the product's session store:
+PostgreSQL, read through Redis). It keeps no assessment, no version and no ownership check: it
+is what a team would write first, the reference the product's wizard is measured against.
+Bench-only: django-formtools is a dev dependency, and only `advisor.bench_urls`
+(`advisor.bench_settings`) routes this view.
 """
 
 from __future__ import annotations

@@ -172,6 +172,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions live in PostgreSQL and are read through Redis: no database query per request for the
+# session, and a flushed or restarted Redis signs nobody out (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
+
 # --- Celery --------------------------------------------------------------------------------
 
 BROKER_DIR = VAR_DIR / "broker"

@@ -9,7 +9,7 @@ descriptions and `cross_field_problems` checks them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -27,7 +27,7 @@ from advisor.engine.answers import (
     WORK_UNITS,
     WORKLOAD_KINDS,
 )
-from advisor.engine.schema import schema_doc, validator
+from advisor.engine.schema import root_validator, schema_doc, section_validator, sections
 
 
 @dataclass(frozen=True)
@@ -198,20 +198,7 @@ def _bounded(
         return out, problems
     properties = schema.get("properties")
     if isinstance(node, Mapping) and isinstance(properties, Mapping):
-        unknown = [k for k in node if k not in properties]
-        if schema.get("additionalProperties") is False and len(unknown) > MAX_UNKNOWN_KEYS:
-            problems.append(
-                Problem(
-                    join_path(parts),
-                    "unknown_keys",
-                    {
-                        "count": len(unknown) - MAX_UNKNOWN_KEYS,
-                        "allowed": sorted(properties),
-                    },
-                )
-            )
-            dropped = set(unknown[MAX_UNKNOWN_KEYS:])
-            node = {k: v for k, v in node.items() if k not in dropped}
+        node, problems = _known_keys(node, schema, parts)
         kept: dict[str, Any] = {}
         for key, value in node.items():
             if key in properties:
@@ -220,6 +207,23 @@ def _bounded(
             kept[key] = value
         return kept, problems
     return node, problems
+
+
+def _known_keys(
+    node: Mapping[str, Any], schema: Mapping[str, Any], parts: list[str | int]
+) -> tuple[Mapping[str, Any], list[Problem]]:
+    """`node` with its known keys and the first few unknown ones (a problem for the rest)."""
+    properties = schema["properties"]
+    unknown = [k for k in node if k not in properties]
+    if schema.get("additionalProperties") is False and len(unknown) > MAX_UNKNOWN_KEYS:
+        dropped = set(unknown[MAX_UNKNOWN_KEYS:])
+        problem = Problem(
+            join_path(parts),
+            "unknown_keys",
+            {"count": len(unknown) - MAX_UNKNOWN_KEYS, "allowed": sorted(properties)},
+        )
+        return {k: v for k, v in node.items() if k not in dropped}, [problem]
+    return node, []
 
 
 def first_problems(
@@ -396,9 +400,17 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
         return [Problem("", "not_object", {"actual": _type_name(doc)})]
     problems: list[Problem] = []
     try:
-        doc, problems = _bounded(doc, schema_doc(), [])
-        for error in validator(partial).iter_errors(doc):
-            problems.extend(_schema_problems(error))
+        # The document's own keys, then each section on its own: what validator(partial) checks
+        # in one pass (the schema states no rule across sections; those are the cross-field
+        # rules below), so that a section seen before is not checked again.
+        doc, problems = _known_keys(doc, schema_doc(), [])
+        problems.extend(_root_checked(doc, partial))
+        bounded: dict[str, Any] = {}
+        for key, value in doc.items():
+            if key in sections():
+                value = _section_checked(key, value, partial, problems)
+            bounded[key] = value
+        doc = bounded
     except Exception as exc:  # noqa: BLE001 - arbitrary draft input must never escape as a crash
         problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
         return problems
@@ -421,6 +433,72 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
             seen.add(key)
             unique.append(p)
     return unique
+
+
+# Problems remembered by what they depend on: a section's by its value (repr: it tells 1 from 1.0,
+# True and "1", a list from a tuple), the document's own by its keys and schema_version. A person's
+# wizard saves one section at a time, and every page that counts their progress validates the
+# whole document: the sections they did not touch are found here. Bounded: small values only
+# (what a person types), and a full table is emptied.
+_MEMO: dict[tuple[Any, ...], tuple[Problem, ...]] = {}
+_MEMO_SIZE = 4096
+_MEMO_CHARS = 4096
+
+
+def _remembered(
+    key: tuple[Any, ...] | None, check: Callable[[], tuple[Problem, ...]]
+) -> tuple[Problem, ...]:
+    found = _MEMO.get(key) if key is not None else None
+    if found is None:
+        found = check()
+        if key is not None:
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            _MEMO[key] = found
+    return found
+
+
+def _memo_key(*parts: Any) -> tuple[Any, ...] | None:
+    try:
+        text = repr(parts)
+    except Exception:  # noqa: BLE001 - a value too deep to print is checked, not remembered
+        return None
+    return (text,) if len(text) <= _MEMO_CHARS else None
+
+
+def _root_checked(doc: Mapping[str, Any], partial: bool) -> tuple[Problem, ...]:
+    """The document's own problems: the sections it requires, unknown keys, schema_version."""
+    version = (doc["schema_version"],) if "schema_version" in doc else ()
+    return _remembered(
+        _memo_key("root", partial, type(doc) is dict, tuple(doc), version),
+        lambda: tuple(
+            p for error in root_validator(partial).iter_errors(doc) for p in _schema_problems(error)
+        ),
+    )
+
+
+def _section_checked(key: str, value: Any, partial: bool, problems: list[Problem]) -> Any:
+    """Add the section's problems to `problems`; return the value cut down to its schema's
+    bounds (`_bounded`), which the cross-field rules then read."""
+    memo = _memo_key(key, partial, value)
+    found = _MEMO.get(memo) if memo is not None else None
+    if found is not None:
+        problems.extend(found)
+        return value  # only a value that nothing was cut from is remembered: it is its bounds
+    bounded, cut = _bounded(value, schema_doc()["properties"][key], [key])
+    found = _remembered(
+        None if cut else memo,
+        lambda: (
+            tuple(cut)
+            + tuple(
+                p
+                for error in section_validator(partial, key).iter_errors({key: bounded})
+                for p in _schema_problems(error)
+            )
+        ),
+    )
+    problems.extend(found)
+    return bounded
 
 
 def check_partial(doc: Mapping[str, Any]) -> list[Problem]:

@@ -564,3 +564,28 @@ def validator(partial: bool) -> Draft202012Validator:
     # (a bare "training is required" would not say which workload needs it).
     schema = {k: v for k, v in schema_doc().items() if k != "allOf"}
     return Draft202012Validator(strip_for_partial(schema) if partial else schema)
+
+
+@cache
+def sections() -> frozenset[str]:
+    """The document's sections: its top-level keys other than schema_version."""
+    return frozenset(k for k in schema_doc()["properties"] if k != "schema_version")
+
+
+@cache
+def root_validator(partial: bool) -> Draft202012Validator:
+    """`validator(partial)` for the document's own keys only (the sections it requires, unknown
+    keys, schema_version), without looking inside a section: `section_validator` does that."""
+    schema = {k: v for k, v in schema_doc().items() if k != "allOf"}
+    schema["properties"] = {
+        k: (v if k == "schema_version" else {}) for k, v in schema["properties"].items()
+    }
+    return Draft202012Validator(strip_for_partial(schema) if partial else schema)
+
+
+@cache
+def section_validator(partial: bool, section: str) -> Draft202012Validator:
+    """`validator(partial)`'s checks of one section, for a document holding only that section
+    (its errors' paths start with the section, as they do in the whole document)."""
+    schema = {"type": "object", "properties": {section: schema_doc()["properties"][section]}}
+    return Draft202012Validator(strip_for_partial(schema) if partial else schema)

@@ -364,15 +364,51 @@ def test_each_step_needs_few_queries_whatever_the_data(
         _new(member, FULL).title = f"more {i}"
     big = _new(member, FULL)
     many = _count(client, "get", _url(big, slug))
-    # The session, the user, the memberships (the navbar's, which also own the assessment),
-    # the assessment, and the published catalog and scoring model in one.
-    assert few == many <= 5
+    # The user, the memberships (the navbar's, which also own the assessment), the assessment,
+    # and the published catalog and scoring model in one; the session comes from the cache.
+    assert few == many <= 4
     # A second view of a step is kept (the panel is not rendered again): no more queries.
     assert _count(client, "get", _url(big, slug)) <= many
     if slug in POSTS:
         posted = _count(client, "post", _url(big, slug), {**POSTS[slug], "version": big.version})
-        # The session, the user, the assessment with its ownership, one UPDATE.
-        assert posted <= 4
+        # The user, the assessment with its ownership, one UPDATE.
+        assert posted <= 3
+
+
+def test_a_step_save_is_three_queries_with_its_ownership_check_and_lock(
+    client: Client, member: Any
+) -> None:
+    obj = _new(member, FULL)
+    client.get(_url(obj, "organization"))
+    with CaptureQueriesContext(connection) as queries:
+        saved = client.post(
+            _url(obj, "organization"), {**POSTS["organization"], "version": obj.version}
+        )
+    assert saved.status_code == 302 and saved["Location"] == _url(obj, "workloads")
+    user, owned, update = (q["sql"] for q in queries)  # the session comes from the cache
+    assert "accounts_user" in user
+    # Read only through the reader's membership of its organisation...
+    assert "advisor_assessment" in owned and "accounts_membership" in owned
+    # ...and written only over the version the page showed.
+    assert update.startswith('UPDATE "advisor_assessment"') and '"version" =' in update
+    # Neither the check nor the lock is skipped: a stale version conflicts, another
+    # organisation's assessment is not found, and both write nothing.
+    assert (
+        client.post(
+            _url(obj, "organization"), {**POSTS["organization"], "version": obj.version}
+        ).status_code
+        == 409
+    )
+    theirs = _new(MembershipFactory(), FULL)
+    assert (
+        client.post(
+            _url(theirs, "organization"), {**POSTS["organization"], "version": theirs.version}
+        ).status_code
+        == 404
+    )
+    obj.refresh_from_db()
+    theirs.refresh_from_db()
+    assert (obj.version, theirs.version) == (2, 1)
 
 
 def test_dashboard_query_count_is_constant_with_200_assessments(

@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
+from advisor.engine import problems as engine_problems
 from advisor.engine.i18n import LANGS, MESSAGES
 from advisor.engine.labels import GROUPS
 from advisor.engine.problems import draft_problems, validate
+from advisor.engine.schema import schema_doc, validator
 from tests.engine.conftest import DELETE, SAMPLE, sample
 from tests.engine.strategies import answers_docs, draft_docs
 
@@ -247,6 +249,63 @@ def test_a_drafts_problems_are_a_complete_validations_less_what_is_missing(
 ) -> None:
     # The wizard validates a save once and takes the draft's problems from the full ones.
     assert draft_problems(validate(doc)) == check_partial(doc)
+
+
+def _whole_schema_problems(doc: dict[str, Any], partial: bool) -> list[tuple[str, str, str]]:
+    """What the published schema finds in one jsonschema pass over the whole document (as the
+    engine validated before it checked section by section), plus the cross-field rules."""
+    bounded, found = engine_problems._bounded(doc, schema_doc(), [])
+    found += [
+        p
+        for error in validator(partial).iter_errors(bounded)
+        for p in engine_problems._schema_problems(error)
+    ]
+    found += engine_problems.cross_field_problems(bounded, partial=partial)
+    typed = {p.path for p in found if p.code == "type"}
+    too_long = {p.path for p in found if p.code == "max_length"}
+    return sorted(
+        {
+            (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str))
+            for p in found
+            if (p.code == "type" or p.path not in typed)
+            and (p.code != "enum" or p.path not in too_long)
+        }
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(draft_docs(), answers_docs(), _damaged()),
+    st.one_of(draft_docs(), answers_docs(), _damaged()),
+)
+def test_a_document_checked_section_by_section_has_the_whole_schemas_problems(
+    doc: dict[str, Any], seen: dict[str, Any]
+) -> None:
+    # Sections already checked (here: those of `seen`, and of doc itself on the second call)
+    # are remembered by value; whatever was seen before, the answer is the same.
+    engine_problems._MEMO.clear()
+    validate(seen)
+    check_partial(seen)
+    mixed = {**doc, **{k: v for k, v in seen.items() if k in ("cost", "model", "workloads")}}
+    for checked in (doc, mixed, doc):
+        for partial, found in ((False, validate(checked)), (True, check_partial(checked))):
+            keys = [
+                (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str)) for p in found
+            ]
+            assert keys == _whole_schema_problems(checked, partial), (checked, partial)
+
+
+def test_a_section_is_remembered_by_its_exact_value() -> None:
+    one = sample(**{"cost.hours_per_day": 8})
+    assert validate(one) == []
+    # 8.5, True and "8" print differently from 8, and are checked again, not remembered.
+    assert [p.code for p in validate(sample(**{"cost.hours_per_day": "8"}))] == ["type"]
+    assert [p.code for p in validate(sample(**{"cost.hours_per_day": True}))] == ["type"]
+    assert validate(sample(**{"cost.hours_per_day": 8.5})) == []
+    workloads = [dict(w) for w in SAMPLE["workloads"]]
+    as_tuple = {**SAMPLE, "workloads": tuple(workloads)}
+    assert validate({**SAMPLE, "workloads": workloads}) == []
+    assert [p.path for p in validate(as_tuple)] == ["workloads"]
 
 
 # --- China reach asked once; operations headcount and region; problems in words (issue 15)
