@@ -4,8 +4,11 @@ Django's `cached_db` store: every signed-in request reads its session from the c
 a login, a logout or a change writes to the database (and then to the cache), so a session
 outlives a flushed or restarted Redis. Django's store fails the request when the cache is
 unreachable while it reads a session from the database; here, as for the kept fragments
-(advisor/templatetags/fragments.py), a cache outage costs speed, never the page. A logout still
-fails if the cache cannot forget the session: a copy left there would keep it signed in.
+(advisor/templatetags/fragments.py), a cache outage costs speed, never the page, and signing in
+works too: the new key's session is written to the database, and the old key's copy, which holds
+no signed-in user, may stay in the cache (it grants nothing). A logout, or cycling a signed-in
+session, still fails if the cache cannot forget the old copy: a copy left there would keep that
+session signed in.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends import cached_db
 from django.core.cache.backends.base import BaseCache
 
@@ -46,3 +50,18 @@ class SessionStore(cached_db.SessionStore):
         except Exception:
             logger.warning("session cache unreachable; asking the database", exc_info=True)
         return bool(super(cached_db.SessionStore, self).exists(session_key))
+
+    def cycle_key(self) -> None:
+        data = self._session  # type: ignore[attr-defined]  # not in django-stubs
+        if SESSION_KEY in data:  # a signed-in session: its old copy must go from the cache too
+            super().cycle_key()
+            return
+        key = self.session_key
+        self.create()
+        self._session_cache = data
+        if key:
+            super(cached_db.SessionStore, self).delete(key)  # the database row
+            try:
+                self._cache.delete(self.cache_key_prefix + key)
+            except Exception:
+                logger.warning("old anonymous session left in the unreachable cache", exc_info=True)

@@ -76,3 +76,23 @@ def test_a_logged_out_session_is_gone_from_the_cache_too(client: Client) -> None
     replay.cookies[settings.SESSION_COOKIE_NAME] = cookie
     response = replay.get(reverse("advisor:dashboard"))
     assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
+
+
+@override_settings(CACHES=UNREACHABLE, SESSION_CACHE_ALIAS="sessions")
+def test_signing_in_over_an_earlier_visit_works_while_the_cache_is_unreachable(
+    client: Client,
+) -> None:
+    # An earlier visit left an anonymous session (an invitation's organisation, say): signing in
+    # gives it a new key and drops the old one, whose copy the unreachable cache cannot forget.
+    earlier = client.session
+    earlier["visited"] = True
+    earlier.save()
+    client.cookies[settings.SESSION_COOKIE_NAME] = earlier.session_key
+    name = _signed_in(client)
+    assert client.cookies[settings.SESSION_COOKIE_NAME].value != earlier.session_key
+    assert name in _dashboard(client)
+    # The old key signs nobody in: its row is gone from the database.
+    replay = Client()
+    replay.cookies[settings.SESSION_COOKIE_NAME] = earlier.session_key
+    response = replay.get(reverse("advisor:dashboard"))
+    assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
