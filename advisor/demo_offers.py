@@ -7,8 +7,10 @@ reference (shared/reference/offers_hk_tokyo_la.md §5, "Searched for but not fou
 public monthly price for a dedicated or bare-metal H100, H200 or L40S server in Hong Kong, Tokyo
 or Los Angeles (Dataplugs, Zenlayer, Server.HK, Simcentric, 44ns, RAKsmart, Vultr, Latitude.sh,
 Psychz, QuadraNet), and a search of stored public pages on 2026-12-02 found none either. So
-every row below is on request. The catalog has no RTX-class card (RTX 4090, RTX 6000 Ada), so
-the RTX servers are listed in `HELD_BACK` with that reason instead of as price rows.
+every row below is on request. The RTX-class server is an RTX 6000 Ada server in Los Angeles (the
+catalog carries that card since 2026-12-05, with RunPod, Hetzner and purchase prices); the catalog
+has no RTX 4090, so the Hong Kong RTX 4090 server is listed in `HELD_BACK` with that reason
+instead of as a price row.
 """
 
 from __future__ import annotations
@@ -178,18 +180,34 @@ HOUSE_OFFERS: tuple[dict[str, Any], ...] = (
             "min_term_months": 12,
         },
     ),
+    # The RTX-class server (issue 22 item 3): four 48 GB RTX 6000 Ada cards on PCIe, with the
+    # host the operator enters for its 4-card L40S server (same PCIe 4.0 cards, 48 GB each).
+    _offer(
+        "demo-la-rtx6000ada-4",
+        "nvidia-rtx-6000-ada",
+        4,
+        "Los Angeles (One Wilshire)",
+        "los_angeles",
+        _HOSTED,
+        {
+            "name": "LAX-RTX6000ADA-4",
+            "cpu": "2 × AMD EPYC 9254 (48 cores)",
+            "ram_gb": 512,
+            "nvme_tb": 7.68,
+            "network_gbps": 25.0,
+            "china_bandwidth_type": "cn2_gia",
+            "china_bandwidth_mbps": 30,
+            "china_bandwidth_usd_per_mbps_month": None,
+            "min_term_months": 12,
+        },
+    ),
 )
 # Servers the operator sells that the catalog cannot price or size (no such card in it).
 HELD_BACK: tuple[dict[str, str], ...] = (
     {
         "offer": "HK-RTX4090-8 (8 × RTX 4090, CN2 GIA)",
         "region": "Hong Kong",
-        "reason": "the catalog has no RTX-class accelerator",
-    },
-    {
-        "offer": "LAX-RTX6000ADA-4 (4 × RTX 6000 Ada, CN2 GIA)",
-        "region": "Los Angeles",
-        "reason": "the catalog has no RTX-class accelerator",
+        "reason": "the catalog has no RTX 4090",
     },
 )
 

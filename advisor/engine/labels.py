@@ -447,6 +447,9 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         ),
         "purchase_usd_nvidia_h200": _l("NVIDIA H200 purchase price", "NVIDIA H200 購置價格"),
         "purchase_usd_nvidia_b200": _l("NVIDIA B200 purchase price", "NVIDIA B200 購置價格"),
+        "purchase_usd_nvidia_rtx_6000_ada": _l(
+            "NVIDIA RTX 6000 Ada purchase price", "NVIDIA RTX 6000 Ada 購置價格"
+        ),
         "purchase_host_usd_hgx_8gpu": _l(
             "8-GPU HGX server without its cards", "8 卡 HGX 伺服器（不含 GPU）"
         ),

@@ -28,6 +28,8 @@ _CARDS: tuple[tuple[str, str], ...] = (
     (r"\bA100\b.*\b80 ?GB\b", "nvidia-a100-80gb"),
     (r"\bA100\b.*\b40 ?GB\b", "nvidia-a100-40gb"),
     (r"\bL40S\b", "nvidia-l40s"),
+    # Not the RTX PRO 6000 (Blackwell, 96 GB), which the catalog does not carry.
+    (r"\bRTX 6000 Ada\b", "nvidia-rtx-6000-ada"),
     (r"\bL4\b", "nvidia-l4"),
     (r"\bA10G\b", "nvidia-a10g"),
     (r"\bT4\b", "nvidia-t4"),

@@ -10,8 +10,17 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Organization, Role, User
+from advisor.demo_offers import house_offers
+from advisor.engine import load_catalog
 from advisor.models import Assessment, Report
 from advisor.reference.models import Catalog, HouseOffer
+from advisor.reference.services.catalog import (
+    catalog_from_document,
+    catalog_next_version,
+    catalog_publish,
+)
+from advisor.services import assessments, reports
+from advisor.starters import BY_SLUG
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +89,14 @@ def test_the_seed_separates_the_operator_from_its_customers_and_adds_its_house_o
     offers = HouseOffer.objects.filter(catalog=published)
     assert {o.region_key for o in offers} == {"hong_kong", "tokyo", "los_angeles"}
     assert {o.accelerator.key for o in offers} >= {"nvidia-l40s", "nvidia-h100-sxm", "nvidia-h200"}
+    # The RTX-class server (issue 22 item 3): four RTX 6000 Ada in Los Angeles, on request.
+    rtx = offers.get(extra__server__name="LAX-RTX6000ADA-4")
+    assert (rtx.accelerator.key, rtx.region_key, rtx.extra["gpus_per_unit"]) == (
+        "nvidia-rtx-6000-ada",
+        "los_angeles",
+        4,
+    )
+    assert published.accelerators.filter(key="nvidia-rtx-6000-ada").exists()
     for offer in offers:
         assert offer.extra["demo"] is True and offer.provider == "Harbour GPU Cloud"
         assert offer.source and offer.as_of is not None
@@ -87,7 +104,8 @@ def test_the_seed_separates_the_operator_from_its_customers_and_adds_its_house_o
         assert offer.extra["server"]["china_bandwidth_type"] == "cn2_gia"
         assert offer.extra["server"]["china_bandwidth_mbps"] > 0
         assert {"bare_metal"} <= set(offer.modes)
-    assert "not added: HK-RTX4090-8" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "not added: HK-RTX4090-8" in out and "not added: LAX-RTX6000ADA-4" not in out
     # Seeding again adds no second catalog.
     call_command("seed", password=PASSWORD, samples=False)
     assert Catalog.objects.filter(status=Catalog.Status.PUBLISHED).get() == published
@@ -116,3 +134,66 @@ def test_the_core_customer_sample_report_leads_with_a_house_server(
     assert "<strong>Harbour GPU Cloud</strong> offers this server" in card
     assert "Demo AI Lab</strong> offers" not in card
     assert "CN2 GIA" in card
+
+
+def test_a_catalog_seeded_before_the_rtx_card_gains_it_and_its_los_angeles_server(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A database seeded before the card was bundled: its published catalog has the other demo
+    # servers and no RTX 6000 Ada. Seeding again brings the card (with its sourced prices and
+    # purchase price) and only the server of that card.
+    bundled = load_catalog().to_dict()
+    card = "nvidia-rtx-6000-ada"
+    bundled["accelerators"] = [a for a in bundled["accelerators"] if a["id"] != card]
+    bundled["prices"] = [p for p in bundled["prices"] if p["accelerator_id"] != card]
+    del bundled["rules"]["purchase_price_by_accelerator"]["value"][card]
+    del bundled["figures"]["purchase_usd_nvidia_rtx_6000_ada"]
+    bundled["prices"] += [
+        p for p in house_offers("Harbour GPU Cloud") if p["accelerator_id"] != card
+    ]
+    version = catalog_next_version()
+    old = catalog_from_document(document=bundled, user=None, version=version)
+    catalog_publish(catalog=old, user=None)
+    call_command("seed", password=PASSWORD, samples=False)
+    published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
+    assert published.version == version + 1
+    assert published.prices.filter(extra__server__name="LAX-RTX6000ADA-4").count() == 1
+    assert set(
+        published.prices.filter(accelerator__key=card, extra__house__isnull=True).values_list(
+            "provider", flat=True
+        )
+    ) == {"RunPod", "Hetzner"}
+    assert published.data["figures"]["purchase_usd_nvidia_rtx_6000_ada"]["value"] == 6800.0
+    assert published.prices.filter(extra__demo=True).count() == 7
+    # And once is enough.
+    call_command("seed", password=PASSWORD, samples=False)
+    assert Catalog.objects.get(status=Catalog.Status.PUBLISHED).version == version + 1
+
+
+def test_a_los_angeles_team_on_dedicated_servers_sees_the_rtx_house_server(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    call_command("seed", password=PASSWORD, samples=False)
+    member = User.objects.get(email="member@demo.example")
+    doc = BY_SLUG["realtime-chatbot"].document()
+    doc["organization"]["regions"] = ["los_angeles"]
+    doc["deployment"]["allowed_modes"] = ["dedicated_hosting", "bare_metal"]
+    doc["deployment"]["china_connectivity"] = False
+    doc["model"] = {"preset": "llama-3-8b"}
+    assessment = assessments.assessment_create_from_document(
+        organization=member.memberships.get().organization,
+        user=member,
+        title="LA chatbot on dedicated servers",
+        answers=doc,
+        draft=False,
+    )
+    report = assessment.reports.get()
+    reports.report_generate(report_id=report.pk)
+    page = _client_for("member@demo.example").get(
+        reverse("advisor:report", args=[assessment.pk, report.number])
+    )
+    text = page.text
+    plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
+    assert "Our server for this workload" in plan
+    assert "LAX-RTX6000ADA-4" in plan and "RTX 6000 Ada" in plan
+    assert "Los Angeles (One Wilshire)" in plan

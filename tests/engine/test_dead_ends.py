@@ -190,7 +190,7 @@ def test_los_angeles_needs_two_relaxations_and_keeps_data_in_the_us(
 ) -> None:
     dead = workload(evaluate(LA_70B_DEDICATED, catalog, scoring), "realtime_inference")["dead_end"]
     assert dead["status"] == "no_option"
-    assert "12 card(s) are not offered in Los Angeles" in dead["statement"]
+    assert "13 card(s) are not offered in Los Angeles" in dead["statement"]
     first = dead["relaxations"][0]
     assert len(first["changes"]) == 2  # no single answer brings an option back
     assert "data stays in the same country" in first["explanation"]

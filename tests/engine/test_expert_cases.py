@@ -401,7 +401,9 @@ def owned_priced_first(r: Result, kind: str) -> dict[str, Any]:
 
 
 def qlora_7b_on_private_cloud_gets_a_modest_card(r: Result) -> None:
-    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-l40s"
+    # The cheapest 48 GB card to own: an RTX 6000 Ada ($6,800) since the catalog has it, before
+    # that an L40S ($8,500); both Ada sm_89 with the same stacks.
+    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-rtx-6000-ada"
     first = owned_priced_first(r, "fine_tuning")
     assert first["count"] == 1 and first["tco"]["region"] == "hong_kong"
     # A bank that keeps data in Hong Kong still gets options: its own hardware is there.
@@ -417,7 +419,8 @@ def serving_7b_on_premises_gets_a100_class_cards(r: Result) -> None:
 
 
 def regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune(r: Result) -> None:
-    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-l40s"
+    # A 48 GB Ada card, the cheapest to own (RTX 6000 Ada since 2026-12-05, an L40S before).
+    assert workload(r, "fine_tuning")["options"][0]["accelerator_id"] == "nvidia-rtx-6000-ada"
     first = owned_priced_first(r, "fine_tuning")
     assert first["count"] == 1
     # Serving must meet the starter's 10 s whole-response target on 1,024-token answers: the

@@ -57,6 +57,37 @@ SAMPLES = (
 )
 
 
+def _bring_cards(document: dict[str, Any], bundled: dict[str, Any], cards: set[str]) -> None:
+    """The bundled catalog's cards that `document` (a published catalog) lacks, with their
+    bundled price rows, units, purchase-price figures and rule entries, so that a house server of
+    a card added since can be priced and sized."""
+    have = {a["id"] for a in document["accelerators"]}
+    new = [a for a in bundled["accelerators"] if a["id"] in cards - have]
+    if not new:
+        return
+    added = {a["id"] for a in new}
+    document["accelerators"] += new
+    price_ids = {p["id"] for p in document["prices"]}
+    rows = [
+        p for p in bundled["prices"] if p["accelerator_id"] in added and p["id"] not in price_ids
+    ]
+    document["prices"] += rows
+    units = document.setdefault("units", {})
+    for row in rows:
+        unit = row.get("unit_id")
+        if unit and unit not in units and unit in bundled.get("units", {}):
+            units[unit] = bundled["units"][unit]
+    for name in ("purchase_price_by_accelerator", "card_generations"):
+        rule, theirs = document["rules"].get(name), bundled["rules"].get(name)
+        if rule is None or theirs is None:
+            continue
+        for card in added & set(theirs["value"]):
+            rule["value"].setdefault(card, theirs["value"][card])
+            if name == "purchase_price_by_accelerator":
+                key = theirs["value"][card]
+                document["figures"].setdefault(key, bundled["figures"][key])
+
+
 class Command(BaseCommand):
     help = (
         "Load demo data: the operating organisation (its staff and its house offers), two "
@@ -131,11 +162,19 @@ class Command(BaseCommand):
         catalog version (the published one, or the bundled one on a fresh database, plus the
         rows), published at once. Rows only: nothing here runs the engine."""
         published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
-        if published is not None and published.prices.filter(extra__demo=True).exists():
-            return
-        document = published.to_document() if published is not None else load_catalog().to_dict()
+        bundled = load_catalog().to_dict()
+        document = published.to_document() if published is not None else bundled
         ids = {p["id"] for p in document["prices"]}
-        document["prices"] += [p for p in house_offers(operator.name) if p["id"] not in ids]
+        rows = [p for p in house_offers(operator.name) if p["id"] not in ids]
+        if published is not None and published.prices.filter(extra__demo=True).exists():
+            # Seeded before: only the servers of cards the bundled catalog has gained since (an
+            # admin's removal of a demo row stays removed).
+            have = {a["id"] for a in document["accelerators"]}
+            rows = [p for p in rows if p["accelerator_id"] not in have]
+            if not rows:
+                return
+        _bring_cards(document, bundled, {p["accelerator_id"] for p in rows})
+        document["prices"] += rows
         draft = catalog_from_document(document=document, user=None, version=catalog_next_version())
         catalog_publish(catalog=draft, user=None)
         self.stdout.write(
@@ -145,7 +184,7 @@ class Command(BaseCommand):
             )
         )
         for row in HOUSE_OFFERS:
-            self.stdout.write(f"  {row['unit']:<12} {row['region']}")
+            self.stdout.write(f"  {row['unit']:<16} {row['region']}")
         for held in HELD_BACK:
             self.stdout.write(f"  not added: {held['offer']}, {held['region']}: {held['reason']}")
 
