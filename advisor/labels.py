@@ -36,6 +36,13 @@ def label_for(group: str, value: Any) -> Any:
     return _lazy_shown(group, value)
 
 
+def modes_text(modes: Any) -> str:
+    """The modes a house server is sold in, in the active language: "Dedicated hosting or bare
+    metal" (issue 22: the report, its PDF and the quote name them in words)."""
+    text = i18n.deployment_words([str(m) for m in modes or ()], _language())
+    return text[:1].upper() + text[1:]
+
+
 def _question(path: str) -> str:
     return i18n.field_question(path, _language())
 

@@ -508,6 +508,7 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
                 "usd_per_device_month",
                 "price_on_request",
                 "server",
+                "modes",
             )
             if offer.get(k) is not None
         },

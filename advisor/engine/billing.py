@@ -311,7 +311,11 @@ def price_doc(
         "same_offer": choice.same_offer,
         **({"sold_unit": unit_doc(unit, choice.fit)} if unit is not None and choice.fit else {}),
         # Only on house offers, so that results priced without one keep their bytes.
-        **({"house": True, "server": dict(p.server or {})} if p.house else {}),
+        **(
+            {"house": True, "server": dict(p.server or {}), "modes": list(p.modes)}
+            if p.house
+            else {}
+        ),
     }
 
 
@@ -346,6 +350,8 @@ def on_request_offers(acc_id: str, mode: str, ci: CostInputs) -> list[dict[str, 
                         "sold_as": p.unit,
                         "house": p.house,
                         "server": dict(p.server or {}),
+                        # The modes the operator sells its server in, named on the report.
+                        **({"modes": list(p.modes)} if p.house else {}),
                         "source": p.source,
                         "as_of": p.as_of,
                         "note": p.note,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from advisor.engine import labels
@@ -79,6 +80,15 @@ def message(code: str, lang: str = "en", /, **params: Any) -> str:
         return code
     template = entry.get(lang) or entry["en"]
     return template.format_map(_SafeDict(params))
+
+
+def deployment_words(modes: Sequence[str], lang: str = "en") -> str:
+    """The modes a house server is sold in, in words: "dedicated hosting or bare metal"."""
+    words = [labels.in_text(m, lang, path="deployment.allowed_modes") for m in modes]
+    if len(words) < 2:
+        return "".join(words)
+    most = message("list.separator", lang).join(words[:-1])
+    return message("house.deployment", lang, modes=most, last=words[-1])
 
 
 def label(value: Any, lang: str = "en") -> str:

@@ -478,6 +478,12 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "cpu_server_hourly_region_multiplier": _l(
             "CPU server price outside the US", "美國以外的 CPU 伺服器價格倍數"
         ),
+        "cpu_dedicated_server_usd_per_month": _l(
+            "Dedicated CPU server a month", "專屬 CPU 伺服器每月價格"
+        ),
+        "cpu_dedicated_server_vcpu": _l(
+            "vCPU per dedicated CPU server", "每台專屬 CPU 伺服器的 vCPU"
+        ),
         "china_rtt_ms_internet_hong_kong": _l(
             "Round trip to mainland China from Hong Kong (internet)",
             "香港至中國大陸往返延遲（一般網路）",
@@ -618,6 +624,8 @@ UNITS: Final[dict[str, str]] = {
     "USD per hour": "美元／每小時",
     "USD per card": "美元／每張卡",
     "USD per server": "美元／每台伺服器",
+    "USD per server-month": "美元／每台伺服器每月",
+    "vCPU (threads) per server": "vCPU（執行緒）／每台伺服器",
     "kW per server": "kW／每台伺服器",
     "facility kW per IT kW": "設施 kW／每 IT kW",
     "USD per kWh": "美元／每度電（kWh）",

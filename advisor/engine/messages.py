@@ -228,6 +228,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "field.workload_n": _m("the {field} of workload {n}", "第 {n} 項工作負載的{field}"),
     "list.separator": _m(", ", "、"),
+    # The modes a house server is sold in (issue 22): "dedicated hosting or bare metal".
+    "house.deployment": _m("{modes} or {last}", "{modes}或{last}"),
     "field.workload_index": _m("workload {n}", "第 {n} 項工作負載"),
     "would_change.and": _m(" and ", "，且"),
     "would_change.none": _m(
@@ -526,6 +528,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "此 CPU 伺服器（{vcpu} vCPU，隨需計費，兩次執行之間釋放）每月約 ${usd}：{hours} 小時，"
         "每 vCPU 每小時 ${rate}（見「使用的數據」：{figure}）。此金額不含在上方以加速器計算的"
         "每月合計之內。",
+    ),
+    "server.preprocessing_dedicated": _m(
+        "This CPU work runs on {servers} dedicated CPU server(s) of {per} vCPU ({vcpu} vCPU "
+        "needed), rented by the month at about ${month} each ({figure}, a Los Angeles price of "
+        "low confidence, under Figures used): about ${usd} a month. It is not in the monthly "
+        "total above, which counts the accelerators.",
+        "此 CPU 工作在 {servers} 台各 {per} vCPU 的專屬 CPU 伺服器上執行（需要 {vcpu} vCPU），"
+        "按月租用，每台每月約 ${month}（見「使用的數據」：{figure}，洛杉磯價格，可信度低）："
+        "每月約 ${usd}。此金額不含在上方以加速器計算的每月合計之內。",
     ),
     "server.nvme": _m(
         "NVMe for dataset, {ckpt} checkpoints and the model, at least {per} TB per device "

@@ -324,7 +324,7 @@ def build(
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
-    house_beside_first(out)
+    house_beside_first(out, lang)
     return Options(
         out,
         excluded,
@@ -470,7 +470,7 @@ def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
     )
 
 
-def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
+def house_beside_first(options: Sequence[dict[str, Any]], lang: str = "en") -> None:
     """Issue 22 item 2: the operator's own servers sold on request that fit this workload (an
     option runnable with the team's stack, the server in the customer's region) are listed on the
     first priced option as `house_on_request`, with their sizing, so that the report shows
@@ -478,7 +478,7 @@ def house_beside_first(options: Sequence[dict[str, Any]]) -> None:
     ranked as if priced; the key is absent when there is none (results keep their bytes)."""
     if not options:
         return
-    found = house_offers(options)
+    found = house_offers(options, lang=lang)
     if found:
         beside_first(options)["house_on_request"] = found
 
@@ -489,7 +489,7 @@ def beside_first(options: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def house_offers(
-    options: Sequence[Mapping[str, Any]], near: Sequence[str] = ()
+    options: Sequence[Mapping[str, Any]], near: Sequence[str] = (), *, lang: str = "en"
 ) -> list[dict[str, Any]]:
     """The operator's servers sold on request among a mode's options, each sized for the card's
     option: runnable with the team's stack, the server in the customer's region or in one of
@@ -518,6 +518,8 @@ def house_offers(
                     "needed_count": needed,
                     "servers": -(-needed // per_unit),
                     "option_rank": o["rank"],
+                    # Issue 22: how the server is sold, in words, wherever it is shown.
+                    "deployment": i18n.deployment_words(offer.get("modes") or (), lang),
                 }
             )
     return found

@@ -608,7 +608,7 @@ def _house_from_hosted_modes(
             built[key] = O.build(
                 catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
             )
-        for offer in O.house_offers(built[key].options, near):
+        for offer in O.house_offers(built[key].options, near, lang=lang):
             if offer["price_id"] not in seen:
                 seen.add(offer["price_id"])
                 listed.append({**offer, "deployment_mode": mode})

@@ -257,7 +257,7 @@ def _preprocessing_price(
     multiplier = 1.0 if in_us else catalog.figure("cpu_server_hourly_region_multiplier")
     hours = min(24.0, window_h) * catalog.hours_per_month / 24.0
     usd = vcpu * rate * multiplier * hours
-    return {
+    hourly = {
         "usd_per_month": round(usd, 2),
         "usd_per_vcpu_hour": round(rate * multiplier, 4),
         "hours_per_month": round(hours, 1),
@@ -266,9 +266,40 @@ def _preprocessing_price(
         "figures": ["cpu_server_usd_per_vcpu_hour"]
         + ([] if in_us else ["cpu_server_hourly_region_multiplier"]),
     }
+    # Issue 22 item 6: where the team rents dedicated servers, whole dedicated CPU servers by the
+    # month (sourced Los Angeles price), when they cost less than the hours on demand or the team
+    # allows no public cloud; a team on private cloud or on premises only keeps the hourly rate.
+    modes = answers.deployment.allowed_modes
+    if not {"dedicated_hosting", "bare_metal"} & set(modes):
+        return hourly
+    per_server = catalog.figure("cpu_dedicated_server_vcpu")
+    servers = max(1, math.ceil(vcpu / per_server))
+    monthly = servers * catalog.figure("cpu_dedicated_server_usd_per_month")
+    if "public_cloud" in modes and monthly >= usd:
+        return hourly
+    return {
+        "usd_per_month": round(monthly, 2),
+        "usd_per_server_month": catalog.figure("cpu_dedicated_server_usd_per_month"),
+        "servers": servers,
+        "vcpu_per_server": int(per_server),
+        "vcpu": vcpu,
+        "billing": "monthly",
+        "figures": ["cpu_dedicated_server_usd_per_month", "cpu_dedicated_server_vcpu"],
+    }
 
 
 def _preprocessing_price_note(price: dict[str, Any], lang: str) -> str:
+    if price["billing"] == "monthly":
+        return i18n.message(
+            "server.preprocessing_dedicated",
+            lang,
+            servers=price["servers"],
+            per=price["vcpu_per_server"],
+            vcpu=price["vcpu"],
+            month=f"{price['usd_per_server_month']:,.0f}",
+            usd=f"{price['usd_per_month']:,.0f}",
+            figure=labels.shown("figure", "cpu_dedicated_server_usd_per_month", lang),
+        )
     return i18n.message(
         "server.preprocessing_priced",
         lang,

@@ -17,7 +17,7 @@ from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
 from advisor.engine import nonllm as NL
 from advisor.engine.document import Cost, Option, PriceUsed, ResultDocument
-from advisor.labels import label_for, usd
+from advisor.labels import label_for, modes_text, usd
 from advisor.labels import price_page as _price_page
 from advisor.reporting.options import (
     BILLING_SLOTS,
@@ -202,6 +202,7 @@ def on_request_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "per_unit": per_unit,
                 "units": -(-int(o["count"]) // per_unit),
                 "house": bool(offer.get("house")),
+                "deployment": modes_text(offer.get("modes") or ()),
                 "price_id": offer["price_id"],
             }
     return list(seen.values())

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor import charts
 from advisor.engine.document import Change, Option, ResultDocument, Workload
-from advisor.labels import usd
+from advisor.labels import modes_text, usd
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.options import (
     latency_text,
@@ -90,6 +90,8 @@ def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
         "servers": offer.get("servers"),
         "per_unit": offer.get("gpus_per_unit"),
         "price_id": offer.get("price_id"),
+        # How the operator sells it (results before engine words carry only the modes).
+        "deployment": modes_text(offer.get("modes") or ()),
     }
 
 

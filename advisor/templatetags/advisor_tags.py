@@ -6,7 +6,7 @@ from django import template
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from advisor.labels import label_for, price_page, usd
+from advisor.labels import label_for, modes_text, price_page, usd
 from advisor.permissions import can_read_reference
 
 register = template.Library()
@@ -16,6 +16,12 @@ register = template.Library()
 def choice_label(value: Any, group: str) -> Any:
     """The translated label of an answer value, e.g. "public_cloud"|choice_label:"mode"."""
     return label_for(group, value)
+
+
+@register.filter
+def modes_label(value: Any) -> str:
+    """A house server's modes in words: ["dedicated_hosting", "bare_metal"]|modes_label."""
+    return modes_text(value)
 
 
 @register.filter

@@ -197,3 +197,12 @@ def test_a_los_angeles_team_on_dedicated_servers_sees_the_rtx_house_server(
     assert "Our server for this workload" in plan
     assert "LAX-RTX6000ADA-4" in plan and "RTX 6000 Ada" in plan
     assert "Los Angeles (One Wilshire)" in plan
+    # How the operator sells it, in words (the PDF renders the same body).
+    assert "Dedicated hosting or bare metal" in plan
+    quote = _client_for("member@demo.example").get(
+        reverse("advisor:report", args=[assessment.pk, report.number]),
+        {"offer": "demo-la-rtx6000ada-4"},
+    )
+    card = quote.text[quote.text.index('id="quote"') :]
+    assert "LAX-RTX6000ADA-4" in card
+    assert '<dd class="col-sm-9 quote-deployment">Dedicated hosting or bare metal</dd>' in card

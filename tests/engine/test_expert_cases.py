@@ -1973,6 +1973,40 @@ def test_the_preprocessing_server_is_priced_for_the_hours_it_runs(
     assert server["price"]["figures"] == ["cpu_server_usd_per_vcpu_hour"]
 
 
+def test_a_team_on_dedicated_servers_preprocesses_on_a_dedicated_cpu_server(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    """Issue 22 item 6: a team that rents dedicated servers and no public cloud gets whole
+    dedicated CPU servers by the month, priced from a sourced Los Angeles server (low confidence,
+    said so), in both languages; with public cloud allowed too, the cheaper of the two."""
+    doc = next(d for n, d, _ in CASES if n == "tokyo_daily_pretraining_pipeline_with_preprocessing")
+    hosted = copy.deepcopy(doc)
+    hosted["deployment"]["allowed_modes"] = ["dedicated_hosting", "bare_metal"]
+    month = catalog.figure("cpu_dedicated_server_usd_per_month")
+    per = catalog.figure("cpu_dedicated_server_vcpu")
+    assert (month, per) == (372.0, 32.0)
+    assert "CloudCone" in catalog.figures["cpu_dedicated_server_usd_per_month"]["source"]
+    assert "LOW CONFIDENCE" in catalog.figures["cpu_dedicated_server_usd_per_month"]["note"]
+    for lang, words in (("en", "dedicated CPU server(s)"), ("zh-hant", "專屬 CPU 伺服器")):
+        result = evaluate(hosted, catalog, scoring, lang=lang)
+        (server,) = [s for s in result["servers"] if s["workload"] == "preprocessing"]
+        price = server["price"]
+        servers = math.ceil(server["cpu_cores"] / per)
+        assert (price["billing"], price["servers"]) == ("monthly", servers)
+        assert price["usd_per_month"] == servers * month
+        for key in price["figures"]:
+            assert result["cost"]["figures_used"][key]["source"]
+        (note,) = [n for n in server["notes"] if words in n]
+        assert f"{price['usd_per_month']:,.0f}" in note
+    # Allowed public cloud as well, the few hours a day on demand cost less than a month.
+    both = copy.deepcopy(hosted)
+    both["deployment"]["allowed_modes"] = ["public_cloud", "dedicated_hosting"]
+    (server,) = [
+        s for s in evaluate(both, catalog, scoring)["servers"] if s["workload"] == "preprocessing"
+    ]
+    assert server["price"]["billing"] == "on_demand" and server["price"]["usd_per_month"] < month
+
+
 def _staff(result: Result) -> float:
     return sum(w["staff_usd_per_month"] for w in result["cost"]["by_workload"])
 

@@ -3,7 +3,8 @@ with its source and date, its rental, dedicated and purchase prices, and a team 
 
 from __future__ import annotations
 
-from advisor.engine import Catalog, ScoringModel, evaluate
+from advisor.demo_offers import house_offers
+from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
 from advisor.engine.offers import import_offers
 from tests.engine.test_expert_cases import team, workload
 
@@ -100,3 +101,28 @@ def test_an_offer_row_names_the_rtx_6000_ada_but_not_the_rtx_pro_6000(catalog: C
     )
     assert [p["accelerator_id"] for p in imported.prices] == [CARD]
     assert [h["row"] for h in imported.held] == [2]
+
+
+def test_a_house_server_beside_the_first_option_says_how_it_is_sold(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # The result document (what the API returns) names the operator's server's deployment modes
+    # in the result's language, beside the first option of a Los Angeles team on dedicated servers.
+    data = catalog.to_dict()
+    data["prices"] += house_offers("Harbour GPU Cloud")
+    with_house = load_catalog(data)
+    doc = team(
+        organization={"industry": "media", "regions": ["los_angeles"]},
+        deployment={"allowed_modes": ["dedicated_hosting", "bare_metal"]},
+        inference={"precision": "fp8"},
+    )
+    for lang, words in (
+        ("en", "dedicated hosting or bare metal"),
+        ("zh-hant", "專屬主機代管或裸機"),
+    ):
+        first = workload(evaluate(doc, with_house, scoring, lang=lang), "realtime_inference")
+        house = {h["sold_as"]: h for h in first["options"][0]["house_on_request"]}
+        rtx = house["LAX-RTX6000ADA-4"]
+        assert rtx["accelerator_id"] == CARD and rtx["servers"] == 1
+        assert rtx["modes"] == ["dedicated_hosting", "bare_metal"]
+        assert rtx["deployment"] == words
