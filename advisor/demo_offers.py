@@ -233,7 +233,7 @@ CORE_CUSTOMER: dict[str, Any] = sample(
         "cost.hours_per_day": 24,
         "training.epochs": DELETE,
         "training.deadline_hours": DELETE,
-        "inference.context_tokens": 4096,
+        "inference.prompt_tokens": 3584,
         "inference.output_tokens": 512,
         "inference.p95_latency_ms": 4000,
         "inference.tokens_per_day": 200_000_000,

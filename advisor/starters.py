@@ -49,7 +49,7 @@ STARTERS: tuple[Starter, ...] = (
                 "cost.hours_per_day": 8,
                 "training.epochs": 2,
                 "training.deadline_hours": 24,
-                "inference.context_tokens": 4096,
+                "inference.prompt_tokens": 3584,  # a context of 4,096 with the sample's 512
                 "inference.p95_latency_ms": 8000,
                 "inference.tokens_per_day": 20_000_000,
                 "inference.traffic": "bursty",
@@ -61,7 +61,7 @@ STARTERS: tuple[Starter, ...] = (
         _("E-commerce recommender retrained daily"),
         _("A TensorFlow recommender retrained every night on a stable pipeline, served in region."),
         {
-            "schema_version": 1,
+            "schema_version": 2,
             "organization": {"industry": "ecommerce", "regions": ["tokyo", "hong_kong"]},
             "workloads": [
                 {"kind": "pretraining", "schedule": "daily"},
@@ -105,7 +105,7 @@ STARTERS: tuple[Starter, ...] = (
             },
             "inference": {
                 "precision": "bf16",
-                "context_tokens": 1024,
+                "prompt_tokens": 960,
                 "output_tokens": 64,
                 "concurrent_sequences": 256,
                 "p95_latency_ms": None,
@@ -119,7 +119,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Real-time chatbot"),
         _("A 70B assistant served around the clock with a latency target, on monthly servers."),
         {
-            "schema_version": 1,
+            "schema_version": 2,
             "organization": {"industry": "insurance", "regions": ["los_angeles", "us_west"]},
             "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
             "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "seasonal"},
@@ -144,7 +144,7 @@ STARTERS: tuple[Starter, ...] = (
             "model": {"preset": "llama-3-70b"},
             "inference": {
                 "precision": "fp8",
-                "context_tokens": 8192,
+                "prompt_tokens": 7_680,
                 "output_tokens": 512,
                 "concurrent_sequences": 64,
                 "p95_latency_ms": 6000,
@@ -158,7 +158,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Media batch transcription"),
         _("Nightly batch jobs over a media archive, ONNX models, cheapest capacity wins."),
         {
-            "schema_version": 1,
+            "schema_version": 2,
             "organization": {
                 "industry": "media",
                 "regions": ["taipei", "hong_kong", "mainland_china"],
@@ -193,7 +193,7 @@ STARTERS: tuple[Starter, ...] = (
             "model": {"preset": "mistral-7b"},
             "inference": {
                 "precision": "int8",
-                "context_tokens": 2048,
+                "prompt_tokens": 1_024,
                 "output_tokens": 1024,
                 "concurrent_sequences": 64,
                 "p95_latency_ms": None,
@@ -207,7 +207,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Regulated finance on private cloud"),
         _("A bank fine-tunes and serves a 7B model; data never leaves its own premises."),
         {
-            "schema_version": 1,
+            "schema_version": 2,
             "organization": {"industry": "finance", "regions": ["hong_kong"]},
             "workloads": [
                 {"kind": "fine_tuning", "schedule": "project_cycles"},
@@ -251,7 +251,7 @@ STARTERS: tuple[Starter, ...] = (
             },
             "inference": {
                 "precision": "bf16",
-                "context_tokens": 8192,
+                "prompt_tokens": 7_168,
                 "output_tokens": 1024,
                 "concurrent_sequences": 16,
                 "p95_latency_ms": 10000,

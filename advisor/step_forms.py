@@ -19,7 +19,9 @@ from django.utils.translation import gettext as _
 
 from advisor.decisions import languages
 from advisor.engine.problems import Problem
+from advisor.engine.upgrade import upgrade_answers
 from advisor.forms.base import StepForm
+from advisor.labels import question_for
 from advisor.models import Assessment
 from advisor.services import assessments
 from advisor.steps import Step, applicable_steps
@@ -86,7 +88,10 @@ def step_form(*, assessment: Assessment, step: Step) -> StepForm:
     form = form_class()
     # One form, not a second one only to read the initial values: each costs a deep copy
     # of every field.
-    form.initial = {**form.initial_from(assessment.answers), "version": assessment.version}
+    form.initial = {
+        **form.initial_from(upgrade_answers(assessment.answers)),
+        "version": assessment.version,
+    }
     return form
 
 
@@ -123,6 +128,7 @@ def review_sections(*, assessment: Assessment) -> list[dict[str, Any]]:
 
 def answer_sections(answers: dict[str, Any]) -> list[dict[str, Any]]:
     """Every answer of every step that applies to `answers`, as label and display value."""
+    answers = upgrade_answers(answers)  # a version's answers stored as v1 read as v2
     sections = []
     for step in applicable_steps(answers):
         form_class = form_for(step)
@@ -134,8 +140,20 @@ def answer_sections(answers: dict[str, Any]) -> list[dict[str, Any]]:
         for bound in form.visible_fields():
             value = form.initial.get(bound.name)
             rows.append({"label": bound.label, "value": _display(bound.field, value)})
+            if bound.name == "output_tokens" and step.slug == "inference":
+                rows.append(_context_row(form.initial))
         sections.append({"step": step, "rows": rows})
     return sections
+
+
+def _context_row(initial: dict[str, Any]) -> dict[str, Any]:
+    # The context a sequence holds, which the engine sizes the KV cache for: answers v2 asks its
+    # two parts, so that they cannot contradict each other, and the review shows their sum.
+    prompt, output = initial.get("prompt_tokens"), initial.get("output_tokens")
+    value = None
+    if type(prompt) is int and type(output) is int:
+        value = _display(None, prompt + output)
+    return {"label": question_for("inference.context_tokens"), "value": value}
 
 
 def _display(field: Any, value: Any) -> Any:

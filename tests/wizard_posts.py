@@ -33,7 +33,7 @@ POSTS: dict[str, dict[str, Any]] = {
     },
     "inference": {
         "precision": "bf16",
-        "context_tokens": "4096",
+        "prompt_tokens": "3584",
         "output_tokens": "512",
         "concurrent_sequences": "32",
         "p95_latency_ms": "8000",

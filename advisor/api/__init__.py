@@ -3,8 +3,9 @@
 Each person authenticates with their own key (`accounts.ApiToken`, `Authorization: Bearer`).
 The engine's JSON Schema is the only description of the answers document: the request and
 response models take `answers` as a plain object, the engine validates it, and the OpenAPI
-description references the engine's schemas (`components.schemas.AnswersV1`, and
-`AnswersV1Draft` for drafts) instead of copying their rules into pydantic models. The document is
+description references the engine's schemas (`components.schemas.AnswersV2`, and
+`AnswersV2Draft` for drafts; `AnswersV1`, still accepted on create and stored as version 2, is
+published beside them) instead of copying their rules into pydantic models. The document is
 the whole contract, held to it by Schemathesis (tests/api/test_schemathesis.py): every status an
 operation answers is listed, with the headers that come with it.
 

@@ -27,6 +27,7 @@ from advisor.api.schemas import (
     ANSWERS_DRAFT_SCHEMA_NAME,
     ANSWERS_MARKER,
     ANSWERS_SCHEMA_NAME,
+    ANSWERS_V1_SCHEMA_NAME,
     ErrorOut,
 )
 from advisor.engine import answers_schema
@@ -106,7 +107,16 @@ def answers_follow(model: Any, field: str, value: Any) -> None:
     model["properties"]["answers"] = {
         "type": "object",
         "description": f"An answers document: {ANSWERS_DRAFT_SCHEMA_NAME} when {field} is "
-        f"{json.dumps(value)}, else {ANSWERS_SCHEMA_NAME}.",
+        f"{json.dumps(value)}, else {ANSWERS_SCHEMA_NAME}."
+        + (
+            f" A version 1 document ({ANSWERS_V1_SCHEMA_NAME}: inference.context_tokens instead "
+            "of prompt_tokens) is also accepted, checked by version 1's rules (output_tokens at "
+            "most context_tokens, else 400 with output_exceeds_context at "
+            "inference.output_tokens) and stored as version 2 with prompt_tokens = "
+            "context_tokens - output_tokens; answers are always returned as version 2."
+            if model.get("title") == "AssessmentIn"
+            else ""
+        ),
     }
     model.setdefault("allOf", []).append(
         {

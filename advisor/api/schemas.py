@@ -16,11 +16,14 @@ from accounts.validators import validate_plain_name
 from advisor.decisions import languages
 from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.document import ResultDocument
+from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment
 from advisor.services import assessments
 
-ANSWERS_SCHEMA_NAME = "AnswersV1"
-ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV1Draft"
+ANSWERS_SCHEMA_NAME = "AnswersV2"
+ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV2Draft"
+# Still accepted on create (read as version 2 and stored so); never answered.
+ANSWERS_V1_SCHEMA_NAME = "AnswersV1"
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 # The engine's schema, referenced rather than restated. Pydantic cannot emit a $ref to a schema
@@ -118,6 +121,11 @@ class AssessmentOut(AssessmentSummaryOut):
             "zh-Hant), as frozen at submission; null while the assessment is a draft."
         )
     )
+
+    @staticmethod
+    def resolve_answers(obj: Assessment) -> dict[str, Any]:
+        # Stored answers are version 2 (migration 0019); a version 1 one is read as such.
+        return upgrade_answers(obj.answers)  # type: ignore[no-any-return]
 
     @staticmethod
     def resolve_result(obj: Assessment) -> ResultDocument | None:

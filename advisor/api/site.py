@@ -12,7 +12,11 @@ from ninja.types import DictStrAny
 from advisor.api import assessments, docs, errors
 from advisor.api.auth import BearerToken
 from advisor.api.parsing import JSONParser
-from advisor.api.schemas import ANSWERS_DRAFT_SCHEMA_NAME, ANSWERS_SCHEMA_NAME
+from advisor.api.schemas import (
+    ANSWERS_DRAFT_SCHEMA_NAME,
+    ANSWERS_SCHEMA_NAME,
+    ANSWERS_V1_SCHEMA_NAME,
+)
 from advisor.engine import answers_schema
 from advisor.engine.schema import answers_draft_schema
 
@@ -27,6 +31,9 @@ class AdvisorAPI(NinjaAPI):
         schemas = schema.setdefault("components", {}).setdefault("schemas", {})
         schemas[ANSWERS_SCHEMA_NAME] = answers_schema()
         schemas[ANSWERS_DRAFT_SCHEMA_NAME] = answers_draft_schema()
+        # Published for the clients that still send it; the operations name version 2 only, so
+        # that a generated request is never a v1 document whose output exceeds its context.
+        schemas[ANSWERS_V1_SCHEMA_NAME] = answers_schema(1)
         # A draft's answers meet the draft schema only; a submitted one's the whole schema.
         docs.answers_follow(schemas.get("AssessmentIn"), "draft", True)
         docs.answers_follow(schemas.get("AssessmentOut"), "status", "draft")

@@ -1,5 +1,5 @@
-"""Answers document v1: its vocabulary (enums, bounds, the schema version) and the frozen
-dataclasses a parsed document becomes.
+"""Answers document v2: its vocabulary (enums, bounds, the schema version) and the frozen
+dataclasses a parsed document becomes. A v1 document is still read: upgrade.py turns it into v2.
 
 The JSON Schema is built from these in schema.py (its cross-field `allOf` in
 schema_conditions.py), validated in problems.py and parsed into the dataclasses in parse.py.
@@ -15,7 +15,11 @@ from typing import Any
 
 from advisor.engine import clouds
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Version 1 gave inference.context_tokens (prompt + output) and output_tokens, which could
+# contradict each other (output > context); version 2 gives prompt_tokens and output_tokens,
+# which cannot. Both are accepted; a v1 document is upgraded (upgrade.py) and stored as v2.
+SCHEMA_VERSIONS = (1, SCHEMA_VERSION)
 
 INDUSTRIES = (
     "ecommerce",
@@ -236,7 +240,7 @@ class Training:
 @dataclass(frozen=True, slots=True)
 class Inference:
     precision: str
-    context_tokens: int
+    prompt_tokens: int
     output_tokens: int
     concurrent_sequences: int
     tokens_per_day: int
@@ -248,6 +252,12 @@ class Inference:
     batch_window_start_hour: int | None = None
     batch_window_firmness: str = "hard"
     availability: str = "survive_one_failure"
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens a sequence holds at its end: the prompt plus the output (what answers v1
+        asked, and what the KV cache and a server's maximum model length are sized for)."""
+        return self.prompt_tokens + self.output_tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +273,7 @@ class Work:
 
 @dataclass(frozen=True, slots=True)
 class Answers:
-    """A valid answers document v1 (build with `parse_answers`)."""
+    """A valid answers document v2 (build with `parse_answers`, which also reads v1)."""
 
     schema_version: int
     organization: Organization
@@ -372,7 +382,7 @@ class Answers:
             i = self.inference
             doc["inference"] = {
                 "precision": i.precision,
-                "context_tokens": i.context_tokens,
+                "prompt_tokens": i.prompt_tokens,
                 "output_tokens": i.output_tokens,
                 "concurrent_sequences": i.concurrent_sequences,
                 "p95_latency_ms": i.p95_latency_ms,

@@ -15,6 +15,7 @@ from advisor.engine import scoring as SC
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
 from advisor.engine.scoring import ScoringModel
+from advisor.engine.upgrade import upgrade_answers
 
 # --------------------------------------------------------------------------- preview
 
@@ -66,6 +67,8 @@ def preview(
     """
     try:
         lang = lang if lang in i18n.LANGS else "en"
+        # A version 1 draft (context_tokens) is read as version 2 (prompt_tokens).
+        draft = upgrade_answers(draft)
         return _preview(draft, catalog, scoring, lang, _ok if checked else _partial_ok)
     except Exception:  # noqa: BLE001 - a draft preview must never break the wizard
         return None
@@ -229,11 +232,13 @@ def _preview_memory(
     if not isinstance(i, Mapping) and kinds & A.INFERENCE_KINDS:
         i = {}
     if isinstance(i, Mapping) and valid({"inference": i}):
-        ctx_tokens = int(i.get("context_tokens", 4096))
+        output_tokens = int(i.get("output_tokens", 1))
+        # An unanswered prompt: a context of 4,096 tokens, the output included.
+        prompt = int(i["prompt_tokens"]) if "prompt_tokens" in i else max(0, 4096 - output_tokens)
         inference = A.Inference(
             precision=i.get("precision", "bf16"),
-            context_tokens=ctx_tokens,
-            output_tokens=min(int(i.get("output_tokens", 1)), ctx_tokens),
+            prompt_tokens=prompt,
+            output_tokens=output_tokens,
             concurrent_sequences=int(i.get("concurrent_sequences", 1)),
             tokens_per_day=int(i.get("tokens_per_day", 0)),
             traffic=i.get("traffic", "steady"),

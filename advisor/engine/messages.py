@@ -102,8 +102,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "problem.output_exceeds_context": _m(
         "The output tokens ({output}) cannot be more than the context tokens ({context}), which "
-        "include the output",
-        "輸出 token 數（{output}）不得超過上下文 token 數（{context}）；後者已包含輸出",
+        "include the output (schema version 1; version 2 asks the prompt tokens and the output "
+        "tokens instead)",
+        "輸出 token 數（{output}）不得超過上下文 token 數（{context}）；後者已包含輸出"
+        "（結構描述版本 1；版本 2 改為分別提供提示 token 數與輸出 token 數）",
     ),
     "problem.batch_window_hours_required": _m(
         "Give the batch window's length in hours (e.g. 4): a start hour or hard/soft alone is "
@@ -1667,8 +1669,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
 }
 
-# Every answer path of answers v1 (and the derived answers the scoring model reads), as a person
-# reads it. `workloads[i].x` is looked up as `workloads[].x`.
+# Every answer path of answers v2, v1's context_tokens and the derived answers the scoring model
+# reads, as a person reads it. `workloads[i].x` is looked up as `workloads[].x`.
 FIELD_LABELS: dict[str, dict[str, str]] = {
     "schema_version": _m("schema version", "結構描述版本"),
     "organization": _m("organisation", "組織"),
@@ -1731,8 +1733,10 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "training.deadline_hours": _m("deadline (hours)", "期限（小時）"),
     "inference": _m("inference", "推論"),
     "inference.precision": _m("inference precision", "推論精度"),
-    "inference.context_tokens": _m("context tokens", "上下文 token 數"),
+    "inference.prompt_tokens": _m("prompt tokens", "提示 token 數"),
     "inference.output_tokens": _m("output tokens", "輸出 token 數"),
+    # Answers version 1 only (prompt + output); its problems still name it.
+    "inference.context_tokens": _m("context tokens", "上下文 token 數"),
     "inference.concurrent_sequences": _m("concurrent sequences", "並行序列數"),
     "inference.p95_latency_ms": _m("p95 latency target (ms)", "p95 延遲目標（毫秒）"),
     "inference.latency_metric": _m("what the latency target measures", "延遲目標所量測的對象"),
@@ -1804,8 +1808,16 @@ FIELD_QUESTIONS: dict[str, dict[str, str]] = {
     "training.epochs": _m("Epochs", "Epoch 數"),
     "training.deadline_hours": _m("Deadline (hours, optional)", "期限（小時，選填）"),
     "inference.precision": _m("Serving precision", "服務精度"),
-    "inference.context_tokens": _m("Context per sequence (tokens)", "每個序列的上下文（token）"),
-    "inference.output_tokens": _m("Output tokens per sequence", "每個序列的輸出 token 數"),
+    "inference.prompt_tokens": _m(
+        "Prompt tokens per sequence (the input)", "每個序列的提示 token 數（輸入）"
+    ),
+    "inference.output_tokens": _m(
+        "Answer tokens per sequence (the output)", "每個序列的回答 token 數（輸出）"
+    ),
+    # Not asked since answers version 2: the review shows it, the prompt plus the answer.
+    "inference.context_tokens": _m(
+        "Context per sequence (prompt + answer tokens)", "每個序列的上下文（提示 + 回答 token）"
+    ),
     "inference.concurrent_sequences": _m("Concurrent sequences", "併發序列數"),
     "inference.p95_latency_ms": _m(
         "p95 latency target (ms, optional)", "p95 延遲目標（毫秒，選填）"

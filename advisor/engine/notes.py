@@ -42,7 +42,7 @@ def target_warning_notes(
             lang,
             ttft=f"{first['ttft_ms']:,.0f}",
             tokens=f"{inf.output_tokens:,}",
-            prompt=f"{max(1, inf.context_tokens - inf.output_tokens):,}",
+            prompt=f"{max(1, inf.prompt_tokens):,}",
         )
         out.append(
             i18n.message(

@@ -23,6 +23,7 @@ from advisor.engine.answers import (
     Workload,
 )
 from advisor.engine.problems import AnswersError, validate
+from advisor.engine.upgrade import upgrade_answers
 
 
 def china_by_region(regions: Iterable[Any]) -> bool:
@@ -36,13 +37,15 @@ def _opt_float(value: Any) -> float | None:
 
 
 def parse_answers(doc: Mapping[str, Any]) -> Answers:
-    """Validate `doc` against answers v1 and the cross-field rules; return frozen dataclasses.
+    """Validate `doc` against the answers schema of its version (2, or 1 read as 2) and the
+    cross-field rules; return frozen dataclasses.
 
     Raises AnswersError carrying every problem (schema and cross-field), not just the first.
     """
     problems = validate(doc)
     if problems:
         raise AnswersError(problems)
+    doc = upgrade_answers(doc)
     org, fw, dep, cost, mat = (
         doc["organization"],
         doc["frameworks"],
@@ -94,7 +97,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
         i = doc["inference"]
         inference = Inference(
             precision=i["precision"],
-            context_tokens=int(i["context_tokens"]),
+            prompt_tokens=int(i["prompt_tokens"]),
             output_tokens=int(i["output_tokens"]),
             concurrent_sequences=int(i["concurrent_sequences"]),
             tokens_per_day=int(i["tokens_per_day"]),

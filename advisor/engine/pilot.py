@@ -167,7 +167,7 @@ def _serving(
         return None
     tp = int(option.get("tensor_parallel") or 1)
     batch = int(option.get("batch_per_replica") or inf.concurrent_sequences)
-    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    prompt = max(1, inf.prompt_tokens)
     model = _model_id(answers, catalog)
     stack = answers.frameworks.serving
     backend = _BACKENDS.get(stack, "openai")

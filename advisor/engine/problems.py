@@ -1,9 +1,11 @@
 """Validating an answers document: Problem (a field path and a message in the user's terms), the
 schema's errors rewritten for people, bounds on hostile input and the cross-field rules.
 
-Only comparisons between two numbers (output <= context, kv_heads divides attention_heads,
-attention_heads divides hidden_size) are beyond JSON Schema; the schema says them in the fields'
-descriptions and `cross_field_problems` checks them.
+Only comparisons between two numbers (kv_heads divides attention_heads, attention_heads divides
+hidden_size, and in a version 1 document output <= context) are beyond JSON Schema; the schema
+says them in the fields' descriptions and `cross_field_problems` checks them. Version 2 asks the
+prompt and the output, which cannot contradict each other. A document is checked against the
+schema of the version it states (schema.version_of).
 """
 
 from __future__ import annotations
@@ -27,7 +29,13 @@ from advisor.engine.answers import (
     WORK_UNITS,
     WORKLOAD_KINDS,
 )
-from advisor.engine.schema import root_validator, schema_doc, section_validator, sections
+from advisor.engine.schema import (
+    root_validator,
+    schema_doc,
+    section_validator,
+    sections,
+    version_of,
+)
 
 
 @dataclass(frozen=True)
@@ -237,7 +245,9 @@ def _as_mapping(value: Any) -> Mapping[str, Any] | None:
     return value if isinstance(value, Mapping) else None
 
 
-def cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Problem]:
+def cross_field_problems(
+    doc: Mapping[str, Any], *, partial: bool, version: int = SCHEMA_VERSION
+) -> list[Problem]:
     """Rules across fields. Each rule only runs on values that are structurally valid."""
     problems: list[Problem] = []
     workloads = doc.get("workloads")
@@ -293,8 +303,9 @@ def cross_field_problems(doc: Mapping[str, Any], *, partial: bool) -> list[Probl
         if method in ("lora", "qlora") and "lora_rank" not in training and not partial:
             problems.append(Problem("training.lora_rank", "lora_rank_required", {"method": method}))
     if inference is not None:
+        # Version 1 only: its context included the output, so the two could contradict.
         ctx, out = inference.get("context_tokens"), inference.get("output_tokens")
-        if _is_int(ctx) and _is_int(out) and out > ctx:
+        if version == 1 and _is_int(ctx) and _is_int(out) and out > ctx:
             problems.append(
                 Problem(
                     "inference.output_tokens",
@@ -403,19 +414,20 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
         # The document's own keys, then each section on its own: what validator(partial) checks
         # in one pass (the schema states no rule across sections; those are the cross-field
         # rules below), so that a section seen before is not checked again.
-        doc, problems = _known_keys(doc, schema_doc(), [])
-        problems.extend(_root_checked(doc, partial))
+        version = version_of(doc)
+        doc, problems = _known_keys(doc, schema_doc(version), [])
+        problems.extend(_root_checked(doc, partial, version))
         bounded: dict[str, Any] = {}
         for key, value in doc.items():
             if key in sections():
-                value = _section_checked(key, value, partial, problems)
+                value = _section_checked(key, value, partial, problems, version)
             bounded[key] = value
         doc = bounded
     except Exception as exc:  # noqa: BLE001 - arbitrary draft input must never escape as a crash
         problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
         return problems
     try:
-        problems.extend(cross_field_problems(doc, partial=partial))
+        problems.extend(cross_field_problems(doc, partial=partial, version=version))
     except Exception as exc:  # noqa: BLE001
         problems.append(Problem("", "invalid", {"detail": type(exc).__name__}))
     # Stable order (document order is not guaranteed by iter_errors) and no duplicates; a wrong type
@@ -466,33 +478,37 @@ def _memo_key(*parts: Any) -> tuple[Any, ...] | None:
     return (text,) if len(text) <= _MEMO_CHARS else None
 
 
-def _root_checked(doc: Mapping[str, Any], partial: bool) -> tuple[Problem, ...]:
+def _root_checked(doc: Mapping[str, Any], partial: bool, version: int) -> tuple[Problem, ...]:
     """The document's own problems: the sections it requires, unknown keys, schema_version."""
-    version = (doc["schema_version"],) if "schema_version" in doc else ()
+    stated = (doc["schema_version"],) if "schema_version" in doc else ()
     return _remembered(
-        _memo_key("root", partial, type(doc) is dict, tuple(doc), version),
+        _memo_key("root", partial, type(doc) is dict, tuple(doc), stated),
         lambda: tuple(
-            p for error in root_validator(partial).iter_errors(doc) for p in _schema_problems(error)
+            p
+            for error in root_validator(partial, version).iter_errors(doc)
+            for p in _schema_problems(error)
         ),
     )
 
 
-def _section_checked(key: str, value: Any, partial: bool, problems: list[Problem]) -> Any:
+def _section_checked(
+    key: str, value: Any, partial: bool, problems: list[Problem], version: int
+) -> Any:
     """Add the section's problems to `problems`; return the value cut down to its schema's
     bounds (`_bounded`), which the cross-field rules then read."""
-    memo = _memo_key(key, partial, value)
+    memo = _memo_key(key, partial, version, value)
     found = _MEMO.get(memo) if memo is not None else None
     if found is not None:
         problems.extend(found)
         return value  # only a value that nothing was cut from is remembered: it is its bounds
-    bounded, cut = _bounded(value, schema_doc()["properties"][key], [key])
+    bounded, cut = _bounded(value, schema_doc(version)["properties"][key], [key])
     found = _remembered(
         None if cut else memo,
         lambda: (
             tuple(cut)
             + tuple(
                 p
-                for error in section_validator(partial, key).iter_errors({key: bounded})
+                for error in section_validator(partial, key, version).iter_errors({key: bounded})
                 for p in _schema_problems(error)
             )
         ),

@@ -10,7 +10,7 @@ import copy
 from typing import Any, Final
 
 SAMPLE: Final[dict[str, Any]] = {
-    "schema_version": 1,
+    "schema_version": 2,
     "organization": {"industry": "ecommerce", "regions": ["hong_kong", "singapore"]},
     "workloads": [
         {"kind": "fine_tuning", "schedule": "weekly"},
@@ -46,7 +46,7 @@ SAMPLE: Final[dict[str, Any]] = {
     },
     "inference": {
         "precision": "bf16",
-        "context_tokens": 8192,
+        "prompt_tokens": 7680,
         "output_tokens": 512,
         "concurrent_sequences": 32,
         "p95_latency_ms": 15000,

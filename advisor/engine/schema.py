@@ -1,5 +1,6 @@
 """The answers document's JSON Schema (published at /api/v1/schema and used by every validator)
-and the draft schema the wizard saves against.
+and the draft schema the wizard saves against; version 1's schema, which the API still accepts
+(upgrade.py reads a v1 document as v2), is built from version 2's.
 
 The schema is the single source of truth for field names, types, enums and bounds; the wizard, the
 API and the CLI all validate against it.
@@ -8,7 +9,7 @@ API and the CLI all validate against it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -45,6 +46,7 @@ from advisor.engine.answers import (
     RESIDENCY,
     SCHEDULES,
     SCHEMA_VERSION,
+    SCHEMA_VERSIONS,
     SERVING,
     STACK_CHANGES,
     TRAFFIC,
@@ -97,7 +99,10 @@ def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, 
 
 
 @cache
-def schema_doc() -> dict[str, Any]:
+def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """The answers schema of `version` (1 or 2); shared, never to be changed: copy it first."""
+    if version == 1:
+        return _v1(schema_doc(SCHEMA_VERSION))
     architecture = _obj(
         {
             "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
@@ -215,10 +220,14 @@ def schema_doc() -> dict[str, Any]:
     inference = _obj(
         {
             "precision": _enum(INFERENCE_PRECISIONS, "Weight precision when serving."),
-            "context_tokens": _int(1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."),
-            "output_tokens": _int(
-                1, MAX_CONTEXT_TOKENS, "Generated tokens per sequence; <= context_tokens."
+            "prompt_tokens": _int(
+                0,
+                MAX_CONTEXT_TOKENS,
+                "Added in v2 (replaces v1's context_tokens): prompt tokens per sequence, the "
+                "input before the answer. The context a sequence holds is prompt_tokens + "
+                "output_tokens (v1's context_tokens).",
             ),
+            "output_tokens": _int(1, MAX_CONTEXT_TOKENS, "Generated (answer) tokens per sequence."),
             "concurrent_sequences": _int(1, 100_000, "Sequences in flight at once."),
             "p95_latency_ms": {
                 "type": ["number", "null"],
@@ -284,7 +293,7 @@ def schema_doc() -> dict[str, Any]:
         },
         [
             "precision",
-            "context_tokens",
+            "prompt_tokens",
             "output_tokens",
             "concurrent_sequences",
             "tokens_per_day",
@@ -335,15 +344,19 @@ def schema_doc() -> dict[str, Any]:
     )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://advisor.example/schemas/answers-v1.json",
-        "title": "Advisor answers document, version 1",
+        "$id": "https://advisor.example/schemas/answers-v2.json",
+        "title": "Advisor answers document, version 2",
         "description": "Unknown keys are errors. Sections that do not apply may be absent; a "
         "section present but not applicable (e.g. training without a training workload) is "
         "accepted "
         "and ignored. Fields added later are optional with documented defaults.",
         "type": "object",
         "properties": {
-            "schema_version": {"const": SCHEMA_VERSION, "description": "Always 1."},
+            "schema_version": {
+                "const": SCHEMA_VERSION,
+                "description": "Always 2. A version 1 document (AnswersV1: inference "
+                "context_tokens instead of prompt_tokens) is still accepted and read as version 2.",
+            },
             "organization": _obj(
                 {
                     "industry": _enum(INDUSTRIES, "Industry."),
@@ -492,6 +505,49 @@ def schema_doc() -> dict[str, Any]:
     }
 
 
+def _v1(v2: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 of the schema: version 2 with inference.context_tokens (prompt + output, at
+    least the output) in place of prompt_tokens."""
+    doc = copy.deepcopy(v2)
+    doc["$id"] = "https://advisor.example/schemas/answers-v1.json"
+    doc["title"] = "Advisor answers document, version 1"
+    doc["description"] = (
+        "Version 1, still accepted: a document is read as version 2 with prompt_tokens = "
+        "context_tokens - output_tokens. inference.output_tokens must not exceed "
+        "inference.context_tokens (a rule JSON Schema cannot state; such a document is refused "
+        "with output_exceeds_context at inference.output_tokens). " + v2["description"]
+    )
+    doc["properties"]["schema_version"] = {"const": 1, "description": "Always 1."}
+    inference = doc["properties"]["inference"]
+    inference["properties"] = {
+        ("context_tokens" if key == "prompt_tokens" else key): value
+        for key, value in inference["properties"].items()
+    }
+    inference["properties"]["context_tokens"] = _int(
+        1, MAX_CONTEXT_TOKENS, "Prompt + output tokens per sequence."
+    )
+    inference["properties"]["output_tokens"] = _int(
+        1, MAX_CONTEXT_TOKENS, "Generated tokens per sequence; <= context_tokens."
+    )
+    inference["required"] = [
+        "context_tokens" if key == "prompt_tokens" else key for key in inference["required"]
+    ]
+    return doc
+
+
+def version_of(doc: Any) -> int:
+    """The schema version a document is checked against: 1 when it says so, else the current
+    one (which reports a missing or unknown version)."""
+    version = doc.get("schema_version") if isinstance(doc, Mapping) else None
+    if (
+        isinstance(version, int | float)
+        and not isinstance(version, bool)
+        and version in SCHEMA_VERSIONS
+    ):
+        return int(version)
+    return SCHEMA_VERSION
+
+
 def _property(path: str) -> dict[str, Any]:
     node: dict[str, Any] = schema_doc()
     for key in path.split("."):
@@ -520,9 +576,9 @@ def nullable_fields(section: str) -> frozenset[str]:
     )
 
 
-def answers_schema() -> dict[str, Any]:
-    """Return the JSON Schema (draft 2020-12) of answers document v1 (a fresh copy)."""
-    return copy.deepcopy(schema_doc())
+def answers_schema(version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of answers document `version` (a fresh copy)."""
+    return copy.deepcopy(schema_doc(version))
 
 
 @cache
@@ -530,8 +586,8 @@ def _draft_schema() -> dict[str, Any]:
     base = {k: v for k, v in schema_doc().items() if k != "allOf"}
     return {
         **strip_for_partial(base),
-        "$id": "https://advisor.example/schemas/answers-v1-draft.json",
-        "title": "Advisor answers document, version 1, draft",
+        "$id": "https://advisor.example/schemas/answers-v2-draft.json",
+        "title": "Advisor answers document, version 2, draft",
         "description": "What a draft may hold (check_partial): any part of an answers document, "
         "with no wrong values; required fields, minimum list sizes and the conditional "
         "sections do not apply until it is submitted.",
@@ -559,10 +615,10 @@ def strip_for_partial(node: Any) -> Any:
 
 
 @cache
-def validator(partial: bool) -> Draft202012Validator:
+def validator(partial: bool, version: int = SCHEMA_VERSION) -> Draft202012Validator:
     # The conditions are checked by cross_field_problems, with messages that name the rule
     # (a bare "training is required" would not say which workload needs it).
-    schema = {k: v for k, v in schema_doc().items() if k != "allOf"}
+    schema = {k: v for k, v in schema_doc(version).items() if k != "allOf"}
     return Draft202012Validator(strip_for_partial(schema) if partial else schema)
 
 
@@ -573,10 +629,10 @@ def sections() -> frozenset[str]:
 
 
 @cache
-def root_validator(partial: bool) -> Draft202012Validator:
+def root_validator(partial: bool, version: int = SCHEMA_VERSION) -> Draft202012Validator:
     """`validator(partial)` for the document's own keys only (the sections it requires, unknown
     keys, schema_version), without looking inside a section: `section_validator` does that."""
-    schema = {k: v for k, v in schema_doc().items() if k != "allOf"}
+    schema = {k: v for k, v in schema_doc(version).items() if k != "allOf"}
     schema["properties"] = {
         k: (v if k == "schema_version" else {}) for k, v in schema["properties"].items()
     }
@@ -584,8 +640,13 @@ def root_validator(partial: bool) -> Draft202012Validator:
 
 
 @cache
-def section_validator(partial: bool, section: str) -> Draft202012Validator:
+def section_validator(
+    partial: bool, section: str, version: int = SCHEMA_VERSION
+) -> Draft202012Validator:
     """`validator(partial)`'s checks of one section, for a document holding only that section
     (its errors' paths start with the section, as they do in the whole document)."""
-    schema = {"type": "object", "properties": {section: schema_doc()["properties"][section]}}
+    schema = {
+        "type": "object",
+        "properties": {section: schema_doc(version)["properties"][section]},
+    }
     return Draft202012Validator(strip_for_partial(schema) if partial else schema)

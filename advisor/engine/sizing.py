@@ -397,7 +397,7 @@ CHUNKED_PREFILL_SERVING = frozenset({"vllm", "sglang", "tgi", "tensorrt_llm", "t
 def prefill_tokens(inf: Inference, catalog: Catalog, serving: str | None = None) -> float:
     """Tokens whose activations the prefill holds at once: the whole batch's prompts, bounded by
     the serving stack's chunk (chunked prefill) or by the whole-batch cap."""
-    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    prompt = max(1, inf.prompt_tokens)
     cap = catalog.figure(
         "serving_prefill_chunk_tokens"
         if serving in CHUNKED_PREFILL_SERVING

@@ -135,7 +135,7 @@ def _step_terms(
 ) -> tuple[float, float, float, float, float, float]:
     """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill.
     `a` is for the weights of a dense model; a mixture of experts adds `_expert_a` (per batch)."""
-    prompt = max(1, inf.context_tokens - inf.output_tokens)
+    prompt = max(1, inf.prompt_tokens)
     avg_ctx = prompt + inf.output_tokens / 2.0
     bw = tp * acc.memory_bw_tbps * 1e12 * cat.figure("decode_mbu")
     peak = tp * inference_peak_tflops(acc, inf.precision) * 1e12
@@ -185,7 +185,7 @@ def _memory_batch(
     # half its output on average.
     tokens = float(inf.context_tokens)
     if offline:
-        tokens = max(1, inf.context_tokens - inf.output_tokens) + inf.output_tokens / 2.0
+        tokens = max(1, inf.prompt_tokens) + inf.output_tokens / 2.0
     per_seq = mem.kv_bytes_per_token * tokens / shape.kv_split(tp)
     return max(0, int(free // per_seq)) if per_seq > 0 else inf.concurrent_sequences
 

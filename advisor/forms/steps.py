@@ -271,11 +271,20 @@ class InferenceStepForm(StepForm):
         label=question_for("inference.precision"),
         help_text=_("Quantised weights (INT8/INT4) need less memory and bandwidth per token."),
     )
-    context_tokens = _integer(
-        label=question_for("inference.context_tokens"),
-        help_text=_("Prompt plus output; with concurrency this sizes the KV cache."),
+    prompt_tokens = _integer(
+        label=question_for("inference.prompt_tokens"),
+        help_text=_(
+            "The instructions, documents and conversation sent with each request, in tokens "
+            "(0 if none)."
+        ),
     )
-    output_tokens = _integer(label=question_for("inference.output_tokens"))
+    output_tokens = _integer(
+        label=question_for("inference.output_tokens"),
+        help_text=_(
+            "The answer generated for each request. Prompt plus answer is the context each "
+            "sequence holds; with concurrency it sizes the KV cache."
+        ),
+    )
     concurrent_sequences = _integer(
         label=question_for("inference.concurrent_sequences"),
         help_text=_("Requests in flight at the busiest time."),

@@ -20,6 +20,7 @@ from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION
 from advisor.engine.document import ResultDocument, normalise
 from advisor.engine.problems import Problem, check_partial, draft_problems, validate
+from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment
 from advisor.services.reports import report_request
 from advisor.starters import BY_SLUG as STARTERS
@@ -167,7 +168,9 @@ def _step_checked(
     """step_problems, plus every problem of the answers it returns (`validate`'s, for the
     progress count and the page). The merged answers are validated once; only a value the
     engine refuses costs another pass, to check what is left once it is dropped."""
-    answers = copy.deepcopy(assessment.answers)
+    # A draft stored as answers version 1 is saved as version 2 (the step forms ask v2's fields).
+    stored = upgrade_answers(assessment.answers)
+    answers = copy.deepcopy(stored)
     answers.setdefault("schema_version", SCHEMA_VERSION)
     if value in (None, [], {}):
         answers.pop(section, None)
@@ -180,7 +183,7 @@ def _step_checked(
         if p.path == section or p.path.startswith((section + ".", section + "["))
     ]
     problems += input_problems
-    answers, checked = _drop_refused(answers, section, assessment.answers, checked)
+    answers, checked = _drop_refused(answers, section, stored, checked)
     return answers, problems, checked
 
 
@@ -362,7 +365,9 @@ def assessment_create_from_document(
 
     A draft may be incomplete but must hold only values the wizard would keep (check_partial);
     anything else must be a complete, valid document and is submitted at once, its result
-    stored with it. Raises AnswersError listing every problem, and then stores nothing.
+    stored with it. A version 1 document is checked by version 1's rules and stored as
+    version 2 (upgrade_answers). Raises AnswersError listing every problem, and then stores
+    nothing.
     """
     problems = check_partial(answers) if draft else validate(answers)
     if problems:
@@ -372,7 +377,7 @@ def assessment_create_from_document(
             organization=organization,
             created_by=user,
             title=title.strip(),
-            answers=copy.deepcopy(answers),
+            answers=copy.deepcopy(upgrade_answers(answers)),
         )
         if not draft:
             assessment_submit(

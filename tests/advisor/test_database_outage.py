@@ -32,7 +32,7 @@ def test_a_database_restart_gives_a_clean_503_then_recovers_with_nothing_lost() 
     obj = AssessmentFactory(
         membership=membership,
         title="Survives",
-        answers={"schema_version": 1, "organization": {"industry": "media", "regions": ["tokyo"]}},
+        answers={"schema_version": 2, "organization": {"industry": "media", "regions": ["tokyo"]}},
     )
     client = Client(raise_request_exception=False)
     client.force_login(membership.user)

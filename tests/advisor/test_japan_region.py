@@ -36,7 +36,7 @@ def _url(obj: Assessment) -> str:
 def test_the_region_step_offers_japan_outside_tokyo(
     client: Client, member: Any, accept: str, label: str, help_text: str
 ) -> None:
-    obj = AssessmentFactory(membership=member, answers={"schema_version": 1})
+    obj = AssessmentFactory(membership=member, answers={"schema_version": 2})
     page = client.get(_url(obj), HTTP_ACCEPT_LANGUAGE=accept).content.decode()
     assert 'value="japan"' in page and label in page and help_text in page
 

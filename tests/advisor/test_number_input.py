@@ -24,7 +24,7 @@ def draft(client: Client) -> Assessment:
         organization=membership.organization,
         created_by=membership.user,
         title="Numbers",
-        answers={"schema_version": 1},
+        answers={"schema_version": 2},
     )
     for slug in ("organization", "workloads", "model"):
         _post(client, obj, slug, POSTS[slug])

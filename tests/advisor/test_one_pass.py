@@ -156,8 +156,8 @@ def test_a_refused_value_costs_one_more_validation_and_is_not_stored(
     url = reverse("advisor:step", kwargs={"pk": obj.pk, "slug": "inference"})
     inference = {
         "precision": "bf16",
-        "context_tokens": "4096",
-        "output_tokens": "8192",  # more than the context: the engine refuses it
+        "prompt_tokens": "3584",
+        "output_tokens": "3000000",  # more than the 2,000,000 allowed: the engine refuses it
         "concurrent_sequences": "32",
         "p95_latency_ms": "8000",
         "tokens_per_day": "20000000",
@@ -173,8 +173,8 @@ def test_a_refused_value_costs_one_more_validation_and_is_not_stored(
     # The save's pass, and one over what is left once the refused value is dropped.
     assert len(validations) == 2
     obj.refresh_from_db()
-    assert obj.answers["inference"].get("output_tokens") != 8192
-    assert obj.pending_input["inference"]["data"]["output_tokens"] == ["8192"]
+    assert obj.answers["inference"].get("output_tokens") != 3_000_000
+    assert obj.pending_input["inference"]["data"]["output_tokens"] == ["3000000"]
 
 
 def _pdf_text(content: bytes) -> str:

@@ -308,7 +308,7 @@ def test_a_report_that_fails_in_generation_keeps_the_exception_out_of_the_page(
 ) -> None:
     obj = _assessment(owner)
     broken = ReportFactory(
-        assessment=obj, queued=True, answers={"schema_version": 1, "bogus": "<x>"}
+        assessment=obj, queued=True, answers={"schema_version": 2, "bogus": "<x>"}
     )
     reports.report_generate(report_id=broken.pk)
     broken.refresh_from_db()

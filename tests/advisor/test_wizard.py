@@ -48,7 +48,7 @@ def _new(member: Any, answers: dict[str, Any] | None = None) -> Assessment:
     return AssessmentFactory(
         membership=member,
         title="Test",
-        answers=copy.deepcopy(answers) if answers is not None else {"schema_version": 1},
+        answers=copy.deepcopy(answers) if answers is not None else {"schema_version": 2},
     )
 
 
@@ -163,7 +163,7 @@ def test_errors_are_in_traditional_chinese_for_chinese_readers(client: Client, m
     ("slug", "field", "value"),
     [
         ("model", "parameters", str(10**15)),
-        ("inference", "context_tokens", str(10**9)),
+        ("inference", "prompt_tokens", str(10**9)),
         ("training", "micro_batch_size", "-1"),
         ("cost", "hours_per_day", "25"),
         ("organization", "industry", "not-an-industry"),
@@ -175,7 +175,7 @@ def test_errors_are_in_traditional_chinese_for_chinese_readers(client: Client, m
 def test_absurd_and_unknown_values_are_refused_at_their_field(
     client: Client, member: Any, slug: str, field: str, value: str
 ) -> None:
-    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    obj = _new(member, {"schema_version": 2, "workloads": FULL["workloads"]})
     data = dict(POSTS[slug])
     if slug == "model":
         data = {"source": "architecture", "layers": "32", field: value}
@@ -203,7 +203,7 @@ def test_back_saves_without_validating_and_loses_nothing(client: Client, member:
 def test_unknown_or_inapplicable_steps_redirect_to_the_first_incomplete_one(
     client: Client, member: Any
 ) -> None:
-    obj = _new(member, {"schema_version": 1, "organization": FULL["organization"]})
+    obj = _new(member, {"schema_version": 2, "organization": FULL["organization"]})
     assert client.get(_url(obj, "nonsense"))["Location"] == _url(obj, "workloads")
     # No training workload yet, so the training step does not apply.
     assert client.get(_url(obj, "training"))["Location"] == _url(obj, "workloads")
@@ -250,7 +250,7 @@ def test_a_tampered_version_field_is_a_conflict_not_a_crash(client: Client, memb
 
 
 def test_autosave_returns_out_of_band_updates_only(client: Client, member: Any) -> None:
-    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    obj = _new(member, {"schema_version": 2, "workloads": FULL["workloads"]})
     response = client.post(
         _url(obj, "training"),
         {"method": "lora", "micro_batch_size": "abc", "version": obj.version, "action": "autosave"},
@@ -557,6 +557,62 @@ def test_latency_metric_and_optimizer_implementation_are_asked_saved_and_reviewe
         assert text[key] in review, key
 
 
+PROMPT_WORDS = {
+    "en": ("Prompt tokens per sequence", "Answer tokens per sequence", "Context per sequence"),
+    "zh-hant": ("每個序列的提示 token 數", "每個序列的回答 token 數", "每個序列的上下文"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_inference_step_asks_the_prompt_and_the_answer_and_saves_them(
+    client: Client, member: Any, language: str
+) -> None:
+    prompt_label, answer_label, context_label = PROMPT_WORDS[language]
+    accept = {"HTTP_ACCEPT_LANGUAGE": "zh-TW" if language == "zh-hant" else "en"}
+    obj = _new(member, {k: v for k, v in FULL.items() if k != "inference"})
+    page = client.get(_url(obj, "inference"), **accept).text
+    assert 'name="prompt_tokens"' in page and 'name="output_tokens"' in page
+    assert 'name="context_tokens"' not in page
+    assert prompt_label in page and answer_label in page
+    saved = _post(
+        client, obj, "inference", {**POSTS["inference"], "prompt_tokens": "3,000"}, **accept
+    )
+    assert saved.status_code == 302, saved.content[:2000]
+    obj.refresh_from_db()
+    assert obj.answers["schema_version"] == 2
+    assert obj.answers["inference"]["prompt_tokens"] == 3000
+    assert obj.answers["inference"]["output_tokens"] == 512
+    assert "context_tokens" not in obj.answers["inference"]
+    again = client.get(_url(obj, "inference"), **accept)
+    assert again.context["form"]["prompt_tokens"].value() == 3000
+    assert again.context["form"]["output_tokens"].value() == 512
+    # The review shows both, and the context they make: 3,000 + 512.
+    review = client.get(_url(obj, "review"), **accept).text
+    assert prompt_label in review and answer_label in review
+    assert context_label in review
+    assert ">3,512<" in review if language == "en" else ">3512<" in review
+
+
+def test_a_draft_stored_as_version_1_reads_and_saves_as_version_2(
+    client: Client, member: Any
+) -> None:
+    v1 = copy.deepcopy(FULL)
+    v1["schema_version"] = 1
+    inference = {k: v for k, v in v1["inference"].items() if k != "prompt_tokens"}
+    v1["inference"] = {**inference, "context_tokens": 4096, "output_tokens": 512}
+    obj = _new(member, v1)
+    page = client.get(_url(obj, "inference"))
+    assert page.context["form"]["prompt_tokens"].value() == 3584
+    assert "4,096" in client.get(_url(obj, "review")).text
+    # Saving another step stores the whole draft as version 2, the same context kept.
+    assert _post(client, obj, "cost", POSTS["cost"]).status_code == 302
+    obj.refresh_from_db()
+    assert obj.answers["schema_version"] == 2
+    assert obj.answers["inference"]["prompt_tokens"] == 3584
+    assert "context_tokens" not in obj.answers["inference"]
+    assert parse_answers(obj.answers).inference.context_tokens == 4096  # type: ignore[union-attr]
+
+
 def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member: Any) -> None:
     obj = _new(member, FULL)
     assert '<option value="" selected>—</option>' in client.get(_url(obj, "inference")).text
@@ -582,7 +638,7 @@ def _zh(language: str) -> dict[str, str]:
 def test_the_model_step_names_published_models_and_groups_each_sources_fields(
     client: Client, member: Any, language: str
 ) -> None:
-    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    obj = _new(member, {"schema_version": 2, "workloads": FULL["workloads"]})
     page = client.get(_url(obj, "model"), **_zh(language)).text
     assert '<option value="llama-3-8b">Llama 3 8B</option>' in page
     assert '<option value="qwen2.5-7b">Qwen2.5 7B</option>' in page
@@ -599,7 +655,7 @@ def test_the_model_step_names_published_models_and_groups_each_sources_fields(
 def test_choosing_a_published_model_saves_it_and_fills_the_memory_preview_at_once(
     client: Client, member: Any
 ) -> None:
-    obj = _new(member, {"schema_version": 1, "workloads": FULL["workloads"]})
+    obj = _new(member, {"schema_version": 2, "workloads": FULL["workloads"]})
     before = client.get(_url(obj, "model")).text
     assert "Add a model to see memory figures." in before
     # Only the list was touched (the "published model" radio left as it was).

@@ -88,7 +88,7 @@ def test_creates_a_submitted_assessment_with_its_result(api: Api, member: Member
 
 
 def test_creates_a_draft_without_a_result(api: Api) -> None:
-    answers = {"schema_version": 1, "training": {"micro_batch_size": 8}}
+    answers = {"schema_version": 2, "training": {"micro_batch_size": 8}}
     response = api.post(_body(answers=answers, draft=True))
     assert response.status_code == 201, response.content
     assert response.json()["status"] == "draft"
@@ -117,7 +117,7 @@ def test_lists_the_organisations_assessments_newest_first_without_bodies(
     api: Api, member: Membership
 ) -> None:
     first = api.post(_body(title="First")).json()
-    second = api.post(_body(title="Second", answers={"schema_version": 1}, draft=True)).json()
+    second = api.post(_body(title="Second", answers={"schema_version": 2}, draft=True)).json()
     other = MembershipFactory()
     AssessmentFactory(organization=other.organization, title="Not mine", answers={})
 
@@ -267,7 +267,7 @@ def test_a_user_without_an_organisation_gets_a_clear_400(client: Client) -> None
     [
         (["training", "micro_batch_size"], "four", "training.micro_batch_size"),
         (["training", "micro_batch_size"], -3, "training.micro_batch_size"),
-        (["inference", "context_tokens"], 10**9, "inference.context_tokens"),
+        (["inference", "prompt_tokens"], 10**9, "inference.prompt_tokens"),
         (["workloads", 0, "kind"], "mining", "workloads[0].kind"),
         (
             ["deployment", "data_residency"],
@@ -296,7 +296,7 @@ def test_an_incomplete_document_is_400_unless_it_is_a_draft(api: Api) -> None:
 
 
 def test_a_draft_may_not_hold_wrong_values(api: Api) -> None:
-    answers = {"schema_version": 1, "training": {"micro_batch_size": "many"}}
+    answers = {"schema_version": 2, "training": {"micro_batch_size": "many"}}
     response = api.post(_body(answers=answers, draft=True))
     assert response.status_code == 400
     assert ("answers", "training.micro_batch_size") in _paths(response)
@@ -412,8 +412,8 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
     }
     assert set(spec["paths"]["/api/v1/assessments"]) == {"get", "post"}
     schemas = spec["components"]["schemas"]
-    assert schemas["AnswersV1"] == answers_schema()
-    assert schemas["AnswersV1Draft"] == answers_draft_schema()
+    assert schemas["AnswersV2"] == answers_schema()
+    assert schemas["AnswersV2Draft"] == answers_draft_schema()
     # A draft's answers meet the draft schema, a submitted document's the whole one.
     for name, field, value in (
         ("AssessmentIn", "draft", True),
@@ -422,10 +422,90 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
         [rule] = schemas[name]["allOf"]
         assert rule["if"]["properties"][field] == {"const": value}
         assert rule["then"]["properties"]["answers"] == {
-            "$ref": "#/components/schemas/AnswersV1Draft"
+            "$ref": "#/components/schemas/AnswersV2Draft"
         }
-        assert rule["else"]["properties"]["answers"] == {"$ref": "#/components/schemas/AnswersV1"}
+        assert rule["else"]["properties"]["answers"] == {"$ref": "#/components/schemas/AnswersV2"}
     assert spec["components"]["securitySchemes"]["BearerToken"]["scheme"] == "bearer"
+
+
+def test_openapi_lists_answers_v2_and_still_documents_v1_as_accepted(api: Api) -> None:
+    schemas = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    inference = schemas["AnswersV2"]["properties"]["inference"]
+    assert {"prompt_tokens", "output_tokens"} <= set(inference["required"])
+    assert "context_tokens" not in inference["properties"]
+    assert schemas["AnswersV2"]["properties"]["schema_version"]["const"] == 2
+    # Version 1 is published as it was, and the request says it is accepted and how it is read.
+    assert schemas["AnswersV1"] == answers_schema(1)
+    assert "context_tokens" in schemas["AnswersV1"]["properties"]["inference"]["required"]
+    described = schemas["AssessmentIn"]["properties"]["answers"]["description"]
+    assert "AnswersV1" in described and "output_exceeds_context" in described
+
+
+def _as_v1(answers: dict[str, Any]) -> dict[str, Any]:
+    """A version 2 document as version 1 wrote it: the context (prompt + output), not the prompt."""
+    v1 = copy.deepcopy(answers)
+    v1["schema_version"] = 1
+    inference = v1["inference"]
+    v1["inference"] = {
+        ("context_tokens" if k == "prompt_tokens" else k): (
+            v + inference["output_tokens"] if k == "prompt_tokens" else v
+        )
+        for k, v in inference.items()
+    }
+    return v1
+
+
+def test_a_version_2_document_is_stored_as_sent(api: Api) -> None:
+    assert VALID["schema_version"] == 2 and "prompt_tokens" in VALID["inference"]
+    response = api.post(_body())
+    assert response.status_code == 201, response.content
+    assert Assessment.objects.get().answers == VALID == response.json()["answers"]
+
+
+def test_a_version_1_document_is_accepted_and_stored_as_version_2(api: Api) -> None:
+    v1 = _as_v1(VALID)
+    assert v1["inference"]["context_tokens"] == 4096 and v1["inference"]["output_tokens"] == 512
+    response = api.post(_body(answers=v1))
+    assert response.status_code == 201, response.content
+    created = response.json()
+    # Upgraded: the prompt is the context less the output, and the engine saw the same context.
+    assert created["answers"] == VALID
+    assert Assessment.objects.get(pk=created["id"]).answers == VALID
+    assert created["result"] == api.post(_body()).json()["result"]
+    draft = {"schema_version": 1, "inference": {"context_tokens": 4096, "output_tokens": 512}}
+    response = api.post(_body(answers=draft, draft=True))
+    assert response.status_code == 201, response.content
+    assert Assessment.objects.get(pk=response.json()["id"]).answers == {
+        "schema_version": 2,
+        "inference": {"prompt_tokens": 3584, "output_tokens": 512},
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "The output tokens (9,000) cannot be more than the context tokens (4,096)"),
+        ("zh-TW", "輸出 token 數（9,000）不得超過上下文 token 數（4,096）"),
+    ],
+)
+@pytest.mark.parametrize("draft", [False, True])
+def test_a_version_1_document_whose_output_exceeds_its_context_is_refused_at_the_output(
+    client: Client, member: Membership, language: str, words: str, draft: bool
+) -> None:
+    v1 = _as_v1(VALID)
+    v1["inference"]["output_tokens"] = 9000
+    response = Api(client, api_token_for(member.user), language).post(
+        _body(answers=v1, draft=draft)
+    )
+    assert response.status_code == 400, response.content
+    [error] = response.json()["errors"]
+    assert (error["location"], error["path"], error["code"]) == (
+        "answers",
+        "inference.output_tokens",
+        "output_exceeds_context",
+    )
+    assert words in error["message"]
+    assert not Assessment.objects.exists()
 
 
 def test_there_is_no_swagger_page(client: Client) -> None:
@@ -618,7 +698,7 @@ def test_a_customer_anywhere_in_japan_is_an_answer_the_api_and_its_schema_take(a
     assert response.status_code == 201, response.content
     assert response.json()["answers"]["organization"]["regions"] == ["japan"]
     spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    regions = spec["AnswersV1"]["properties"]["organization"]["properties"]["regions"]
+    regions = spec["AnswersV2"]["properties"]["organization"]["properties"]["regions"]
     assert "japan" in regions["items"]["enum"]
 
 
@@ -642,5 +722,5 @@ def test_an_sglang_team_is_an_answer_the_api_and_its_schema_take(api: Api) -> No
     schema = api.get("/api/v1/schema/answers").json()["properties"]["frameworks"]["properties"]
     assert "sglang" in schema["serving"]["enum"]
     spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    frameworks = spec["AnswersV1"]["properties"]["frameworks"]["properties"]
+    frameworks = spec["AnswersV2"]["properties"]["frameworks"]["properties"]
     assert "sglang" in frameworks["serving"]["enum"]

@@ -243,8 +243,8 @@ CROSS_FIELD_RULES = [
 def test_the_published_schema_refuses_what_the_api_refuses_in_the_apis_words(
     api: Api, spec: dict[str, Any], answers: dict[str, Any], problem: tuple[str, str]
 ) -> None:
-    assert _validator(spec, "AnswersV1").is_valid(VALID)
-    assert not _validator(spec, "AnswersV1").is_valid(answers)
+    assert _validator(spec, "AnswersV2").is_valid(VALID)
+    assert not _validator(spec, "AnswersV2").is_valid(answers)
     assert not _validator(spec, "AssessmentIn").is_valid(_body(answers=answers))
     response = api.post(_body(answers=answers))
     assert response.status_code == 400
@@ -257,9 +257,9 @@ def test_the_published_schema_refuses_what_the_api_refuses_in_the_apis_words(
 def test_a_draft_meets_the_published_draft_schema_and_reads_back_as_one(
     api: Api, spec: dict[str, Any]
 ) -> None:
-    answers = {"schema_version": 1, "workloads": TRAINING_ONLY}
-    assert _validator(spec, "AnswersV1Draft").is_valid(answers)
-    assert not _validator(spec, "AnswersV1").is_valid(answers)
+    answers = {"schema_version": 2, "workloads": TRAINING_ONLY}
+    assert _validator(spec, "AnswersV2Draft").is_valid(answers)
+    assert not _validator(spec, "AnswersV2").is_valid(answers)
     body = _body(answers=answers, draft=True)
     assert _validator(spec, "AssessmentIn").is_valid(body)
     response = api.post(body)
@@ -273,7 +273,7 @@ def test_a_draft_meets_the_published_draft_schema_and_reads_back_as_one(
 def test_a_draft_with_a_wrong_value_breaks_the_draft_schema_and_is_refused(
     api: Api, spec: dict[str, Any]
 ) -> None:
-    body = _body(answers={"schema_version": 1, "training": {"micro_batch_size": 0}}, draft=True)
+    body = _body(answers={"schema_version": 2, "training": {"micro_batch_size": 0}}, draft=True)
     assert not _validator(spec, "AssessmentIn").is_valid(body)
     assert api.post(body).status_code == 400
 

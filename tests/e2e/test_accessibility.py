@@ -336,7 +336,7 @@ def _keyboard_step(kb: Keyboard, slug: str) -> None:
         kb.type("#id_dataset_tokens", "200000000")
     elif slug == "inference":
         kb.select("#id_precision", "bf16")
-        kb.type("#id_context_tokens", "4096")
+        kb.type("#id_prompt_tokens", "3584")
         kb.type("#id_output_tokens", "512")
         kb.type("#id_concurrent_sequences", "32")
         kb.type("#id_tokens_per_day", "20000000")

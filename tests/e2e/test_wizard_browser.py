@@ -78,7 +78,7 @@ def _fill_step(page: Page, slug: str) -> None:
         page.locator("#id_dataset_tokens").fill("200000000")
     elif slug == "inference":
         page.locator("#id_precision").select_option("bf16")
-        page.locator("#id_context_tokens").fill("4096")
+        page.locator("#id_prompt_tokens").fill("3584")
         page.locator("#id_output_tokens").fill("512")
         page.locator("#id_concurrent_sequences").fill("32")
         page.locator("#id_tokens_per_day").fill("20000000")
@@ -127,7 +127,7 @@ def _walk(page: Page, t: dict[str, str], screenshot_dir: Path | None, lang: str)
             expect(page.locator("#id_lora_rank")).to_have_value("16")
             page.get_by_role("button", name=t["next"]).click()
             page.wait_for_url("**/steps/inference/")
-            expect(page.locator("#id_context_tokens")).to_have_value("4096")
+            expect(page.locator("#id_prompt_tokens")).to_have_value("3584")
             # A refresh mid-way loses nothing and asks nothing.
             page.reload()
             expect(page.locator("#id_output_tokens")).to_have_value("512")
@@ -310,7 +310,7 @@ def test_a_published_model_hides_the_architecture_fields_and_fills_the_preview(
     page.set_viewport_size({"width": width, "height": 900})
     membership = MembershipFactory()
     answers = {
-        "schema_version": 1,
+        "schema_version": 2,
         "workloads": [
             {"kind": "fine_tuning", "schedule": "weekly"},
             {"kind": "realtime_inference", "schedule": "continuous"},
@@ -356,7 +356,7 @@ def test_the_model_step_hides_the_other_source_with_javascript_off(
     obj = AssessmentFactory(
         membership=membership,
         title="No JS model",
-        answers={"schema_version": 1, "workloads": [{"kind": "fine_tuning", "schedule": "weekly"}]},
+        answers={"schema_version": 2, "workloads": [{"kind": "fine_tuning", "schedule": "weekly"}]},
     )
     _log_in(page, live_server, membership, "en")
     page.goto(f"{live_server.url}/assessments/{obj.pk}/steps/model/")

@@ -20,7 +20,7 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
     if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
         modes.append("on_premises")
     doc: dict[str, Any] = {
-        "schema_version": 1,
+        "schema_version": 2,
         "organization": {
             "industry": draw(st.sampled_from(A.INDUSTRIES)),
             "regions": draw(_subset(A.REGIONS, 1)),
@@ -78,11 +78,10 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
             training["lora_rank"] = draw(st.integers(1, 256))
         doc["training"] = training
     if set(kinds) & A.INFERENCE_KINDS:
-        ctx = draw(st.integers(1, 131072))
         doc["inference"] = {
             "precision": draw(st.sampled_from(A.INFERENCE_PRECISIONS)),
-            "context_tokens": ctx,
-            "output_tokens": draw(st.integers(1, ctx)),
+            "prompt_tokens": draw(st.integers(0, 131072)),
+            "output_tokens": draw(st.integers(1, 131072)),
             "concurrent_sequences": draw(st.integers(1, 512)),
             "p95_latency_ms": draw(st.one_of(st.none(), st.floats(1, 600_000))),
             "tokens_per_day": draw(st.integers(0, 10**11)),

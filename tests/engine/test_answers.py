@@ -10,10 +10,12 @@ from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
 from advisor.engine import problems as engine_problems
+from advisor.engine.answers import MAX_CONTEXT_TOKENS
 from advisor.engine.i18n import LANGS, MESSAGES
 from advisor.engine.labels import GROUPS
 from advisor.engine.problems import draft_problems, validate
 from advisor.engine.schema import schema_doc, validator
+from advisor.engine.upgrade import upgrade_answers
 from tests.engine.conftest import DELETE, SAMPLE, sample
 from tests.engine.strategies import answers_docs, draft_docs
 
@@ -55,21 +57,22 @@ def test_to_dict_round_trips() -> None:
         ({"cost.hours_per_day": -1}, ("cost.hours_per_day", "minimum")),
         ({"training.micro_batch_size": 0}, ("training.micro_batch_size", "minimum")),
         ({"training.micro_batch_size": 1.5}, ("training.micro_batch_size", "type")),
-        ({"inference.context_tokens": 3_000_000}, ("inference.context_tokens", "maximum")),
+        ({"inference.prompt_tokens": 3_000_000}, ("inference.prompt_tokens", "maximum")),
+        ({"inference.prompt_tokens": -1}, ("inference.prompt_tokens", "minimum")),
+        ({"inference.context_tokens": 4096}, ("inference.context_tokens", "unknown_key")),
         ({"maturity.demand": "sometimes"}, ("maturity.demand", "enum")),
         ({"frameworks.primary": "PyTorch"}, ("frameworks.primary", "enum")),
         ({"organization.regions": []}, ("organization.regions", "min_items")),
         ({"organization.regions": ["tokyo", "tokyo"]}, ("organization.regions", "unique_items")),
         ({"deployment.colour": "blue"}, ("deployment.colour", "unknown_key")),
         ({"extra": 1}, ("extra", "unknown_key")),
-        ({"schema_version": 2}, ("schema_version", "schema_version")),
+        ({"schema_version": 3}, ("schema_version", "schema_version")),
         ({"cost": DELETE}, ("cost", "required")),
         ({"maturity.pipeline": DELETE}, ("maturity.pipeline", "required")),
         ({"training": DELETE}, ("training", "section_required")),
         ({"inference": DELETE}, ("inference", "section_required")),
         ({"model": DELETE}, ("model", "model_required")),
         ({"training.lora_rank": DELETE}, ("training.lora_rank", "lora_rank_required")),
-        ({"inference.output_tokens": 9000}, ("inference.output_tokens", "output_exceeds_context")),
         ({"model": {"preset": "gpt-5"}}, ("model.preset", "enum")),
         ({"model": {}}, ("model", "model_one_of")),
         ({"workloads.1.kind": "fine_tuning"}, ("workloads[1].kind", "duplicate_workload")),
@@ -423,3 +426,118 @@ def test_no_problem_message_shows_a_raw_field_name(lang: str) -> None:
                 "kv_heads",
             ):
                 assert raw not in text, text
+
+
+# --- answers version 2: prompt and output tokens; version 1 read through upgrade_answers
+
+
+def _v1(**inference: Any) -> dict[str, Any]:
+    """SAMPLE as version 1 wrote it: a context (prompt + output) instead of the prompt."""
+    doc = sample(**{"schema_version": 1, "inference.prompt_tokens": DELETE})
+    doc["inference"] = {
+        "precision": "bf16",
+        "context_tokens": 8192,
+        "output_tokens": 512,
+        **{k: v for k, v in SAMPLE["inference"].items() if k not in ("prompt_tokens",)},
+        **inference,
+    }
+    return doc
+
+
+def test_the_sample_is_version_2_with_a_prompt_and_an_output() -> None:
+    assert SAMPLE["schema_version"] == 2
+    assert {"prompt_tokens", "output_tokens"} <= set(SAMPLE["inference"])
+    assert "context_tokens" not in SAMPLE["inference"]
+    inference = parse_answers(SAMPLE).inference
+    assert inference is not None
+    # What the engine sizes the KV cache for: the prompt plus the output.
+    assert inference.context_tokens == inference.prompt_tokens + inference.output_tokens == 8192
+
+
+def test_a_version_1_document_is_read_as_version_2_with_the_same_context() -> None:
+    v1 = _v1(context_tokens=8192, output_tokens=512)
+    assert validate(v1) == []
+    assert upgrade_answers(v1) == SAMPLE
+    assert list(upgrade_answers(v1)["inference"])[:3] == [
+        "precision",
+        "prompt_tokens",
+        "output_tokens",
+    ]
+    assert parse_answers(v1) == parse_answers(SAMPLE)
+    assert parse_answers(v1).to_dict()["schema_version"] == 2
+
+
+def test_a_version_1_context_of_only_its_output_is_a_prompt_of_none() -> None:
+    inference = parse_answers(_v1(context_tokens=512, output_tokens=512)).inference
+    assert inference is not None
+    assert (inference.prompt_tokens, inference.context_tokens) == (0, 512)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "cannot be more than the context tokens (8,192)"),
+        ("zh-hant", "不得超過上下文 token 數（8,192）"),
+    ],
+)
+def test_a_version_1_document_whose_output_exceeds_its_context_is_refused_by_name(
+    lang: str, words: str
+) -> None:
+    with pytest.raises(AnswersError) as info:
+        parse_answers(_v1(context_tokens=8192, output_tokens=9000))
+    [problem] = info.value.problems
+    assert (problem.path, problem.code) == ("inference.output_tokens", "output_exceeds_context")
+    assert words in problem.message(lang)
+    # A draft is held to it too: both numbers are there, and they contradict each other.
+    assert [(p.path, p.code) for p in check_partial(_v1(output_tokens=9000))] == [
+        ("inference.output_tokens", "output_exceeds_context")
+    ]
+
+
+def test_version_1s_schema_is_version_2s_with_a_context_for_the_prompt() -> None:
+    v1, v2 = answers_schema(1), answers_schema(2)
+    Draft202012Validator.check_schema(v1)
+    assert v1["properties"]["schema_version"]["const"] == 1
+    assert v2["properties"]["schema_version"]["const"] == 2
+    inference_v1, inference_v2 = v1["properties"]["inference"], v2["properties"]["inference"]
+    assert (
+        "context_tokens" in inference_v1["required"]
+        and "prompt_tokens" not in inference_v1["properties"]
+    )
+    assert (
+        "prompt_tokens" in inference_v2["required"]
+        and "context_tokens" not in inference_v2["properties"]
+    )
+    for doc in (v1, v2):
+        doc["properties"].pop("inference")
+        doc["properties"].pop("schema_version")
+        for key in ("$id", "title", "description"):
+            doc.pop(key)
+    assert v1 == v2
+
+
+def test_a_version_1_draft_keeps_what_it_can_say_in_version_2() -> None:
+    # A context without its output cannot be split; an output alone means the same in both.
+    draft = {"schema_version": 1, "inference": {"context_tokens": 4096, "traffic": "steady"}}
+    assert check_partial(draft) == []
+    assert upgrade_answers(draft) == {"schema_version": 2, "inference": {"traffic": "steady"}}
+    draft = {"schema_version": 1, "inference": {"output_tokens": 256}}
+    assert upgrade_answers(draft) == {"schema_version": 2, "inference": {"output_tokens": 256}}
+    # Any other version, and anything not a document, comes back as it is.
+    assert upgrade_answers(SAMPLE) is SAMPLE
+    assert upgrade_answers([1]) == [1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    prompt=st.integers(0, MAX_CONTEXT_TOKENS),
+    output=st.integers(1, MAX_CONTEXT_TOKENS),
+)
+def test_any_prompt_and_output_within_their_bounds_are_valid_together(
+    prompt: int, output: int
+) -> None:
+    # The rule JSON Schema could not state (output <= context) has nothing left to check: every
+    # pair the published schema accepts, the engine accepts.
+    doc = sample(**{"inference.prompt_tokens": prompt, "inference.output_tokens": output})
+    assert Draft202012Validator(answers_schema()).is_valid(doc)
+    assert validate(doc) == []

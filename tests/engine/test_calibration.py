@@ -162,7 +162,7 @@ def _serving_rate(catalog: Catalog, case: Serving) -> float:
     offline = case.concurrency is None
     inf = Inference(
         case.precision,
-        case.prompt + case.output,
+        case.prompt,
         case.output,
         case.concurrency or 1,
         0,

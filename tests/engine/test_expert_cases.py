@@ -34,7 +34,7 @@ BASE: dict[str, Any] = sample(
         "cost.hours_per_day": 12,
         "training.epochs": DELETE,
         "training.deadline_hours": DELETE,
-        "inference.context_tokens": 4096,
+        "inference.prompt_tokens": 3840,
         "inference.output_tokens": 256,
         "inference.p95_latency_ms": DELETE,
         "inference.tokens_per_day": 20_000_000,
@@ -655,7 +655,7 @@ LA_MIXTRAL = team(
     inference={
         "concurrent_sequences": 64,
         "tokens_per_day": 50_000_000,
-        "context_tokens": 16384,
+        "prompt_tokens": 16_256,
         "output_tokens": 128,
     },
 )
@@ -958,7 +958,7 @@ SHENZHEN_CHATBOT = team(
     inference={
         "p95_latency_ms": 800,
         "latency_metric": "ttft",
-        "context_tokens": 12_288,
+        "prompt_tokens": 12_032,
         "output_tokens": 256,
         "tokens_per_day": 20_000_000,
     },
@@ -1182,7 +1182,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             cost={"hours_per_day": 16},
             training={"epochs": 3, "deadline_hours": 48},
             inference={
-                "context_tokens": 8192,
+                "prompt_tokens": 7680,
                 "output_tokens": 512,
                 "p95_latency_ms": 15000,
                 "tokens_per_day": 50_000_000,
@@ -1304,7 +1304,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             deployment={"allowed_modes": ["on_premises"], "data_residency": "on_premises_only"},
             model={"preset": "qwen2.5-7b"},
             inference={
-                "context_tokens": 8192,
+                "prompt_tokens": 7168,
                 "output_tokens": 1024,
                 "concurrent_sequences": 16,
                 "tokens_per_day": 5_000_000,
@@ -1468,7 +1468,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         team(
             organization={"industry": "media", "regions": ["hong_kong"]},
             model={"preset": "llama-3.2-1b"},
-            inference={"concurrent_sequences": 16, "context_tokens": 2048},
+            inference={"concurrent_sequences": 16, "prompt_tokens": 1792},  # context 2,048
         ),
         bf16_chatbot_is_not_planned_on_a_t4_as_it_is,
     ),
@@ -1492,7 +1492,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             model={"preset": "llama-3-70b"},
             inference={
                 "precision": "fp8",
-                "context_tokens": 591,
+                "prompt_tokens": 300,
                 "output_tokens": 291,
                 "concurrent_sequences": 64,
                 "tokens_per_day": 1_000_000_000,
@@ -1564,7 +1564,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
                 "p95_latency_ms": 300,
                 "latency_metric": "whole_response",
                 "output_tokens": 512,
-                "context_tokens": 4096,
+                "prompt_tokens": 3584,
                 "concurrent_sequences": 32,
             },
         ),
@@ -1619,7 +1619,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             model={"preset": "llama-3-8b"},
             deployment={"allowed_modes": ["public_cloud"], "clouds": ["aws"]},
             inference={
-                "context_tokens": 3000,
+                "prompt_tokens": 2600,
                 "output_tokens": 400,
                 "tokens_per_day": 600_000_000,
                 "traffic": "steady",
@@ -1654,7 +1654,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             deployment={"allowed_modes": ["on_premises"], "data_residency": "on_premises_only"},
             model={"preset": "llama-3-8b"},
             inference={
-                "context_tokens": 8192,
+                "prompt_tokens": 7680,
                 "output_tokens": 512,
                 "concurrent_sequences": 64,
                 "tokens_per_day": 200_000_000,
@@ -1855,7 +1855,7 @@ CASES += [
             inference={
                 "precision": "fp8",
                 "tokens_per_day": 2_000_000_000,
-                "context_tokens": 3000,
+                "prompt_tokens": 2500,
                 "output_tokens": 500,
             },
             cost={"hours_per_day": 6},
@@ -1908,7 +1908,7 @@ CASES += [
             organization={"industry": "ecommerce", "regions": ["tokyo"]},
             model={"preset": "qwen2.5-7b"},
             frameworks={"serving": "sglang"},
-            inference={"context_tokens": 6144, "output_tokens": 512, "concurrent_sequences": 32},
+            inference={"prompt_tokens": 5632, "output_tokens": 512, "concurrent_sequences": 32},
         ),
         tokyo_sglang_shop_is_planned_on_cards_sglang_runs_and_piloted_with_sglang,
     ),

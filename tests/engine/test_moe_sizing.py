@@ -37,7 +37,7 @@ def _training() -> Training:
 def _inference(**kw: object) -> Inference:
     base: dict[str, object] = {
         "precision": "bf16",
-        "context_tokens": 4096,
+        "prompt_tokens": 3584,
         "output_tokens": 512,
         "concurrent_sequences": 64,
         "tokens_per_day": 10**8,

@@ -25,7 +25,7 @@ SERVING = sample(
         "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
         "training": DELETE,
         "model.preset": "qwen2.5-7b",
-        "inference.context_tokens": 6144,
+        "inference.prompt_tokens": 5120,
         "inference.output_tokens": 1024,
         "inference.concurrent_sequences": 24,
         "inference.p95_latency_ms": 40000,

@@ -51,6 +51,8 @@ def inference(**kw: object) -> Inference:
         "traffic": "steady",
     }
     base.update(kw)
+    # Written as a context (prompt + output), as the sizing references state their runs.
+    base["prompt_tokens"] = int(base.pop("context_tokens")) - int(base["output_tokens"])  # type: ignore[call-overload]
     return Inference(**base)  # type: ignore[arg-type]
 
 
@@ -352,12 +354,12 @@ def test_chunked_prefill_stacks_bound_the_prefill_workspace_by_a_chunk(
     catalog: Catalog, serving: str
 ) -> None:
     s = shape(catalog, "llama-3-8b")
-    big = Inference("bf16", 8192, 512, 64, 0, "steady")
+    big = Inference("bf16", 7680, 512, 64, 0, "steady")
     whole = S.inference_memory(s, big, catalog, "none")
     chunked = S.inference_memory(s, big, catalog, serving)
     assert chunked.parts["activations"] < whole.parts["activations"] / 10
     assert S.prefill_tokens(big, catalog, serving) == catalog.figure("serving_prefill_chunk_tokens")
-    small = Inference("bf16", 1024, 64, 2, 0, "steady")
+    small = Inference("bf16", 960, 64, 2, 0, "steady")
     assert S.inference_memory(s, small, catalog, serving).total == pytest.approx(
         S.inference_memory(s, small, catalog, "none").total
     )
@@ -367,7 +369,7 @@ def test_chunked_prefill_stacks_bound_the_prefill_workspace_by_a_chunk(
 def test_other_stacks_prefill_the_whole_batch_like_generate(
     catalog: Catalog, serving: str | None
 ) -> None:
-    big = Inference("bf16", 8192, 512, 64, 0, "steady")
+    big = Inference("bf16", 7680, 512, 64, 0, "steady")
     assert S.prefill_tokens(big, catalog, serving) == (8192 - 512) * 64
 
 

@@ -33,7 +33,7 @@ TEAM = sample(
         "model.preset": "qwen2.5-7b",
         "training.epochs": DELETE,
         "training.deadline_hours": DELETE,
-        "inference.context_tokens": 4096,
+        "inference.prompt_tokens": 3584,
         "inference.output_tokens": 512,
         "inference.p95_latency_ms": 300,
         "inference.latency_metric": "whole_response",

@@ -67,7 +67,7 @@ def test_the_active_model_against_itself_flips_nothing(
 def test_drafts_and_answers_that_no_longer_validate_are_skipped(
     submitted: list[Assessment], draft: ScoringModel
 ) -> None:
-    Assessment.objects.filter(pk=submitted[0].pk).update(answers={"schema_version": 1})
+    Assessment.objects.filter(pk=submitted[0].pk).update(answers={"schema_version": 2})
     result = impact.impact_preview(draft=draft, limit=10)
     assert (result["total"], result["scored"], result["skipped"]) == (10, 9, 1)
 
