@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
+from django.db import router
 from django.db.models import Count, Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from accounts import rows
 from accounts.models import Membership, Organization, Role, User
-from accounts.selectors import is_operator_staff, object_get_for_user
+from accounts.selectors import is_operator_staff
 from advisor import charts
 from advisor.decisions import languages
 from advisor.engine.document import ResultDocument, Workload
@@ -28,10 +31,58 @@ logger = logging.getLogger(__name__)
 def assessment_get_for_user(
     *, user: User | AnonymousUser, pk: int, with_result: bool = True
 ) -> Assessment:
-    """The assessment if it belongs to one of the user's organisations, else 404 (without
-    `with_result`, the stored result stays in the database until something reads it)."""
-    rows = Assessment.objects.select_related("organization")
-    return object_get_for_user(rows if with_result else rows.defer("result"), user=user, pk=pk)
+    """The assessment, with its organisation, if it belongs to one of the user's organisations,
+    else 404 (without `with_result`, the stored result stays in the database until something
+    reads it).
+
+    One statement written once (accounts.rows): the rows of
+    `object_get_for_user(Assessment.objects.select_related("organization"), ...)`, read through
+    the reader's membership of the assessment's organisation, without the ORM building it
+    again on every request (1.4 of the read's 1.65 ms CPU; every page of an assessment and
+    the wizard's save read through here)."""
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        key = int(pk)
+    except (TypeError, ValueError) as exc:
+        raise Http404 from exc
+    columns = _OWNED_WITH_RESULT if with_result else _OWNED
+    using = router.db_for_read(Assessment)
+    row = rows.fetch_one(_owned_sql(columns, using), [user.pk, key], using)
+    if row is None:
+        raise Http404
+    obj = cast(Assessment, columns[0].instance(row, 0, using))
+    obj.organization = cast(Organization, columns[1].instance(row, len(columns[0]), using))
+    return obj
+
+
+_OWNED_WITH_RESULT = (
+    rows.Columns(Assessment, "a"),
+    rows.Columns(Organization, "o"),
+)
+_OWNED = (rows.Columns(Assessment, "a", exclude=["result"]), _OWNED_WITH_RESULT[1])
+
+
+@functools.cache
+def _owned_sql(columns: tuple[rows.Columns, rows.Columns], using: str) -> str:
+    assessment, organization = columns
+
+    def a(name: str) -> str:
+        return rows.column(Assessment, name, using)
+
+    # The join on the reader's membership is the ownership check: one membership per user
+    # and organisation (a unique constraint), so a member's row comes back once, anyone
+    # else's never. Identifiers come from the models' metadata, quoted; values are parameters.
+    return (
+        f"SELECT {assessment.sql(using)}, {organization.sql(using)} "  # noqa: S608
+        f"FROM {rows.table(Assessment, using)} a "
+        f"INNER JOIN {rows.table(Organization, using)} o "
+        f"ON o.{rows.column(Organization, 'pk', using)} = a.{a('organization')} "
+        f"INNER JOIN {rows.table(Membership, using)} m "
+        f"ON m.{rows.column(Membership, 'organization', using)} = a.{a('organization')} "
+        f"AND m.{rows.column(Membership, 'user', using)} = %s "
+        f"WHERE a.{a('pk')} = %s"
+    )
 
 
 def assessment_get_in_memberships(

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import router, transaction
 from django.utils import timezone
 
 from accounts.models import Organization, User
+from accounts.rows import update_versioned
 from advisor.decisions import evaluation, languages
 from advisor.engine import AnswersError, parse_answers
 from advisor.engine.answers import SCHEMA_VERSION
@@ -170,7 +170,9 @@ def _step_checked(
     engine refuses costs another pass, to check what is left once it is dropped."""
     # A draft stored as answers version 1 is saved as version 2 (the step forms ask v2's fields).
     stored = upgrade_answers(assessment.answers)
-    answers = copy.deepcopy(stored)
+    # A new top-level dict: only `section` is replaced or trimmed below, and that value is the
+    # form's own (or a deep copy of the stored one), so the stored sections need no copy.
+    answers = dict(stored)
     answers.setdefault("schema_version", SCHEMA_VERSION)
     if value in (None, [], {}):
         answers.pop(section, None)
@@ -204,16 +206,25 @@ def assessment_write(
     writer's tab left the browser before that tab's newer save landed, so it raises
     Superseded and writes nothing rather than putting older answers back.
     """
-    rows = Assessment.objects.filter(pk=assessment.pk)
     stamp = {"updated_at": timezone.now(), "last_editor": editor, **values}
     # The usual case is one UPDATE, atomic by itself (no BEGIN/COMMIT round trips): it writes
-    # only if the version is still the one this page showed.
-    updated = rows.filter(version=expected_version if expected_version is not None else -1).update(
-        version=F("version") + 1, **stamp
+    # only if the version is still the one this page showed. Written once, not built by the
+    # ORM on every save (accounts.rows; the statement QuerySet.update would run).
+    updated = (
+        expected_version is not None
+        and update_versioned(
+            Assessment,
+            pk=assessment.pk,
+            version=expected_version,
+            values=stamp,
+            using=router.db_for_write(Assessment),
+        )
+        > 0
     )
     if updated:
         version = (expected_version or 0) + 1
     else:
+        rows = Assessment.objects.filter(pk=assessment.pk)
         with transaction.atomic():
             current = rows.select_for_update().get()
             if not editor or current.last_editor != editor:
