@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from advisor import permissions, selectors
 from advisor.decisions import languages
-from advisor.engine import i18n
+from advisor.engine import i18n, pilot
 from advisor.engine import labels as E_labels
 from advisor.engine import measured as M
 from advisor.forms.measurements import MeasurementForm
@@ -73,13 +73,14 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
                 reverse("advisor:report", kwargs={"pk": assessment.pk, "number": saved.number})
             )
     lang = languages.engine_language()
+    stack = str((obj.answers.get("frameworks") or {}).get("serving") or "")
     context = {
         "assessment": assessment,
         "report": obj,
         "first": first,
-        "serving": E_labels.shown(
-            "serving", (obj.answers.get("frameworks") or {}).get("serving"), lang
-        ),
+        "serving": E_labels.shown("serving", stack, lang),
+        # The file the pilot's commands save at the plan's concurrency, the one to paste.
+        "pilot_file": pilot.result_file(stack, first["batch_per_replica"]) if first else "",
         "form": form,
         "problems": problems,
     }

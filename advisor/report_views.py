@@ -468,10 +468,15 @@ def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
     left = _done(selectors.report_get(assessment=assessment, number=a))
     right = _done(selectors.report_get(assessment=assessment, number=b))
+    measured = None
+    if (right.result or {}).get("measurements") != (left.result or {}).get("measurements"):
+        # The later version was re-planned with a measured run: that run is why the plan moved.
+        measured = selectors.report_measured(report=right)
     context = {
         "assessment": assessment,
         "left": left,
         "right": right,
+        "measured": measured,
         "reports": [r for r in reports if r.status == Report.Status.DONE],
         "changes": {
             **selectors.report_changes(left=left, right=right),

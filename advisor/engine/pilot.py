@@ -65,6 +65,12 @@ _SGLANG = {
 _TRAINING_PRECISION = {"bf16_mixed": "bf16", "fp16_mixed": "fp16"}
 
 
+def result_file(stack: str, concurrency: int) -> str:
+    """The file the pilot's serving benchmark saves at `concurrency` (its commands name it):
+    SGLang's client appends JSON lines, the others write one JSON document."""
+    return f"pilot-c{concurrency}.jsonl" if stack == "sglang" else f"pilot-c{concurrency}.json"
+
+
 def _model_id(answers: A.Answers, catalog: Catalog) -> str:
     preset = answers.model.preset if answers.model is not None else None
     found = catalog.presets.get(preset) if preset else None
@@ -193,7 +199,7 @@ def _serving(
         "--ignore-eos "
         f"--max-concurrency {c} --num-prompts {PROMPTS_PER_SLOT * c} "
         f"--percentile-metrics ttft,tpot,e2el --metric-percentiles 50,95 "
-        f"--save-result --result-filename pilot-c{c}.json"
+        f"--save-result --result-filename {result_file(stack, c)}"
         for c in levels
     ]
     if stack == "sglang":
@@ -286,7 +292,7 @@ def _sglang_commands(
             f"{client} --model {model} --dataset-name random --random-input-len {prompt} "
             f"--random-output-len {output} --random-range-ratio 1 "
             f"--max-concurrency {c} --num-prompts {PROMPTS_PER_SLOT * c} "
-            f"--output-file pilot-c{c}.jsonl"
+            f"--output-file {result_file('sglang', c)}"
             for c in levels
         ),
     ]

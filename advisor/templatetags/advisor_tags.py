@@ -89,6 +89,25 @@ def with_pilot(workloads: Any) -> list[Any]:
 
 
 @register.filter
+def command_parts(command: Any) -> list[str]:
+    """A shell command in the pieces a narrow screen may wrap between: its words, each option
+    kept with its value ("--max-concurrency 32"), so a line never breaks inside a flag's name
+    at a hyphen or between a flag and its value (the pieces join back with single spaces)."""
+    parts: list[str] = []
+    for word in str(command or "").split(" "):
+        if (
+            parts
+            and parts[-1].startswith("-")
+            and " " not in parts[-1]
+            and not word.startswith("-")
+        ):
+            parts[-1] += " " + word
+        else:
+            parts.append(word)
+    return parts
+
+
+@register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     try:
         return mapping.get(key)

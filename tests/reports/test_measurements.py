@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -385,3 +386,100 @@ def test_an_sglang_servers_run_is_refused_for_a_vllm_plan_and_kept(
     page = html.unescape(response.content.decode())
     assert expected in page and '"backend": "sglang"' in page
     assert not Measurement.objects.exists() and v1.assessment.reports.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("serving", "headers", "said"),
+    [
+        ("vllm", {}, "then paste or upload the file it saved at {c} concurrent requests"),
+        ("sglang", ZH, "然後貼上或上傳它在同時 {c} 個請求時儲存的檔案"),
+    ],
+    ids=["vllm-en", "sglang-zh-hant"],
+)
+def test_the_measurements_page_names_the_file_the_pilot_saved(
+    client: Client, owner: Any, serving: str, headers: dict[str, str], said: str
+) -> None:
+    v1 = _busy_report(owner, serving=serving)
+    first = selectors.first_serving_option(v1.result) or {}
+    c = first["batch_per_replica"]
+    name = f"pilot-c{c}.jsonl" if serving == "sglang" else f"pilot-c{c}.json"
+    # The name the pilot's own commands give the file at the plan's concurrency.
+    assert v1.result is not None
+    commands = [
+        cmd
+        for w in v1.result["workloads"]
+        for run in (w.get("pilot") or {}).get("runs", ())
+        for cmd in run["commands"]
+    ]
+    assert any(cmd.endswith(f" {name}") for cmd in commands)
+    page = html.unescape(client.get(_url(v1), **headers).content.decode())
+    assert said.format(c=c) in page and f"<code>{name}</code>" in page
+
+
+@pytest.mark.parametrize(
+    ("headers", "said", "same"),
+    [
+        (
+            {},
+            "v2 was re-planned with a measured run: {card} with vLLM, measured on 2026-12-01 "
+            "(pasted, {c} concurrent requests). Output tokens per second per replica: "
+            "estimated {est}, measured {got}.",
+            "The answers were the same; the change comes from the measured run.",
+        ),
+        (
+            ZH,
+            "v2 已依一次實測重新規劃：於 2026-12-01 在 {card} 上以 vLLM 實測（貼上，同時 {c} "
+            "個請求）。每副本每秒輸出 token 數：估計 {est}，實測 {got}。",
+            "答案相同；改變來自這次實測。",
+        ),
+    ],
+    ids=["en", "zh-hant"],
+)
+def test_compare_names_the_measured_run_that_moved_the_plan(
+    client: Client,
+    owner: Any,
+    headers: dict[str, str],
+    said: str,
+    same: str,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    v1 = _busy_report(owner)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)}, **headers)
+    v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
+    assert v2 is not None and v2.status == Report.Status.DONE
+    first = selectors.first_serving_option(v1.result) or {}
+    est = first["tokens_per_second_per_replica"]
+    assert est >= 1000  # so that the thousands separator shows
+    url = reverse("advisor:compare", kwargs={"pk": v1.assessment_id})
+    page = html.unescape(client.get(f"{url}?a=1&b=2", **headers).content.decode())
+    expected = said.format(
+        card=first["name"], c=first["batch_per_replica"], est=f"{est:,.1f}", got=f"{est / 2:,.1f}"
+    )
+    assert expected in page and same in page
+    # Two estimated versions name no measured run.
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(
+            reverse("advisor:report_request", kwargs={"pk": v1.assessment_id}),
+            {"language": "en", "source": 1},
+        )
+    assert reports.report_generate(report_id=Report.objects.get(number=3).pk) is not None
+    page = client.get(f"{url}?a=1&b=3", **headers).content.decode()
+    assert 'id="compare-measured"' not in page and same not in html.unescape(page)
+
+
+def test_the_measured_section_writes_figures_as_the_report_does(
+    client: Client, owner: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    v1 = _busy_report(owner)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
+    v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
+    assert v2 is not None
+    est = (selectors.first_serving_option(v1.result) or {})["tokens_per_second_per_replica"]
+    assert est >= 1000
+    page = html.unescape(client.get(_url(v2, "report")).content.decode())
+    section = page[page.index('id="measured"') : page.index('id="report-summary"')]
+    # Thousands separators, as everywhere in the report (it printed "3257.7").
+    assert f"estimated {est:,.1f}, measured {est / 2:,.1f}." in section
+    assert not re.search(r"\d{4}\.\d", section)

@@ -44,6 +44,13 @@ def _section(html: str) -> str:
     return match.group(0)
 
 
+def _commands(section: str) -> list[str]:
+    """The pilot's command lines as the page shows them (its wrapping pieces joined)."""
+    part = r'<span class="report-command-part">[^<]*</span> ?'
+    lines = re.findall(rf'<span class="report-command-line">((?:{part})*)</span>', section)
+    return [re.sub(r"<[^>]+>", "", line) for line in lines]
+
+
 @pytest.mark.parametrize("language", ["en", "zh-hant"])
 def test_the_report_page_shows_the_pilot_in_its_language(
     client: Client, owner: Any, language: str
@@ -55,14 +62,26 @@ def test_the_report_page_shows_the_pilot_in_its_language(
     assert page.status_code == 200
     section = _section(page.text)
     assert HEADING[language] in section and PASS_LINE[language] in section
+    # Headings and the price's source read in the report's language (a full-width colon and
+    # brackets in Chinese), the date never split at its hyphens.
+    first, runner_up = {
+        "en": ("First option: ", "Runner-up: "),
+        "zh-hant": ("第一個方案：", "次佳方案："),
+    }[language]
+    assert first in section and ": NVIDIA" not in section.replace(first, "").replace(runner_up, "")
+    if language == "zh-hant":
+        assert "價目表" in section and "價目表)" not in section and "價目表," not in section
+    assert re.search(r'<span class="report-nowrap">\d{4}-\d\d-\d\d</span>', section)
+    # The links above the report lead to the pilot, far down the page.
+    assert '<a href="#report-pilot">' in page.text
     for w in report.result["workloads"]:
         pilot = w.get("pilot")
         if not pilot:
             continue
         assert escape(pilot["summary"]) in section
         for run in pilot["runs"]:
-            for command in run["commands"]:
-                assert escape(command) in section
+            # Each command is a line of its own and reads back as it is, to copy and run.
+            assert escape("\n".join(run["commands"])) in "\n".join(_commands(section))
             for check in run["checks"]:
                 assert escape(check["label"]) in section and escape(check["basis"]) in section
     # The pilot is the first next step: right after the risks and next steps, before the
@@ -79,3 +98,40 @@ def test_the_report_page_shows_the_pilot_in_its_language(
         c.startswith("vllm bench serve ")
         for c in kinds["realtime_inference"]["runs"][0]["commands"]
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "parts"),
+    [
+        (
+            "vllm serve meta-llama/Meta-Llama-3-8B --tensor-parallel-size 4 --max-num-seqs 32",
+            [
+                "vllm",
+                "serve",
+                "meta-llama/Meta-Llama-3-8B",
+                "--tensor-parallel-size 4",
+                "--max-num-seqs 32",
+            ],
+        ),
+        (
+            "vllm bench serve --ignore-eos --max-concurrency 16 --percentile-metrics ttft,tpot "
+            "--save-result --result-filename pilot-c16.json",
+            [
+                "vllm",
+                "bench",
+                "serve",
+                "--ignore-eos",
+                "--max-concurrency 16",
+                "--percentile-metrics ttft,tpot",
+                "--save-result",
+                "--result-filename pilot-c16.json",
+            ],
+        ),
+    ],
+)
+def test_a_command_wraps_between_words_and_keeps_each_option_with_its_value(
+    command: str, parts: list[str]
+) -> None:
+    from advisor.templatetags.advisor_tags import command_parts
+
+    assert command_parts(command) == parts and " ".join(parts) == command
