@@ -18,11 +18,13 @@ from accounts import rows
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff
 from advisor import charts
-from advisor.decisions import languages
+from advisor.decisions import languages, pinned
+from advisor.engine import explain
 from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
+from advisor.reporting.options import cost_per_result
 from advisor.steps import STEPS
 
 logger = logging.getLogger(__name__)
@@ -254,8 +256,9 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         {"what": "scoring_model", "left": left.scoring_model, "right": right.scoring_model},
         {"what": "catalog", "left": left.catalog_version, "right": right.catalog_version},
     ]
-    reasons_a = {r.get("criterion"): r for r in ra.get("reasons", [])}
-    reasons_b = {r.get("criterion"): r for r in rb.get("reasons", [])}
+    lang = languages.engine_language()
+    reasons_a = _reasons_in(a, ra.get("reasons", []), lang)
+    reasons_b = _reasons_in(b, rb.get("reasons", []), lang)
     moved = []
     for criterion in sorted(set(reasons_a) | set(reasons_b), key=str):
         before, after = reasons_a.get(criterion), reasons_b.get(criterion)
@@ -280,7 +283,86 @@ def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
         "answers_changed": answers_changed,
         "workloads": workloads,
         "workloads_changed": any(w["changed"] for w in workloads),
+        "prices": catalog_price_changes(left=left, right=right),
     }
+
+
+def _reasons_in(
+    result: dict[str, Any], reasons: list[dict[str, Any]], lang: str
+) -> dict[str, dict[str, Any]]:
+    """A result's reasons by criterion, labelled and explained in `lang` (the page's) from the
+    scoring model version that made them; as stored when that version is gone."""
+    stored = (result.get("versions") or {}).get("scoring_model") or {}
+    model = None
+    if stored.get("name") and stored.get("version") is not None:
+        model = pinned.scoring_model_at(str(stored["name"]), int(stored["version"]))
+    out: dict[str, dict[str, Any]] = {}
+    for r in reasons:
+        worded = None
+        if model is not None and r.get("answer_path"):
+            worded = explain.reason_in(
+                model, str(r.get("criterion")), str(r["answer_path"]), r.get("answer_value"), lang
+            )
+        out[str(r.get("criterion"))] = (
+            {**r, "label": worded["label"], "explanation": worded["explanation"]}
+            if worded is not None
+            else r
+        )
+    return out
+
+
+def _price_ids(result: dict[str, Any]) -> set[str]:
+    return {
+        str(price["price_id"])
+        for w in result.get("workloads") or []
+        for o in w.get("options") or []
+        for price in (o.get("prices") or {}).values()
+        if price and price.get("price_id")
+    }
+
+
+def catalog_price_changes(*, left: Report, right: Report) -> dict[str, Any]:
+    """The prices that differ between the two versions' catalogs: each price either result
+    priced an option with (card, seller and region, billing, before and after, its date), and
+    how many other prices of the catalog changed. `known` is False when a catalog version is
+    no longer stored."""
+    out: dict[str, Any] = {"rows": [], "others": 0, "known": True}
+    if left.catalog_version == right.catalog_version:
+        return out
+    a = pinned.catalog_at(left.catalog_version)
+    b = pinned.catalog_at(right.catalog_version)
+    if a is None or b is None:
+        return {**out, "known": False}
+    before = {p.id: p for p in a.prices}
+    after = {p.id: p for p in b.prices}
+    used = _price_ids(left.result or {}) | _price_ids(right.result or {})
+    for pid in sorted(before.keys() | after.keys()):
+        x, y = before.get(pid), after.get(pid)
+        figures = [
+            (p.usd_per_device_hour, p.usd_per_device_month) if p is not None else None
+            for p in (x, y)
+        ]
+        if figures[0] == figures[1]:
+            continue
+        if pid not in used:
+            out["others"] += 1
+            continue
+        price = y if y is not None else x
+        if price is None:  # an id is in one catalog or the other
+            continue
+        card = b.by_id.get(price.accelerator_id) or a.by_id.get(price.accelerator_id)
+        out["rows"].append(
+            {
+                "price_id": pid,
+                "card": card.name if card is not None else price.accelerator_id,
+                "where": " · ".join(v for v in (price.provider, price.region) if v),
+                "billing": price.billing,
+                "change": "added" if x is None else "removed" if y is None else "changed",
+                "pair": tuple(figures),
+                "as_of": price.as_of,
+            }
+        )
+    return out
 
 
 # What the compare page shows of each workload's first option, in this order.
@@ -303,15 +385,13 @@ def _first_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str,
         return {}
     price = (option.get("prices") or {}).get(option.get("billing_used") or "") or {}
     where = " · ".join(str(x) for x in (price.get("provider"), price.get("region")) if x)
-    cost = option.get("cost_to_result") or {}
+    cost, per = cost_per_result(option, str(workload.get("kind")))
     return {
         "option": f"{option.get('name')} × {option.get('count')}",
         "where": where or None,
         "billing": option.get("billing_used"),
         "monthly_cost_usd": option.get("monthly_cost_usd"),
-        "cost_to_result": (cost.get("usd"), cost.get("per"))
-        if cost.get("usd") is not None
-        else None,
+        "cost_to_result": (cost, per) if cost is not None else None,
         "hours": option.get("hours") if "meets_deadline" in option else None,
         "latency_ms": option.get("latency_at_metric_ms"),
         "latency_metric": option.get("latency_metric"),

@@ -339,6 +339,8 @@ API_DOCS_PUBLIC = envbool("API_DOCS_PUBLIC", DEBUG)
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文")]
 LOCALE_PATHS = [BASE_DIR / "advisor" / "locale"]
+# zh-Hant numbers grouped in thousands with commas (advisor/formats/zh_Hant/formats.py).
+FORMAT_MODULE_PATH = ["advisor.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

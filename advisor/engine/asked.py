@@ -15,6 +15,7 @@ from typing import Any
 from advisor.engine import i18n
 from advisor.engine.billing import SLOT_TO_BILLING
 from advisor.engine.catalog import Catalog
+from advisor.engine.messages import MESSAGES
 
 # The price slots each billing answer asks for (cost.billing).
 ASKED_SLOTS: Mapping[str, tuple[str, ...]] = {
@@ -30,6 +31,12 @@ def _usd(value: float) -> str:
 
 def _slot(slot: str, lang: str) -> str:
     return i18n.label(SLOT_TO_BILLING.get(slot, slot), lang)
+
+
+def _asked(plan: str, lang: str) -> str:
+    """The way of paying the team asked for, as a sentence names it ("a fixed monthly price")."""
+    code = f"billing.asked.{plan}"
+    return i18n.message(code, lang) if code in MESSAGES else i18n.label(plan, lang)
 
 
 def _cheapest_as(option: Mapping[str, Any], slots: Sequence[str]) -> tuple[str, float] | None:
@@ -72,12 +79,12 @@ def billing_statement(
     shown = float(headline["monthly_cost_usd"] or 0.0)
     cheapest = _cheapest_as(headline, slots)
     if cheapest is None:
-        reason = t("asked.no_price", lang, asked=i18n.label(asked, lang), card=card)
+        reason = t("asked.no_price", lang, asked=_asked(asked, lang), card=card)
     else:
         slot, cost = cheapest
         be = (headline.get("break_even_utilisation") or {}).get(slot)
         params = {
-            "asked": i18n.label(asked, lang),
+            "asked": _asked(asked, lang),
             "slot": _slot(slot, lang),
             "card": card,
             "cost": _usd(cost),

@@ -755,3 +755,16 @@ def text_summary(result: ResultDocument, lang: str) -> str:
     for note in result["cost"]["notes"]:
         lines.append(f"! {note}")
     return "\n".join(lines) + "\n"
+
+
+def reason_in(
+    model: SC.ScoringModel, criterion: str, path: str, value: Any, lang: str
+) -> dict[str, Any] | None:
+    """A stored reason worded again in `lang` (the compare page shows two versions, each
+    generated in its own language, in the page's): None when the model has no such criterion."""
+    found = next((c for c in model.criteria if c.id == criterion), None)
+    if found is None:
+        return None
+    reason = _reason(found, path, tuple(value) if isinstance(value, list) else value, lang)
+    reason.pop("_text", None)
+    return reason

@@ -63,6 +63,8 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "los_angeles": _l("Los Angeles", "洛杉磯"),
         "us_east": _l("US East", "美國東部"),
         "us_west": _l("US West", "美國西部"),
+        # A catalog region group (Google Cloud's default us-central1), never an answer.
+        "us_central": _l("US Central", "美國中部"),
         "europe": _l("Europe", "歐洲"),
         "mainland_china": _l("Mainland China", "中國大陸", "mainland China"),
         "japan": _l("Japan outside Tokyo", "日本（東京以外）"),
@@ -165,7 +167,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "pay_as_you_go": _l(
             "Pay as you go (hourly)", "隨用隨付（按小時）", "pay-as-you-go", "隨用隨付"
         ),
-        "monthly_fixed": _l("Fixed monthly", "固定月費", "monthly fixed"),
+        "monthly_fixed": _l("Fixed monthly", "固定月費", "fixed monthly"),
         "committed": _l("Committed (1–3 years)", "承諾用量（1–3 年）", "committed use", "承諾用量"),
         "no_preference": _l("No preference", "沒有偏好", "no preference"),
     },

@@ -875,25 +875,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "porting.generic": _m(
         "port and re-test the stack on this card", "在此卡片上移植並重新測試技術堆疊"
     ),
+    # issue 24 item 6: the billing reasons name the way of paying in words ("Paid by the
+    # hour", "A fixed monthly price"), never a raw label ("on-demand: …", "monthly fixed: …").
     "billing.on_demand_as_asked": _m(
-        "{billing}: {kind} keeps its devices busy {utilisation} of the month, enough for a "
-        "commitment or monthly price to pay off, but you asked to pay as you go; a commitment "
-        "would cost less if that can change.",
-        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，已足以讓承諾或月付價格划算，"
-        "但您要求按使用量付費；若可調整，承諾用量會更便宜。",
+        "Paid by the hour, as you asked: {kind} keeps its devices busy {utilisation} of the "
+        "month, enough for a commitment or a monthly price to cost less; if paying by the hour "
+        "is not a must, a commitment would save money.",
+        "依您的要求按小時付費：{kind}的裝置每月使用率為 {utilisation}，已足以讓承諾用量或月付價格"
+        "更便宜；若不一定要按小時付費，承諾用量可以省錢。",
     ),
     "billing.on_demand_unpredictable": _m(
-        "{billing}: {kind} keeps its devices busy {utilisation} of the month, enough for a "
-        "commitment or monthly price to pay off if it stays so, but your demand is unpredictable "
-        "and a commitment is paid whether used or not; it pays for the hours it uses.",
-        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，若維持如此，承諾或月付價格會划算；"
-        "但您的需求難以預測，而承諾用量無論是否使用都要付費，因此按實際使用時數付費。",
+        "Paid by the hour: {kind} keeps its devices busy {utilisation} of the month, enough for "
+        "a commitment or a monthly price to cost less if it stays so, but your demand is "
+        "unpredictable and a commitment is paid whether used or not.",
+        "按小時付費：{kind}的裝置每月使用率為 {utilisation}，"
+        "若維持如此，承諾用量或月付價格會更便宜；但您的需求難以預測，而承諾用量無論是否使用都要付費。",
     ),
     "billing.follows_utilisation": _m(
-        "{billing}: {kind} keeps its devices busy {utilisation} of the month, below the break-even "
-        "of any commitment or monthly price, so it pays for the hours it uses.",
-        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，低於任何承諾或月付價格的損益平衡點，"
-        "因此按實際使用時數付費。",
+        "Paid by the hour: {kind} keeps its devices busy {utilisation} of the month, too little "
+        "for any commitment or monthly price to cost less than paying for the hours it uses.",
+        "按小時付費：{kind}的裝置每月使用率為 {utilisation}，使用率太低，任何承諾用量或月付價格"
+        "都不會比按實際使用時數付費便宜。",
     ),
     "mode.switched_unpriced": _m(
         "{kind}: the scores prefer {preferred}, but no runnable option there is priced and "
@@ -1136,19 +1138,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "per.million_passages": _m("per million passages", "百萬段落"),
     "per.million_pairs": _m("per million pairs", "百萬配對"),
     "billing.only_on_demand": _m(
-        "{billing}: the shown offer has no commitment or monthly price; {kind} keeps its devices "
-        "busy {utilisation} of the month.",
-        "{billing}：所顯示的方案沒有承諾或月付價格；{kind} 的裝置每月使用率為 {utilisation}。",
+        "Paid by the hour: the offer shown has no commitment or monthly price; {kind} keeps its "
+        "devices busy {utilisation} of the month.",
+        "按小時付費：所顯示的方案沒有承諾用量或月付價格；{kind}的裝置每月使用率為 {utilisation}。",
     ),
     "billing.clears_break_even": _m(
-        "{billing}: {kind} keeps its devices busy {utilisation} of the month, which clears this "
-        "price's break-even of {break_even}.",
-        "{billing}：{kind} 的裝置每月使用率為 {utilisation}，超過此價格的損益平衡點 {break_even}。",
+        "{billing} costs less here: {kind} keeps its devices busy {utilisation} of the month, "
+        "more than the {break_even} above which this price beats paying by the hour.",
+        "{billing}在此較便宜：{kind}的裝置每月使用率為 {utilisation}，"
+        "高於此價格比按小時付費便宜的門檻 {break_even}。",
     ),
+    "billing.plan.monthly_fixed": _m("A fixed monthly price", "固定月費"),
+    "billing.plan.committed_1y": _m("A 1-year commitment", "一年期承諾用量"),
+    "billing.plan.committed_3y": _m("A 3-year commitment", "三年期承諾用量"),
+    "billing.asked.monthly_fixed": _m("a fixed monthly price", "固定月費"),
+    "billing.asked.committed_1y": _m("a 1-year commitment", "一年期承諾用量"),
+    "billing.asked.committed_3y": _m("a 3-year commitment", "三年期承諾用量"),
+    "billing.asked.committed": _m("a commitment", "承諾用量"),
     # --- issue 21 item 8: what the team asked (billing, budget, lock-in, run overhead, peaks)
     "asked.billing": _m(
-        "{kind}: {reason} It is shown at {shown} USD a month.",
-        "{kind}：{reason}目前顯示為每月 {shown} 美元。",
+        "For {kind}, {reason} It is shown at {shown} USD a month.",
+        "就{kind}而言，{reason}目前顯示為每月 {shown} 美元。",
     ),
     "asked.no_price": _m(
         "you asked for {asked}, but the catalog has no such price for the offer of {card}, so it "
@@ -1764,7 +1774,7 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
 # is asked by its field label above, capitalised.
 FIELD_QUESTIONS: dict[str, dict[str, str]] = {
     "organization.industry": _m("Industry", "產業"),
-    "organization.regions": _m("Where your users and data are", "你的使用者與資料所在地"),
+    "organization.regions": _m("Where your users and data are", "您的使用者與資料所在地"),
     "work.unit": _m("What your model works on", "您的模型處理什麼"),
     "work.model": _m(
         "Model (for images, audio, passages or pairs)", "模型（用於圖片、音訊、段落或配對）"
@@ -1843,9 +1853,9 @@ FIELD_QUESTIONS: dict[str, dict[str, str]] = {
         "Is the batch window hard or soft? (optional)", "批次時段為硬性還是彈性？（選填）"
     ),
     "maturity.stack_changes": _m(
-        "How often does your ML stack change?", "你的機器學習技術堆疊多久變動一次？"
+        "How often does your ML stack change?", "您的機器學習技術堆疊多久變動一次？"
     ),
-    "maturity.pipeline": _m("How mature is your pipeline?", "你的流程成熟度如何？"),
+    "maturity.pipeline": _m("How mature is your pipeline?", "您的流程成熟度如何？"),
     "maturity.demand": _m("How predictable is demand?", "需求可預測程度如何？"),
     "frameworks.primary": _m("Main framework", "主要框架"),
     "frameworks.others": _m("Other frameworks in use", "其他使用中的框架"),
@@ -1864,7 +1874,7 @@ FIELD_QUESTIONS: dict[str, dict[str, str]] = {
         "Must you be able to move between providers?", "是否必須能在供應商之間轉移？"
     ),
     "deployment.data_residency": _m("Data residency", "資料落地要求"),
-    "cost.billing": _m("How do you prefer to pay?", "你偏好的付費方式？"),
+    "cost.billing": _m("How do you prefer to pay?", "您偏好的付費方式？"),
     "cost.monthly_budget_usd": _m("Monthly budget in USD (optional)", "每月預算（美元，選填）"),
     "cost.hours_per_day": _m("Hours per day the accelerators are busy", "加速器每天忙碌的小時數"),
     "cost.ops_capacity": _m("Operations staff", "維運人力"),

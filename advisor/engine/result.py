@@ -38,6 +38,7 @@ from advisor.engine.decide import (
 )
 from advisor.engine.document import ResultDocument
 from advisor.engine.measured import Measurement
+from advisor.engine.messages import MESSAGES
 from advisor.engine.notes import (
     dominated_notes,
     indicative_first_note,
@@ -414,10 +415,13 @@ def evaluate(
             if be is not None
             else "billing.hosted_monthly"
         )
+        plan_key = f"billing.plan.{billing}"
         billing_reason = i18n.message(
             code,
             lang,
-            billing=i18n.label(billing, lang),
+            billing=i18n.message(plan_key, lang)
+            if plan_key in MESSAGES
+            else i18n.label(billing, lang).capitalize(),
             kind=i18n.label(headline["workload"], lang),
             utilisation=i18n.percent(headline["utilisation"]),
             break_even=i18n.percent(be if be is not None else break_even),

@@ -3,6 +3,7 @@ its cost per result or per unit of work, and how it stands to its target."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -11,7 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor import charts
 from advisor.engine.document import Option, Price
-from advisor.labels import label_for
+from advisor.labels import label_for, usd
 from advisor.reporting.text import ms_text
 
 BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y", "monthly")
@@ -35,13 +36,58 @@ def option_price(option: Option) -> Price | None:
     return next((p for p in prices.values() if p), None)
 
 
-def result_cost(option: Mapping[str, Any], kind: str) -> tuple[float | None, str]:
-    """The cost a customer compares options by: per training run, else per million tokens."""
+# How the report, the compare page and the what-if word a cost per result, one phrase per unit
+# the engine prices a result in (issue 24 item 6: the same notion read "$8.32 per million tokens"
+# on the report and "$57,330 per month" on compare). A monthly cost is its own figure, never this.
+PER_RESULT = {
+    "run": _lazy("%(usd)s per run"),
+    "million_tokens": _lazy("%(usd)s per million tokens"),
+    "thousand_images": _lazy("%(usd)s per 1,000 images"),
+    "audio_hour": _lazy("%(usd)s per audio hour"),
+    "million_passages": _lazy("%(usd)s per million passages"),
+    "million_pairs": _lazy("%(usd)s per million pairs"),
+}
+PER_WORDS = {
+    "run": _lazy("per run"),
+    "million_tokens": _lazy("per million tokens"),
+    "thousand_images": _lazy("per 1,000 images"),
+    "audio_hour": _lazy("per audio hour"),
+    "million_passages": _lazy("per million passages"),
+    "million_pairs": _lazy("per million pairs"),
+}
+
+
+def cost_per_result(option: Mapping[str, Any], kind: str) -> tuple[float | None, str]:
+    """The cost a customer compares options by, at the billing the option uses, and what it is
+    per: a training run, a million output tokens, or the team's own unit of work (1,000 images,
+    an audio hour). Never per month: a serving option's cost to its result is per token."""
     if kind in charts.TRAINING_KINDS:
         run_cost, _slot = charts._run_cost(cast(Option, option))
-        return run_cost, str(_("per run"))
+        return run_cost, "run"
+    work = option.get("work")
+    if work:
+        unit_cost, _slot = unit_work_cost(option)
+        return unit_cost, str(work.get("per") or "")
     token_cost, _slot = charts._token_cost(cast(Option, option))
-    return token_cost, str(_("per million tokens"))
+    return token_cost, "million_tokens"
+
+
+def per_result_text(value: float | None, per: str) -> str:
+    """A cost per result in the page's language, e.g. "$8.32 per million tokens"."""
+    if value is None:
+        return "—"
+    phrase = PER_RESULT.get(per)
+    amount = amount_text(value, per)
+    return str(phrase % {"usd": amount}) if phrase is not None else amount
+
+
+def amount_text(value: float, per: str) -> str:
+    """US dollars as `usd` writes them; a cost per unit of work below a dollar keeps its first
+    three significant figures (a thousand images can cost a fraction of a cent)."""
+    if per in ("run", "million_tokens") or abs(value) >= 1 or value == 0:
+        return usd(value)
+    decimals = max(2, 2 - math.floor(math.log10(abs(value))))
+    return f"${value:.{decimals}f}"
 
 
 def target_verdict(option: Mapping[str, Any]) -> str:

@@ -13,10 +13,13 @@ from advisor.engine.document import Change, Option, ResultDocument, Workload
 from advisor.labels import modes_text, usd
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.options import (
+    PER_WORDS,
+    amount_text,
+    cost_per_result,
     latency_text,
     option_label,
     option_price,
-    result_cost,
+    per_result_text,
     server_spec,
     target_flagged,
     time_text,
@@ -39,7 +42,7 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         return plan
     price = option_price(chosen)
     used = chosen["billing_used"]
-    per_result, per = result_cost(chosen, w["kind"])
+    per_result, per_key = cost_per_result(chosen, w["kind"])
     unpriced = chosen.get("unpriced") if chosen["monthly_cost_usd"] is None else None
     unpriced_text = ""
     if unpriced is not None:
@@ -66,7 +69,7 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         "billing": charts.BILLING_LABELS.get(used, "") if used else "",
         "monthly": chosen["monthly_cost_usd"],
         "per_result": per_result,
-        "per": per,
+        "per_result_text": per_result_text(per_result, per_key),
         "speed": speed,
         "speed_flag": target_flagged(chosen),
         "unpriced": unpriced_text,
@@ -100,20 +103,29 @@ def _runner_up(w: dict[str, Any], chosen: Option, per_result: float | None) -> s
     if not others:
         return ""
     other = others[0]
-    other_cost, per = result_cost(other, w["kind"])
+    other_cost, per_key = cost_per_result(other, w["kind"])
+    per = PER_WORDS.get(per_key, "")
     text = _("%(option)s (%(where)s)") % {
         "option": option_label(other),
         "where": where_sold(option_price(other)) or _("no price"),
     }
     if other_cost is not None and per_result is not None:
         diff = other_cost - per_result
-        if abs(diff) < 0.005:
+        unit_work = per_key not in ("run", "million_tokens")
+        if (
+            amount_text(other_cost, per_key) == amount_text(per_result, per_key)
+            if unit_work
+            else abs(diff) < 0.005
+        ):
             text += " — " + _("costs the same %(per)s") % {"per": per}
         elif diff > 0:
-            text += " — " + _("%(diff)s more %(per)s") % {"diff": usd(diff), "per": per}
+            text += " — " + _("%(diff)s more %(per)s") % {
+                "diff": amount_text(diff, per_key),
+                "per": per,
+            }
         else:
             text += " — " + _("%(diff)s less %(per)s, but ranked lower") % {
-                "diff": usd(-diff),
+                "diff": amount_text(-diff, per_key),
                 "per": per,
             }
     elif other["monthly_cost_usd"] is not None and chosen["monthly_cost_usd"] is not None:

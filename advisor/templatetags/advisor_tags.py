@@ -66,6 +66,16 @@ def billing_label(value: Any) -> Any:
 
 
 @register.filter
+def per_result(value: Any) -> str:
+    """A (usd, per) cost per result as the report words it: "$8.32 per million tokens"."""
+    from advisor.reporting.options import per_result_text
+
+    if not value:
+        return "—"
+    return per_result_text(value[0], value[1])
+
+
+@register.filter
 def number(value: Any, digits: int = 0) -> str:
     try:
         return f"{float(value):,.{int(digits)}f}"

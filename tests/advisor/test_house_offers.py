@@ -486,3 +486,28 @@ def test_the_admin_shows_how_many_recent_assessments_each_house_offer_fitted_and
     row = row[: row.index("</tr>")]
     # Every team's report lists the server beside or at its first option.
     assert "3 / 3 of 4" in row
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_the_admin_names_region_groups_never_by_their_keys(
+    editor: Client, published_offer: CatalogPrice, language: str
+) -> None:
+    """A price's region group and the house offers' region filter read "US Central" / "香港",
+    not "us_central" / "hong_kong" (issue 24 item 6)."""
+    editor.cookies["django_language"] = language
+    draft = CatalogFactory()
+    price = CatalogPrice.objects.filter(catalog=draft, region_key="us_central").first()
+    assert price is not None  # the bundled catalog prices Google Cloud's us-central1
+    page = editor.get(
+        reverse("admin:reference_catalogprice_change", args=[price.pk]),
+        headers={"accept-language": language},
+    ).content.decode()
+    central = "US Central" if language == "en" else "美國中部"
+    assert f'<option value="us_central" selected>{central}</option>' in page
+    assert 'value="us_central"' not in page.replace('<option value="us_central" selected>', "")
+    listing = editor.get(
+        reverse("admin:reference_houseoffer_changelist"), headers={"accept-language": language}
+    ).content.decode()
+    hong_kong = "Hong Kong" if language == "en" else "香港"
+    assert f'title="{hong_kong}">{hong_kong}</a>' in listing or f">{hong_kong}</a>" in listing
+    assert ">hong_kong</a>" not in listing

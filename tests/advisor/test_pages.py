@@ -20,7 +20,7 @@ def test_landing_page_says_what_the_product_does_and_offers_a_start(client: Clie
 
 def test_landing_page_in_traditional_chinese(client: Client) -> None:
     page = client.get(reverse("advisor:landing"), HTTP_ACCEPT_LANGUAGE="zh-TW")
-    assert "你的 AI 團隊該用哪種加速器？" in page.text
+    assert "您的 AI 團隊該用哪種加速器？" in page.text
 
 
 def test_language_switcher_sets_the_language(client: Client) -> None:
@@ -28,7 +28,7 @@ def test_language_switcher_sets_the_language(client: Client) -> None:
         reverse("set_language"), {"language": "zh-hant", "next": reverse("advisor:landing")}
     )
     assert response.status_code == 302
-    assert "你的 AI 團隊該用哪種加速器？" in client.get(reverse("advisor:landing")).text
+    assert "您的 AI 團隊該用哪種加速器？" in client.get(reverse("advisor:landing")).text
 
 
 def test_pages_carry_a_strict_csp_with_a_nonce_on_scripts(client: Client) -> None:

@@ -42,7 +42,7 @@ def _expected(report: Report, change: dict[str, dict[str, Any]]) -> dict[str, An
     ("language", "regions", "residency"),
     [
         ("en", "Where your users and data are", "Data residency"),
-        ("zh-hant", "你的使用者與資料所在地", "資料落地要求"),
+        ("zh-hant", "您的使用者與資料所在地", "資料落地要求"),
     ],
 )
 def test_the_what_if_offers_regions_and_data_residency_filled_from_the_reports_answers(

@@ -308,7 +308,7 @@ def test_the_new_errors_are_in_traditional_chinese(
 ) -> None:
     MembershipFactory(user=member.user)
     api = Api(client, api_token_for(member.user), language="zh-hant")
-    assert "你屬於多個組織" in api.post(_body()).json()["detail"]
+    assert "您屬於多個組織" in api.post(_body()).json()["detail"]
     api.post(_body())
     assert "請於 60 秒後再試" in api.post(_body()).json()["detail"]
     response = client.put(URL, headers=api.headers)

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 CASES = [("en", 1280), ("zh-hant", 1280), ("en", 390), ("zh-hant", 390)]
 HEADINGS = {
     "en": {"sent": "Check your email", "dashboard": "Dashboard"},
-    "zh-hant": {"sent": "請查看你的電子郵件", "dashboard": "儀表板"},
+    "zh-hant": {"sent": "請查看您的電子郵件", "dashboard": "儀表板"},
 }
 
 

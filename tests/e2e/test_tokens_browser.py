@@ -25,7 +25,7 @@ TEXT = {
         "heading": "API 權杖",
         "name": "名稱",
         "create": "建立權杖",
-        "new": "你的新權杖",
+        "new": "您的新權杖",
         "revoke": "撤銷",
         "revoked": "已失效",
     },

@@ -486,7 +486,7 @@ def committed_billing_without_a_commit_price_says_why_and_the_budget_gap(r: Resu
     # what it costs, the cheapest option priced as asked, and the budget gap in figures.
     assert first["billing_used"] == "on_demand"
     assert all(first["compute_usd_per_month"][s] is None for s in _COMMITS)
-    assert "you asked for committed use" in reason and "no such price" in reason
+    assert "you asked for a commitment" in reason and "no such price" in reason
     assert f"{first['monthly_cost_usd']:,.0f} USD a month" in reason
     assert "cheapest option priced as asked" in reason
     total, budget = r["cost"]["monthly_total_usd"], r["cost"]["monthly_budget_usd"]
@@ -2117,7 +2117,7 @@ def test_on_demand_for_busy_serving_says_why_not_below_the_break_even(
     reason is the one the team gave (unpredictable demand, or paying as it goes)."""
     for demand, billing, words in (
         ("unpredictable", "no_preference", "your demand is unpredictable"),
-        ("predictable", "pay_as_you_go", "you asked to pay as you go"),
+        ("predictable", "pay_as_you_go", "Paid by the hour, as you asked"),
     ):
         doc = team(maturity={"demand": demand}, cost={"billing": billing, "hours_per_day": 24})
         result = evaluate(doc, catalog, scoring)

@@ -30,7 +30,8 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "zh-hant")
 TWO_WORKLOADS = "llm-fine-tuning-startup"  # fine-tuning and real-time serving
-PER_RUN = {"en": "per run", "zh-hant": "每次訓練"}
+# The report's phrase for a cost per result, in each language's order (issue 24 item 6).
+PER_RUN = {"en": "{usd} per run", "zh-hant": "每次訓練 {usd}"}
 PER_MTOK = {"en": "per million tokens", "zh-hant": "每百萬 token"}
 SUMMARY = {"en": "Executive summary", "zh-hant": "摘要"}
 DETAILS = {"en": "Why this recommendation", "zh-hant": "為何如此建議"}
@@ -70,7 +71,7 @@ def test_page_one_names_card_provider_region_billing_and_cost_per_result(languag
     run_cost, _slot = charts._run_cost(result["workloads"][0]["options"][0])
     # The report's dollar format: whole dollars from $100, cents below (issue 21 moved the first
     # option under $100 a run).
-    assert f"{usd(run_cost)} {PER_RUN[language]}" in page_one
+    assert PER_RUN[language].format(usd=usd(run_cost)) in page_one
     assert PER_MTOK[language] in page_one
 
 

@@ -11,10 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import charts
+from advisor import charts, selectors
 from advisor.models import Assessment, Report
 from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
+from advisor.templatetags.advisor_tags import per_result
 from tests.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +68,104 @@ def test_a_quieter_service_reads_as_a_change_of_card_count_and_cost() -> None:
     assert "unchanged" in page  # fine-tuning
     _training, serving = _rows(page, "Monthly cost")
     assert f"{busy[1]} {quiet[1]}" in serving
-    assert "per month" in page
+    # One wording for the cost per result: per million tokens for serving, as the report's plan
+    # says it, never the monthly cost again (that has its own row).
+    _training_cost, serving_cost = _rows(page, "Cost per result")
+    assert "per month" not in serving_cost
+    assert re.search(r"\$[\d,.]+ per million tokens \$[\d,.]+ per million tokens", serving_cost)
+    assert re.search(r"\$[\d,.]+ per run", _training_cost)
     # The answers that moved, by the wizard's names, with before and after.
     assert "No criterion contributed differently" not in page
     assert "Your answers changed:" in page
     assert re.search(r"Concurrent.*32.*1", page, re.S)
     assert "20,000,000" in page and "1,000,000" in page  # numbers grouped, as on the review page
+
+
+def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
+    """The report's plan, the compare page and the what-if's comparison show a serving
+    workload's cost per result as one phrase: "$x per million tokens" (issue 24 item 6)."""
+    membership = MembershipFactory()
+    answers = STARTERS["llm-fine-tuning-startup"].document()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Wording",
+        status=Assessment.Status.SUBMITTED,
+        answers=answers,
+    )
+    report = _version(obj, 1, answers)
+    _version(obj, 2, answers)
+    (workload,) = [w for w in report.result["workloads"] if w["kind"] == "realtime_inference"]
+    option = charts.chosen_option(report.result, workload)
+    assert option is not None
+    token_cost, _slot = charts._token_cost(option)
+    phrase = f"${token_cost:,.2f} per million tokens"
+    client = Client()
+    client.force_login(membership.user)
+    body = report.html or ""
+    page = client.get(reverse("advisor:compare", kwargs={"pk": obj.pk}) + "?a=1&b=2").text
+    assert phrase in body
+    assert f"{phrase} {phrase}" in " ".join(_rows(page, "Cost per result"))
+    assert "per month" not in page
+    # The what-if's comparison reads the same pair through the same filter.
+    what_if = selectors.what_if_comparison(report=report.result, what_if=report.result)
+    (serving,) = [w for w in what_if["workloads"] if w["kind"] == "realtime_inference"]
+    (row,) = [f for f in serving["fields"] if f["field"] == "cost_to_result"]
+    assert per_result(row["left"]) == phrase
+
+
+def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_pages_language() -> (
+    None
+):
+    """Two versions priced from different catalogs: the page lists the price that moved (card,
+    seller, billing, before and after) and counts the others; v1 was generated in English and
+    v2 in Chinese, and a Chinese page names every criterion in Chinese (issue 24 item 6)."""
+    from advisor.reference.models import Catalog, CatalogPrice
+    from advisor.reference.services.catalog import catalog_clone, catalog_publish
+
+    membership = MembershipFactory()
+    answers = STARTERS["llm-fine-tuning-startup"].document()
+    obj = Assessment.objects.create(
+        organization=membership.organization,
+        created_by=membership.user,
+        title="Prices",
+        status=Assessment.Status.SUBMITTED,
+        answers=answers,
+    )
+    first = _version(obj, 1, answers)
+    (workload,) = [w for w in first.result["workloads"] if w["kind"] == "realtime_inference"]
+    option = charts.chosen_option(first.result, workload)
+    assert option is not None
+    used = option["prices"][option["billing_used"]]
+    draft = catalog_clone(catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None)
+    price = CatalogPrice.objects.get(catalog=draft, key=used["price_id"])
+    old_hour = price.usd_per_device_hour
+    assert old_hour is not None
+    price.usd_per_device_hour = old_hour * 2
+    price.save()
+    CatalogPrice.objects.filter(catalog=draft, key="p001").update(usd_per_device_hour=9.99)
+    catalog_publish(catalog=draft, user=None)
+    second = Report.objects.create(assessment=obj, number=2, language="zh-hant", answers=answers)
+    reports.report_generate(report_id=second.pk)
+    second.refresh_from_db()
+    assert second.catalog_version != first.catalog_version
+
+    client = Client()
+    client.force_login(membership.user)
+    url = reverse("advisor:compare", kwargs={"pk": obj.pk}) + "?a=1&b=2"
+    page = client.get(url).text
+    assert f"Catalog prices: version {first.catalog_version} → {second.catalog_version}" in page
+    (row,) = _rows(page, f"{option['name']} · {used['provider']}")
+    assert f"${float(old_hour):,.2f} per device-hour" in row
+    assert f"${float(old_hour) * 2:,.2f} per device-hour" in row
+    assert used["price_id"] != "p001" or "other price" not in page
+    # The criteria that moved are named in the page's language, whichever each version used.
+    reasons = page[page.index('<th scope="col">Criterion</th>') :] if "Criterion" in page else ""
+    assert not re.search(r"[\u4e00-\u9fff]", reasons)
+
+    zh = client.get(url, headers={"accept-language": "zh-hant"}).text
+    assert f"目錄價格：版本 {first.catalog_version} → {second.catalog_version}" in zh
+    assert "每裝置每小時" in zh
+    english_labels = {r["label"] for r in first.result["recommendation"]["reasons"]}
+    for label in english_labels:
+        assert f'<th scope="row">{label}</th>' not in zh

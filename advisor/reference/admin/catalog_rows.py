@@ -19,7 +19,9 @@ from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from advisor import jsonsafe
+from advisor.engine import load_catalog
 from advisor.engine.answers import ARCHITECTURE_FIELDS, preset_ids
+from advisor.labels import label_for
 from advisor.permissions import request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.admin.forms import OneLineName, SourcedForm
@@ -32,6 +34,37 @@ from advisor.reference.models import (
     CatalogPrice,
 )
 from advisor.reference.services.catalog import catalog_ensure_editable
+
+
+def region_choices() -> list[tuple[str, Any]]:
+    """The catalog's region groups by name ("US Central"), never by key ("us_central")."""
+    return [("", "—")] + [(key, label_for("region", key)) for key in load_catalog().regions]
+
+
+class RegionGroupChoiceField(forms.ChoiceField):
+    """A region group chosen by name; a key the bundled catalog does not know stays choosable."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=region_choices, **kwargs)
+
+    def valid_value(self, value: Any) -> bool:
+        return True if value else super().valid_value(value)
+
+
+class RegionGroupFilter(admin.SimpleListFilter):
+    title = gettext_lazy("region group")
+    parameter_name = "region_key"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        keys = (
+            model_admin.get_queryset(request)
+            .exclude(region_key="")
+            .values_list("region_key", flat=True)
+        )
+        return [(key, label_for("region", key)) for key in sorted(set(keys))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(region_key=self.value()) if self.value() else queryset
 
 
 def catalog_status(catalog_id: int | None) -> str | None:
@@ -66,6 +99,7 @@ class PriceForm(SourcedForm):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": gettext_lazy("Pick at least one deployment mode.")},
     )
+    region_key = RegionGroupChoiceField(label=gettext_lazy("region group"), required=False)
 
     class Meta:
         model = CatalogPrice

@@ -13,10 +13,12 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from advisor.engine import load_catalog
-from advisor.labels import label_for
 from advisor.reference import selectors
-from advisor.reference.admin.catalog_rows import CatalogRowAdmin
+from advisor.reference.admin.catalog_rows import (
+    CatalogRowAdmin,
+    RegionGroupFilter,
+    region_choices,
+)
 from advisor.reference.admin.forms import SourcedForm
 from advisor.reference.models import MODE_CHOICES, Catalog, CatalogAccelerator, HouseOffer
 from advisor.reference.services.catalog import catalog_draft_for_edit, house_provider_name
@@ -42,10 +44,6 @@ SERVER_FIELDS = (
 CHINA_MBPS_PRICE_MAX = Decimal(10_000)
 
 
-def _region_choices() -> list[tuple[str, Any]]:
-    return [("", "—")] + [(key, label_for("region", key)) for key in load_catalog().regions]
-
-
 class HouseOfferForm(SourcedForm):
     """A server as the sales team describes it; saved as a monthly catalog price per card."""
 
@@ -57,7 +55,7 @@ class HouseOfferForm(SourcedForm):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": gettext_lazy("Pick at least one deployment mode.")},
     )
-    region_key = forms.ChoiceField(label=gettext_lazy("Region"), choices=_region_choices)
+    region_key = forms.ChoiceField(label=gettext_lazy("Region"), choices=region_choices)
     server_name = forms.CharField(
         label=gettext_lazy("Server name"),
         max_length=100,
@@ -286,7 +284,7 @@ class HouseOfferAdmin(CatalogRowAdmin):
         "as_of",
         "catalog",
     )
-    list_filter = ("catalog", "region_key")
+    list_filter = ("catalog", RegionGroupFilter)
     list_select_related = ("catalog", "accelerator")
     search_fields = ("key", "region", "accelerator__name")
     fieldsets = (
