@@ -97,6 +97,9 @@ def billing_statement(
             code = "asked.fixed_cheaper"
         elif not predictable:
             code = "asked.unpredictable"
+        elif be is not None and float(be) > 1.0:
+            # Dearer than a month of hours: no use of the month makes that price pay off.
+            code = "asked.never_breaks_even"
         else:
             code = "asked.below_break_even"
         reason = t(code, lang, **params)

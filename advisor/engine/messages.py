@@ -1184,6 +1184,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "您要求{asked}；{card} 每月使用率為 {utilisation}，低於其{slot}價格的損益平衡點 "
         "{break_even}，若改用該價格每月需 {cost} 美元。",
     ),
+    "asked.never_breaks_even": _m(
+        "you asked for {asked}; the {slot} price of {card} costs more than paying by the hour "
+        "for every hour of the month (it would break even only at {break_even} use), so it "
+        "never pays off: {cost} USD a month instead.",
+        "您要求{asked}；{card} 的{slot}價格比整個月每小時按時付費還貴（使用率須達 "
+        "{break_even} 才能打平），因此永遠不划算：若改用該價格每月需 {cost} 美元。",
+    ),
     "asked.alternative": _m(
         "The cheapest option priced as asked is {card}, {slot} at {cost} USD a month.",
         "依您要求計價的最便宜選項是 {card}，{slot}每月 {cost} 美元。",
@@ -1441,6 +1448,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：第一個方案 {card} × {count}（{provider}，{per} {cost} 美元）採用的是參考價格"
         "（無日期、估計或「起價」）：它排第一是因為第一個確定價格 {firm_card} × {firm_count}"
         "（{per} {firm_cost} 美元）貴了超過 25%。簽約前請向 {provider} 索取報價。",
+    ),
+    "rank.indicative_first_close": _m(
+        "{kind}: the first option, {card} × {count} from {provider} at {cost} USD {per}, is on an "
+        "indicative price (undated, estimated or a 'from' price); the first firm price, "
+        "{firm_card} × {firm_count} at {firm_cost} USD {per}, is within 25% of it and ranks "
+        "after it on the tie-breakers (priced in your region, fewer devices, fewer hours). Get a "
+        "quote from {provider} before signing, and weigh the firm price beside it.",
+        "{kind}：第一個方案 {card} × {count}（{provider}，{per} {cost} 美元）採用的是參考價格"
+        "（無日期、估計或「起價」）；第一個確定價格 {firm_card} × {firm_count}（{per} "
+        "{firm_cost} 美元）與其相差不到 25%，因同分排序條件（在您所在地區定價、裝置較少、時數較少）"
+        "排在其後。簽約前請向 {provider} 索取報價，並一併考慮該確定價格。",
     ),
     "rank.lead_passed_over": _m(
         "{kind}: {card} × {count} from {provider} would cost {cost} USD {per}, but that offer "

@@ -143,7 +143,9 @@ def choose_mode(
         gap = round(gap, 2)
 
     def money(value: float) -> str:
-        return NL.money_text(value) if in_units else f"{value:,.0f}"
+        # Cents (or three significant figures) below $100: a batch job's cost per million
+        # tokens is often under a dollar, which whole dollars would write as "$0".
+        return NL.money_text(value) if in_units or abs(value) < 100 else f"{value:,.0f}"
 
     reason = i18n.message(
         code,

@@ -193,9 +193,12 @@ def indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -
     if firm is None:
         return []
     per = i18n.message(f"per.{first['cost_to_result']['per']}", lang)
+    # The 25% is the ranking's tolerance: within it the tie-breakers (priced in your region,
+    # devices, hours) put the indicative price first, and the note must not say otherwise.
+    within = firm["cost_to_result"]["usd"] <= first["cost_to_result"]["usd"] * 1.25
     return [
         i18n.message(
-            "rank.indicative_first",
+            "rank.indicative_first_close" if within else "rank.indicative_first",
             lang,
             kind=i18n.label(kind, lang),
             card=first["name"],
