@@ -523,7 +523,15 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if isinstance(link, HttpResponse):
         return link
     sharing.share_link_record_view(link=link)
-    context = {"report": link.report, "token": token, **_shared_pdf_button(link.report, token)}
+    report = link.report
+    context = {"report": report, "token": token, **_shared_pdf_button(report, token)}
+    # Opened in the other language's chrome, the page says which language the report is in and
+    # whether a version in the page's language exists, rather than silently showing it as is.
+    page_language = languages.engine_language()
+    if page_language != report.language:
+        context["other_version_exists"] = selectors.report_exists_in_language(
+            report=report, language=page_language
+        )
     return _private(render(request, "advisor/shared.html", context))
 
 

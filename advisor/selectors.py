@@ -212,6 +212,15 @@ def share_link_get(*, assessment: Assessment, pk: int) -> ShareLink:
         raise Http404 from exc
 
 
+def report_exists_in_language(*, report: Report, language: str) -> bool:
+    """Whether the report's assessment has a finished version in `language` (the shared page
+    says so when its chrome's language is not the report's; it never links to it: a version
+    is shared only by its own link)."""
+    return Report.objects.filter(
+        assessment_id=report.assessment_id, language=language, status=Report.Status.DONE
+    ).exists()
+
+
 def share_link_by_token(*, token: str) -> ShareLink | None:
     """The live link for a token: unknown, revoked and expired all give None."""
     if not token or len(token) > 100:

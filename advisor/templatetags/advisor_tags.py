@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -96,6 +97,16 @@ def with_pilot(workloads: Any) -> list[Any]:
         return [w for w in workloads if isinstance(w, dict) and w.get("pilot")]
     except TypeError:
         return []
+
+
+@register.filter
+def nowrap_date(value: Any) -> Any:
+    """A date ("2026-12-01") kept whole on one line: a narrow cell or the PDF may wrap before or
+    after it but never at its hyphens. report-nowrap serves the PDF (report.css only), text-nowrap
+    the pages that load Bootstrap. Empty values pass through, so `|default:` still applies."""
+    if value in (None, ""):
+        return value
+    return format_html('<span class="report-nowrap text-nowrap">{}</span>', value)
 
 
 @register.filter

@@ -350,3 +350,32 @@ def test_a_pdf_is_rendered_once_however_many_download_it_at_once(
     rendered = client.get(reverse("advisor:report_pdf", kwargs=kwargs))
     assert rendered.status_code == 200 and rendered.content.startswith(b"%PDF")
     assert Client().get(path + "pdf/").content == rendered.content
+
+
+def test_a_shared_report_opened_in_the_other_language_says_which_language_it_is_in(
+    client: Client, owner: Any
+) -> None:
+    obj = _assessment(owner)
+    english = _report(obj)
+    path = _share(client, english)
+    chinese_chrome = Client()
+    chinese_chrome.cookies["django_language"] = "zh-hant"
+    page = chinese_chrome.get(path)
+    assert page.status_code == 200 and "GPU on public cloud" in page.text
+    assert 'id="shared-language-note"' in page.text
+    assert "此報告以英文撰寫，目前尚無中文版本" in page.text
+    # The page's own language shows no note.
+    assert 'id="shared-language-note"' not in Client().get(path).text
+
+    # Once a Chinese version is finished, the note says so (without linking to it: that
+    # version is shared only by its own link).
+    chinese = _report(obj, 2, language="zh-hant")
+    page = chinese_chrome.get(path)
+    assert "此報告另有中文版本" in page.text
+    assert f"/reports/{chinese.number}/" not in page.text
+
+    english_chrome = Client(headers={"accept-language": "en"})
+    page = english_chrome.get(_share(client, chinese))
+    assert "This report is written in Traditional Chinese. An English version of it exists" in (
+        page.text
+    )

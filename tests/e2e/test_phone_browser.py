@@ -27,6 +27,15 @@ ONE_ROW = """() => {
 }"""
 
 
+BRAND_ROW = """() => {
+  const brand = document.querySelector('nav.navbar .navbar-brand').getBoundingClientRect();
+  const toggler = document.querySelector('nav.navbar .navbar-toggler').getBoundingClientRect();
+  const el = document.querySelector('nav.navbar .navbar-brand');
+  return {brandTop: brand.top, brandBottom: brand.bottom, togglerTop: toggler.top,
+          togglerBottom: toggler.bottom, cut: el.scrollWidth > el.clientWidth};
+}"""
+
+
 def _sign_in(
     browser: Browser, live_server: Any, email: str, lang: str, viewport: dict[str, int]
 ) -> Page:
@@ -52,6 +61,11 @@ def test_the_seeded_dashboard_and_report_reflow_on_a_phone_and_the_navbar_is_one
     call_command("seed", password=PASSWORD)
     sales = _sign_in(browser, live_server, "sales@demo.example", lang, PHONE)
     assert _width(sales) <= PHONE["width"]
+    # The brand ("Accelerator Advisor 加速器顧問" in Chinese) and the menu button share one row,
+    # and the brand is shown whole, not cut.
+    row = sales.evaluate(BRAND_ROW)
+    assert row["togglerTop"] < row["brandBottom"] and row["togglerBottom"] > row["brandTop"], row
+    assert not row["cut"], row
     # Each assessment is a stacked card whose title is the link that opens it.
     rows = sales.locator("table.table-stack tbody tr")
     assert rows.count() >= 3

@@ -136,7 +136,12 @@ def test_report_has_no_file_references_code_names_tags_or_price_ids(
 def test_sources_name_the_providers_price_page_and_its_date() -> None:
     html = squash(html_for(TWO_WORKLOADS, "en"))
     sources = html[html.index('id="report-sources"') :]
-    assert re.search(r"AWS EC2 price list</th>\s*<td[^>]*>2026-01-21</td>", sources)
+    # The date is kept whole on one line (never broken at its hyphens).
+    assert re.search(
+        r'AWS EC2 price list</th>\s*<td[^>]*><span class="report-nowrap text-nowrap">'
+        r"2026-01-21</span></td>",
+        sources,
+    )
     assert "Glossary" in sources
 
 

@@ -39,6 +39,11 @@ def owner(client: Client) -> Any:
     return membership
 
 
+def _unwrap_dates(page: str) -> str:
+    """The page's text with its dates' no-wrap spans (the nowrap_date filter) taken off."""
+    return re.sub(r'<span class="report-nowrap text-nowrap">([^<]*)</span>', r"\1", page)
+
+
 def _url(report: Report, name: str = "report_measure") -> str:
     return reverse(f"advisor:{name}", kwargs={"pk": report.assessment_id, "number": report.number})
 
@@ -361,7 +366,9 @@ def test_an_sglang_teams_bench_serving_jsonl_recalibrates_its_plan(
         "sglang",
         before["batch_per_replica"],
     )
-    page = html.unescape(client.get(_url(done, "report"), **headers).content.decode())
+    page = _unwrap_dates(
+        html.unescape(client.get(_url(done, "report"), **headers).content.decode())
+    )
     assert (
         "Re-planned with measured figures" in page and f"with SGLang on {row.measured_on}" in page
     )
@@ -452,7 +459,7 @@ def test_compare_names_the_measured_run_that_moved_the_plan(
     est = first["tokens_per_second_per_replica"]
     assert est >= 1000  # so that the thousands separator shows
     url = reverse("advisor:compare", kwargs={"pk": v1.assessment_id})
-    page = html.unescape(client.get(f"{url}?a=1&b=2", **headers).content.decode())
+    page = _unwrap_dates(html.unescape(client.get(f"{url}?a=1&b=2", **headers).content.decode()))
     expected = said.format(
         card=first["name"], c=first["batch_per_replica"], est=f"{est:,.1f}", got=f"{est / 2:,.1f}"
     )

@@ -135,3 +135,17 @@ def test_a_command_wraps_between_words_and_keeps_each_option_with_its_value(
     from advisor.templatetags.advisor_tags import command_parts
 
     assert command_parts(command) == parts and " ".join(parts) == command
+
+
+def test_a_date_is_kept_whole_on_one_line_and_an_empty_one_falls_to_its_default() -> None:
+    from django.template import Context, Template
+
+    template = Template(
+        '{% load advisor_tags %}{{ d|nowrap_date|default:"undated" }}|{{ e|nowrap_date }}'
+    )
+    html = template.render(Context({"d": "2026-12-01", "e": "<b>"}))
+    assert html == (
+        '<span class="report-nowrap text-nowrap">2026-12-01</span>|'
+        '<span class="report-nowrap text-nowrap">&lt;b&gt;</span>'
+    )
+    assert template.render(Context({"d": "", "e": None})) == "undated|None"
