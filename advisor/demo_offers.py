@@ -63,6 +63,18 @@ def _offer(
 
 
 _HOSTED = ["dedicated_hosting", "bare_metal"]
+# The Los Angeles host of the 4-card L40S server, which the RTX 6000 Ada server shares.
+_LAX_L40S_4: dict[str, Any] = {
+    "name": "LAX-L40S-4",
+    "cpu": "2 × AMD EPYC 9254 (48 cores)",
+    "ram_gb": 512,
+    "nvme_tb": 7.68,
+    "network_gbps": 25.0,
+    "china_bandwidth_type": "cn2_gia",
+    "china_bandwidth_mbps": 30,
+    "china_bandwidth_usd_per_mbps_month": None,
+    "min_term_months": 12,
+}
 # Servers as the operator's sales team would enter them in the house-offer form. CN2 GIA is
 # sold in tens of Mbps (offers_hk_tokyo_la.md section 4), so each includes 30 to 100 Mbps.
 HOUSE_OFFERS: tuple[dict[str, Any], ...] = (
@@ -168,17 +180,7 @@ HOUSE_OFFERS: tuple[dict[str, Any], ...] = (
         "Los Angeles (One Wilshire)",
         "los_angeles",
         _HOSTED,
-        {
-            "name": "LAX-L40S-4",
-            "cpu": "2 × AMD EPYC 9254 (48 cores)",
-            "ram_gb": 512,
-            "nvme_tb": 7.68,
-            "network_gbps": 25.0,
-            "china_bandwidth_type": "cn2_gia",
-            "china_bandwidth_mbps": 30,
-            "china_bandwidth_usd_per_mbps_month": None,
-            "min_term_months": 12,
-        },
+        _LAX_L40S_4,
     ),
     # The RTX-class server (issue 22 item 3): four 48 GB RTX 6000 Ada cards on PCIe, with the
     # host the operator enters for its 4-card L40S server (same PCIe 4.0 cards, 48 GB each).
@@ -189,17 +191,7 @@ HOUSE_OFFERS: tuple[dict[str, Any], ...] = (
         "Los Angeles (One Wilshire)",
         "los_angeles",
         _HOSTED,
-        {
-            "name": "LAX-RTX6000ADA-4",
-            "cpu": "2 × AMD EPYC 9254 (48 cores)",
-            "ram_gb": 512,
-            "nvme_tb": 7.68,
-            "network_gbps": 25.0,
-            "china_bandwidth_type": "cn2_gia",
-            "china_bandwidth_mbps": 30,
-            "china_bandwidth_usd_per_mbps_month": None,
-            "min_term_months": 12,
-        },
+        {**_LAX_L40S_4, "name": "LAX-RTX6000ADA-4"},
     ),
 )
 # Servers the operator sells that the catalog cannot price or size (no such card in it).
