@@ -475,10 +475,32 @@ def min_training_devices(mem: TrainingMemory, acc: Accelerator, catalog: Catalog
     """Fewest devices that hold the run with ZeRO-3/FSDP sharding, plus tensor parallelism
     inside a unit when one device cannot hold a micro-batch's activations (so halving device
     memory roughly doubles the count), or None if none does."""
-    for n in valid_counts(acc):
+    counts = valid_counts(acc)
+    # Past the last count that some tensor-parallel size cannot divide, every size is open to
+    # every count and a device's share only falls as the count grows, so the first count that
+    # holds the run is found by bisection (a count list runs to hundreds of whole nodes).
+    regular = _regular_from(tuple(counts), training_tp_sizes(acc))
+    for n in counts[:regular]:
         if training_tp(mem, acc, n, catalog) is not None:
             return n
-    return None
+    lo, hi = regular, len(counts)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if training_tp(mem, acc, counts[mid], catalog) is None:
+            lo = mid + 1
+        else:
+            hi = mid
+    return counts[lo] if lo < len(counts) else None
+
+
+@lru_cache(maxsize=256)
+def _regular_from(counts: tuple[int, ...], sizes: tuple[int, ...]) -> int:
+    # The index from which every count is divisible by every size (never 0: one device is
+    # sized by its own rule, not the sharded one).
+    regular = len(counts)
+    while regular > 1 and not any(counts[regular - 1] % t for t in sizes):
+        regular -= 1
+    return max(regular, 1)
 
 
 def min_inference_devices(

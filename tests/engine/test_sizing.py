@@ -401,3 +401,42 @@ def test_halving_device_memory_roughly_doubles_the_training_count(
     assert big <= small <= 4 * big
     tp = S.training_tp(mem, catalog.by_id["nvidia-a100-40gb"], small, catalog)
     assert tp is not None and tp <= catalog.by_id["nvidia-a100-40gb"].max_devices_per_node
+
+
+def _first_count_scanned(mem: S.TrainingMemory, acc: object, catalog: Catalog) -> int | None:
+    # The definition: every proposed count in order, the first that holds the run.
+    for n in S.valid_counts(acc):  # type: ignore[arg-type]
+        if S.training_tp(mem, acc, n, catalog) is not None:  # type: ignore[arg-type]
+            return n
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sharded=st.floats(min_value=1e9, max_value=5e15),
+    unsharded=st.floats(min_value=1e8, max_value=5e11),
+    runtime=st.floats(min_value=0.0, max_value=4e9),
+    step_share=st.floats(min_value=0.2, max_value=2.0),
+)
+def test_the_fewest_devices_found_by_bisection_are_the_first_count_that_holds_the_run(
+    catalog: Catalog, sharded: float, unsharded: float, runtime: float, step_share: float
+) -> None:
+    # Counts beyond one node step in whole nodes up to a card's largest group (hundreds of
+    # counts); the search bisects past the counts some tensor-parallel size cannot divide. It
+    # must give what trying every count in order gives, on every card, fitting or not.
+    runtime = min(runtime, unsharded)
+    mem = S.TrainingMemory(
+        parts={"weights": sharded, "other": unsharded},
+        peak_phase="forward_backward",
+        phases={},
+        trainable_params=1,
+        sharded_fb=sharded,
+        unsharded_fb=unsharded,
+        sharded_step=sharded * step_share,
+        unsharded_step=unsharded * step_share,
+        detail={"runtime": runtime},
+    )
+    for acc in catalog.accelerators:
+        assert S.min_training_devices(mem, acc, catalog) == _first_count_scanned(
+            mem, acc, catalog
+        ), acc.id
