@@ -102,7 +102,7 @@ def option_path(
     is billed on, over that row's premium route when its server includes one (a hosted offer);
     an owned or unpriced option runs where the customer is (its first region), over the
     ordinary internet."""
-    price = _billed_row(catalog, option, acc_id)
+    price = billed_row(catalog, option, acc_id)
     if price is not None:
         server = price.server or {}
         route = server.get("china_bandwidth_type") if mode != "public_cloud" else None
@@ -111,7 +111,8 @@ def option_path(
     return user_path(catalog, regions[0] if regions else None, None)
 
 
-def _billed_row(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> Price | None:
+def billed_row(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> Price | None:
+    """The catalog row an option is billed on (its billing's price, else its first price)."""
     prices = option.get("prices") or {}
     used = option.get("billing_used")
     doc = prices.get(used) if used else next((p for p in prices.values() if p), None)

@@ -1468,6 +1468,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "沒有價格日期，現況下無法據此簽約：因此排在註明兩者的報價之後。請向 {provider} 索取"
         "註明日期、位於您所在地的報價。",
     ),
+    "rank.unlocated_passed_over": _m(
+        "{kind}: {card} × {count} from {provider} would cost {cost} USD {per}, but that offer "
+        "does not say where it runs ({region}), so nobody can say it is sold where you are, nor "
+        "check "
+        "latency, data residency or egress against it: it ranks after the offers that name "
+        "their region. Ask {provider} where it would run and for a quote there.",
+        "{kind}：{card} × {count}（{provider}）{per}只需 {cost} 美元，但該報價未註明區域"
+        "（{region}），無法確認在您所在地有供應，也無法據此核對延遲、資料留存或出站流量：因此排在"
+        "註明區域的報價之後。請向 {provider} 確認其執行地點，並索取該地的報價。",
+    ),
+    "rank.first_here": _m(
+        "{kind}: {first_card} ranks first on cost, but it is not offered and priced where you "
+        "are ({regions}). The first option that is: {card} × {count} from {provider} "
+        "({region}) at {cost} USD {per}, ranked {rank}.",
+        "{kind}：{first_card} 因成本排第一，但並非在您所在地（{regions}）供應並計價。第一個在"
+        "您所在地供應並計價的方案是：{card} × {count}（{provider}，{region}），{per} {cost} "
+        "美元，排第 {rank}。",
+    ),
     "rank.dominated": _m(
         "{kind}: {count} option(s) left out ({names}): another option is as good or better on "
         "cost, time, region, price firmness and device count.",

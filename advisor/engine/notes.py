@@ -5,7 +5,7 @@ the rules each workload applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from advisor.engine import answers as A
@@ -214,8 +214,8 @@ def indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -
 
 
 def lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
-    """The cheapest option that ranks lower only because its price names no region and no date
-    (ranking.lead): the buyer is told what it would cost and whom to ask."""
+    """The cheapest option that ranks lower only because its price names no region and no date,
+    or no region at all (ranking.lead): the buyer is told what it would cost and whom to ask."""
     if not options or options[0]["cost_to_result"]["usd"] is None or RK.lead(options[0]):
         return []
     missed = options[0].get("target_status") == "missed"
@@ -224,16 +224,76 @@ def lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) 
     )
     if cheapest is None:
         return []
+    price = cheapest["prices"][cheapest["billing_used"]]
+    # A dated offer that names no place the customer could be in ("global (not stated)").
+    unlocated = bool(price["as_of"]) and not price["estimated"]
     return [
         i18n.message(
-            "rank.lead_passed_over",
+            "rank.unlocated_passed_over" if unlocated else "rank.lead_passed_over",
             lang,
             kind=i18n.label(kind, lang),
             card=cheapest["name"],
             count=cheapest["count"],
-            provider=cheapest["prices"][cheapest["billing_used"]]["provider"],
+            provider=price["provider"],
+            region=price["region"] or i18n.message("option.region_not_stated", lang),
             cost=f"{cheapest['cost_to_result']['usd']:,.2f}",
             per=i18n.message(f"per.{cheapest['cost_to_result']['per']}", lang),
+        )
+    ]
+
+
+def _here(option: Mapping[str, Any]) -> bool:
+    """Offered where the customer is and billed on a row there (or in their country)."""
+    used = option.get("billing_used")
+    price = (option.get("prices") or {}).get(used) if used else None
+    return bool(
+        option.get("availability", {}).get("available")
+        and price
+        and (price["region_match"] == "exact" or price.get("in_country"))
+    )
+
+
+def first_here_notes(
+    kind: str, options: list[dict[str, Any]], regions: Sequence[str], lang: str
+) -> list[str]:
+    """When the first option is offered or billed outside the customer's regions (a public-cloud
+    training or batch run ships its data once: a region elsewhere is a tie-break, not a tier),
+    the first option that is offered and priced where the customer is, and meets the target as
+    well as the first does, is named with its rank and cost: the report says that the first
+    option ranks above it on price alone."""
+    if not options or not regions or options[0]["cost_to_result"]["usd"] is None:
+        return []
+    first = options[0]
+    if _here(first) or first.get("availability", {}).get("owned"):
+        return []
+    missed = first.get("target_status") == "missed"
+    here = next(
+        (
+            o
+            for o in options[1:]
+            if _here(o)
+            and o["cost_to_result"]["usd"] is not None
+            and (o.get("target_status") == "missed") == missed
+        ),
+        None,
+    )
+    if here is None:
+        return []
+    price = here["prices"][here["billing_used"]]
+    return [
+        i18n.message(
+            "rank.first_here",
+            lang,
+            kind=i18n.label(kind, lang),
+            first_card=first["name"],
+            card=here["name"],
+            count=here["count"],
+            provider=price["provider"],
+            region=price["region"],
+            rank=here["rank"],
+            cost=f"{here['cost_to_result']['usd']:,.2f}",
+            per=i18n.message(f"per.{here['cost_to_result']['per']}", lang),
+            regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
         )
     ]
 

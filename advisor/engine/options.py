@@ -7,13 +7,14 @@ forbids, are listed as excluded with their reason.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from advisor.engine import answers as A
 from advisor.engine import billing as BL
 from advisor.engine import china as CN
+from advisor.engine import clouds as CL
 from advisor.engine import i18n
 from advisor.engine import nonllm as NL
 from advisor.engine import owned as OW
@@ -71,35 +72,59 @@ def round_trip_ms(catalog: Catalog, a: str, b: str) -> float | None:
 
 
 def availability(
-    catalog: Catalog, acc: Accelerator, mode: str, regions: Sequence[str]
+    catalog: Catalog,
+    acc: Accelerator,
+    mode: str,
+    regions: Sequence[str],
+    clouds: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Whether the card is offered where the customer is (memoised on the catalog).
 
     Public cloud: the catalog's availability table per region (a price-list row is not
     availability); a region missing from the table falls back to a price row located there.
-    Hosted modes: an offer located in one of the customer's regions. Owned modes (private cloud,
-    on premises): the customer's own hardware, available where the customer is (`owned`).
+    When the team names its `clouds`, only what those clouds offer counts (AWS offering a card
+    in Tokyo does not make it available to a team that rents only from Azure), as only their
+    prices price it. Hosted modes: an offer located in one of the customer's regions. Owned
+    modes (private cloud, on premises): the customer's own hardware, available where the
+    customer is (`owned`).
     """
-    key = ("availability", acc.id, mode, tuple(regions))
-    return catalog.memo(key, lambda: _availability(catalog, acc, mode, tuple(regions)))
+    key = ("availability", acc.id, mode, tuple(regions), tuple(clouds))
+    return catalog.memo(
+        key, lambda: _availability(catalog, acc, mode, tuple(regions), tuple(clouds))
+    )
 
 
-def _offered_in(catalog: Catalog, acc: Accelerator, mode: str) -> tuple[set[str], str | None]:
+def _offered_in(
+    catalog: Catalog, acc: Accelerator, mode: str, clouds: Sequence[str]
+) -> tuple[set[str], str | None]:
     table = catalog.availability.get("regions", {})
+    named = mode == "public_cloud" and bool(clouds)
     priced = {
         p.region_key
         for p in catalog.prices_by_accelerator.get(acc.id, ())
-        if mode in p.modes and p.region_key
+        if mode in p.modes and p.region_key and (not named or p.cloud in clouds)
     }
     if mode != "public_cloud":
         return priced, None
-    offered = {r for r, v in table.items() if acc.id in v.get("public_cloud", ())}
+    if named:
+        offered = {
+            r
+            for r, v in table.items()
+            for e in v.get("by_provider") or ()
+            if acc.id in (e.get("cards") or ()) and CL.of_provider(str(e["provider"])) in clouds
+        }
+    else:
+        offered = {r for r, v in table.items() if acc.id in v.get("public_cloud", ())}
     offered |= {r for r in priced if r not in table}
     return offered, catalog.availability.get("source")
 
 
 def _availability(
-    catalog: Catalog, acc: Accelerator, mode: str, regions: tuple[str, ...]
+    catalog: Catalog,
+    acc: Accelerator,
+    mode: str,
+    regions: tuple[str, ...],
+    clouds: tuple[str, ...],
 ) -> dict[str, Any]:
     if mode in OW.OWNED_MODES:
         # The customer's own hardware is installed where the customer is: no offer to look up.
@@ -112,7 +137,7 @@ def _availability(
             "as_of": None,
             "owned": True,
         }
-    offered, source = _offered_in(catalog, acc, mode)
+    offered, source = _offered_in(catalog, acc, mode, clouds)
     # Offered in the customer's country counts (Tokyo data may live in Ishikari); the option's
     # price then says where, and the report notes the distance.
     here = [r for r in regions if r in offered or any(BL.in_country(o, (r,)) for o in offered)]
@@ -139,6 +164,37 @@ def _availability(
         "source": "; ".join(sources) or source,
         "as_of": catalog.availability.get("as_of"),
     }
+
+
+def unknown_place(catalog: Catalog, regions: Sequence[str]) -> dict[str, Any]:
+    """The availability of an option billed on a row that names no region, for a customer who
+    names theirs: not where the customer is (nobody can check it is), and as far as the farthest
+    region the round-trip table measures from the customer's nearest region (a row "global (not
+    stated)" may run anywhere its provider does). None when no region of theirs is measured."""
+
+    def build() -> dict[str, Any]:
+        pairs = catalog.round_trip.get("pairs", {})
+        farthest = [
+            max(float(v) for k, v in pairs.items() if r in k.split("|"))
+            for r in regions
+            if any(r in k.split("|") for k in pairs)
+        ]
+        return {
+            "available": False,
+            "regions": [],
+            "nearest_region": None,
+            "round_trip_ms": min(farthest) if farthest else None,
+            "source": catalog.round_trip.get("source"),
+            "as_of": catalog.round_trip.get("as_of"),
+            "location_unknown": True,
+        }
+
+    return catalog.memo(("unknown_place", tuple(regions)), build)
+
+
+def _region_less(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> bool:
+    row = CN.billed_row(catalog, option, acc_id)
+    return row is not None and row.region_key is None
 
 
 def _stack_doc(catalog: Catalog, fit: ST.StackFit, lang: str) -> dict[str, Any]:
@@ -246,7 +302,7 @@ def build(
         avail = ci.sized.get(("availability", acc.id, mode))
         if avail is None:
             avail = ci.sized[("availability", acc.id, mode)] = availability(
-                catalog, acc, mode, regions
+                catalog, acc, mode, regions, ci.clouds
             )
         if residency == "in_region" and not avail["available"]:
             excluded.append(
@@ -276,12 +332,35 @@ def build(
                 catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt
             )
 
-        if ci.china and kind == "realtime_inference":
-            # Issue 22 item 5: a team serving mainland China meets its latency target for a
-            # mainland user, across the border on the option's own path.
-            option = CN.with_reach(catalog, acc.id, mode, regions, rtt, plan)
-        else:
-            option = plan(rtt)
+        def planned(
+            rtt: float | None,
+            acc: Accelerator = acc,
+            plan: Callable[[float | None], dict[str, Any] | None] = plan,
+        ) -> dict[str, Any] | None:
+            if ci.china and kind == "realtime_inference":
+                # Issue 22 item 5: a team serving mainland China meets its latency target for
+                # a mainland user, across the border on the option's own path.
+                return CN.with_reach(catalog, acc.id, mode, regions, rtt, plan)
+            return plan(rtt)
+
+        option = planned(rtt)
+        if (
+            option is not None
+            and regions
+            and mode not in OW.OWNED_MODES
+            and _region_less(catalog, option, acc.id)
+        ):
+            # A row that names no region is not where the customer is, whatever the table says
+            # of the card: the option is away, and serving counts the round trip of an unknown
+            # place (planned again with it, kept while a region-less row still bills it).
+            away = unknown_place(catalog, regions)
+            again = (
+                planned(away["round_trip_ms"])
+                if kind == "realtime_inference" and away["round_trip_ms"] != rtt
+                else option
+            )
+            if again is not None and _region_less(catalog, again, acc.id):
+                option, avail = again, away
         if work is not None and option is None:
             excluded.append(
                 {

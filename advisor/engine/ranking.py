@@ -87,14 +87,19 @@ def needs_reservation(option: Mapping[str, Any]) -> int:
 
 
 def lead(option: Mapping[str, Any]) -> int:
-    """1 when the option's price names no region and carries no date (or is an estimate): a
-    lead to ask the provider about, not an offer a buyer can sign as it stands (no place to
-    check latency, residency or egress against, no date to hold the provider to). It ranks
-    after the options whose price names both, inside the same target tier, however cheap."""
+    """1 when the option's price names no region and carries no date (or is an estimate), or
+    names no region the customer could be in (`location_unknown`: "global (not stated)" while
+    the customer names theirs): a lead to ask the provider about, not an offer a buyer can sign
+    as it stands (no place to check latency, residency or egress against, no date to hold the
+    provider to). It ranks after the options whose price names both, inside the same target
+    tier, however cheap, for every kind of work: unlike a card in a known region elsewhere,
+    nobody can ship the data to it knowing where it goes."""
     used = option.get("billing_used")
     price = (option.get("prices") or {}).get(used) if used else None
     if not price:
         return 0
+    if (option.get("availability") or {}).get("location_unknown"):
+        return 1
     return int(price.get("region") is None and (not price["as_of"] or bool(price["estimated"])))
 
 

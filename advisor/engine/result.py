@@ -41,6 +41,7 @@ from advisor.engine.measured import Measurement
 from advisor.engine.messages import MESSAGES
 from advisor.engine.notes import (
     dominated_notes,
+    first_here_notes,
     indicative_first_note,
     lead_passed_over_notes,
     missed_notes,
@@ -234,6 +235,7 @@ def evaluate(
         notes += dominated_notes(wd.kind, built.dominated, lang)
         notes += indicative_first_note(wd.kind, options, lang)
         notes += lead_passed_over_notes(wd.kind, options, lang)
+        notes += first_here_notes(wd.kind, options, answers.organization.regions, lang)
         conf_parts.append((family_conf, mode_conf, card_conf))
         w_billing = (
             first["billing"]

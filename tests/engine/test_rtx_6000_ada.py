@@ -59,27 +59,35 @@ def test_its_prices_carry_source_date_and_staleness(catalog: Catalog) -> None:
     assert catalog.rule("purchase_price_by_accelerator")[CARD] == "purchase_usd_nvidia_rtx_6000_ada"
 
 
-def test_an_fp8_vllm_team_serving_an_8b_model_gets_the_rtx_6000_ada_first(
+def test_an_fp8_vllm_team_serving_an_8b_model_is_sized_on_the_rtx_6000_ada_but_not_sold_it_first(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
     # A Hong Kong shop serving Llama 3 8B in FP8 with vLLM on public cloud: the weights (8 GB)
     # fit one 48 GB card, which computes FP8 natively; two carry the traffic.
     doc = team(frameworks={"serving": "vllm"}, inference={"precision": "fp8"})
-    w = workload(evaluate(doc, catalog, scoring), "realtime_inference")
-    first = w["options"][0]
-    assert first["accelerator_id"] == CARD
-    assert first["stack"]["runnable"] and first["stack"]["status"] == "native"
-    assert first["tensor_parallel"] == 1 and first["meets_latency"]
-    assert first["count"] == 2
-    price = first["prices"][first["billing_used"]]
+    result = evaluate(doc, catalog, scoring)
+    w = workload(result, "realtime_inference")
+    (rtx,) = [o for o in w["options"] if o["accelerator_id"] == CARD]
+    assert rtx["stack"]["runnable"] and rtx["stack"]["status"] == "native"
+    assert rtx["tensor_parallel"] == 1 and rtx["meets_latency"]
+    assert rtx["count"] == 2
+    price = rtx["prices"][rtx["billing_used"]]
     assert price["provider"] == "RunPod" and price["source"] and price["as_of"]
-    # The cheapest runnable option that meets the target, by a margin.
+    # The cheapest runnable option that meets the target, by a margin ...
     others = [
         o["monthly_cost_usd"]
-        for o in w["options"][1:]
-        if o["stack"]["runnable"] and o.get("meets_latency") and o["monthly_cost_usd"]
+        for o in w["options"]
+        if o is not rtx and o["stack"]["runnable"] and o.get("meets_latency")
     ]
-    assert first["monthly_cost_usd"] < min(others)
+    assert rtx["monthly_cost_usd"] < min(c for c in others if c)
+    # ... but RunPod's row names no region ("global (not stated)"): not where the customer is,
+    # so it ranks after the offers that name theirs, and the report says what it would cost.
+    assert price["region"] == "global (not stated)" and rtx["availability"]["location_unknown"]
+    assert w["options"][0]["accelerator_id"] != CARD
+    assert any(
+        "NVIDIA RTX 6000 Ada" in n and "does not say where it runs" in n
+        for n in result["cost"]["notes"]
+    )
 
 
 def test_an_offer_row_names_the_rtx_6000_ada_but_not_the_rtx_pro_6000(catalog: Catalog) -> None:
