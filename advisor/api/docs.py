@@ -24,13 +24,17 @@ from advisor.api.errors import (
     unauthorized,
 )
 from advisor.api.schemas import (
+    ANSWERS_DRAFT_IN_SCHEMA_NAME,
     ANSWERS_DRAFT_SCHEMA_NAME,
+    ANSWERS_IN_SCHEMA_NAME,
     ANSWERS_MARKER,
     ANSWERS_SCHEMA_NAME,
+    ANSWERS_V1_DRAFT_SCHEMA_NAME,
     ANSWERS_V1_SCHEMA_NAME,
     ErrorOut,
 )
 from advisor.engine import answers_schema
+from advisor.engine.schema import answers_draft_schema
 
 router = Router()
 
@@ -100,35 +104,56 @@ def document_headers(schema: OpenAPISchema) -> None:
                     response["headers"] = ERROR_HEADERS[str(status)]
 
 
-def answers_follow(model: Any, field: str, value: Any) -> None:
+def answers_components() -> dict[str, dict[str, Any]]:
+    """The answers schemas the document names: each version's whole and draft schema, and what a
+    create accepts, one of the versions."""
+
+    def one_of(v1: str, v2: str, what: str) -> dict[str, Any]:
+        # Told apart by schema_version, which each version fixes with `const` (and which a v1
+        # draft must state): at most one branch can hold. No OpenAPI `discriminator` object: its
+        # values are strings naming schemas, and schema_version is an integer (tools that pin a
+        # branch to its discriminator value would pin the string "1" and make it unsatisfiable).
+        return {
+            "description": f"{what} of answers version 2 ({v2}) or version 1 ({v1}), told "
+            "apart by schema_version. A version 1 document is checked by version 1's rules "
+            "(output_tokens at most context_tokens, else 400 with output_exceeds_context at "
+            "inference.output_tokens) and stored as version 2 with prompt_tokens = "
+            "context_tokens - output_tokens; answers are always returned as version 2. Any "
+            "other schema_version is refused with 400 at schema_version.",
+            "oneOf": [
+                {"$ref": f"#/components/schemas/{v2}"},
+                {"$ref": f"#/components/schemas/{v1}"},
+            ],
+        }
+
+    return {
+        ANSWERS_SCHEMA_NAME: answers_schema(),
+        ANSWERS_DRAFT_SCHEMA_NAME: answers_draft_schema(),
+        ANSWERS_V1_SCHEMA_NAME: answers_schema(1),
+        ANSWERS_V1_DRAFT_SCHEMA_NAME: answers_draft_schema(1),
+        ANSWERS_IN_SCHEMA_NAME: one_of(
+            ANSWERS_V1_SCHEMA_NAME, ANSWERS_SCHEMA_NAME, "A complete answers document"
+        ),
+        ANSWERS_DRAFT_IN_SCHEMA_NAME: one_of(
+            ANSWERS_V1_DRAFT_SCHEMA_NAME, ANSWERS_DRAFT_SCHEMA_NAME, "A draft"
+        ),
+    }
+
+
+def answers_follow(model: Any, field: str, value: Any, draft: str, whole: str) -> None:
     # Only the object can see the sibling field that says which schema `answers` meets.
     if not isinstance(model, dict) or "answers" not in model.get("properties", {}):
         return
     model["properties"]["answers"] = {
         "type": "object",
-        "description": f"An answers document: {ANSWERS_DRAFT_SCHEMA_NAME} when {field} is "
-        f"{json.dumps(value)}, else {ANSWERS_SCHEMA_NAME}."
-        + (
-            f" A version 1 document ({ANSWERS_V1_SCHEMA_NAME}: inference.context_tokens instead "
-            "of prompt_tokens) is also accepted, checked by version 1's rules (output_tokens at "
-            "most context_tokens, else 400 with output_exceeds_context at "
-            "inference.output_tokens) and stored as version 2 with prompt_tokens = "
-            "context_tokens - output_tokens; answers are always returned as version 2."
-            if model.get("title") == "AssessmentIn"
-            else ""
-        ),
+        "description": f"An answers document: {draft} when {field} is {json.dumps(value)}, "
+        f"else {whole}.",
     }
     model.setdefault("allOf", []).append(
         {
             "if": {"properties": {field: {"const": value}}, "required": [field]},
-            "then": {
-                "properties": {
-                    "answers": {"$ref": f"#/components/schemas/{ANSWERS_DRAFT_SCHEMA_NAME}"}
-                }
-            },
-            "else": {
-                "properties": {"answers": {"$ref": f"#/components/schemas/{ANSWERS_SCHEMA_NAME}"}}
-            },
+            "then": {"properties": {"answers": {"$ref": f"#/components/schemas/{draft}"}}},
+            "else": {"properties": {"answers": {"$ref": f"#/components/schemas/{whole}"}}},
         }
     )
 

@@ -24,6 +24,10 @@ ANSWERS_SCHEMA_NAME = "AnswersV2"
 ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV2Draft"
 # Still accepted on create (read as version 2 and stored so); never answered.
 ANSWERS_V1_SCHEMA_NAME = "AnswersV1"
+ANSWERS_V1_DRAFT_SCHEMA_NAME = "AnswersV1Draft"
+# What a create accepts: one of the versions, told apart by schema_version.
+ANSWERS_IN_SCHEMA_NAME = "AnswersIn"
+ANSWERS_DRAFT_IN_SCHEMA_NAME = "AnswersDraftIn"
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 # The engine's schema, referenced rather than restated. Pydantic cannot emit a $ref to a schema

@@ -13,12 +13,11 @@ from advisor.api import assessments, docs, errors
 from advisor.api.auth import BearerToken
 from advisor.api.parsing import JSONParser
 from advisor.api.schemas import (
+    ANSWERS_DRAFT_IN_SCHEMA_NAME,
     ANSWERS_DRAFT_SCHEMA_NAME,
+    ANSWERS_IN_SCHEMA_NAME,
     ANSWERS_SCHEMA_NAME,
-    ANSWERS_V1_SCHEMA_NAME,
 )
-from advisor.engine import answers_schema
-from advisor.engine.schema import answers_draft_schema
 
 
 class AdvisorAPI(NinjaAPI):
@@ -29,14 +28,23 @@ class AdvisorAPI(NinjaAPI):
         docs.reference_engine_schema(schema)
         docs.document_headers(schema)
         schemas = schema.setdefault("components", {}).setdefault("schemas", {})
-        schemas[ANSWERS_SCHEMA_NAME] = answers_schema()
-        schemas[ANSWERS_DRAFT_SCHEMA_NAME] = answers_draft_schema()
-        # Published for the clients that still send it; the operations name version 2 only, so
-        # that a generated request is never a v1 document whose output exceeds its context.
-        schemas[ANSWERS_V1_SCHEMA_NAME] = answers_schema(1)
-        # A draft's answers meet the draft schema only; a submitted one's the whole schema.
-        docs.answers_follow(schemas.get("AssessmentIn"), "draft", True)
-        docs.answers_follow(schemas.get("AssessmentOut"), "status", "draft")
+        schemas.update(docs.answers_components())
+        # A create's answers meet one version's draft schema when it is a draft, else one
+        # version's whole schema; what is answered is always version 2.
+        docs.answers_follow(
+            schemas.get("AssessmentIn"),
+            "draft",
+            True,
+            ANSWERS_DRAFT_IN_SCHEMA_NAME,
+            ANSWERS_IN_SCHEMA_NAME,
+        )
+        docs.answers_follow(
+            schemas.get("AssessmentOut"),
+            "status",
+            "draft",
+            ANSWERS_DRAFT_SCHEMA_NAME,
+            ANSWERS_SCHEMA_NAME,
+        )
         return schema
 
     def _get_urls(self) -> list[URLResolver | URLPattern]:

@@ -112,6 +112,10 @@ WORK_MODEL_UNIT = {
 WORK_MODELS = tuple(WORK_MODEL_UNIT)
 # Units a day (10^12 images a day is ~100x the largest published image-serving fleets).
 MAX_WORK_PER_DAY = 1e13
+# A thousandth of a unit a day (3.6 s of audio) is the least that is a workload. The cost per
+# unit divides a month's cost by the month's volume: with no floor, a volume such as 5e-324 (a
+# positive double, found by Schemathesis) made it Infinity, which JSON and PostgreSQL refuse.
+MIN_WORK_PER_DAY = 0.001
 
 TRAINING_KINDS = frozenset({"pretraining", "fine_tuning"})
 INFERENCE_KINDS = frozenset({"batch_inference", "realtime_inference"})

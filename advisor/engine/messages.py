@@ -34,8 +34,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{field_label}不能是 {value}；請從以下選擇：{allowed_label}",
     ),
     "problem.schema_version": _m(
-        "The schema version must be {expected}, not {value}",
-        "結構描述版本必須是 {expected}，而不是 {value}",
+        "The schema version must be {expected} (or {older}, still accepted and read as "
+        "{expected}), not {value}",
+        "結構描述版本必須是 {expected}（仍接受 {older}，並當作 {expected} 讀取），而不是 {value}",
     ),
     "problem.minimum": _m(
         "{field_label} must be at least {limit}, not {value}",

@@ -24,6 +24,7 @@ from advisor.engine.answers import (
     MAX_PROBLEMS,
     MAX_UNKNOWN_KEYS,
     SCHEMA_VERSION,
+    SCHEMA_VERSIONS,
     TRAINING_KINDS,
     WORK_MODEL_UNIT,
     WORK_UNITS,
@@ -145,7 +146,15 @@ def _schema_problems(error: ValidationError) -> list[Problem]:
     if kind == "const":
         return [
             Problem(
-                path, "schema_version", {"expected": SCHEMA_VERSION, "value": _fmt_value(value)}
+                path,
+                "schema_version",
+                {
+                    "expected": SCHEMA_VERSION,
+                    # The earlier versions still read (upgrade.py), named so that a client
+                    # sending neither learns both.
+                    "older": ", ".join(str(v) for v in SCHEMA_VERSIONS if v != SCHEMA_VERSION),
+                    "value": _fmt_value(value),
+                },
             )
         ]
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
@@ -439,7 +448,9 @@ def _collect(doc: Any, *, partial: bool) -> list[Problem]:
     problems = [p for p in problems if p.code != "enum" or p.path not in too_long]
     seen: set[tuple[str, str, str]] = set()
     unique: list[Problem] = []
-    for p in sorted(problems, key=lambda p: (p.path, p.code)):
+    # A version that is neither comes first: the rest were judged by the current version's
+    # schema, which the sender may not have meant (a v1 document's context_tokens is unknown there).
+    for p in sorted(problems, key=lambda p: (p.code != "schema_version", p.path, p.code)):
         key = (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str))
         if key not in seen:
             seen.add(key)

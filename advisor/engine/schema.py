@@ -36,6 +36,7 @@ from advisor.engine.answers import (
     MAX_TOKENS_PER_DAY,
     MAX_WORK_PER_DAY,
     MIN_AMORTISATION_MONTHS,
+    MIN_WORK_PER_DAY,
     MODES,
     OPS_CAPACITY,
     OPTIMIZER_IMPLS,
@@ -316,10 +317,10 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
             ),
             "per_day": {
                 "type": "number",
-                "exclusiveMinimum": 0,
+                "minimum": MIN_WORK_PER_DAY,
                 "maximum": MAX_WORK_PER_DAY,
-                "description": "Volume a day in the unit: images, hours of audio, passages or "
-                "pairs.",
+                "description": f"Volume a day in the unit (at least {MIN_WORK_PER_DAY}): "
+                "images, hours of audio, passages or pairs.",
             },
             "p95_latency_ms": {
                 "type": ["number", "null"],
@@ -582,22 +583,34 @@ def answers_schema(version: int = SCHEMA_VERSION) -> dict[str, Any]:
 
 
 @cache
-def _draft_schema() -> dict[str, Any]:
-    base = {k: v for k, v in schema_doc().items() if k != "allOf"}
-    return {
+def _draft_schema(version: int) -> dict[str, Any]:
+    base = {k: v for k, v in schema_doc(version).items() if k != "allOf"}
+    draft = {
         **strip_for_partial(base),
-        "$id": "https://advisor.example/schemas/answers-v2-draft.json",
-        "title": "Advisor answers document, version 2, draft",
+        "$id": f"https://advisor.example/schemas/answers-v{version}-draft.json",
+        "title": f"Advisor answers document, version {version}, draft",
         "description": "What a draft may hold (check_partial): any part of an answers document, "
         "with no wrong values; required fields, minimum list sizes and the conditional "
         "sections do not apply until it is submitted.",
         "allOf": conditions(draft=True),
     }
+    if version != SCHEMA_VERSION:
+        # A draft that does not state its version is read as the current one (version_of), so
+        # an older version's draft must say which it is.
+        draft["required"] = ["schema_version"]
+        draft["description"] += (
+            f" A version {version} draft states schema_version {version}; it is read as "
+            f"version {SCHEMA_VERSION}: prompt_tokens = context_tokens - output_tokens when both "
+            "are given (output_tokens at most context_tokens); a context without its output "
+            "cannot be split and is not kept."
+        )
+    return draft
 
 
-def answers_draft_schema() -> dict[str, Any]:
-    """Return the JSON Schema of what a draft may hold (`check_partial`), a fresh copy."""
-    return copy.deepcopy(_draft_schema())
+def answers_draft_schema(version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """Return the JSON Schema of what a draft of answers `version` may hold (`check_partial`), a
+    fresh copy."""
+    return copy.deepcopy(_draft_schema(version))
 
 
 def strip_for_partial(node: Any) -> Any:

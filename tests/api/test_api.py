@@ -414,17 +414,16 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
     schemas = spec["components"]["schemas"]
     assert schemas["AnswersV2"] == answers_schema()
     assert schemas["AnswersV2Draft"] == answers_draft_schema()
-    # A draft's answers meet the draft schema, a submitted document's the whole one.
-    for name, field, value in (
-        ("AssessmentIn", "draft", True),
-        ("AssessmentOut", "status", "draft"),
+    # A draft's answers meet a draft schema, a submitted document's a whole one: on create either
+    # version's, on reading version 2's.
+    for name, field, value, draft, whole in (
+        ("AssessmentIn", "draft", True, "AnswersDraftIn", "AnswersIn"),
+        ("AssessmentOut", "status", "draft", "AnswersV2Draft", "AnswersV2"),
     ):
         [rule] = schemas[name]["allOf"]
         assert rule["if"]["properties"][field] == {"const": value}
-        assert rule["then"]["properties"]["answers"] == {
-            "$ref": "#/components/schemas/AnswersV2Draft"
-        }
-        assert rule["else"]["properties"]["answers"] == {"$ref": "#/components/schemas/AnswersV2"}
+        assert rule["then"]["properties"]["answers"] == {"$ref": f"#/components/schemas/{draft}"}
+        assert rule["else"]["properties"]["answers"] == {"$ref": f"#/components/schemas/{whole}"}
     assert spec["components"]["securitySchemes"]["BearerToken"]["scheme"] == "bearer"
 
 
@@ -434,11 +433,23 @@ def test_openapi_lists_answers_v2_and_still_documents_v1_as_accepted(api: Api) -
     assert {"prompt_tokens", "output_tokens"} <= set(inference["required"])
     assert "context_tokens" not in inference["properties"]
     assert schemas["AnswersV2"]["properties"]["schema_version"]["const"] == 2
-    # Version 1 is published as it was, and the request says it is accepted and how it is read.
+    # Version 1 is published as it was, and a create's answers are one of the two versions (the
+    # draft's likewise), told apart by schema_version, with how version 1 is read.
     assert schemas["AnswersV1"] == answers_schema(1)
+    assert schemas["AnswersV1Draft"] == answers_draft_schema(1)
     assert "context_tokens" in schemas["AnswersV1"]["properties"]["inference"]["required"]
-    described = schemas["AssessmentIn"]["properties"]["answers"]["description"]
-    assert "AnswersV1" in described and "output_exceeds_context" in described
+    for name, v2, v1 in (
+        ("AnswersIn", "AnswersV2", "AnswersV1"),
+        ("AnswersDraftIn", "AnswersV2Draft", "AnswersV1Draft"),
+    ):
+        assert schemas[name]["oneOf"] == [
+            {"$ref": f"#/components/schemas/{v2}"},
+            {"$ref": f"#/components/schemas/{v1}"},
+        ]
+        assert "output_exceeds_context" in schemas[name]["description"]
+    # A draft that states no version is read as version 2, so only version 2's draft takes it.
+    assert "schema_version" not in schemas["AnswersV2Draft"].get("required", [])
+    assert schemas["AnswersV1Draft"]["required"] == ["schema_version"]
 
 
 def _as_v1(answers: dict[str, Any]) -> dict[str, Any]:

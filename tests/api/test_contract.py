@@ -23,7 +23,7 @@ from accounts.models import Membership
 from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
 from advisor.engine.problems import Problem
 from advisor.models import Assessment
-from tests.api.test_api import URL, VALID, Api, _body
+from tests.api.test_api import URL, VALID, Api, _as_v1, _body
 from tests.factories import MembershipFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
@@ -327,4 +327,111 @@ def test_a_title_with_a_nul_character_breaks_the_document_and_is_refused(
     body = _body(title="Llama\x00")
     assert not _validator(spec, "AssessmentIn").is_valid(body)
     assert api.post(body).status_code == 400
+    assert not Assessment.objects.exists()
+
+
+# --- Answers versions: what the schema says a create accepts, the API accepts -------------------
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        pytest.param(_as_v1(VALID), id="whole-v1"),
+        # Only schema_version says 1: a document without an inference section is the same in
+        # both versions but for it, and is judged by version 1's schema.
+        pytest.param(
+            {**_answers(workloads=TRAINING_ONLY, inference=None), "schema_version": 1},
+            id="v1-without-inference",
+        ),
+    ],
+)
+def test_a_version_1_document_valid_by_the_published_schema_is_accepted_and_returned_as_version_2(
+    api: Api, spec: dict[str, Any], answers: dict[str, Any]
+) -> None:
+    assert _validator(spec, "AnswersV1").is_valid(answers)
+    assert not _validator(spec, "AnswersV2").is_valid(answers)
+    body = _body(answers=answers)
+    errors = list(_validator(spec, "AssessmentIn").iter_errors(body))
+    assert not errors, errors[0].message
+    response = api.post(body)
+    assert response.status_code == 201, response.content
+    created = response.json()
+    assert created["answers"]["schema_version"] == 2
+    assert "context_tokens" not in created["answers"].get("inference", {})
+    assert _validator(spec, "AnswersV2").is_valid(created["answers"])
+    errors = list(_validator(spec, "AssessmentOut").iter_errors(created))
+    assert not errors, errors[0].message
+    assert Assessment.objects.get(pk=created["id"]).answers == created["answers"]
+
+
+def test_a_version_1_draft_meets_the_published_draft_schema_and_reads_back_as_version_2(
+    api: Api, spec: dict[str, Any]
+) -> None:
+    answers = {"schema_version": 1, "inference": {"context_tokens": 4096, "output_tokens": 512}}
+    assert _validator(spec, "AnswersV1Draft").is_valid(answers)
+    assert not _validator(spec, "AnswersV2Draft").is_valid(answers)
+    body = _body(answers=answers, draft=True)
+    assert _validator(spec, "AssessmentIn").is_valid(body)
+    response = api.post(body)
+    assert response.status_code == 201, response.content
+    assert response.json()["answers"] == {
+        "schema_version": 2,
+        "inference": {"prompt_tokens": 3584, "output_tokens": 512},
+    }
+    assert _validator(spec, "AssessmentOut").is_valid(response.json())
+
+
+@pytest.mark.parametrize("draft", [False, True])
+def test_a_version_1_output_over_its_context_is_the_rule_the_schema_cannot_state_and_is_400(
+    api: Api, spec: dict[str, Any], draft: bool
+) -> None:
+    v1 = _as_v1(VALID)
+    v1["inference"]["output_tokens"] = 9000
+    answers = v1 if not draft else {"schema_version": 1, "inference": v1["inference"]}
+    body = _body(answers=answers, draft=draft)
+    # Valid by the schema (its description states the rule; the Schemathesis hook holds it back).
+    assert _validator(spec, "AssessmentIn").is_valid(body)
+    response = api.post(body)
+    assert response.status_code == 400, response.content
+    [error] = response.json()["errors"]
+    assert (error["location"], error["path"], error["code"]) == (
+        "answers",
+        "inference.output_tokens",
+        "output_exceeds_context",
+    )
+    assert not Assessment.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "The schema version must be 2 (or 1, still accepted and read as 2), not {value}"),
+        ("zh-Hant", "結構描述版本必須是 2（仍接受 1，並當作 2 讀取），而不是 {value}"),
+    ],
+)
+@pytest.mark.parametrize("version", [3, 0])
+@pytest.mark.parametrize("draft", [False, True])
+def test_a_schema_version_that_is_neither_is_400_naming_schema_version(
+    client: Client,
+    member: Membership,
+    spec: dict[str, Any],
+    language: str,
+    words: str,
+    version: int,
+    draft: bool,
+) -> None:
+    answers = {**_as_v1(VALID), "schema_version": version}
+    if draft:
+        answers = {"schema_version": version, "workloads": TRAINING_ONLY}
+    body = _body(answers=answers, draft=draft)
+    assert not _validator(spec, "AssessmentIn").is_valid(body)
+    response = Api(client, api_token_for(member.user), language).post(body)
+    assert response.status_code == 400, response.content
+    errors = response.json()["errors"]
+    assert (errors[0]["location"], errors[0]["path"], errors[0]["code"]) == (
+        "answers",
+        "schema_version",
+        "schema_version",
+    )
+    assert errors[0]["message"] == words.format(value=version)
     assert not Assessment.objects.exists()

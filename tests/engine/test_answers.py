@@ -266,13 +266,15 @@ def _whole_schema_problems(doc: dict[str, Any], partial: bool) -> list[tuple[str
     found += engine_problems.cross_field_problems(bounded, partial=partial)
     typed = {p.path for p in found if p.code == "type"}
     too_long = {p.path for p in found if p.code == "max_length"}
+    # A wrong schema_version first (the rest were judged by the current version), then by path.
     return sorted(
         {
             (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str))
             for p in found
             if (p.code == "type" or p.path not in typed)
             and (p.code != "enum" or p.path not in too_long)
-        }
+        },
+        key=lambda key: (key[1] != "schema_version", key),
     )
 
 

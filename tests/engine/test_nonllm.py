@@ -5,6 +5,7 @@ and each catalog throughput figure carries its source, date and basis."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -70,7 +71,12 @@ def test_training_does_not_come_with_work_in_its_own_unit() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value", "code"),
-    [("per_day", 0, "exclusive_minimum"), ("unit", "videos", "enum"), ("per_day", "x", "type")],
+    [
+        ("per_day", 0, "minimum"),
+        ("per_day", 5e-324, "minimum"),
+        ("unit", "videos", "enum"),
+        ("per_day", "x", "type"),
+    ],
 )
 def test_bad_work_values_are_clear_problems(field: str, value: Any, code: str) -> None:
     doc = _case(TOKYO)
@@ -78,6 +84,25 @@ def test_bad_work_values_are_clear_problems(field: str, value: Any, code: str) -
     problems = [p for p in PB.validate(doc) if p.path == f"work.{field}"]
     assert [p.code for p in problems] == [code]
     assert problems[0].message("zh-hant") != problems[0].message("en")
+
+
+@pytest.mark.parametrize("kind", ["batch_inference", "realtime_inference"])
+@pytest.mark.parametrize("work_model", A.WORK_MODELS)
+def test_the_least_volume_a_day_is_priced_in_finite_numbers(
+    catalog: Catalog, scoring: ScoringModel, kind: str, work_model: str
+) -> None:
+    # 5e-324 images a day once made the cost per unit Infinity (a 500 when stored as JSON).
+    doc = _case(TOKYO)
+    doc["workloads"] = [{"kind": kind, "schedule": "daily"}]
+    doc["work"] = {
+        "unit": A.WORK_MODEL_UNIT[work_model],
+        "model": work_model,
+        "per_day": A.MIN_WORK_PER_DAY,
+    }
+    assert PB.validate(doc) == []
+    result = evaluate(doc, catalog, scoring)
+    json.dumps(result, allow_nan=False)  # raises on Infinity or NaN anywhere
+    assert result["workloads"][0]["options"]
 
 
 def test_every_throughput_figure_is_sourced_dated_or_said_undated_and_marked(
