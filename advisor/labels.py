@@ -43,6 +43,19 @@ def modes_text(modes: Any) -> str:
     return text[:1].upper() + text[1:]
 
 
+def region_text(region: Any) -> str:
+    """Where an offer is, in the active language: the provider's region code kept, its place
+    named in the reader's language ("ap-southeast-1（新加坡）"); an operator's own words as
+    entered (advisor/engine/i18n.py region_text)."""
+    return i18n.region_text(str(region or ""), _language())
+
+
+def catalog_text(text: Any) -> str:
+    """A note or provider name of the bundled catalog in the active language; an admin's own
+    text as written."""
+    return i18n.catalog_text(str(text or ""), _language())
+
+
 def _question(path: str) -> str:
     return i18n.field_question(path, _language())
 
@@ -73,7 +86,8 @@ def price_page(provider: str) -> str:
     cloud = clouds.BY_NAME.get(provider)
     if cloud is not None:
         return cloud.price_page_zh if _language() == "zh-hant" else cloud.price_page_en
-    return gettext("%(provider)s price list") % {"provider": provider or gettext("Provider")}
+    name = i18n.catalog_text(provider, _language()) if provider else gettext("Provider")
+    return gettext("%(provider)s price list") % {"provider": name}
 
 
 def usd(value: Any) -> str:

@@ -24,7 +24,7 @@ from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
-from advisor.reporting.options import cost_per_result
+from advisor.reporting.options import cost_per_result, where_sold
 from advisor.steps import STEPS
 
 logger = logging.getLogger(__name__)
@@ -364,7 +364,7 @@ def catalog_price_changes(*, left: Report, right: Report) -> dict[str, Any]:
             {
                 "price_id": pid,
                 "card": card.name if card is not None else price.accelerator_id,
-                "where": " · ".join(v for v in (price.provider, price.region) if v),
+                "where": where_sold({"provider": price.provider, "region": price.region}),
                 "billing": price.billing,
                 "change": "added" if x is None else "removed" if y is None else "changed",
                 "pair": tuple(figures),
@@ -393,7 +393,7 @@ def _first_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str,
     if not option:
         return {}
     price = (option.get("prices") or {}).get(option.get("billing_used") or "") or {}
-    where = " · ".join(str(x) for x in (price.get("provider"), price.get("region")) if x)
+    where = where_sold(price)
     cost, per = cost_per_result(option, str(workload.get("kind")))
     return {
         "option": f"{option.get('name')} × {option.get('count')}",

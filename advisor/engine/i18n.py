@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from advisor.engine import labels
-from advisor.engine.messages import CATALOG_TEXT, FIELD_LABELS, FIELD_QUESTIONS, MESSAGES
+from advisor.engine.messages import (
+    CATALOG_TEXT,
+    FIELD_LABELS,
+    FIELD_QUESTIONS,
+    MESSAGES,
+    REGION_PLACES,
+    REGION_TEXT,
+)
 
 LANGS = ("en", "zh-hant")
 
@@ -24,6 +31,27 @@ def catalog_text(text: str, lang: str = "en") -> str:
     """A sentence of the catalog data in `lang` where the table has it, else as written."""
     entry = CATALOG_TEXT.get(text)
     return text if entry is None else entry.get(lang) or text
+
+
+# "<code> (<place>)", the place possibly with its own brackets: "us-central1 (Iowa (US))".
+_CODED_REGION = re.compile(r"(?P<code>[^()]+?) \((?P<place>.+)\)")
+
+
+def region_text(text: str, lang: str = "en") -> str:
+    """Where an offer is, in `lang`: the provider's region code kept and the place named in the
+    reader's language ("ap-southeast-1 (Singapore)" -> "ap-southeast-1（新加坡）"), a text of
+    another shape from the table; a bare code or an operator's own words as written."""
+    if lang == "en" or not text:
+        return text
+    whole = REGION_TEXT.get(text)
+    if whole is not None:
+        return whole.get(lang) or text
+    match = _CODED_REGION.fullmatch(text)
+    place = REGION_PLACES.get(match["place"]) if match else None
+    if match is None or place is None:
+        return text
+    # Chinese text brackets in full width, with no space before.
+    return f"{match['code']}（{place.get(lang) or match['place']}）"
 
 
 _INDEX = re.compile(r"\[(\d+)\]")

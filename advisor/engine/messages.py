@@ -1971,3 +1971,177 @@ CATALOG_TEXT: dict[str, dict[str, str]] = {
         "NVIDIA V100 與 GeForce RTX 4090 的方案暫未收錄：目錄中沒有這兩種加速器",
     ),
 }
+
+# The catalog's notes on where a card is and is not offered (catalog.json `regions` and
+# `availability`, shown on /catalog/), keyed by their English text like the gaps above.
+CATALOG_TEXT.update(
+    {
+        "Japan is not always Tokyo: these offers are in Japan, but not in Tokyo": _m(
+            "Japan is not always Tokyo: these offers are in Japan, but not in Tokyo",
+            "日本不一定是東京：這些方案位於日本，但不在東京",
+        ),
+        "N. California (us-west1) has p5/p5en; counted under us_west": _m(
+            "N. California (us-west1) has p5/p5en; counted under us_west",
+            "北加州（us-west1）有 p5／p5en；計入美國西部",
+        ),
+        "No H100-class card (A100/H100/H200/B200/L40S/L4) from any major cloud in Hong Kong; no "
+        "H100, H200, B200 or L40S offer physically in Hong Kong was found from any provider "
+        "(offers_hk_tokyo_la.md 5)": _m(
+            "No H100-class card (A100/H100/H200/B200/L40S/L4) from any major cloud in Hong Kong; "
+            "no H100, H200, B200 or L40S offer physically in Hong Kong was found from any provider "
+            "(offers_hk_tokyo_la.md 5)",
+            "香港沒有任何主要雲端提供 H100 等級的卡（A100／H100／H200／B200／L40S／L4）；"
+            "也找不到任何供應商在香港實體提供 H100、H200、B200 或 L40S（offers_hk_tokyo_la.md 5）",
+        ),
+        "EST: Google Cloud has no region in mainland China": _m(
+            "EST: Google Cloud has no region in mainland China",
+            "估計：Google Cloud 在中國大陸沒有區域",
+        ),
+        "Japan outside Tokyo (Sakura Ishikari is1a/is1b, HIGHRESO Kagawa/Ishikawa, RunPod "
+        "AP-JP-1, city not stated): shared/reference/offers_hk_tokyo_la.md 1 'Japan is not "
+        "always Tokyo'": _m(
+            "Japan outside Tokyo (Sakura Ishikari is1a/is1b, HIGHRESO Kagawa/Ishikawa, RunPod "
+            "AP-JP-1, city not stated): shared/reference/offers_hk_tokyo_la.md 1 'Japan is not "
+            "always Tokyo'",
+            "東京以外的日本（Sakura 石狩 is1a／is1b、HIGHRESO 香川／石川、RunPod AP-JP-1，"
+            "未註明城市）：shared/reference/offers_hk_tokyo_la.md 1「Japan is not always Tokyo」",
+        ),
+        "no accelerator rows in the SkyPilot GCP catalog for asia-east2": _m(
+            "no accelerator rows in the SkyPilot GCP catalog for asia-east2",
+            "SkyPilot 的 Google Cloud 目錄在 asia-east2 沒有任何加速器",
+        ),
+        "only B200 rows in us-west2": _m("only B200 rows in us-west2", "us-west2 只有 B200"),
+        "v6e zone listed, price unknown": _m(
+            "v6e zone listed, price unknown", "列有 v6e 的可用區，價格不明"
+        ),
+        "Function Compute marks GPU instances as unsupported in China (Hong Kong); no ECS GPU "
+        "availability or price found": _m(
+            "Function Compute marks GPU instances as unsupported in China (Hong Kong); no ECS "
+            "GPU availability or price found",
+            "Function Compute 標示中國（香港）不支援 GPU 執行個體；找不到 ECS GPU 的供應或價格",
+        ),
+        "Google Cloud has no region in mainland China": _m(
+            "Google Cloud has no region in mainland China", "Google Cloud 在中國大陸沒有區域"
+        ),
+        "Google's price list has A2 machine types in asia-east1 (catalog prices p078-p080), but "
+        "the region lists no A100 zone": _m(
+            "Google's price list has A2 machine types in asia-east1 (catalog prices p078-p080), "
+            "but the region lists no A100 zone",
+            "Google 的價目表在 asia-east1 有 A2 機型（目錄價格 p078-p080），但該區域沒有列出任何"
+            " A100 可用區",
+        ),
+        "Google's price list has A2, A3 and G2 machine types in asia-east2 (catalog prices "
+        "p081-p083, p105-p107, p129-p131), but the region lists no zone for any of these cards: "
+        "a price-list row is not availability": _m(
+            "Google's price list has A2, A3 and G2 machine types in asia-east2 (catalog prices "
+            "p081-p083, p105-p107, p129-p131), but the region lists no zone for any of these "
+            "cards: a price-list row is not availability",
+            "Google 的價目表在 asia-east2 有 A2、A3 與 G2 機型（目錄價格 p081-p083、p105-p107、"
+            "p129-p131），但該區域沒有列出這些卡的任何可用區：價目表上有價格不代表有供應",
+        ),
+        "Google's price list has A2, A3 and G2 machine types in us-west2 (catalog prices "
+        "p075-p077, p099-p101, p123-p125), but the region lists no zone for these cards": _m(
+            "Google's price list has A2, A3 and G2 machine types in us-west2 (catalog prices "
+            "p075-p077, p099-p101, p123-p125), but the region lists no zone for these cards",
+            "Google 的價目表在 us-west2 有 A2、A3 與 G2 機型（目錄價格 p075-p077、p099-p101、"
+            "p123-p125），但該區域沒有列出這些卡的可用區",
+        ),
+        "No AWS or Azure GPU offer found there": _m(
+            "No AWS or Azure GPU offer found there", "當地找不到 AWS 或 Azure 的 GPU 方案"
+        ),
+        "No OCI region in Hong Kong": _m(
+            "No OCI region in Hong Kong", "Oracle Cloud（OCI）在香港沒有區域"
+        ),
+        "No p4/p5/p5en/p6 and no g6/g6e price in ap-east-1": _m(
+            "No p4/p5/p5en/p6 and no g6/g6e price in ap-east-1",
+            "ap-east-1 沒有 p4／p5／p5en／p6 的價格，也沒有 g6／g6e 的價格",
+        ),
+        "p6-b200/b300 priced only in us-east-1/us-west-2": _m(
+            "p6-b200/b300 priced only in us-east-1/us-west-2",
+            "p6-b200／b300 只在 us-east-1／us-west-2 有價格",
+        ),
+        # Providers whose catalog name carries words, not only a brand.
+        "Excess Supply (via Shadeform marketplace)": _m(
+            "Excess Supply (via Shadeform marketplace)", "Excess Supply（經由 Shadeform 市集）"
+        ),
+        "Vast.ai (marketplace)": _m("Vast.ai (marketplace)", "Vast.ai（市集）"),
+    }
+)
+
+# Where an offer is, as the catalog, the reference offer files and the demo servers write it.
+# "<provider's code> (<place>)" keeps the code and names the place in the reader's language
+# (REGION_PLACES: "ap-southeast-1 (Singapore)" -> "ap-southeast-1（新加坡）"); a text of another
+# shape is translated whole (REGION_TEXT); a bare code, or an operator's own words, shows as
+# written.
+REGION_PLACES: dict[str, dict[str, str]] = {
+    "Singapore": _m("Singapore", "新加坡"),
+    "Tokyo": _m("Tokyo", "東京"),
+    "Hong Kong": _m("Hong Kong", "香港"),
+    "Taiwan": _m("Taiwan", "台灣"),
+    "Los Angeles": _m("Los Angeles", "洛杉磯"),
+    "Netherlands": _m("Netherlands", "荷蘭"),
+    "Paris": _m("Paris", "巴黎"),
+    "Helsinki": _m("Helsinki", "赫爾辛基"),
+    "Germany": _m("Germany", "德國"),
+    "Germany/Finland": _m("Germany/Finland", "德國／芬蘭"),
+    "Iowa (US)": _m("Iowa (US)", "美國愛荷華州"),
+    "N. Virginia (US East)": _m("N. Virginia (US East)", "美國東部，北維吉尼亞州"),
+    "Los Angeles Local Zone": _m("Los Angeles Local Zone", "洛杉磯本地區域"),
+    "Local Zone": _m("Local Zone", "本地區域"),
+    "N. California; San Francisco Bay Area, not Los Angeles": _m(
+        "N. California; San Francisco Bay Area, not Los Angeles", "北加州舊金山灣區，不是洛杉磯"
+    ),
+    "N. California, not Los Angeles": _m("N. California, not Los Angeles", "北加州，不是洛杉磯"),
+    "Ishikari, Hokkaido, Japan": _m("Ishikari, Hokkaido, Japan", "日本北海道石狩"),
+    "Japan; city not stated in sources": _m(
+        "Japan; city not stated in sources", "日本；來源未註明城市"
+    ),
+}
+REGION_TEXT: dict[str, dict[str, str]] = {
+    "Japan (JP)": _m("Japan (JP)", "日本（JP）"),
+    "Hong Kong (HK)": _m("Hong Kong (HK)", "香港（HK）"),
+    "Japan (HIGHRESO data centre; site not stated in source)": _m(
+        "Japan (HIGHRESO data centre; site not stated in source)",
+        "日本（HIGHRESO 資料中心；來源未註明地點）",
+    ),
+    "Japan (HIGHRESO data centres in Kagawa/Takamatsu and Ishikawa per secondary sources) - "
+    "not Tokyo": _m(
+        "Japan (HIGHRESO data centres in Kagawa/Takamatsu and Ishikawa per secondary sources) - "
+        "not Tokyo",
+        "日本（據二手資料，HIGHRESO 資料中心位於香川縣高松與石川縣），不在東京",
+    ),
+    "Japan (Sakura data centre; site not stated in source)": _m(
+        "Japan (Sakura data centre; site not stated in source)",
+        "日本（Sakura 資料中心；來源未註明地點）",
+    ),
+    "Tokyo (Lambda region asia-northeast-1; listed as tokyo-japan-1 by Shadeform)": _m(
+        "Tokyo (Lambda region asia-northeast-1; listed as tokyo-japan-1 by Shadeform)",
+        "東京（Lambda 區域 asia-northeast-1；Shadeform 列為 tokyo-japan-1）",
+    ),
+    "Tokyo (tokyo-japan-5)": _m("Tokyo (tokyo-japan-5)", "東京（tokyo-japan-5）"),
+    "is1a / is1b (Ishikari, Hokkaido, Japan) - not Tokyo": _m(
+        "is1a / is1b (Ishikari, Hokkaido, Japan) - not Tokyo",
+        "is1a / is1b（日本北海道石狩），不在東京",
+    ),
+    "EU": _m("EU", "歐盟"),
+    "EU (IE subsidiary catalog; zone not fixed)": _m(
+        "EU (IE subsidiary catalog; zone not fixed)", "歐盟（愛爾蘭子公司的價目表；未指定可用區）"
+    ),
+    "EU (not stated)": _m("EU (not stated)", "歐盟（未註明地點）"),
+    "Germany": _m("Germany", "德國"),
+    "Germany (Nuremberg, Falkenstein)": _m(
+        "Germany (Nuremberg, Falkenstein)", "德國（紐倫堡、法爾肯施泰因）"
+    ),
+    "Germany/Finland (auction stock)": _m(
+        "Germany/Finland (auction stock)", "德國／芬蘭（拍賣庫存）"
+    ),
+    "North America": _m("North America", "北美"),
+    "US (Lambda regions)": _m("US (Lambda regions)", "美國（Lambda 的區域）"),
+    "US (region not stated)": _m("US (region not stated)", "美國（未註明區域）"),
+    # Shown inside brackets by rank.unlocated_passed_over: no brackets of its own.
+    "global (not stated)": _m("global (not stated)", "全球，未註明地點"),
+    # The demo operator's own servers (advisor/demo_offers.py).
+    "Hong Kong (Tseung Kwan O)": _m("Hong Kong (Tseung Kwan O)", "香港（將軍澳）"),
+    "Los Angeles (One Wilshire)": _m("Los Angeles (One Wilshire)", "洛杉磯（One Wilshire）"),
+    "Tokyo (Otemachi)": _m("Tokyo (Otemachi)", "東京（大手町）"),
+}

@@ -179,8 +179,8 @@ def _basis_notes(
                 lang,
                 kind=i18n.label(kind, lang),
                 card=first["name"],
-                provider=price["provider"],
-                region=price["region"],
+                provider=i18n.catalog_text(price["provider"], lang),
+                region=i18n.region_text(price["region"], lang),
                 regions=", ".join(
                     i18n.value_label("organization.regions", r, lang)
                     for r in regions
@@ -195,8 +195,8 @@ def _basis_notes(
                 lang,
                 kind=i18n.label(kind, lang),
                 card=first["name"],
-                region=price["region"],
-                provider=price["provider"],
+                region=i18n.region_text(price["region"], lang),
+                provider=i18n.catalog_text(price["provider"], lang),
                 regions=", ".join(
                     i18n.value_label("organization.regions", r, lang) for r in regions
                 ),
@@ -210,8 +210,9 @@ def _basis_notes(
             lang,
             kind=i18n.label(kind, lang),
             card=first["name"],
-            region=price["region"] or i18n.message("option.region_not_stated", lang),
-            provider=price["provider"],
+            region=i18n.region_text(price["region"], lang)
+            or i18n.message("option.region_not_stated", lang),
+            provider=i18n.catalog_text(price["provider"], lang),
             regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
             offered=i18n.message(
                 "option.offered_here" if first["availability"]["available"] else "option.not_here",
@@ -274,7 +275,8 @@ def china_path(first: Mapping[str, Any], lang: str) -> str:
         "china.public_path",
         lang,
         rtt=f"{path['round_trip_ms']:,.0f}",
-        region=egress.get("region") or i18n.message("option.region_not_stated", lang),
+        region=i18n.region_text(egress.get("region") or "", lang)
+        or i18n.message("option.region_not_stated", lang),
         loss=f"{path['peak_loss'] * 100:.0f}",
     )
 
@@ -405,7 +407,7 @@ def tco_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str
         total=f"{first['monthly_cost_usd']:,.0f}",
     )
     be = t["break_even"]
-    where = be.get("region") or "—"
+    where = i18n.region_text(be.get("region") or "", lang) or "—"
     if be["reason"] == "no_rental":
         text += " " + i18n.message("option.tco.no_rental", lang, card=first["name"])
     elif be["reason"] == "never":
@@ -413,7 +415,7 @@ def tco_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str
             "option.tco.never",
             lang,
             rent=f"{be['rental_usd_per_month']:,.0f}",
-            provider=be["provider"],
+            provider=i18n.catalog_text(be["provider"], lang),
             region=where,
         )
     else:
@@ -421,7 +423,7 @@ def tco_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str
             "option.tco.break_even",
             lang,
             rent=f"{be['rental_usd_per_month']:,.0f}",
-            provider=be["provider"],
+            provider=i18n.catalog_text(be["provider"], lang),
             region=where,
             as_of=be["as_of"] or i18n.message("option.undated", lang),
             month=be["month"],

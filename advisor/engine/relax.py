@@ -575,8 +575,9 @@ def _relaxation_doc(
         card=option["name"],
         count=option["count"],
         mode=i18n.label(option["deployment_mode"], lang),
-        provider=option["provider"] or "—",
-        region=option["region"] or i18n.message("option.region_not_stated", lang),
+        provider=i18n.catalog_text(option["provider"] or "—", lang),
+        region=i18n.region_text(option["region"] or "", lang)
+        or i18n.message("option.region_not_stated", lang),
         monthly=f"{option['monthly_cost_usd']:,.0f}",
         per_result=""
         if cost["per"] == "month"

@@ -17,7 +17,7 @@ from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
 from advisor.engine import nonllm as NL
 from advisor.engine.document import Cost, Option, PriceUsed, ResultDocument
-from advisor.labels import label_for, modes_text, usd
+from advisor.labels import catalog_text, label_for, modes_text, region_text, usd
 from advisor.labels import price_page as _price_page
 from advisor.reporting.options import (
     BILLING_SLOTS,
@@ -193,8 +193,8 @@ def on_request_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
             server = offer.get("server") or {}
             per_unit = int(offer.get("gpus_per_unit") or 1)
             seen[offer["price_id"]] = {
-                "provider": offer["provider"],
-                "region": offer.get("region") or "",
+                "provider": catalog_text(offer["provider"]),
+                "region": region_text(offer.get("region")),
                 "server": offer.get("sold_as") or server.get("name") or "",
                 "spec": server_spec(server),
                 "card": o["name"],
@@ -334,7 +334,7 @@ def price_source_rows(cost: Cost) -> list[dict[str, Any]]:
             key,
             {"page": _price_page(p["provider"]), "as_of": p["as_of"], "regions": [], "notes": []},
         )
-        region = p.get("region") or ""
+        region = region_text(p.get("region"))
         if region and region not in group["regions"]:
             group["regions"].append(region)
         notes = []

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor import charts
 from advisor.engine.document import Option, Price
-from advisor.labels import label_for, usd
+from advisor.labels import catalog_text, label_for, region_text, usd
 from advisor.reporting.text import ms_text
 
 BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y", "monthly")
@@ -25,7 +25,8 @@ def option_label(option: Mapping[str, Any]) -> str:
 def where_sold(price: Mapping[str, Any] | None) -> str:
     if not price:
         return ""
-    return " · ".join(str(v) for v in (price.get("provider"), price.get("region")) if v)
+    provider, region = price.get("provider"), price.get("region")
+    return " · ".join(v for v in (catalog_text(provider), region_text(region)) if v)
 
 
 def option_price(option: Option) -> Price | None:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor import charts
 from advisor.engine.document import Change, Option, ResultDocument, Workload
-from advisor.labels import modes_text, usd
+from advisor.labels import catalog_text, modes_text, region_text, usd
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.options import (
     PER_WORDS,
@@ -84,8 +84,8 @@ def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
     first priced option (issue 22 item 2): the server as entered and its sizing."""
     server = offer.get("server") or {}
     return {
-        "provider": offer.get("provider") or "",
-        "region": offer.get("region") or "",
+        "provider": catalog_text(offer.get("provider")),
+        "region": region_text(offer.get("region")),
         "server": offer.get("sold_as") or server.get("name") or "",
         "spec": server_spec(server, china=True),
         "card": offer.get("name") or "",

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from advisor import labels
 from advisor.labels import label_for, modes_text, price_page, usd
 from advisor.permissions import can_read_reference
 
@@ -85,6 +88,18 @@ def number(value: Any, digits: int = 0) -> str:
 
 
 @register.filter
+def region_text(region: Any) -> str:
+    """Where an offer is, its place in the page's language ("ap-southeast-1（新加坡）")."""
+    return labels.region_text(region)
+
+
+@register.filter
+def catalog_text(text: Any) -> str:
+    """A note or provider name of the bundled catalog in the page's language."""
+    return labels.catalog_text(text)
+
+
+@register.filter
 def provider_price_page(provider: Any) -> str:
     """A provider's price page as a customer checks it (never the research-note source)."""
     return price_page(str(provider or ""))
@@ -107,6 +122,28 @@ def nowrap_date(value: Any) -> Any:
     if value in (None, ""):
         return value
     return format_html('<span class="report-nowrap text-nowrap">{}</span>', value)
+
+
+# What a person types or a tool names in a message: an option ("--max-concurrency"), a file
+# ("profile_export_genai_perf.csv"), a module ("sglang.bench_serving"), a field of the tool's
+# output ("max_concurrency") or a tool ("trtllm-bench").
+_CODE_TOKEN = re.compile(
+    r"(?<![\w/.-])(?:--[a-z][\w-]*|[\w-]+(?:\.[\w-]+)*\.(?:jsonl?|csv)"
+    r"|[a-z][a-z0-9]*(?:\.[a-z_][a-z0-9_]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+    r"|[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])"
+)
+
+
+@register.filter
+def code_words(text: Any) -> SafeString:
+    """A plain message with its options, file names and fields set as code that never wraps,
+    so a narrow screen breaks the sentence between words, not inside "--max-concurrency" at
+    its hyphens (issue 24). The text is escaped first."""
+    return mark_safe(  # noqa: S308 - built from escaped text and a fixed tag only.
+        _CODE_TOKEN.sub(
+            lambda m: f'<code class="text-nowrap">{m.group(0)}</code>', escape(str(text or ""))
+        )
+    )
 
 
 @register.filter

@@ -36,6 +36,11 @@ BRAND_ROW = """() => {
 }"""
 
 
+# A stacked cell's label as shown ("Status:", "狀態："): its colon is the page's language's, the
+# full-width one in Chinese with no space after it (issue 24 item 6).
+SEPARATOR = "el => getComputedStyle(el, '::before').content"
+
+
 def _sign_in(
     browser: Browser, live_server: Any, email: str, lang: str, viewport: dict[str, int]
 ) -> Page:
@@ -70,6 +75,8 @@ def test_the_seeded_dashboard_and_report_reflow_on_a_phone_and_the_navbar_is_one
     rows = sales.locator("table.table-stack tbody tr")
     assert rows.count() >= 3
     assert sales.locator("table.table-stack thead").first.bounding_box()["height"] <= 1  # type: ignore[index]
+    label = sales.locator("table.table-stack tbody td[data-label]").first.evaluate(SEPARATOR)
+    assert label.endswith('："' if lang == "zh-hant" else ':"'), label
     sales.screenshot(path=str(screenshot_dir / f"dashboard-phone-{lang}.png"), full_page=True)
     sales.context.close()
 
@@ -79,6 +86,8 @@ def test_the_seeded_dashboard_and_report_reflow_on_a_phone_and_the_navbar_is_one
     assert _width(member) <= PHONE["width"]
     summary = member.locator("#report-workloads table.report-stack tbody tr").first
     assert summary.locator("td[data-label]").count() >= 5
+    label = summary.locator("td[data-label]").first.evaluate(SEPARATOR)
+    assert label.endswith('："' if lang == "zh-hant" else ': "'), label
     # The plan leads the page, one block per workload, within the screen.
     plans = member.locator("#report-plan .report-plan")
     assert plans.count() == 2

@@ -92,7 +92,7 @@ def test_a_tokyo_fine_tuning_team_is_priced_in_japan_before_a_row_that_names_no_
     (note,) = [n for n in result["cost"]["notes"] if "does not say where it runs" in n]
     assert "global (not stated)" in note and "RunPod" in note
     zh = evaluate(TOKYO_NIGHTLY, catalog, scoring, lang="zh-hant")
-    assert any("未註明區域（global (not stated)）" in n for n in zh["cost"]["notes"])
+    assert any("未註明區域（全球，未註明地點）" in n for n in zh["cost"]["notes"])
 
 
 def test_a_region_less_row_adds_the_round_trip_of_an_unknown_place_to_serving(

@@ -17,6 +17,7 @@ from django.urls import reverse
 from accounts.models import Role
 from advisor import charts
 from advisor.decisions import evaluation
+from advisor.engine import i18n
 from advisor.models import Report
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text
@@ -66,7 +67,9 @@ def test_page_one_names_card_provider_region_billing_and_cost_per_result(languag
         assert chosen is not None
         price = chosen["prices"][chosen["billing_used"]]
         assert f"{chosen['name']} × {chosen['count']}" in page_one
-        assert price["provider"] in page_one and price["region"] in page_one
+        # Named in the report's language: "Vast.ai（市集）", "ap-southeast-1（新加坡）".
+        assert i18n.catalog_text(price["provider"], language) in page_one
+        assert i18n.region_text(price["region"], language) in page_one
         assert f"${chosen['monthly_cost_usd']:,.0f}" in page_one
     run_cost, _slot = charts._run_cost(result["workloads"][0]["options"][0])
     # The report's dollar format: whole dollars from $100, cents below (issue 21 moved the first

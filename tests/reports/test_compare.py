@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor import charts, selectors
+from advisor.engine import i18n
 from advisor.models import Assessment, Report
 from advisor.services import reports
 from advisor.starters import BY_SLUG as STARTERS
@@ -158,6 +159,11 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     (row,) = _rows(page, f"{option['name']} · {used['provider']}")
     assert f"${float(old_hour):,.2f} per device-hour" in row
     assert f"${float(old_hour) * 2:,.2f} per device-hour" in row
+    # A price keeps its unit on its line at 1366 px (issue 24 item 6).
+    assert f'<span class="text-nowrap">${float(old_hour):,.2f} per device-hour</span>' in page
+    # The latency row names its metric without brackets inside brackets.
+    assert "Latency: Whole answer on screen (default)</th>" in page
+    assert "Latency (" not in page
     assert used["price_id"] != "p001" or "other price" not in page
     # The criteria that moved are named in the page's language, whichever each version used.
     reasons = page[page.index('<th scope="col">Criterion</th>') :] if "Criterion" in page else ""
@@ -166,6 +172,11 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     zh = client.get(url, headers={"accept-language": "zh-hant"}).text
     assert f"目錄價格：版本 {first.catalog_version} → {second.catalog_version}" in zh
     assert "每裝置每小時" in zh
+    assert "延遲：完整回答顯示完畢（預設）</th>" in zh
+    # Where the price is: the cloud's code kept, the place in Chinese.
+    region = used.get("region") or ""
+    assert i18n.region_text(region, "zh-hant") in zh
+    assert "(" not in i18n.region_text(region, "zh-hant")
     english_labels = {r["label"] for r in first.result["recommendation"]["reasons"]}
     for label in english_labels:
         assert f'<th scope="row">{label}</th>' not in zh

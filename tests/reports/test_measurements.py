@@ -44,6 +44,11 @@ def _unwrap_dates(page: str) -> str:
     return re.sub(r'<span class="report-nowrap text-nowrap">([^<]*)</span>', r"\1", page)
 
 
+def _page(response: Any) -> str:
+    """The page's text with the problems' code spans (the code_words filter) taken off."""
+    return html.unescape(re.sub(r"</?code[^>]*>", "", response.content.decode()))
+
+
 def _url(report: Report, name: str = "report_measure") -> str:
     return reverse(f"advisor:{name}", kwargs={"pk": report.assessment_id, "number": report.number})
 
@@ -124,7 +129,7 @@ def test_pasted_text_that_is_not_json_is_refused_and_kept(
     pasted = "Output token throughput (tok/s):         434.40"
     response = client.post(_url(v1), {"text": pasted}, **headers)
     assert response.status_code == 400
-    page = html.unescape(response.content.decode())
+    page = _page(response)
     assert expected in page and pasted in page
     assert not Measurement.objects.exists() and v1.assessment.reports.count() == 1
 
@@ -137,7 +142,11 @@ def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
     upload = SimpleUploadedFile("run.json", json.dumps(doc).encode())
     response = client.post(_url(v1), {"file": upload})
     assert response.status_code == 400
-    page = html.unescape(response.content.decode())
+    raw = response.content.decode()
+    # Options and fields are code that never wraps inside itself (issue 24 item 6).
+    assert '<code class="text-nowrap">--max-concurrency</code>' in raw
+    assert '<code class="text-nowrap">max_concurrency</code> is missing' in raw
+    page = html.unescape(re.sub(r"</?code[^>]*>", "", raw))
     assert "The result has no output_throughput." in page
     assert "max_concurrency is missing" in page
     assert '"mean_ttft_ms": 212.5' in page  # the uploaded text, in the box to fix
@@ -263,7 +272,7 @@ def test_a_csv_without_its_concurrency_is_refused_and_kept(
     )
     response = client.post(_url(v1), {"file": upload}, **headers)
     assert response.status_code == 400
-    page = html.unescape(response.content.decode())
+    page = _page(response)
     assert expected in page and "Request Throughput (per sec),1.98" in page
     assert not Measurement.objects.exists()
 
@@ -273,7 +282,7 @@ def test_a_file_over_the_limit_is_refused_unread(client: Client, owner: Any) -> 
     upload = SimpleUploadedFile("big.json", b" " * (MAX_BYTES + 10))
     response = client.post(_url(v1), {"file": upload}, **ZH)
     assert response.status_code == 400
-    assert "檔案超過 512 KB" in html.unescape(response.content.decode())
+    assert "檔案超過 512 KB" in _page(response)
 
 
 def test_other_organisations_get_404_and_never_use_the_measurement(
@@ -390,7 +399,7 @@ def test_an_sglang_servers_run_is_refused_for_a_vllm_plan_and_kept(
     pasted = _sglang_jsonl(v1, 0.5)
     response = client.post(_url(v1), {"text": pasted}, **headers)
     assert response.status_code == 400
-    page = html.unescape(response.content.decode())
+    page = _page(response)
     assert expected in page and '"backend": "sglang"' in page
     assert not Measurement.objects.exists() and v1.assessment.reports.count() == 1
 
@@ -490,3 +499,14 @@ def test_the_measured_section_writes_figures_as_the_report_does(
     # Thousands separators, as everywhere in the report (it printed "3257.7").
     assert f"estimated {est:,.1f}, measured {est / 2:,.1f}." in section
     assert not re.search(r"\d{4}\.\d", section)
+
+
+def test_a_problem_sets_options_files_and_fields_as_code_and_escapes_the_rest() -> None:
+    from advisor.templatetags.advisor_tags import code_words
+
+    said = code_words("<b>run</b> with --max-concurrency; profile_export_genai_perf.csv, e.g.")
+    assert said == (
+        '&lt;b&gt;run&lt;/b&gt; with <code class="text-nowrap">--max-concurrency</code>; '
+        '<code class="text-nowrap">profile_export_genai_perf.csv</code>, e.g.'
+    )
+    assert code_words(None) == ""
