@@ -177,7 +177,9 @@ def lock_in_statement(
         ends=ends.strftime("%Y-%m"),
         age=f"{(ends - released).days / 365.25:.0f}",
         behind=len(by_rank),
-        newer=", ".join("/".join(names) for _, names in sorted(by_rank.items())),
+        newer=i18n.list_separator(lang).join(
+            "/".join(names) for _, names in sorted(by_rank.items())
+        ),
     )
 
 

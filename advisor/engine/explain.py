@@ -126,7 +126,7 @@ def _explanation(
     rationale: str,
     lang: str,
 ) -> str:
-    effects = ", ".join(
+    effects = i18n.list_separator(lang).join(
         i18n.message("reason.points", lang, option=i18n.label(o, lang), points=_points(v))
         for o, v in sorted(contribution, key=lambda kv: -abs(kv[1]))
     ) or i18n.message("reason.no_effect", lang)
@@ -712,7 +712,7 @@ def text_summary(result: ResultDocument, lang: str) -> str:
         if s is None:
             continue
         mem = s["memory_gib"]
-        extra = ", ".join(
+        extra = i18n.list_separator(lang).join(
             f"{i18n.label('other_memory' if k == 'other' else k, lang)} {v}"
             for k, v in mem.items()
             if k not in ("weights", "total")
@@ -735,7 +735,8 @@ def text_summary(result: ResultDocument, lang: str) -> str:
             + t(
                 "summary.fits",
                 lang,
-                ids=", ".join(s["fits_single_device"]) or t("summary.none", lang),
+                ids=i18n.list_separator(lang).join(s["fits_single_device"])
+                or t("summary.none", lang),
             )
         )
         lines.append(f"  {t('summary.assumptions', lang)}{colon.strip()}")

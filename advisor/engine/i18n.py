@@ -110,6 +110,11 @@ def message(code: str, lang: str = "en", /, **params: Any) -> str:
     return template.format_map(_SafeDict(params))
 
 
+def list_separator(lang: str = "en") -> str:
+    """What separates the items of a list in a sentence: ", " in English, "、" in Chinese."""
+    return message("list.separator", lang)
+
+
 def deployment_words(modes: Sequence[str], lang: str = "en") -> str:
     """The modes a house server is sold in, in words: "dedicated hosting or bare metal"."""
     words = [labels.in_text(m, lang, path="deployment.allowed_modes") for m in modes]

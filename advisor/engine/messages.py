@@ -231,6 +231,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "field.workload_n": _m("the {field} of workload {n}", "第 {n} 項工作負載的{field}"),
     "list.separator": _m(", ", "、"),
+    "list.clause_separator": _m("; ", "；"),
     # The modes a house server is sold in (issue 22): "dedicated hosting or bare metal".
     "house.deployment": _m("{modes} or {last}", "{modes}或{last}"),
     "field.workload_index": _m("workload {n}", "第 {n} 項工作負載"),

@@ -103,7 +103,7 @@ def missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[st
             kind=i18n.label(kind, lang),
             count=len(missed),
             total=len(options),
-            names=", ".join(f"{o['name']} × {o['count']}" for o in missed),
+            names=i18n.list_separator(lang).join(f"{o['name']} × {o['count']}" for o in missed),
         )
     ]
 
@@ -294,7 +294,9 @@ def first_here_notes(
             rank=here["rank"],
             cost=f"{here['cost_to_result']['usd']:,.2f}",
             per=i18n.message(f"per.{here['cost_to_result']['per']}", lang),
-            regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
+            regions=i18n.list_separator(lang).join(
+                i18n.value_label("organization.regions", r, lang) for r in regions
+            ),
         )
     ]
 
@@ -308,7 +310,7 @@ def dominated_notes(kind: str, dominated: list[dict[str, Any]], lang: str) -> li
             lang,
             kind=i18n.label(kind, lang),
             count=len(dominated),
-            names=", ".join(f"{o['name']} × {o['count']}" for o in dominated),
+            names=i18n.list_separator(lang).join(f"{o['name']} × {o['count']}" for o in dominated),
         )
     ]
 

@@ -181,7 +181,7 @@ def _basis_notes(
                 card=first["name"],
                 provider=i18n.catalog_text(price["provider"], lang),
                 region=i18n.region_text(price["region"], lang),
-                regions=", ".join(
+                regions=i18n.list_separator(lang).join(
                     i18n.value_label("organization.regions", r, lang)
                     for r in regions
                     if BL.in_country(price["region_key"], (r,))
@@ -197,7 +197,7 @@ def _basis_notes(
                 card=first["name"],
                 region=i18n.region_text(price["region"], lang),
                 provider=i18n.catalog_text(price["provider"], lang),
-                regions=", ".join(
+                regions=i18n.list_separator(lang).join(
                     i18n.value_label("organization.regions", r, lang) for r in regions
                 ),
             )
@@ -213,7 +213,9 @@ def _basis_notes(
             region=i18n.region_text(price["region"], lang)
             or i18n.message("option.region_not_stated", lang),
             provider=i18n.catalog_text(price["provider"], lang),
-            regions=", ".join(i18n.value_label("organization.regions", r, lang) for r in regions),
+            regions=i18n.list_separator(lang).join(
+                i18n.value_label("organization.regions", r, lang) for r in regions
+            ),
             offered=i18n.message(
                 "option.offered_here" if first["availability"]["available"] else "option.not_here",
                 lang,

@@ -223,12 +223,14 @@ def _coded(prefix: str, code: str, lang: str) -> str:
 def _blocking(fit: ST.StackFit, lang: str) -> str:
     if fit.blocking:
         # The card's own data decides (no bf16, no fp8 units, kernels built for newer cards).
-        return "; ".join(_coded("card_cannot", code, lang) for code in fit.blocking)
+        return i18n.message("list.clause_separator", lang).join(
+            _coded("card_cannot", code, lang) for code in fit.blocking
+        )
     items = [item for item, status in fit.checks if status == "unsupported"]
     return i18n.message(
         "option.unsupported_stack",
         lang,
-        items=", ".join(
+        items=i18n.list_separator(lang).join(
             i18n.message(
                 f"stack_item.{i.split('.', 1)[0]}",
                 lang,
@@ -313,7 +315,7 @@ def build(
                     "reason": i18n.message(
                         "option.not_in_region",
                         lang,
-                        regions=", ".join(
+                        regions=i18n.list_separator(lang).join(
                             i18n.value_label("organization.regions", r, lang) for r in regions
                         ),
                     ),

@@ -7,6 +7,7 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from advisor import labels
@@ -112,6 +113,26 @@ def with_pilot(workloads: Any) -> list[Any]:
         return [w for w in workloads if isinstance(w, dict) and w.get("pilot")]
     except TypeError:
         return []
+
+
+def _chinese() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+@register.simple_tag
+def colon() -> str:
+    """The colon before a detail in running text: ": " in English, the full-width "：" (no
+    space) in Chinese, as the engine's own sentences write it."""
+    return "：" if _chinese() else ": "
+
+
+@register.filter
+def paren(value: Any) -> Any:
+    """A detail in brackets after the text before it: " (…)" in English, "（…）" in Chinese.
+    Empty values give nothing."""
+    if value in (None, ""):
+        return ""
+    return format_html("（{}）" if _chinese() else " ({})", value)
 
 
 @register.filter

@@ -206,3 +206,24 @@ def test_a_los_angeles_team_on_dedicated_servers_sees_the_rtx_house_server(
     card = quote.text[quote.text.index('id="quote"') :]
     assert "LAX-RTX6000ADA-4" in card
     assert '<dd class="col-sm-9 quote-deployment">Dedicated hosting or bare metal</dd>' in card
+
+
+def test_the_house_server_line_is_punctuated_in_the_reports_language() -> None:
+    # The sample start-up's report in both languages lists the operator's servers that fit; the
+    # line joins the server's size and its host with the page language's colon and brackets
+    # (it read "…裸機: 1 台 … (2 × AMD EPYC …" with ASCII ones on the Chinese page).
+    call_command("seed", password=PASSWORD)
+    startup = (
+        Assessment.objects.filter(reports__language="zh-hant", title__icontains="start-up")
+        .distinct()
+        .get()
+    )
+    client = _client_for("member@demo.example")
+    expected = {"en": (r": \d+ servers? of ", " (2 × AMD"), "zh-hant": (r"：\d+ 台 ", "（2 × AMD")}
+    for language, (colon, bracket) in expected.items():
+        report = startup.reports.get(language=language)
+        text = client.get(reverse("advisor:report", args=[startup.pk, report.number])).text
+        plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
+        houses = re.findall(r'<div class="report-house">.*?</div>', plan, re.S)
+        assert houses, language
+        assert all(re.search(colon, h) and bracket in h for h in houses), (language, houses[0])
