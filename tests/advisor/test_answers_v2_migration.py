@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import copy
 import importlib
 from typing import Any
 
@@ -11,27 +10,14 @@ from advisor.engine import parse_answers
 from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment, Report
 from advisor.starters import STARTERS
+from tests.answers_versions import as_v1
 from tests.factories import OrganizationFactory
 
 MIGRATION = importlib.import_module("advisor.migrations.0019_answers_v2")
 V2 = STARTERS[0].answers
 
 
-def _as_v1(answers: dict[str, Any]) -> dict[str, Any]:
-    """A version 2 document as version 1 stored it: the context (prompt + output)."""
-    v1 = copy.deepcopy(answers)
-    v1["schema_version"] = 1
-    inference = v1["inference"]
-    v1["inference"] = {
-        ("context_tokens" if k == "prompt_tokens" else k): (
-            v + inference["output_tokens"] if k == "prompt_tokens" else v
-        )
-        for k, v in inference.items()
-    }
-    return v1
-
-
-V1 = _as_v1(V2)
+V1 = as_v1(V2)
 
 
 @pytest.mark.django_db
@@ -85,7 +71,7 @@ def test_stored_v1_answers_migrate_to_v2_and_back() -> None:
     "answers",
     [
         V1,
-        _as_v1({**V2, "inference": {**V2["inference"], "prompt_tokens": 0}}),
+        as_v1({**V2, "inference": {**V2["inference"], "prompt_tokens": 0}}),
         {"schema_version": 1},
         {"schema_version": 1, "inference": {"output_tokens": 64}},
         {},

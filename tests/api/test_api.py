@@ -18,6 +18,7 @@ from advisor.engine import answers_schema, check_partial, parse_answers
 from advisor.engine.schema import answers_draft_schema
 from advisor.models import Assessment
 from advisor.starters import STARTERS
+from tests.answers_versions import as_v1
 from tests.factories import AssessmentFactory, MembershipFactory, OrganizationFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
@@ -452,20 +453,6 @@ def test_openapi_lists_answers_v2_and_still_documents_v1_as_accepted(api: Api) -
     assert schemas["AnswersV1Draft"]["required"] == ["schema_version"]
 
 
-def _as_v1(answers: dict[str, Any]) -> dict[str, Any]:
-    """A version 2 document as version 1 wrote it: the context (prompt + output), not the prompt."""
-    v1 = copy.deepcopy(answers)
-    v1["schema_version"] = 1
-    inference = v1["inference"]
-    v1["inference"] = {
-        ("context_tokens" if k == "prompt_tokens" else k): (
-            v + inference["output_tokens"] if k == "prompt_tokens" else v
-        )
-        for k, v in inference.items()
-    }
-    return v1
-
-
 def test_a_version_2_document_is_stored_as_sent(api: Api) -> None:
     assert VALID["schema_version"] == 2 and "prompt_tokens" in VALID["inference"]
     response = api.post(_body())
@@ -474,7 +461,7 @@ def test_a_version_2_document_is_stored_as_sent(api: Api) -> None:
 
 
 def test_a_version_1_document_is_accepted_and_stored_as_version_2(api: Api) -> None:
-    v1 = _as_v1(VALID)
+    v1 = as_v1(VALID)
     assert v1["inference"]["context_tokens"] == 4096 and v1["inference"]["output_tokens"] == 512
     response = api.post(_body(answers=v1))
     assert response.status_code == 201, response.content
@@ -503,7 +490,7 @@ def test_a_version_1_document_is_accepted_and_stored_as_version_2(api: Api) -> N
 def test_a_version_1_document_whose_output_exceeds_its_context_is_refused_at_the_output(
     client: Client, member: Membership, language: str, words: str, draft: bool
 ) -> None:
-    v1 = _as_v1(VALID)
+    v1 = as_v1(VALID)
     v1["inference"]["output_tokens"] = 9000
     response = Api(client, api_token_for(member.user), language).post(
         _body(answers=v1, draft=draft)

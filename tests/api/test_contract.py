@@ -23,7 +23,8 @@ from accounts.models import Membership
 from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
 from advisor.engine.problems import Problem
 from advisor.models import Assessment
-from tests.api.test_api import URL, VALID, Api, _as_v1, _body
+from tests.answers_versions import as_v1
+from tests.api.test_api import URL, VALID, Api, _body
 from tests.factories import MembershipFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
@@ -336,7 +337,7 @@ def test_a_title_with_a_nul_character_breaks_the_document_and_is_refused(
 @pytest.mark.parametrize(
     "answers",
     [
-        pytest.param(_as_v1(VALID), id="whole-v1"),
+        pytest.param(as_v1(VALID), id="whole-v1"),
         # Only schema_version says 1: a document without an inference section is the same in
         # both versions but for it, and is judged by version 1's schema.
         pytest.param(
@@ -385,7 +386,7 @@ def test_a_version_1_draft_meets_the_published_draft_schema_and_reads_back_as_ve
 def test_a_version_1_output_over_its_context_is_the_rule_the_schema_cannot_state_and_is_400(
     api: Api, spec: dict[str, Any], draft: bool
 ) -> None:
-    v1 = _as_v1(VALID)
+    v1 = as_v1(VALID)
     v1["inference"]["output_tokens"] = 9000
     answers = v1 if not draft else {"schema_version": 1, "inference": v1["inference"]}
     body = _body(answers=answers, draft=draft)
@@ -420,7 +421,7 @@ def test_a_schema_version_that_is_neither_is_400_naming_schema_version(
     version: int,
     draft: bool,
 ) -> None:
-    answers = {**_as_v1(VALID), "schema_version": version}
+    answers = {**as_v1(VALID), "schema_version": version}
     if draft:
         answers = {"schema_version": version, "workloads": TRAINING_ONLY}
     body = _body(answers=answers, draft=draft)

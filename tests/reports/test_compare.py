@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -13,21 +12,12 @@ from django.urls import reverse
 
 from advisor import charts, selectors
 from advisor.engine import i18n
-from advisor.models import Assessment, Report
-from advisor.services import reports
+from advisor.models import Report
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.templatetags.advisor_tags import per_result
-from tests.factories import MembershipFactory
+from tests.reports.generated import generated_report, submitted_assessment
 
 pytestmark = pytest.mark.django_db
-
-
-def _version(obj: Assessment, number: int, answers: dict[str, Any]) -> Report:
-    report = Report.objects.create(assessment=obj, number=number, language="en", answers=answers)
-    reports.report_generate(report_id=report.pk)
-    report.refresh_from_db()
-    assert report.status == Report.Status.DONE
-    return report
 
 
 def _rows(html: str, heading: str) -> list[str]:
@@ -47,19 +37,12 @@ def _serving(report: Report) -> tuple[str, str]:
 
 
 def test_a_quieter_service_reads_as_a_change_of_card_count_and_cost() -> None:
-    membership = MembershipFactory()
     answers = STARTERS["llm-fine-tuning-startup"].document()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Compare",
-        status=Assessment.Status.SUBMITTED,
-        answers=answers,
-    )
-    busy = _serving(_version(obj, 1, answers))
+    membership, obj = submitted_assessment(answers=answers, title="Compare")
+    busy = _serving(generated_report(obj, number=1, answers=answers))
     quieter = copy.deepcopy(answers)
     quieter["inference"].update(concurrent_sequences=1, tokens_per_day=1_000_000)
-    quiet = _serving(_version(obj, 2, quieter))
+    quiet = _serving(generated_report(obj, number=2, answers=quieter))
     assert busy != quiet  # the premise: 32 sessions need other hardware than one
     client = Client()
     client.force_login(membership.user)
@@ -85,17 +68,10 @@ def test_a_quieter_service_reads_as_a_change_of_card_count_and_cost() -> None:
 def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     """The report's plan, the compare page and the what-if's comparison show a serving
     workload's cost per result as one phrase: "$x per million tokens" (issue 24 item 6)."""
-    membership = MembershipFactory()
     answers = STARTERS["llm-fine-tuning-startup"].document()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Wording",
-        status=Assessment.Status.SUBMITTED,
-        answers=answers,
-    )
-    report = _version(obj, 1, answers)
-    _version(obj, 2, answers)
+    membership, obj = submitted_assessment(answers=answers, title="Wording")
+    report = generated_report(obj, number=1, answers=answers)
+    generated_report(obj, number=2, answers=answers)
     (workload,) = [w for w in report.result["workloads"] if w["kind"] == "realtime_inference"]
     option = charts.chosen_option(report.result, workload)
     assert option is not None
@@ -124,16 +100,9 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     from advisor.reference.models import Catalog, CatalogPrice
     from advisor.reference.services.catalog import catalog_clone, catalog_publish
 
-    membership = MembershipFactory()
     answers = STARTERS["llm-fine-tuning-startup"].document()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Prices",
-        status=Assessment.Status.SUBMITTED,
-        answers=answers,
-    )
-    first = _version(obj, 1, answers)
+    membership, obj = submitted_assessment(answers=answers, title="Prices")
+    first = generated_report(obj, number=1, answers=answers)
     (workload,) = [w for w in first.result["workloads"] if w["kind"] == "realtime_inference"]
     option = charts.chosen_option(first.result, workload)
     assert option is not None
@@ -146,9 +115,7 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     price.save()
     CatalogPrice.objects.filter(catalog=draft, key="p001").update(usd_per_device_hour=9.99)
     catalog_publish(catalog=draft, user=None)
-    second = Report.objects.create(assessment=obj, number=2, language="zh-hant", answers=answers)
-    reports.report_generate(report_id=second.pk)
-    second.refresh_from_db()
+    second = generated_report(obj, number=2, language="zh-hant", answers=answers)
     assert second.catalog_version != first.catalog_version
 
     client = Client()

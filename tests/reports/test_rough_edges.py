@@ -8,29 +8,17 @@ from typing import Any
 
 import pytest
 
-from advisor.models import Assessment, Report
-from advisor.services import reports
+from advisor.models import Report
 from advisor.starters import BY_SLUG as STARTERS
-from tests.factories import MembershipFactory
+from tests.reports.generated import generated_report, submitted_assessment
 
 pytestmark = pytest.mark.django_db
 
 
 def _report(slug: str, language: str, answers: dict[str, Any] | None = None) -> Report:
-    membership = MembershipFactory()
     answers = answers or STARTERS[slug].document()
-    obj = Assessment.objects.create(
-        organization=membership.organization,
-        created_by=membership.user,
-        title="Edges",
-        status=Assessment.Status.SUBMITTED,
-        answers=answers,
-    )
-    report = Report.objects.create(assessment=obj, number=1, language=language, answers=answers)
-    reports.report_generate(report_id=report.pk)
-    report.refresh_from_db()
-    assert report.status == Report.Status.DONE
-    return report
+    _membership, obj = submitted_assessment(answers=answers, title="Edges")
+    return generated_report(obj, language=language, answers=answers)
 
 
 def _text(html: str) -> str:
