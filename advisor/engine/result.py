@@ -53,7 +53,11 @@ from advisor.engine.scoring import ScoringModel
 from advisor.engine.servers import preprocessing_server_doc, quote_server, server_doc
 from advisor.engine.sizing_docs import inference_sizing_doc, training_sizing_doc
 
-ENGINE_VERSION = "2.3.0"
+# The engine's rules: a result names the version that made it, so a stored result is reused
+# (decisions.evaluation.is_current) only by the same rules, and compare can say the engine moved.
+# 2.4.0 (2026-12-05): a price row that names no region is not where the customer is, and a
+# card's availability honours the team's clouds (3d3009c); Chinese lists joined with 、 (a8260ab).
+ENGINE_VERSION = "2.4.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
