@@ -62,13 +62,29 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
     return kind is None or kind in _LATENCY_BOUND_KINDS or mode != "public_cloud"
 
 
+# Where being elsewhere is a tier: priced options meeting the target here, then elsewhere (the
+# round trip is already in the latency a plan is checked on, so an option elsewhere that meets
+# the target is a plan to sign and one here that misses it is not; data residency has already
+# excluded what may not leave), then priced here missing it, unpriced here, priced elsewhere
+# missing it, unpriced elsewhere. Unpriced options never rank above a priced one they ranked
+# under before, so a mode is still weighed on a price.
+def _place(option: Mapping[str, Any], priced: bool) -> int:
+    away = _away(option)
+    if not priced:
+        return 5 if away else 3
+    if _meets(option):
+        return away
+    return 4 if away else 2
+
+
 def _head(
     option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
 ) -> tuple[int, int, int, int, int, int]:
+    priced = (option.get("cost_to_result") or {}).get("usd") is not None
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
-        _away(option) if _away_is_a_tier(kind, mode) else 0,
-        0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
+        _place(option, priced) if _away_is_a_tier(kind, mode) else 0,
+        0 if priced else 1,
         _target_tier(option),
         needs_reservation(option),
         lead(option),

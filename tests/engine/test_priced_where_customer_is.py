@@ -159,3 +159,40 @@ def test_a_team_that_names_no_region_is_ranked_as_before(
     assert (first["accelerator_id"], _row(first)["provider"]) == ("nvidia-rtx-6000-ada", "RunPod")
     assert "location_unknown" not in first["availability"]
     assert first["availability"]["round_trip_ms"] is None
+
+
+# A Hong Kong bank's Llama 3 70B assistant for users in Hong Kong and Singapore, on AWS/Azure,
+# whole answers within 2 s. Nothing AWS prices in Singapore meets that (A100s at 28 cards); a
+# B200 server in us-east-1 does, its round trip counted. Before: the A100s ranked first,
+# missing the target, because being elsewhere was a tier above meeting it.
+HK_70B_ASSISTANT = team(
+    organization={"industry": "finance", "regions": ["hong_kong", "singapore"]},
+    deployment={"clouds": ["aws", "azure"]},
+    model={"preset": "llama-3-70b"},
+    inference={"tokens_per_day": 50_000_000, "p95_latency_ms": 2000},
+)
+
+
+def test_a_real_time_plan_that_meets_the_target_from_elsewhere_ranks_above_one_here_that_misses(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    result = evaluate(HK_70B_ASSISTANT, catalog, scoring)
+    w = workload(result, "realtime_inference")
+    first = w["options"][0]
+    assert first["target_status"] in ("met", "at_risk") and first["meets_latency"]
+    # The round trip to where it runs is part of the latency it was checked on.
+    assert not first["availability"]["available"] and first["availability"]["round_trip_ms"]
+    priced = [o for o in w["options"] if o["billing_used"]]
+    missing_here = [o for o in priced if _in_region(o) and o["target_status"] == "missed"]
+    assert missing_here and all(o["rank"] > first["rank"] for o in missing_here)
+    here = min(missing_here, key=lambda o: o["rank"])
+    (note,) = [n for n in result["cost"]["notes"] if "nothing offered and priced there" in n]
+    assert here["name"] in note and f"ranked {here['rank']}" in note and "misses" in note
+    zh = evaluate(HK_70B_ASSISTANT, catalog, scoring, lang="zh-hant")
+    assert any(
+        f"排第 {here['rank']}" in n and "未達目標" in n and "香港、新加坡" in n
+        for n in zh["cost"]["notes"]
+    )
+    # Where something here meets the target, it still ranks first (the Singapore assistant).
+    near = workload(evaluate(HK_ASSISTANT, catalog, scoring), "realtime_inference")
+    assert _in_region(near["options"][0]) and near["options"][0]["target_status"] == "met"
