@@ -2223,9 +2223,10 @@ def test_a_mode_that_misses_the_mainland_target_gives_way_to_one_that_meets_it(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
     """Issue 22 item 5: a Hong Kong team serving mainland users whose scores prefer public cloud
-    (unpredictable demand) and whose 600 ms TTFT target no public-cloud option in Hong Kong meets
-    across the ordinary internet (AWS Hong Kong, 320 ms added) is moved to the Hong Kong L40S server on
-    CN2 GIA that meets it, although it costs more; the reason says so in both languages."""
+    (unpredictable demand) and whose 600 ms TTFT target no public-cloud option in Hong Kong
+    meets across the ordinary internet (AWS Hong Kong, 320 ms added) is moved to the Hong Kong
+    L40S server on CN2 GIA that meets it, although it costs more; the reason says so in both
+    languages."""
     with_house = _with_cn2_house(catalog, "hk-l40s-4-cn2", "nvidia-l40s", 4, 1500.0)
     doc = team(
         organization={"industry": "ecommerce", "regions": ["hong_kong", "mainland_china"]},
