@@ -62,19 +62,22 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
     return kind is None or kind in _LATENCY_BOUND_KINDS or mode != "public_cloud"
 
 
-# Where being elsewhere is a tier: priced options meeting the target here, then elsewhere (the
-# round trip is already in the latency a plan is checked on, so an option elsewhere that meets
-# the target is a plan to sign and one here that misses it is not; data residency has already
-# excluded what may not leave), then priced here missing it, unpriced here, priced elsewhere
-# missing it, unpriced elsewhere. Unpriced options never rank above a priced one they ranked
-# under before, so a mode is still weighed on a price.
+# Where being elsewhere is a tier, meeting the target comes before being here: the round trip
+# is already in the latency a plan is checked on, so an option elsewhere that meets the target
+# is a plan to sign and one here that misses it is not (data residency has already excluded what
+# may not leave). Otherwise the order is as before: here before elsewhere, priced before
+# unpriced. So: priced here meeting it, unpriced here meeting it (a house server on request),
+# priced elsewhere meeting it, priced here missing it, unpriced here missing it, priced
+# elsewhere missing it, unpriced elsewhere.
 def _place(option: Mapping[str, Any], priced: bool) -> int:
     away = _away(option)
+    if not away:
+        if _meets(option):
+            return 0 if priced else 1
+        return 3 if priced else 4
     if not priced:
-        return 5 if away else 3
-    if _meets(option):
-        return away
-    return 4 if away else 2
+        return 6
+    return 2 if _meets(option) else 5
 
 
 def _head(
