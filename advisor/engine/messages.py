@@ -1488,15 +1488,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "您所在地供應並計價的方案是：{card} × {count}（{provider}，{region}），{per} {cost} "
         "美元，排第 {rank}。",
     ),
-    "rank.here_misses_target": _m(
-        "{kind}: {first_card} ranks first because it meets your target from outside your "
-        "regions ({regions}), its round trip counted; nothing offered and priced there meets it. "
-        "The first option there: {card} × {count} from {provider} ({region}) at {cost} USD {per}, "
-        "ranked {rank}, misses the target.",
-        "{kind}：{first_card} 排第一，因為它在您所在地（{regions}）以外也能達成目標（已計入往返"
-        "時間）；您所在地供應並計價的方案都無法達成。當地第一個方案：{card} × {count}（{provider}，"
-        "{region}），{per} {cost} 美元，排第 {rank}，未達目標。",
-    ),
     "rank.dominated": _m(
         "{kind}: {count} option(s) left out ({names}): another option is as good or better on "
         "cost, time, region, price firmness and device count.",

@@ -261,28 +261,29 @@ def first_here_notes(
     training or batch run ships its data once: a region elsewhere is a tie-break, not a tier),
     the first option that is offered and priced where the customer is, and meets the target as
     well as the first does, is named with its rank and cost: the report says that the first
-    option ranks above it on price alone. When the first meets its target from elsewhere and
-    nothing offered here does, the first option here is named as missing it."""
+    option ranks above it on price alone."""
     if not options or not regions or options[0]["cost_to_result"]["usd"] is None:
         return []
     first = options[0]
     if _here(first) or first.get("availability", {}).get("owned"):
         return []
     missed = first.get("target_status") == "missed"
-    priced_here = [o for o in options[1:] if _here(o) and o["cost_to_result"]["usd"] is not None]
-    here = next((o for o in priced_here if (o.get("target_status") == "missed") == missed), None)
-    code = "rank.first_here"
-    if here is None and not missed and priced_here:
-        # Real-time serving or a hosted server: the first option meets the target from
-        # elsewhere (its round trip counted) and nothing offered here does; the first option
-        # here is named with the target it misses, so the trade is the team's to see.
-        here, code = priced_here[0], "rank.here_misses_target"
+    here = next(
+        (
+            o
+            for o in options[1:]
+            if _here(o)
+            and o["cost_to_result"]["usd"] is not None
+            and (o.get("target_status") == "missed") == missed
+        ),
+        None,
+    )
     if here is None:
         return []
     price = here["prices"][here["billing_used"]]
     return [
         i18n.message(
-            code,
+            "rank.first_here",
             lang,
             kind=i18n.label(kind, lang),
             first_card=first["name"],

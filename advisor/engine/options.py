@@ -192,22 +192,6 @@ def unknown_place(catalog: Catalog, regions: Sequence[str]) -> dict[str, Any]:
     return catalog.memo(("unknown_place", tuple(regions)), build)
 
 
-def _billed_trip(
-    catalog: Catalog, option: Mapping[str, Any], acc_id: str, regions: Sequence[str]
-) -> tuple[float, str] | None:
-    """The shortest measured round trip from the customer's regions to the region of the row
-    that bills the option, and that region (None: no located row, or no measured pair)."""
-    row = CN.billed_row(catalog, option, acc_id)
-    if row is None or not row.region_key:
-        return None
-    trips = [
-        (t, row.region_key)
-        for r in regions
-        if (t := round_trip_ms(catalog, r, row.region_key)) is not None
-    ]
-    return min(trips) if trips else None
-
-
 def _region_less(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> bool:
     row = CN.billed_row(catalog, option, acc_id)
     return row is not None and row.region_key is None
@@ -379,22 +363,6 @@ def build(
             )
             if again is not None and _region_less(catalog, again, acc.id):
                 option, avail = again, away
-        elif (
-            option is not None
-            and kind == "realtime_inference"
-            and regions
-            and not avail["available"]
-            and mode not in OW.OWNED_MODES
-        ):
-            # Served from elsewhere: the round trip is to where the billed row runs, which the
-            # availability table may not list for the team's clouds (AWS prices B200s in
-            # us-east-1 that its table entry omits) or may place nearer than the row is.
-            billed = _billed_trip(catalog, option, acc.id, regions)
-            if billed is not None and billed[0] != rtt:
-                again = planned(billed[0])
-                if again is not None and _billed_trip(catalog, again, acc.id, regions) == billed:
-                    option = again
-                    avail = {**avail, "round_trip_ms": billed[0], "nearest_region": billed[1]}
         if work is not None and option is None:
             excluded.append(
                 {

@@ -62,32 +62,13 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
     return kind is None or kind in _LATENCY_BOUND_KINDS or mode != "public_cloud"
 
 
-# Where being elsewhere is a tier, meeting the target comes before being here: the round trip
-# is already in the latency a plan is checked on, so an option elsewhere that meets the target
-# is a plan to sign and one here that misses it is not (data residency has already excluded what
-# may not leave). Otherwise the order is as before: here before elsewhere, priced before
-# unpriced. So: priced here meeting it, unpriced here meeting it (a house server on request),
-# priced elsewhere meeting it, priced here missing it, unpriced here missing it, priced
-# elsewhere missing it, unpriced elsewhere.
-def _place(option: Mapping[str, Any], priced: bool) -> int:
-    away = _away(option)
-    if not away:
-        if _meets(option):
-            return 0 if priced else 1
-        return 3 if priced else 4
-    if not priced:
-        return 6
-    return 2 if _meets(option) else 5
-
-
 def _head(
     option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
 ) -> tuple[int, int, int, int, int, int]:
-    priced = (option.get("cost_to_result") or {}).get("usd") is not None
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
-        _place(option, priced) if _away_is_a_tier(kind, mode) else 0,
-        0 if priced else 1,
+        _away(option) if _away_is_a_tier(kind, mode) else 0,
+        0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
         _target_tier(option),
         needs_reservation(option),
         lead(option),
