@@ -86,9 +86,7 @@ def value_label(path: str, value: Any, lang: str = "en") -> str:
     """Display label for an answer's value, read in the context of its field: enum values by
     label, lists joined, booleans as yes/no, numbers trimmed."""
     if isinstance(value, tuple | list):
-        return (
-            message("list.separator", lang).join(value_label(path, v, lang) for v in value) or "—"
-        )
+        return list_separator(lang).join(value_label(path, v, lang) for v in value) or "—"
     if value is None:
         return "—"
     if isinstance(value, float) and not isinstance(value, bool):
@@ -120,7 +118,7 @@ def deployment_words(modes: Sequence[str], lang: str = "en") -> str:
     words = [labels.in_text(m, lang, path="deployment.allowed_modes") for m in modes]
     if len(words) < 2:
         return "".join(words)
-    most = message("list.separator", lang).join(words[:-1])
+    most = list_separator(lang).join(words[:-1])
     return message("house.deployment", lang, modes=most, last=words[-1])
 
 
@@ -150,7 +148,7 @@ def labelled(params: dict[str, Any], lang: str) -> dict[str, Any]:
             items = [v for v in value.split(", ") if v]
             out[f"{name}_label"] = value_label(_LABELLED_PARAMS[name], items, lang)
         elif name in ("section", "sections") and isinstance(value, str):
-            out[f"{name}_label"] = message("list.separator", lang).join(
+            out[f"{name}_label"] = list_separator(lang).join(
                 field_label(v, lang) for v in value.split(", ") if v
             )
         elif name == "first" and isinstance(value, str):

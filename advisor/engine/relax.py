@@ -212,9 +212,7 @@ def _blocking(
                     "dead_end.by_stack",
                     lang,
                     count=codes["unsupported_stack"],
-                    items=i18n.message("list.separator", lang).join(
-                        _stack_item(i, lang) for i in items
-                    )
+                    items=i18n.list_separator(lang).join(_stack_item(i, lang) for i in items)
                     or i18n.message("dead_end.numeric_format", lang),
                 ),
             }
@@ -696,9 +694,7 @@ def _quote_doc(
         statement += " " + i18n.message(
             "dead_end.quote_needs",
             lang,
-            answers=i18n.message("list.separator", lang).join(
-                i18n.field_label(c, lang) for c in changed
-            ),
+            answers=i18n.list_separator(lang).join(i18n.field_label(c, lang) for c in changed),
         )
     statement += " " + (
         i18n.message("dead_end.quote_priced", lang, monthly=f"{monthly:,.0f}")

@@ -190,7 +190,7 @@ def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], provider: str, lan
                 i18n.message(
                     "server.not_stated",
                     lang,
-                    fields=i18n.message("list.separator", lang).join(
+                    fields=i18n.list_separator(lang).join(
                         i18n.message(f"unit.field.{f}", lang) for f in missing
                     ),
                 ),

@@ -98,7 +98,7 @@ def why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dic
         if len(costs) > 1 and per:
             text += " · " + _("best option in each mode (%(per)s): %(costs)s") % {
                 "per": i18n.message(f"per.{per}", languages.engine_language()),
-                "costs": i18n.message("list.separator", languages.engine_language()).join(
+                "costs": i18n.list_separator(languages.engine_language()).join(
                     f"{label_for('mode', m)} {usd(c)}" for m, c in costs.items()
                 ),
             }
