@@ -56,6 +56,7 @@ BILLING_LABELS: dict[str, Promise] = {
     "on_demand": gettext_lazy("On-demand (hourly)"),
     "spot": gettext_lazy("Spot"),
     "capacity_block": gettext_lazy("Capacity block"),
+    "flex_start": gettext_lazy("Flex-start (queued)"),
     "commit_1y": gettext_lazy("1-year commitment"),
     "commit_3y": gettext_lazy("3-year commitment"),
     "monthly": gettext_lazy("Monthly dedicated"),

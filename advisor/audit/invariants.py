@@ -525,14 +525,15 @@ def i10_budget(case: Case) -> Iterator[Violation]:
     headcount = case.answers["cost"].get("ops_headcount")
     if ops == "none" or headcount == 0:
         staff = cost.get("staff") or {}
-        hire = staff.get("hire") or staff.get("headcount")
         total_staff = sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
-        if total_staff > 0 and not hire:
+        said = all(re.search(r"bought in|向外採購", case.page_one.get(lang, "")) for lang in LANGS)
+        charged = bool(cost.get("monthly_total_usd")) and total_staff > 0
+        if charged and not (staff.get("bought_in") and said):
             yield _v(
                 "I10",
                 None,
                 f"the team has no ops staff yet is charged ${total_staff:,.0f} a month of staff "
-                "without saying it is a hire",
+                "without page one saying the hours are bought in",
             )
     if cost.get("monthly_budget_usd") is not None and cost.get("monthly_total_usd"):
         for lang in LANGS:

@@ -38,8 +38,10 @@ BILLING_TO_SLOT = {
 SLOT_TO_BILLING = {
     "on_demand": "on_demand",
     "spot": "spot",
-    "flex_start": "on_demand",
-    "capacity_block": "on_demand",
+    # A block of reserved dates and a queued flex start are bought by the hour but are neither
+    # on-demand nor a commitment: they keep their own names.
+    "flex_start": "flex_start",
+    "capacity_block": "capacity_block",
     "commit_1y": "committed_1y",
     "commit_3y": "committed_3y",
     "monthly": "monthly_fixed",

@@ -266,6 +266,9 @@ def staff_section(
         "regional_wage": regional,
         "usd_per_hour": round(C.staff_usd_per_hour(catalog, region), 2),
         "headcount": answers.cost.ops_headcount,
+        # No operations staff of its own: every staff hour is bought in (a contractor or a
+        # managed service), which the report says where it states the staff cost.
+        "bought_in": answers.cost.ops_capacity == "none" or answers.cost.ops_headcount == 0,
     }
     note = None
     if not regional:

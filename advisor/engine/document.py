@@ -533,6 +533,8 @@ class StaffRate(TypedDict):
     regional_wage: bool
     usd_per_hour: float
     headcount: int | None
+    # Engine 2.5: the team has no operations staff, so every staff hour is bought in.
+    bought_in: NotRequired[bool]
 
 
 class Cost(TypedDict):

@@ -642,16 +642,24 @@ def text_summary(result: ResultDocument, lang: str) -> str:
     """A readable summary of a result document (the CLI's --format text)."""
     t = i18n.message
     rec = result["recommendation"]
-    lines = [
-        f"== {t('summary.title', lang)} ==",
-        t(
+    sized = [w for w in result["workloads"] if w["kind"] != "preprocessing"]
+    # With no option for any workload there is no mode, billing or confidence to state.
+    dead = bool(sized) and not any(w["options"] for w in sized)
+    headline = (
+        t("summary.headline_dead_end", lang)
+        if dead
+        else t(
             "summary.headline",
             lang,
             accelerator=i18n.label(rec["accelerator"], lang),
             mode=i18n.label(rec["deployment_mode"], lang),
             billing=i18n.label(rec["billing"], lang),
             confidence=f"{rec['confidence']:.2f}",
-        ),
+        )
+    )
+    lines = [
+        f"== {t('summary.title', lang)} ==",
+        headline,
         t(
             "summary.scores",
             lang,
@@ -662,7 +670,8 @@ def text_summary(result: ResultDocument, lang: str) -> str:
     split_note = rec["split_note"]
     if split_note:
         lines.append(split_note)
-    lines.append(rec["billing_reason"])
+    if not dead:
+        lines.append(rec["billing_reason"])
     if rec["excluded"]:
         lines.append(f"-- {t('summary.excluded', lang)} --")
         seen = set()

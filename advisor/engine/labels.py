@@ -584,6 +584,8 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "other_memory": _l("other", "其他"),
         "on_demand": _l("on-demand", "隨需計費"),
         "spot": _l("spot", "Spot"),
+        "capacity_block": _l("capacity block", "容量區塊"),
+        "flex_start": _l("flex-start (queued)", "彈性啟動（排隊）"),
         "committed_1y": _l("1-year commitment", "一年期承諾用量"),
         "committed_3y": _l("3-year commitment", "三年期承諾用量"),
         "purchase": _l("purchase or lease", "購買或租賃"),

@@ -668,6 +668,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{count} × {name}: {hours} h, {cost}", "{count} × {name}：{hours} 小時，{cost}"
     ),
     "summary.option_cost_month": _m("{usd} USD/month", "每月 {usd} 美元"),
+    "summary.headline_dead_end": _m(
+        "No option meets all your answers yet: each workload below names the answers that rule "
+        "its options out and the smallest changes that bring them back.",
+        "目前沒有方案能符合您的所有答案：以下每個工作負載都列出排除其方案的答案，以及能恢復方案的"
+        "最小調整。",
+    ),
     "summary.option_cost_missing": _m("price missing", "缺少價格"),
     "summary.sizing": _m("Memory", "記憶體"),
     "summary.memory": _m(
@@ -1151,6 +1157,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "高於此價格比按小時付費便宜的門檻 {break_even}。",
     ),
     "billing.plan.monthly_fixed": _m("A fixed monthly price", "固定月費"),
+    "billing.plan.capacity_block": _m("A capacity block", "容量區塊"),
+    "billing.plan.flex_start": _m("A flex-start (queued) price", "彈性啟動（排隊）價格"),
+    "billing.on_block": _m(
+        "{billing}: {kind} needs more cards than the provider rents on demand, so it is priced "
+        "on capacity reserved for fixed dates rather than on the on-demand rate.",
+        "{billing}：{kind}需要的卡數超過供應商隨需出租的上限，因此以預留固定日期的容量計價，"
+        "而非隨需費率。",
+    ),
     "billing.plan.committed_1y": _m("A 1-year commitment", "一年期承諾用量"),
     "billing.plan.committed_3y": _m("A 3-year commitment", "三年期承諾用量"),
     "billing.asked.monthly_fixed": _m("a fixed monthly price", "固定月費"),
@@ -1977,6 +1991,19 @@ CATALOG_TEXT: dict[str, dict[str, str]] = {
 # `availability`, shown on /catalog/), keyed by their English text like the gaps above.
 CATALOG_TEXT.update(
     {
+        # Benchmarks the catalog's unit workloads are sized from, and the capacity-block terms.
+        "MLPerf Inference BERT-99 (BERT-large, sequences of up to 384 tokens)": _m(
+            "MLPerf Inference BERT-99 (BERT-large, sequences of up to 384 tokens)",
+            "MLPerf Inference BERT-99（BERT-large，序列最長 384 個 token）",
+        ),
+        "Whisper large-v3-turbo transcription at batch 32": _m(
+            "Whisper large-v3-turbo transcription at batch 32",
+            "Whisper large-v3-turbo 語音轉寫（批次 32）",
+        ),
+        "1 to 64 instances (8 to 512 GPUs) for 1 to 182 days, booked up to 8 weeks ahead": _m(
+            "1 to 64 instances (8 to 512 GPUs) for 1 to 182 days, booked up to 8 weeks ahead",
+            "1 至 64 個執行個體（8 至 512 個 GPU），租期 1 至 182 天，最早可提前 8 週預訂",
+        ),
         "Japan is not always Tokyo: these offers are in Japan, but not in Tokyo": _m(
             "Japan is not always Tokyo: these offers are in Japan, but not in Tokyo",
             "日本不一定是東京：這些方案位於日本，但不在東京",

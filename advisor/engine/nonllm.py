@@ -226,7 +226,9 @@ def unsized_reason(catalog: Catalog, work: A.Work, acc: Accelerator, lang: str) 
         lang,
         card=acc.name,
         model=m["name"] if m else work.model,
-        benchmark=benchmark(catalog, m["benchmark"]).get("name", "") if m else "",
+        benchmark=(
+            i18n.catalog_text(benchmark(catalog, m["benchmark"]).get("name", ""), lang) if m else ""
+        ),
     )
 
 
@@ -263,7 +265,7 @@ def statement(kind: str, first: Mapping[str, Any] | None, lang: str) -> str | No
         samples=i18n.message(f"work.samples.{w['unit']}", lang),
         card=first["name"],
         per_card=_number(float(w["per_card_per_second"])),
-        benchmark=w["benchmark"],
+        benchmark=i18n.catalog_text(w["benchmark"], lang),
         basis=i18n.message(basis, lang),
         source=t["source"],
         as_of=t["as_of"] or i18n.message("work.undated", lang),

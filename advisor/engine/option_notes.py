@@ -142,7 +142,7 @@ def unit_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[st
                 lang,
                 provider=cap["block_provider"],
                 usd=cap["block_usd_per_device_hour"],
-                terms=cap["lead_time"] or "",
+                terms=i18n.catalog_text(cap["lead_time"] or "", lang),
             )
             if cap["needs"] == "capacity_block"
             else i18n.message("option.needs_reservation", lang)

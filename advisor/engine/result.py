@@ -57,7 +57,7 @@ from advisor.engine.sizing_docs import inference_sizing_doc, training_sizing_doc
 # (decisions.evaluation.is_current) only by the same rules, and compare can say the engine moved.
 # 2.4.0 (2026-12-05): a price row that names no region is not where the customer is, and a
 # card's availability honours the team's clouds (3d3009c); Chinese lists joined with 、 (a8260ab).
-ENGINE_VERSION = "2.4.0"
+ENGINE_VERSION = "2.5.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
@@ -409,7 +409,9 @@ def evaluate(
         ]
         above = bool(fixed_be) and headline["utilisation"] + 1e-9 >= min(fixed_be)
         code = (
-            "billing.only_on_demand"
+            "billing.on_block"
+            if slot in ("capacity_block", "flex_start")
+            else "billing.only_on_demand"
             if slot == "on_demand" and not fixed_priced
             else "billing.on_demand_as_asked"
             if slot == "on_demand" and above and answers.cost.billing == "pay_as_you_go"

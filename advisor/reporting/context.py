@@ -53,6 +53,20 @@ _UNIT_FIELDS = {
 }
 
 
+def budget_split(cost: Any) -> dict[str, Any] | None:
+    """The monthly total as compute (with storage, egress and routes) and operations staff,
+    which a budget is checked against apart; None when there is no total."""
+    total = cost.get("monthly_total_usd")
+    if not total:
+        return None
+    staff = sum(float(c.get("staff_usd_per_month") or 0) for c in cost.get("by_workload") or [])
+    return {
+        "compute": max(0.0, float(total) - staff),
+        "staff": staff,
+        "bought_in": bool((cost.get("staff") or {}).get("bought_in")) and staff > 0,
+    }
+
+
 def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
     """Everything the report templates show, derived from the result document (normalised:
     see engine/document.py). Call inside `override(language)`: the derived sentences are
@@ -119,6 +133,7 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "server": server,
         "server_name": names.get(server["accelerator_id"] or "", "") if server else "",
         "cost": cost,
+        "budget_split": budget_split(cost),
         "risks": risks,
         "next_steps": next_step_lines(result, workloads),
         "price_sources": price_source_rows(cost),
