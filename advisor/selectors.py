@@ -495,7 +495,8 @@ def _house_offer(option: dict[str, Any]) -> dict[str, Any] | None:
     used = option.get("billing_used")
     price = (option.get("prices") or {}).get(used) if used else None
     if price and price.get("house"):
-        return {**price, "price_on_request": False}
+        # An indicative figure is not a price to sign: the quote asks for one.
+        return {**price, "price_on_request": bool(price.get("indicative"))}
     offers = sorted(option.get("on_request") or [], key=lambda o: not o.get("house"))
     if offers:
         return {**offers[0], "price_on_request": True}
@@ -510,7 +511,7 @@ def _named_offer(options: list[dict[str, Any]], price_id: str) -> tuple[Any, Any
         used = option.get("billing_used")
         price = (option.get("prices") or {}).get(used) if used else None
         if price and price.get("house") and price.get("price_id") == price_id:
-            return option, {**price, "price_on_request": False}
+            return option, {**price, "price_on_request": bool(price.get("indicative"))}
         for offer in option.get("on_request") or []:
             if offer.get("house") and offer.get("price_id") == price_id:
                 return option, {**offer, "price_on_request": True}

@@ -163,7 +163,24 @@ def i1_answer_or_honest_dead_end(case: Case) -> Iterator[Violation]:
                     )
             if not dead.get("blocking"):
                 yield _v("I1", w, "a dead end names no answer that rules the options out")
-    all_dead = bool(sized) and all(_first(w) is None for w in sized)
+            if any(not relax.get("changes") for relax in dead.get("relaxations") or []):
+                yield _v(
+                    "I1",
+                    w,
+                    "a dead end lists a plan that changes none of the team's answers: an option "
+                    "exists, and the workload has none",
+                )
+    plans = [w for w in sized if _first(w) is not None and not w.get("dead_end")]
+    for lang, word in (("en", "Buy"), ("zh-hant", "採購")):
+        bought = len(re.findall(rf"^{word}\b", case.page_one.get(lang, ""), re.M))
+        if bought > len(plans):
+            yield _v(
+                "I1",
+                None,
+                f"{lang} page one says buy {bought} times for {len(plans)} workload(s) with a "
+                "plan: a dead end is shown as a purchase",
+            )
+    all_dead = bool(sized) and all(_first(w) is None or w.get("dead_end") for w in sized)
     if all_dead:
         for lang in LANGS:
             headline = case.summary[lang].splitlines()[1] if case.summary.get(lang) else ""
@@ -247,8 +264,8 @@ def i2_built_as_sold(case: Case) -> Iterator[Violation]:
 def i3_priced_on_page_one(case: Case) -> Iterator[Violation]:
     for _, w in _workloads(case):
         first = _first(w)
-        if first is None or not _sized(w):
-            continue
+        if first is None or not _sized(w) or w.get("dead_end"):
+            continue  # a dead end has no first option to price: I1 holds it to its own rules
         name = f"{first['name']} × {first['count']}"
         monthly = first.get("monthly_cost_usd")
         if monthly is None or not math.isfinite(float(monthly)) or monthly <= 0:
@@ -257,6 +274,12 @@ def i3_priced_on_page_one(case: Case) -> Iterator[Violation]:
         cost = (first.get("cost_to_result") or {}).get("usd")
         if cost is None or not math.isfinite(float(cost)):
             yield _v("I3", w, f"the first option {name} has no cost per result")
+        if (_price(first) or {}).get("indicative"):
+            for lang in LANGS:
+                if not re.search(
+                    r"Indicative: ask for a quote|參考價：請索取報價", case.page_one[lang]
+                ):
+                    yield _v("I3", w, f"{lang} page one shows an indicative price as firm")
     for lang in LANGS:
         page = case.page_one.get(lang, "")
         if _DASH_PRICE.search(page) or "price missing" in page or "缺少價格" in page:
@@ -283,7 +306,16 @@ def i3_priced_on_page_one(case: Case) -> Iterator[Violation]:
 def i4_targets(case: Case) -> Iterator[Violation]:
     for _, w in _workloads(case):
         options = w.get("options") or []
-        statuses = [o.get("target_status") for o in options]
+        # Meeting a target counts for a plan the team can run as it is and buy: one that needs
+        # its stack ported first, or that nobody in the catalog sells in the mode, meets
+        # nothing yet (the report says why it ranks lower).
+        statuses = [
+            o.get("target_status")
+            if o.get("stack", {}).get("runnable", True)
+            and (o.get("cost_to_result") or {}).get("usd") is not None
+            else "not_a_plan"
+            for o in options
+        ]
         if "met" in statuses or "at_risk" in statuses:
             good = min(i for i, s in enumerate(statuses) if s in ("met", "at_risk"))
             missed = [i for i, s in enumerate(statuses) if s == "missed" and i < good]
@@ -296,6 +328,7 @@ def i4_targets(case: Case) -> Iterator[Violation]:
                     f"{o['name']} × {o['count']} misses its target and ranks above "
                     f"{g['name']} × {g['count']}, which meets it",
                 )
+        if any(o.get("target_status") in ("met", "at_risk") for o in options):
             for note in w.get("target_warnings") or []:
                 if "no option meets" in note or "沒有方案能達到" in note:
                     yield _v("I4", w, "the text says no option meets the target while one does")
@@ -515,7 +548,9 @@ def i10_budget(case: Case) -> Iterator[Violation]:
     staffed = [
         c for c in cost.get("by_workload") or [] if float(c.get("staff_usd_per_month") or 0) > 0
     ]
-    if len(staffed) > 1:
+    once = cost.get("staff_usd_per_month")
+    summed = sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
+    if len(staffed) > 1 and (once is None or float(once) > summed + 0.01):
         yield _v(
             "I10",
             None,
@@ -586,12 +621,18 @@ def i11_languages(case: Case) -> Iterator[Violation]:
 def i12_work(case: Case) -> Iterator[Violation]:
     for _, w in _workloads(case):
         if w["kind"] == "preprocessing":
-            if not w.get("options") and not w.get("cpu_plan"):
-                yield _v("I12", w, "preprocessing is neither sized nor priced as CPU work")
+            cpu = w.get("cpu_plan") or {}
+            if w.get("accelerator") != "cpu" or not cpu.get("vcpu"):
+                yield _v("I12", w, f"preprocessing is labelled {w.get('accelerator')}, not CPU")
+            if cpu.get("usd_per_month") is None:
+                yield _v("I12", w, "preprocessing's CPU server has no price")
             for o in w.get("options") or []:
                 if o.get("type") not in ("cpu", None):
                     yield _v("I12", w, f"preprocessing is planned on {o.get('type')} {o['name']}")
                     break
+            for lang in LANGS:
+                if not re.search(r"vCPU", case.page_one.get(lang, "")):
+                    yield _v("I12", w, f"{lang} page one does not size preprocessing in vCPU")
             continue
         first = _first(w)
         if first is None:
@@ -610,8 +651,13 @@ def i13_figures(case: Case) -> Iterator[Violation]:
     total = cost.get("monthly_total_usd")
     parts = [c.get("monthly_cost_usd") for c in rows]
     if total is not None and parts and all(p is not None for p in parts):
-        summed = sum(float(p) for p in parts)
-        extra = float(cost.get("shared_usd_per_month") or 0)
+        # Each workload's month less its own staff, the team's staff once, the CPU server.
+        summed = sum(
+            float(c["monthly_cost_usd"]) - float(c.get("staff_usd_per_month") or 0) for c in rows
+        )
+        extra = float(cost.get("cpu_usd_per_month") or 0) + float(
+            cost.get("staff_usd_per_month") or 0
+        )
         if abs(summed + extra - float(total)) > max(1.0, 0.005 * float(total)):
             yield _v(
                 "I13",

@@ -214,8 +214,10 @@ def choose_price(
     chosen: PriceChoice | None = None
     unlisted = not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
-        if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes or p.on_request:
-            continue  # a price on request has no figure: it is listed, never priced
+        if p.billing not in PRICE_SLOTS[slot] or mode not in p.modes:
+            continue
+        if p.on_request and not p.indicative:
+            continue  # a price on request with no figure to indicate: listed, never priced
         if (p.region_key, p.provider, acc_id) in unlisted:
             continue  # a price-list row in a region that does not offer the card
         # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
@@ -312,6 +314,12 @@ def price_doc(
         "usd_per_unit_hour": round(choice.hourly * p.gpus_per_unit, 4),
         "same_offer": choice.same_offer,
         **({"sold_unit": unit_doc(unit, choice.fit)} if unit is not None and choice.fit else {}),
+        # Only on rows sold on request: the figure indicates, a quote decides.
+        **(
+            {"indicative": True, "on_request": True, "basis": dict(p.indicative_basis or {})}
+            if p.indicative
+            else {}
+        ),
         # Only on house offers, so that results priced without one keep their bytes.
         **(
             {"house": True, "server": dict(p.server or {}), "modes": list(p.modes)}

@@ -8,7 +8,7 @@ serving_cost.py) call `option_money` with their device counts and hours; ranking
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from advisor.engine import china as CN
@@ -60,10 +60,26 @@ def _staff_cost(mode: str, units: int, share: float, ci: CostInputs) -> float:
     """Operations staff a month: the mode's fixed hours plus hours per unit as sold (a server or
     an instance, never a device) for the share of the month the fleet exists (an hourly fleet
     rented for one run exists only for that run; a monthly or committed one all month)."""
-    hours = float(
-        ci.catalog.rule("ops_hours_per_month")[mode]
-        + units * float(ci.catalog.rule("ops_hours_per_unit_month")[mode]) * share
+    return staff_cost_of_hours(staff_hours([(mode, units, share)], ci.catalog), ci)
+
+
+def staff_hours(fleets: Sequence[tuple[str, int, float]], catalog: Catalog) -> float:
+    """The operations hours a month of a team's fleets, each (mode, units, share of the month):
+    each mode's fixed hours once (one team runs one practice per mode) plus each fleet's hours
+    per unit for the share of the month its units exist."""
+    fixed = catalog.rule("ops_hours_per_month")
+    per_unit = catalog.rule("ops_hours_per_unit_month")
+    modes = {mode for mode, _units, _share in fleets}
+    return float(
+        sum(fixed[m] for m in modes)
+        + sum(units * float(per_unit[mode]) * share for mode, units, share in fleets)
     )
+
+
+def staff_cost_of_hours(hours: float, ci: CostInputs) -> float:
+    """What `hours` of operations a month cost the team: at the regional loaded rate, done by
+    its own staff as far as its answered headcount goes, the rest bought in at the premium of
+    its answered capacity (a team with no operations staff buys all of it in)."""
     rate = staff_usd_per_hour(ci.catalog, ci.staff_region)
     buy_in = ci.catalog.rule("ops_capacity_buy_in_multiplier")
     if ci.ops_headcount is None:
@@ -72,6 +88,11 @@ def _staff_cost(mode: str, units: int, share: float, ci: CostInputs) -> float:
     # is left is bought in at the premium of a team with no operations staff.
     in_house = min(hours, ci.ops_headcount * ci.catalog.figure("staff_hours_per_month"))
     return in_house * rate + (hours - in_house) * rate * float(buy_in["none"])
+
+
+def team_staff(fleets: Sequence[tuple[str, int, float]], ci: CostInputs) -> float:
+    """The team's operations staff a month for all its workloads' fleets, counted once."""
+    return staff_cost_of_hours(staff_hours(fleets, ci.catalog), ci) if fleets else 0.0
 
 
 def egress_figure(

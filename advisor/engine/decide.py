@@ -72,20 +72,47 @@ def cost_aware(
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
     for wd in d.workloads:
-        mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
-        if (wd.kind, wd.accelerator, mode) not in built:
-            built[(wd.kind, wd.accelerator, mode)] = O.build(
-                catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
-            )
+        mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
+        if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
+            # The family the scores prefer has no plan the team can sign under its answers
+            # as they are; the other family's plan is the answer, not a dead end.
+            other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
+            if other is not None:
+                alt = dataclasses.replace(wd, accelerator=other)
+                alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
+                if O.has_plan(built[(wd.kind, other, alt_mode)].options):
+                    wd, mode, doc = alt, alt_mode, alt_doc
         docs[wd.kind] = doc
         workloads.append(wd if mode == wd.mode else dataclasses.replace(wd, mode=mode))
     moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
     overall = d.mode
+    families = [w.accelerator for w in workloads if w.kind != "preprocessing"]
+    if families and d.accelerator not in families:
+        # Every workload left the scores' family for one it can be planned on.
+        d = dataclasses.replace(d, accelerator=max(dict.fromkeys(families), key=families.count))
     if moved and all(w.mode != d.mode for w in workloads if w.accelerator == d.accelerator):
         # Every workload left the scores' overall mode: the overall mode is the most common one.
         counts = [w.mode for w in workloads if w.accelerator == d.accelerator] or moved
         overall = max(dict.fromkeys(counts), key=counts.count)
     return dataclasses.replace(d, mode=overall, workloads=tuple(workloads)), built, docs
+
+
+def _planned(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[str, dict[str, Any] | None]:
+    """The workload's mode weighed by cost, its options built into `built`."""
+    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
+    if (wd.kind, wd.accelerator, mode) not in built:
+        built[(wd.kind, wd.accelerator, mode)] = O.build(
+            catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+        )
+    return mode, doc
 
 
 def real_changes(

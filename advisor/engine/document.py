@@ -122,6 +122,10 @@ class Price(TypedDict):
     # A house offer (the operating organisation's own server) and its server spec.
     house: NotRequired[bool]
     server: NotRequired[dict[str, Any]]
+    # A row sold on request, priced on an indicative figure whose basis its source names.
+    indicative: NotRequired[bool]
+    on_request: NotRequired[bool]
+    basis: NotRequired[dict[str, Any]]
     # Issue 21: the unit as sold that builds the option (catalog `units`): its shape, how many,
     # the GPU link inside and the network between units, with source and date.
     sold_unit: NotRequired[dict[str, Any]]
@@ -393,6 +397,8 @@ class Workload(TypedDict):
     pilot: NotRequired[Pilot | None]
     # Issue 22 item 1: only on a workload with no runnable, priced option (engine/relax.py).
     dead_end: NotRequired[DeadEnd]
+    # Engine 2.5: preprocessing's CPU server (vCPUs, servers, billing, a month's price).
+    cpu_plan: NotRequired[dict[str, Any]]
 
 
 class Blocking(TypedDict):
@@ -544,6 +550,10 @@ class Cost(TypedDict):
     monthly_total_usd: float
     monthly_budget_usd: float | None
     by_workload: list[CostByWorkload]
+    # Engine 2.5: the preprocessing CPU server's month, in the total (only with preprocessing).
+    cpu_usd_per_month: NotRequired[float]
+    # Engine 2.5: the team's operations staff a month, counted once across its workloads.
+    staff_usd_per_month: NotRequired[float]
     prices_used: list[PriceUsed]
     figures_used: dict[str, Figure]
     gaps: list[str]

@@ -644,7 +644,7 @@ def text_summary(result: ResultDocument, lang: str) -> str:
     rec = result["recommendation"]
     sized = [w for w in result["workloads"] if w["kind"] != "preprocessing"]
     # With no option for any workload there is no mode, billing or confidence to state.
-    dead = bool(sized) and not any(w["options"] for w in sized)
+    dead = bool(sized) and all(not w["options"] or w.get("dead_end") for w in sized)
     headline = (
         t("summary.headline_dead_end", lang)
         if dead

@@ -43,6 +43,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
     "accelerator": {
         "gpu": _l("GPU", "GPU"),
         "tpu": _l("TPU", "TPU"),
+        "cpu": _l("CPU", "CPU"),
     },
     "industry": {
         "ecommerce": _l("E-commerce", "電子商務", "e-commerce"),

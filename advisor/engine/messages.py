@@ -674,7 +674,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "目前沒有方案能符合您的所有答案：以下每個工作負載都列出排除其方案的答案，以及能恢復方案的"
         "最小調整。",
     ),
-    "summary.option_cost_missing": _m("price missing", "缺少價格"),
+    "summary.option_cost_missing": _m(
+        "no sourced price in this mode: ask for a quote", "此部署模式下沒有有來源的價格：請索取報價"
+    ),
     "summary.sizing": _m("Memory", "記憶體"),
     "summary.memory": _m(
         "{phase}: total {total} GiB (weights {weights}, {extra})",
@@ -1425,6 +1427,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "To meet it: send shorter prompts ({prompt} prompt tokens now) or serve a quantised "
         "(FP8/INT4) or smaller model.",
         "可行做法：縮短提示（目前提示 {prompt} 個 token），或改用量化（FP8/INT4）或較小的模型。",
+    ),
+    "family.fallback": _m(
+        "{kind}: the scores prefer {preferred}, but no {preferred} option runs your stack as it "
+        "is and has a price under your answers{why}, so it is planned on {family}.",
+        "{kind}：評分偏好 {preferred}，但在您的答案下沒有可直接執行您的技術堆疊且已定價的 "
+        "{preferred} 方案{why}，因此改以 {family} 規劃。",
+    ),
+    "rank.met_lower": _m(
+        "{kind}: the first option, {first}, misses the target; {card} meets it but ranks lower "
+        "because {why}.",
+        "{kind}：第一個方案 {first} 未達目標；{card} 可達標，但因為{why}而排名較後。",
+    ),
+    "rank.held_back.stack": _m(
+        "it does not run your stack as it is (it needs porting)",
+        "它無法直接執行您目前的技術堆疊（需要移植）",
+    ),
+    "rank.held_back.away": _m("it is not offered in your regions", "您的區域沒有提供它"),
+    "rank.held_back.unpriced": _m(
+        "the catalog holds no price for it in this deployment mode",
+        "目錄中沒有它在此部署模式下的價格",
     ),
     "rank.deadline_unreachable": _m(
         "{kind}: no option meets the target of {target} h; the fastest, {card} × {count}, takes "

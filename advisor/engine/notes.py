@@ -33,7 +33,21 @@ def target_warning_notes(
         return out  # a batch window's margin or overrun is said by asked.window_statement
     kind_label = i18n.label(kind, lang)
     inf = answers.inference
-    if first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:
+    meeting = next((o for o in options[1:] if o.get("target_status") in ("met", "at_risk")), None)
+    if first.get("target_status") == "missed" and meeting is not None:
+        # Something meets the target but ranks lower: say what keeps it there, never that
+        # nothing meets it.
+        out.append(
+            i18n.message(
+                "rank.met_lower",
+                lang,
+                kind=kind_label,
+                first=f"{first['name']} × {first['count']}",
+                card=f"{meeting['name']} × {meeting['count']}",
+                why=i18n.message(_held_back(meeting), lang),
+            )
+        )
+    elif first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:
         # The best reachable figure over every option, not only the first one's card.
         fastest = min(options, key=lambda o: o["best_latency_at_metric_ms"])
         metric = inf.latency_metric
@@ -90,6 +104,16 @@ def target_warning_notes(
             )
         )
     return out
+
+
+def _held_back(option: Mapping[str, Any]) -> str:
+    """Why an option that meets its target ranks below one that misses it (the ranking's
+    tiers before the target's: runs the stack as it is, offered here, priced)."""
+    if not option.get("stack", {}).get("runnable", True):
+        return "rank.held_back.stack"
+    if not option.get("availability", {}).get("available", True):
+        return "rank.held_back.away"
+    return "rank.held_back.unpriced"
 
 
 def missed_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:

@@ -541,12 +541,23 @@ def _priced_option(
     return None if found is None else _copy_option(found)
 
 
+def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:
+    """Some option runs the team's stack as it is and has a price: a plan it can sign."""
+    return any(
+        o["stack"]["runnable"] and (o.get("cost_to_result") or {}).get("usd") is not None
+        for o in options
+    )
+
+
 def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
     """(accelerator, mode) pairs that have at least one price in the catalog."""
     return catalog.memo(
         "priced_pairs",
         lambda: frozenset(
-            (p.accelerator_id, m) for p in catalog.prices if not p.on_request for m in p.modes
+            (p.accelerator_id, m)
+            for p in catalog.prices
+            if not p.on_request or p.indicative
+            for m in p.modes
         ),
     )
 
@@ -560,8 +571,14 @@ def house_beside_first(options: Sequence[dict[str, Any]], lang: str = "en") -> N
     if not options:
         return
     found = house_offers(options, lang=lang)
+    if not found:
+        return
+    first = beside_first(options)
+    # The server that prices the option itself is its plan, not a server beside it.
+    own = (first.get("prices") or {}).get(first.get("billing_used") or "")
+    found = [f for f in found if not own or f["price_id"] != own["price_id"]]
     if found:
-        beside_first(options)["house_on_request"] = found
+        first["house_on_request"] = found
 
 
 def beside_first(options: Sequence[dict[str, Any]]) -> dict[str, Any]:

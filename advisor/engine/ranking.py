@@ -65,11 +65,13 @@ def _away_is_a_tier(kind: str | None, mode: str | None) -> bool:
 def _head(
     option: Mapping[str, Any], kind: str | None = None, mode: str | None = None
 ) -> tuple[int, int, int, int, int, int]:
+    # Meeting the target comes before where the option runs: a plan elsewhere that meets it
+    # (its round trip counted) is signed before one here that misses it, and says so.
     return (
         0 if option.get("stack", {}).get("runnable", True) else 1,
-        _away(option) if _away_is_a_tier(kind, mode) else 0,
         0 if (option.get("cost_to_result") or {}).get("usd") is not None else 1,
         _target_tier(option),
+        _away(option) if _away_is_a_tier(kind, mode) else 0,
         needs_reservation(option),
         lead(option),
     )
@@ -181,7 +183,7 @@ def rank(
     ranked: list[dict[str, Any]] = []
     for head in sorted(tiers):
         tier = tiers[head]
-        if head[2]:  # unpriced
+        if head[1]:  # unpriced
             ranked += sorted(tier, key=lambda o: _unpriced_key(o, o["_index"]))
             continue
         by_cost = sorted(tier, key=lambda o: (o["cost_to_result"]["usd"], o["_index"]))

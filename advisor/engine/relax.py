@@ -77,10 +77,7 @@ class _Relax:
 
 def is_dead_end(options: Sequence[Mapping[str, Any]]) -> bool:
     """No option of the workload runs the stack as it is and has a price."""
-    return not any(
-        o["stack"]["runnable"] and (o.get("cost_to_result") or {}).get("usd") is not None
-        for o in options
-    )
+    return not O.has_plan(options)
 
 
 def dead_end(
@@ -654,9 +651,11 @@ def _quote(
 
 
 def _priced_by(option: Mapping[str, Any], price_id: str) -> bool:
+    """Whether the house offer prices the option on a firm figure (an indicative one is a
+    quote to ask for)."""
     used = option.get("billing_used")
     price = (option.get("prices") or {}).get(used) if used else None
-    return bool(price) and price["price_id"] == price_id  # type: ignore[index]
+    return bool(price) and price["price_id"] == price_id and not price.get("indicative")  # type: ignore[index]
 
 
 def _servers(option: Mapping[str, Any], p: Price) -> int:
@@ -764,9 +763,13 @@ def _opens(
     # Each workload's mode weighed by cost, as the plan would (decide.cost_aware).
     decided, built, _ = DC.cost_aware(answers, catalog, target, sized, ci, lang)
     stuck = []
-    for wd, was in zip(decided.workloads, base.workloads, strict=True):
+    for wd, was, aimed in zip(decided.workloads, base.workloads, target.workloads, strict=True):
         moved = (wd.accelerator, wd.mode) != (was.accelerator, was.mode)
         if SC.PHASE_OF[wd.kind] == "preprocessing" or (not moved and wd.kind in dead):
+            continue
+        if wd.accelerator != aimed.accelerator:
+            # Planned on the other family: the flip would not land where it says.
+            stuck.append(wd.kind)
             continue
         # A card that runs the stack as it is where the team may deploy (priced or on request).
         if not any(

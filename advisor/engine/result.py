@@ -21,6 +21,7 @@ from advisor.engine import pilot as P
 from advisor.engine import relax as R
 from advisor.engine import scoring as SC
 from advisor.engine.catalog import Catalog
+from advisor.engine.costing import team_staff
 from advisor.engine.decide import (
     answers_shape,
     as_of_date,
@@ -173,9 +174,29 @@ def evaluate(
         return size_workloads(a, catalog, shape), cost_inputs(a, catalog, when, stale_days)
 
     d, built_all, mode_docs = cost_aware(answers, catalog, d, sized, ci, lang)
-    for wd, (_, reasons) in zip(d.workloads, per_workload_reasons, strict=True):
+    for i, (wd, (_, reasons)) in enumerate(zip(d.workloads, per_workload_reasons, strict=True)):
         built = built_all[(wd.kind, wd.accelerator, wd.mode)]
         options = built.options
+        preferred = scored.workloads[i].accelerator
+        if wd.accelerator != preferred:
+            ruled = next(
+                (
+                    b.excluded
+                    for key, b in built_all.items()
+                    if key[0] == wd.kind and key[1] == preferred and b.excluded
+                ),
+                [],
+            )
+            notes.append(
+                i18n.message(
+                    "family.fallback",
+                    lang,
+                    kind=i18n.label(wd.kind, lang),
+                    preferred=i18n.label(preferred, lang),
+                    family=i18n.label(wd.accelerator, lang),
+                    why=f" ({ruled[0]['name']}: {ruled[0]['reason']})" if ruled else "",
+                )
+            )
         if options:
             _house_from_hosted_modes(answers, catalog, wd, sized, ci, lang, built_all, options)
         mode_doc = mode_docs.get(wd.kind)
@@ -301,9 +322,11 @@ def evaluate(
                     mode=i18n.label(wd.mode, lang),
                 )
             )
+        # Work in its own unit has no model shape but is planned all the same: it can end dead.
+        in_units = answers.work is not None and wd.kind in A.INFERENCE_KINDS
         dead = (
             None
-            if shape is None
+            if shape is None and not in_units
             else R.dead_end(
                 catalog,
                 answers,
@@ -347,7 +370,39 @@ def evaluate(
         notes.append(i18n.message("china.icp", lang))
     if stale:
         notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
-    monthly_total = sum(o["monthly_cost_usd"] or 0.0 for o in best_options)
+    # Preprocessing is CPU work: its server is sized and priced apart and counts in the total.
+    cpu_server = (
+        preprocessing_server_doc(answers, catalog, lang)
+        if "preprocessing" in answers.kinds
+        else None
+    )
+    cpu_usd = float(cpu_server["price"]["usd_per_month"]) if cpu_server else 0.0
+    if cpu_server is not None:
+        for wdoc in workloads_doc:
+            if wdoc["kind"] == "preprocessing":
+                feasible = cast(dict[str, list[str]], wdoc["feasible"])["deployment_modes"]
+                wdoc.update(cpu_workload(cpu_server, feasible, str(wdoc["deployment_mode"])))
+    # Operations staff once per team: each option's own month carries the staff its fleet
+    # needs alone (options compare on it), but the team runs one practice per mode.
+    modes_of = {str(w["kind"]): str(w["deployment_mode"]) for w in workloads_doc}
+    priced = [o for o in best_options if o["monthly_cost_usd"] is not None]
+    staff_usd = team_staff(
+        [
+            (
+                modes_of[o["workload"]],
+                int(o["staff_basis"]["units"]),
+                float(o["staff_basis"]["share"]),
+            )
+            for o in priced
+            if o.get("staff_basis")
+        ],
+        ci,
+    )
+    monthly_total = (
+        sum(o["monthly_cost_usd"] - float(o.get("staff_usd_per_month") or 0) for o in priced)
+        + staff_usd
+        + cpu_usd
+    )
     budget = answers.cost.monthly_budget_usd
     over_budget = Q.budget_statement(monthly_total, budget, lang)
     if over_budget is not None:
@@ -366,8 +421,8 @@ def evaluate(
         }
         for o in best_options
     ]
-    if "preprocessing" in answers.kinds:
-        servers.append(preprocessing_server_doc(answers, catalog, lang))
+    if cpu_server is not None:
+        servers.append(cpu_server)
     for wdoc in workloads_doc:
         dead_doc = cast(dict[str, Any], wdoc.get("dead_end") or {})
         quote = dead_doc.get("quote")
@@ -536,6 +591,9 @@ def evaluate(
             "today": when.isoformat(),
             "stale_after_days": stale_days,
             "monthly_total_usd": round(monthly_total, 2),
+            **({"cpu_usd_per_month": round(cpu_usd, 2)} if cpu_server is not None else {}),
+            # The team's operations staff, counted once across its workloads.
+            "staff_usd_per_month": round(staff_usd, 2),
             "monthly_budget_usd": budget,
             "by_workload": [
                 {
@@ -614,6 +672,10 @@ def _house_from_hosted_modes(
     first = O.beside_first(options)
     listed = list(first.get("house_on_request") or [])
     seen = {str(h["price_id"]) for h in listed}
+    # The server that prices the first option is its plan, not a server beside it.
+    own = (first.get("prices") or {}).get(first.get("billing_used") or "")
+    if own:
+        seen.add(str(own["price_id"]))
     for mode in allowed:
         key = (wd.kind, wd.accelerator, mode)
         if key not in built:
@@ -626,6 +688,33 @@ def _house_from_hosted_modes(
                 listed.append({**offer, "deployment_mode": mode})
     if listed:
         first["house_on_request"] = listed
+
+
+def cpu_workload(server: Mapping[str, Any], feasible: Sequence[str], mode: str) -> dict[str, Any]:
+    """The preprocessing workload as the CPU work it is: its family, where its CPU server is
+    rented among the workload's feasible modes and how it is paid, and the plan (vCPUs,
+    servers, a month's price)."""
+    price = server["price"]
+    hosted = [m for m in ("dedicated_hosting", "bare_metal") if m in feasible]
+    if price["billing"] == "monthly" and hosted:
+        mode = hosted[0]
+    elif price["billing"] != "monthly" and "public_cloud" in feasible:
+        mode = "public_cloud"
+    return {
+        "accelerator": "cpu",
+        "deployment_mode": mode,
+        "billing": "monthly_fixed" if price["billing"] == "monthly" else "on_demand",
+        "cpu_plan": {
+            "vcpu": price["vcpu"],
+            "servers": price.get("servers"),
+            "vcpu_per_server": price.get("vcpu_per_server"),
+            "ram_gib": server["ram_gib"],
+            "nvme_tb": server["nvme_tb"],
+            "billing": price["billing"],
+            "hours_per_month": price.get("hours_per_month"),
+            "usd_per_month": price["usd_per_month"],
+        },
+    }
 
 
 def _figures(catalog: Catalog) -> dict[str, dict[str, Any]]:

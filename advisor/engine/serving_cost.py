@@ -48,7 +48,7 @@ def unit_tp_caps(acc: Accelerator, mode: str, ci: CostInputs) -> tuple[int, ...]
         for p in ci.catalog.prices_by_accelerator.get(acc.id, ()):
             if (
                 mode not in p.modes
-                or p.on_request
+                or (p.on_request and not p.indicative)
                 or (p.region_key, p.provider, acc.id) in unlisted
             ):
                 continue

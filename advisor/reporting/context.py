@@ -59,7 +59,10 @@ def budget_split(cost: Any) -> dict[str, Any] | None:
     total = cost.get("monthly_total_usd")
     if not total:
         return None
-    staff = sum(float(c.get("staff_usd_per_month") or 0) for c in cost.get("by_workload") or [])
+    staff = cost.get("staff_usd_per_month")
+    if staff is None:  # results before engine 2.5 summed each workload's staff
+        staff = sum(float(c.get("staff_usd_per_month") or 0) for c in cost.get("by_workload") or [])
+    staff = float(staff)
     return {
         "compute": max(0.0, float(total) - staff),
         "staff": staff,

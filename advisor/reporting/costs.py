@@ -182,13 +182,20 @@ def offer_source_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def on_request_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every offer sold on request that fits one of the workload's options (no figure, so it is
-    listed after the priced options, never ranked above them), with a quote link for the
+    """Every offer sold on request that fits one of the workload's options and prices none of
+    them (one that does is in the plan, on its indicative figure), with a quote link for the
     operator's own servers."""
     seen: dict[str, dict[str, Any]] = {}
+    # An offer on request that prices an option (on its indicative figure) is in the plan.
+    pricing = {
+        str(p["price_id"])
+        for o in options
+        for p in [(o.get("prices") or {}).get(o.get("billing_used") or "")]
+        if p
+    }
     for o in options:
         for offer in o.get("on_request") or []:
-            if offer["price_id"] in seen:
+            if offer["price_id"] in seen or offer["price_id"] in pricing:
                 continue
             server = offer.get("server") or {}
             per_unit = int(offer.get("gpus_per_unit") or 1)

@@ -36,9 +36,12 @@ def every_plan_dead(plans: list[dict[str, Any]]) -> bool:
 def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> dict[str, Any]:
     """One workload's plan as a buyer reads it: what to rent where, how it is paid, what it
     costs a month and per result, how fast, and the runner-up with the difference."""
-    chosen = w["chosen"]
+    # A dead end has no option the team can run and buy: page one states the dead end alone,
+    # never "buy" over an unpriced or unrunnable card.
+    chosen = None if raw.get("dead_end") else w["chosen"]
     plan: dict[str, Any] = {"kind": w["kind"], "chosen": None, "dead_end": DE.dead_end_context(raw)}
     if chosen is None:
+        plan["cpu"] = _cpu_plan(raw.get("cpu_plan"))
         return plan
     price = option_price(chosen)
     used = chosen["billing_used"]
@@ -75,8 +78,51 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         "unpriced": unpriced_text,
         "runner_up": runner_up,
         "house": [_house_beside(offer) for offer in chosen.get("house_on_request") or []],
+        # Priced on an indicative figure (a server sold on request): what it is based on, and
+        # the quote that decides it.
+        "indicative": _indicative(price),
         "dead_end": DE.dead_end_context(raw),
     }
+
+
+def _cpu_plan(cpu: Any) -> dict[str, Any] | None:
+    """Preprocessing's CPU server as page one states it: what to rent and its month."""
+    if not cpu:
+        return None
+    if cpu.get("billing") == "monthly":
+        what = _(
+            "%(servers)s dedicated CPU server(s) of %(per)s vCPU by the month (%(vcpu)s vCPU "
+            "needed)"
+        ) % {"servers": cpu["servers"], "per": cpu["vcpu_per_server"], "vcpu": cpu["vcpu"]}
+    else:
+        what = _("%(vcpu)s vCPU of CPU instances on demand, %(hours)s hours a month") % {
+            "vcpu": cpu["vcpu"],
+            "hours": f"{float(cpu.get('hours_per_month') or 0):,.0f}",
+        }
+    return {"what": what, "monthly": cpu["usd_per_month"]}
+
+
+def _indicative(price: Any) -> dict[str, Any] | None:
+    if not price or not price.get("indicative"):
+        return None
+    basis = price.get("basis") or {}
+    kind = (
+        _("monthly prices of rented servers")
+        if basis.get("kind") == "rented_server"
+        else _("on-demand rates over a month")
+    )
+    text = _(
+        "the median of %(rows)s sourced %(kind)s for this card: %(provider)s (%(region)s), "
+        "%(usd)s per GPU a month, %(date)s"
+    ) % {
+        "rows": basis.get("rows", ""),
+        "kind": kind,
+        "provider": catalog_text(basis.get("provider")),
+        "region": region_text(basis.get("region")),
+        "usd": usd(basis.get("usd_per_device_month")),
+        "date": basis.get("as_of") or "",
+    }
+    return {"basis": text, "price_id": price.get("price_id") if price.get("house") else None}
 
 
 def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:

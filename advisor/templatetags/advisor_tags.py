@@ -31,7 +31,7 @@ def modes_label(value: Any) -> str:
 
 @register.filter
 def accelerator_label(value: Any) -> Any:
-    return {"gpu": _("GPU"), "tpu": _("TPU")}.get(value, value)
+    return {"gpu": _("GPU"), "tpu": _("TPU"), "cpu": _("CPU")}.get(value, value)
 
 
 @register.filter

@@ -166,7 +166,10 @@ def test_the_report_ranks_the_house_offer_and_shows_the_quote_form(
 ) -> None:
     client, report = customer
     first = report.result["workloads"][0]["options"][0]
-    assert first["accelerator_id"] == "nvidia-h200" and "unpriced" in first
+    # Sold on request, the server ranks on an indicative price that names its basis.
+    price = first["prices"][first["billing_used"]]
+    assert first["accelerator_id"] == "nvidia-h200" and "unpriced" not in first
+    assert price["price_id"] == "house-hk-h200" and price["indicative"]
     assert first["on_request"][0]["provider"] == "Harbour Compute"
     page = client.get(_report_url(report)).content.decode()
     assert "Request a quote" in page and "Harbour Compute" in page
@@ -364,8 +367,9 @@ def test_the_quote_carries_the_cards_needed_and_the_server_bought(
 ) -> None:
     client, report = customer
     first = report.result["workloads"][0]["options"][0]
-    needed = first["count"]
-    assert needed < 8  # the sizing needs fewer cards than the 8-card server holds
+    # Priced on the whole 8-card server, the run is stretched to it; it needs its minimum.
+    needed = first["min_count"]
+    assert needed < 8 and first["count"] == 8
     page = client.get(_report_url(report)).content.decode()
     unit = f"bought as 1 server of 8 × {first['name']}"
     assert f"{needed} card{'s' if needed > 1 else ''} needed · {unit}" in page

@@ -103,20 +103,20 @@ def two_house_offers(editor: Client) -> None:  # noqa: F811
     catalog_publish(catalog=draft, user=None)
 
 
-def test_price_on_request_offers_are_listed_after_the_priced_options_with_a_quote_link(
+def test_offers_on_request_price_the_plan_indicatively_with_a_quote_link(
     two_house_offers: None,
 ) -> None:
     client, report = _generated(_hong_kong_hosted())
     page = client.get(_url(report)).content.decode()
     text = _text(page)
-    start = text.index("Also offered: price on request")
-    listed = text[start : start + 1500]
-    assert "Harbour Compute · Hong Kong (Tseung Kwan O) · HK-H200-8" in listed
-    assert "1 server of 8 × NVIDIA H200" in listed and "HK-H100-8" in listed
-    # Listed after the workload's cost table of priced options, not ranked among them.
-    table = page.index("report-cost-table")
-    assert table < page.index("Also offered: price on request")
-    assert 'href="?offer=house-hk-h100#quote"' in page
+    # The operator's servers sold on request rank on an indicative figure: the plan names one,
+    # says its price is indicative, and links its quote; none is left in the "also offered" list.
+    assert "Indicative: ask for a quote" in text
+    first = report.result["workloads"][0]["options"][0]
+    price = first["prices"][first["billing_used"]]
+    assert price["house"] and price["indicative"]
+    assert f'href="?offer={price["price_id"]}#quote"' in page
+    assert "Also offered: price on request" not in text
 
 
 def test_the_quote_link_quotes_the_server_it_names(

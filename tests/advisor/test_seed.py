@@ -170,7 +170,7 @@ def test_a_catalog_seeded_before_the_rtx_card_gains_it_and_its_los_angeles_serve
     assert Catalog.objects.get(status=Catalog.Status.PUBLISHED).version == version + 1
 
 
-def test_a_los_angeles_team_on_dedicated_servers_sees_the_rtx_house_server(
+def test_a_los_angeles_team_on_dedicated_servers_is_planned_on_the_operators_servers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     call_command("seed", password=PASSWORD, samples=False)
@@ -194,17 +194,18 @@ def test_a_los_angeles_team_on_dedicated_servers_sees_the_rtx_house_server(
     )
     text = page.text
     plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
-    assert "Our server for this workload" in plan
-    assert "LAX-RTX6000ADA-4" in plan and "RTX 6000 Ada" in plan
-    assert "Los Angeles (One Wilshire)" in plan
-    # How the operator sells it, in words (the PDF renders the same body).
+    # The plan is the operator's Los Angeles server, on an indicative price (sold on request);
+    # its other server that fits stands beside it, with how it is sold, in words.
+    assert "Harbour GPU Cloud · Los Angeles (One Wilshire)" in plan
+    assert "Indicative: ask for a quote" in plan
+    assert "Our server for this workload" in plan and "LAX-H100-8" in plan
     assert "Dedicated hosting or bare metal" in plan
     quote = _client_for("member@demo.example").get(
         reverse("advisor:report", args=[assessment.pk, report.number]),
-        {"offer": "demo-la-rtx6000ada-4"},
+        {"offer": "demo-la-h100-8"},
     )
     card = quote.text[quote.text.index('id="quote"') :]
-    assert "LAX-RTX6000ADA-4" in card
+    assert "LAX-H100-8" in card
     assert '<dd class="col-sm-9 quote-deployment">Dedicated hosting or bare metal</dd>' in card
 
 

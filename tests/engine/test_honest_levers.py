@@ -81,15 +81,16 @@ def test_a_flip_to_tpu_says_to_serve_in_bf16_where_no_tpu_serves_the_format(
     ]
     assert BF16[language].format(old=old) in flip["explanation"]
     assert TPU[language] in flip["explanation"]
-    # Following the whole lever gives a TPU plan that runs; JAX alone (the old lever) would
-    # have left no TPU that serves the format: a dead end.
+    # Following the whole lever gives a TPU plan that runs; JAX alone (the old lever) leaves
+    # no TPU that serves the format, so the plan stays on GPU: that lever would flip nothing.
     followed = evaluate(_applied(answers, flip), catalog, scoring, lang=language)
     assert followed["recommendation"]["accelerator"] == "tpu"
     assert _runs(followed)
     jax_only = {**flip, "changes": flip["changes"][:1]}
     half = evaluate(_applied(answers, jax_only), catalog, scoring, lang=language)
-    assert half["recommendation"]["accelerator"] == "tpu"
-    assert not _runs(half)
+    assert half["recommendation"]["accelerator"] == "gpu"
+    (w,) = half["workloads"]
+    assert w["accelerator"] == "gpu" and _runs(half)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
