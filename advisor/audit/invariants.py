@@ -418,6 +418,19 @@ def i6_place(case: Case) -> Iterator[Violation]:
                 f"the round trip to mainland China is counted from {reach['region']}, the "
                 f"priced unit runs in {price['region_key']}",
             )
+        tco = first.get("tco") or {}
+        if tco:
+            regions = set(case.answers["organization"]["regions"])
+            notes = " ".join(case.result["cost"].get("notes") or [])
+            if tco.get("regional") and tco.get("region") not in regions:
+                yield _v(
+                    "I6",
+                    w,
+                    f"owned hardware is powered and housed at {tco.get('region')} prices, not "
+                    "in the team's regions",
+                )
+            if not tco.get("regional") and "stands in" not in notes:
+                yield _v("I6", w, "owned hardware's power and colocation stand-in is not named")
         availability = first.get("availability") or {}
         if (
             price
@@ -548,9 +561,9 @@ def i10_budget(case: Case) -> Iterator[Violation]:
     staffed = [
         c for c in cost.get("by_workload") or [] if float(c.get("staff_usd_per_month") or 0) > 0
     ]
-    once = cost.get("staff_usd_per_month")
-    summed = sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
-    if len(staffed) > 1 and (once is None or float(once) > summed + 0.01):
+    # Once per team: a team figure that the total uses (I13 checks the total adds up with it;
+    # it may exceed the workloads' own staff summed, when together they outgrow the team).
+    if len(staffed) > 1 and cost.get("staff_usd_per_month") is None:
         yield _v(
             "I10",
             None,

@@ -36,6 +36,7 @@ from advisor.audit.teams import teams
 ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "tests" / "audit" / "cases"
 OPERATOR = "Harbour GPU Cloud"  # the seed's operator (management/commands/seed.py)
+HISTORY = "## History"
 
 
 # ---------------------------------------------------------------------------- one team's case
@@ -318,7 +319,11 @@ def main() -> int:
             f"{inv:<4} {title[:44]:<44} {tally_.violations[inv]:>7,} violations "
             f"{tally_.teams[inv]:>6,} teams  {example}"
         )
-    (ROOT / "docs" / "audit.md").write_text(text, encoding="utf-8")
+    target = ROOT / "docs" / "audit.md"
+    # The history below the marker (runs before and after changes, written by hand) is kept.
+    kept = target.read_text(encoding="utf-8") if target.exists() else ""
+    history = kept[kept.index(HISTORY) :] if HISTORY in kept else ""
+    target.write_text(text + ("\n" + history if history else ""), encoding="utf-8")
     if os.environ.get("AUDIT_SAVE") == "1":
         save_cases(examples)
     print(f"audit: {len(docs)} teams, {total} violations")

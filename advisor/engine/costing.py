@@ -128,8 +128,12 @@ def option_money(
     china_need: tuple[float, str] | None = None,
     tp: int = 1,
     training: bool = False,
+    continuous: bool = False,
 ) -> dict[str, Any]:
-    """An option's money. `china_need`: the Mbps to mainland China a serving workload needs
+    """An option's money. A `continuous` service (real-time serving) is never priced on a
+    capacity block: a block is booked for days, a service runs for good.
+
+    `china_need`: the Mbps to mainland China a serving workload needs
     when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
     on a hosted server's premium route, or said to be unpriced; on public cloud the egress says
     whether the cloud publishes a rate to China."""
@@ -181,6 +185,7 @@ def option_money(
     od_choice = prices.get("on_demand")
     if (
         chosen_slot == "on_demand"
+        and not continuous
         and od_choice is not None
         and compute.get("capacity_block") is not None
     ):
@@ -341,7 +346,7 @@ def on_demand_ceiling(catalog: Catalog, provider: str, acc_id: str) -> int | Non
 
 
 def capacity_doc(
-    acc: Accelerator, money: Mapping[str, Any], catalog: Catalog
+    acc: Accelerator, money: Mapping[str, Any], catalog: Catalog, *, continuous: bool = False
 ) -> dict[str, Any] | None:
     """Whether an option billed by the hour (on demand) fits what its provider rents on demand;
     beyond the ceiling it needs a reservation or capacity block: the catalog's price and lead
@@ -356,7 +361,8 @@ def capacity_doc(
     billed = int(money.get("billed_count") or 0)
     if ceiling is None or billed <= ceiling:
         return None
-    block = money["prices"].get("capacity_block")
+    # A continuous service needs a reservation: a block of days cannot hold it.
+    block = None if continuous else money["prices"].get("capacity_block")
     terms = (catalog.rules.get("capacity_block_terms") or {}).get("value", {})
     return {
         "on_demand_ceiling": ceiling,

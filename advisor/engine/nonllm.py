@@ -135,7 +135,9 @@ def option(
         overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
         busy_hours = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
     used = count * busy_hours
-    money = C.option_money(acc, mode, count, used, weight_bytes / 1e9, 0.0, ci, None, tp=1)
+    money = C.option_money(
+        acc, mode, count, used, weight_bytes / 1e9, 0.0, ci, None, tp=1, continuous=realtime
+    )
     per, scale = PER[work.unit]
     monthly_units = work.per_day * hpm / 24.0
     per_unit = {
@@ -210,7 +212,7 @@ def option(
         },
         **money,
     }
-    capacity = C.capacity_doc(acc, money, catalog)
+    capacity = C.capacity_doc(acc, money, catalog, continuous=kind == "realtime_inference")
     if capacity is not None:
         out["capacity"] = capacity
     if out["cost_to_result"]["usd"] is None:

@@ -21,10 +21,12 @@ def target_warning_notes(
     answers: A.Answers,
     catalog: Catalog,
     lang: str,
+    dominated: Sequence[dict[str, Any]] = (),
 ) -> list[str]:
     """What page one must say about a workload's target: nothing meets it (with the best
-    reachable figure and the levers that would), the first option meets it with a margin under
-    the catalog's safety share, and how many options miss it."""
+    reachable figure over every option, the `dominated` ones too, and the levers that would),
+    the first option meets it with a margin under the catalog's safety share, and how many
+    options miss it."""
     if not options:
         return []
     first = options[0]
@@ -49,7 +51,10 @@ def target_warning_notes(
         )
     elif first.get("target_status") == "missed" and "meets_latency" in first and inf is not None:
         # The best reachable figure over every option, not only the first one's card.
-        fastest = min(options, key=lambda o: o["best_latency_at_metric_ms"])
+        fastest = min(
+            [o for o in (*options, *dominated) if "best_latency_at_metric_ms" in o],
+            key=lambda o: o["best_latency_at_metric_ms"],
+        )
         metric = inf.latency_metric
         levers = i18n.message(
             f"rank.levers.{metric}",
@@ -71,7 +76,7 @@ def target_warning_notes(
             )
         )
     elif first.get("target_status") == "missed" and "meets_deadline" in first:
-        fastest = min(options, key=lambda o: o["hours"])
+        fastest = min((*options, *dominated), key=lambda o: o["hours"])
         out.append(
             i18n.message(
                 "rank.deadline_unreachable",

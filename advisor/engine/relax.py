@@ -654,8 +654,8 @@ def _priced_by(option: Mapping[str, Any], price_id: str) -> bool:
     """Whether the house offer prices the option on a firm figure (an indicative one is a
     quote to ask for)."""
     used = option.get("billing_used")
-    price = (option.get("prices") or {}).get(used) if used else None
-    return bool(price) and price["price_id"] == price_id and not price.get("indicative")  # type: ignore[index]
+    price: Mapping[str, Any] = ((option.get("prices") or {}).get(used) if used else None) or {}
+    return price.get("price_id") == price_id and not price.get("indicative")
 
 
 def _servers(option: Mapping[str, Any], p: Price) -> int:

@@ -253,7 +253,9 @@ def evaluate(
         card_conf = card_confidence(options, catalog, answers.cost.monthly_budget_usd)
         family_conf = SC.confidence(wd.accelerator_margin, wd.max_margin, scoring)
         mode_conf = SC.confidence(wd.mode_margin, wd.max_margin, scoring)
-        target_warnings = target_warning_notes(wd.kind, options, answers, catalog, lang)
+        target_warnings = target_warning_notes(
+            wd.kind, options, answers, catalog, lang, built.dominated
+        )
         notes += target_warnings
         notes += missed_notes(wd.kind, options, lang)
         notes += thin_margin_notes(wd.kind, options, catalog, lang)

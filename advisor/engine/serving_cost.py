@@ -275,7 +275,18 @@ def _inference_option(
         basis = catalog.rule("china_bandwidth_need").get(kind, "daily_mean")
         rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
         china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
-    money = option_money(acc, mode, count, used, storage_gb, egress_gb, ci, china_need, tp=plan.tp)
+    money = option_money(
+        acc,
+        mode,
+        count,
+        used,
+        storage_gb,
+        egress_gb,
+        ci,
+        china_need,
+        tp=plan.tp,
+        continuous=realtime,
+    )
     redundancy: dict[str, Any] | None = None
     if realtime:
         redundancy = spare_server(acc, inf, money, plan.tp)
@@ -294,6 +305,7 @@ def _inference_option(
                 ci,
                 china_need,
                 tp=plan.tp,
+                continuous=realtime,
             )
             before, after = money["monthly_cost_usd"], spared["monthly_cost_usd"]
             redundancy["spare_devices"] = spare * plan.tp
@@ -325,7 +337,7 @@ def _inference_option(
         ),
         **money,
     }
-    capacity = capacity_doc(acc, money, catalog)
+    capacity = capacity_doc(acc, money, catalog, continuous=realtime)
     if capacity is not None:
         option["capacity"] = capacity
     if option["cost_to_result"]["usd"] is None:

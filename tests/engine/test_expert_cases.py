@@ -750,7 +750,8 @@ def five_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas(r: Re
     # The plan is sized for the load (full batches), not one sequence per replica: the issue's
     # 823 x H100 at 37 ms was replicas multiplied to chase a per-stream figure.
     assert first["batch_per_replica"] > 1 and first["count"] < 823
-    best = min(o["best_latency_at_metric_ms"] for o in w["options"])
+    # The best reachable over every option, those another dominates at the load too.
+    best = min(o["best_latency_at_metric_ms"] for o in w["options"] + w["dominated_options"])
     (warning,) = w["target_warnings"]
     assert warning.startswith("real-time inference: no option meets the time per output token")
     assert f"best reachable is {best:,.1f} ms" in warning
