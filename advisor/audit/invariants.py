@@ -163,6 +163,19 @@ def i1_answer_or_honest_dead_end(case: Case) -> Iterator[Violation]:
                     )
             if not dead.get("blocking"):
                 yield _v("I1", w, "a dead end names no answer that rules the options out")
+            relaxed = {
+                c.get("answer_path")
+                for relax in dead.get("relaxations") or []
+                for c in relax.get("changes") or []
+            }
+            for block in dead.get("blocking") or []:
+                if not set(block.get("answers") or []) & relaxed:
+                    yield _v(
+                        "I1",
+                        w,
+                        f"a dead end names {', '.join(block.get('answers') or [])} as ruling "
+                        "options out, yet no relaxation of it brings one back",
+                    )
             if any(not relax.get("changes") for relax in dead.get("relaxations") or []):
                 yield _v(
                     "I1",

@@ -1703,6 +1703,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "slower.",
         "自訂核心：工作負載改用框架內建核心，速度可能較慢。",
     ),
+    "dead_end.by_answer": _m("{field} is {value}", "{field}為{value}"),
+    "dead_end.gives_up.checkpointing": _m(
+        "about a third more compute per step: activations are recomputed in the backward pass",
+        "每步約多三分之一的運算量：反向傳播時重新計算激活值",
+    ),
+    "dead_end.gives_up.micro_batch": _m(
+        "one sequence per micro-batch: more steps, or gradient accumulation to keep the batch",
+        "每個 micro-batch 只有一個序列：步數增加，或以梯度累積維持批次大小",
+    ),
     "dead_end.gives_up.precision": _m(
         "{precision}: the model runs in 16-bit, which needs more memory.",
         "{precision}：模型改以 16 位元執行，需要更多記憶體。",

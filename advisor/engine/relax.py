@@ -39,6 +39,8 @@ _WEIGHT = {
     "clouds": 1,
     "precision": 1,
     "kernels": 2,
+    "checkpointing": 1,
+    "micro_batch": 1,
     "region_same_country": 1,
     "mode": 2,
     "region": 3,
@@ -127,6 +129,7 @@ def dead_end(
     relaxations = [
         _relaxation_doc(catalog, answers, kind, rs, first, lang) for _, rs, first in found[:limit]
     ]
+    blocking = _binding(blocking, relaxations, lang)
     quote = _quote(catalog, answers, kind, schedule, mode, plan, lang)
     status = "no_option" if not options else "nothing_priced"
     statement = i18n.message(
@@ -203,7 +206,8 @@ def _blocking(
         )
         out.append(
             {
-                "answers": ["frameworks"],
+                # The stack as answered: frameworks, serving stack, kernels, numeric format.
+                "answers": ["frameworks", "inference.precision", "training.precision"],
                 "count": codes["unsupported_stack"],
                 "text": i18n.message(
                     "dead_end.by_stack",
@@ -269,6 +273,44 @@ def _blocking(
             }
         )
     return out
+
+
+def _binding(
+    blocking: list[dict[str, Any]], relaxations: Sequence[Mapping[str, Any]], lang: str
+) -> list[dict[str, Any]]:
+    """Of what rules the options out, the answers whose relaxation brings one back (an answer
+    every option was merely built under is not named as binding), and each answer a listed
+    relaxation changes that nothing above names. With no relaxation found, all that is known."""
+    changed = [
+        (str(c["answer_path"]), c["from"]) for r in relaxations for c in r.get("changes") or []
+    ]
+    if not changed:
+        return blocking
+
+    def covers(answer: str, path: str) -> bool:
+        return path == answer or path.startswith(answer + ".")
+
+    binding = [
+        b for b in blocking if any(covers(a, p) for a in b["answers"] for p, _old in changed)
+    ]
+    named = {p for b in binding for p, _old in changed if any(covers(a, p) for a in b["answers"])}
+    for path, old in changed:
+        if path in named:
+            continue
+        named.add(path)
+        binding.append(
+            {
+                "answers": [path],
+                "count": None,
+                "text": i18n.message(
+                    "dead_end.by_answer",
+                    lang,
+                    field=i18n.field_label(path, lang),
+                    value=i18n.value_label(path, old, lang),
+                ),
+            }
+        )
+    return binding
 
 
 def _stack_item(item: str, lang: str) -> str:
@@ -364,6 +406,39 @@ def _candidates(
     )
     if stack_blocked:
         out += _stack_relaxations(answers, kind)
+    out += _memory_relaxations(answers, kind, options)
+    return out
+
+
+def _memory_relaxations(
+    answers: A.Answers, kind: str, options: Sequence[Mapping[str, Any]]
+) -> list[_Relax]:
+    """Where no card holds a training run at all (its activations alone exceed every device),
+    the answers that shrink them: gradient checkpointing on, one sequence per micro-batch."""
+    t = answers.training
+    if SC.PHASE_OF[kind] != "training" or t is None or options:
+        return []
+    out: list[_Relax] = []
+    if not t.gradient_checkpointing:
+        out.append(
+            _Relax(
+                "checkpointing",
+                "training.gradient_checkpointing",
+                False,
+                True,
+                _with(answers, "training.gradient_checkpointing", True),
+            )
+        )
+    if t.micro_batch_size > 1:
+        out.append(
+            _Relax(
+                "micro_batch",
+                "training.micro_batch_size",
+                t.micro_batch_size,
+                1,
+                _with(answers, "training.micro_batch_size", 1),
+            )
+        )
     return out
 
 

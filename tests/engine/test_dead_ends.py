@@ -305,3 +305,29 @@ def test_a_card_ruled_out_by_its_own_data_is_named_in_words(
         w = workload(evaluate(doc, catalog, scoring, lang=lang), "realtime_inference")
         assert said in w["dead_end"]["statement"]
         assert "stack_item" not in w["dead_end"]["statement"]
+
+
+def test_a_run_no_card_can_hold_names_the_answers_that_shrink_it(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    # Eight 32K-token sequences a micro-batch with no gradient checkpointing: the activations
+    # alone exceed every card, in any mode. The dead end names those two answers (not the modes
+    # every option was built under), and relaxing either one plans the run.
+    doc = team(
+        workloads=[{"kind": "pretraining", "schedule": "project_cycles"}],
+        model={"preset": "llama-3-8b"},
+        training={
+            "method": "full",
+            "micro_batch_size": 8,
+            "sequence_length": 32768,
+            "gradient_checkpointing": False,
+            "dataset_tokens": 10**11,
+        },
+    )
+    dead = workload(evaluate(doc, catalog, scoring), "pretraining")["dead_end"]
+    named = [a for b in dead["blocking"] for a in b["answers"]]
+    assert named == ["training.gradient_checkpointing", "training.micro_batch_size"]
+    assert "gradient checkpointing is no" in dead["statement"]
+    changed = {c["answer_path"] for r in dead["relaxations"] for c in r["changes"]}
+    assert changed == set(named)
+    assert all(r["option"]["monthly_cost_usd"] is not None for r in dead["relaxations"])
