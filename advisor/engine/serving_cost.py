@@ -275,18 +275,22 @@ def _inference_option(
         basis = catalog.rule("china_bandwidth_need").get(kind, "daily_mean")
         rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
         china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
-    money = option_money(
-        acc,
-        mode,
-        count,
-        used,
-        storage_gb,
-        egress_gb,
-        ci,
-        china_need,
-        tp=plan.tp,
-        continuous=realtime,
-    )
+
+    def priced(devices: int, device_hours: float) -> dict[str, Any]:
+        return option_money(
+            acc,
+            mode,
+            devices,
+            device_hours,
+            storage_gb,
+            egress_gb,
+            ci,
+            china_need,
+            tp=plan.tp,
+            continuous=realtime,
+        )
+
+    money = priced(count, used)
     redundancy: dict[str, Any] | None = None
     if realtime:
         redundancy = spare_server(acc, inf, money, plan.tp)
@@ -295,18 +299,7 @@ def _inference_option(
             # N+1: one more unit's worth of replicas, so that a failed server still leaves
             # the capacity the peak needs; the option is priced with it.
             more = count + spare * plan.tp
-            spared = option_money(
-                acc,
-                mode,
-                more,
-                used * more / count,
-                storage_gb,
-                egress_gb,
-                ci,
-                china_need,
-                tp=plan.tp,
-                continuous=realtime,
-            )
+            spared = priced(more, used * more / count)
             before, after = money["monthly_cost_usd"], spared["monthly_cost_usd"]
             redundancy["spare_devices"] = spare * plan.tp
             redundancy["usd_per_month"] = (
