@@ -590,7 +590,11 @@ def i10_budget(case: Case) -> Iterator[Violation]:
     headcount = case.answers["cost"].get("ops_headcount")
     if ops == "none" or headcount == 0:
         staff = cost.get("staff") or {}
-        total_staff = sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
+        total_staff = float(
+            cost.get("staff_usd_per_month")
+            if cost.get("staff_usd_per_month") is not None
+            else sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
+        )
         said = all(re.search(r"bought in|向外採購", case.page_one.get(lang, "")) for lang in LANGS)
         charged = bool(cost.get("monthly_total_usd")) and total_staff > 0
         if charged and not (staff.get("bought_in") and said):
