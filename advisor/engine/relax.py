@@ -22,7 +22,6 @@ from advisor.engine import explain as X
 from advisor.engine import i18n
 from advisor.engine import mode_choice as MC
 from advisor.engine import options as O
-from advisor.engine import owned as OW
 from advisor.engine import scoring as SC
 from advisor.engine.catalog import Catalog, Price
 
@@ -97,9 +96,6 @@ def dead_end(
     every option out, the smallest relaxations that bring one back (each re-planned) and, where
     a house offer fits, the sized unit to quote."""
     if SC.PHASE_OF[kind] == "preprocessing" or not is_dead_end(options):
-        return None
-    if mode in OW.OWNED_MODES and options:
-        # The team's own hardware is a recommendation (bought, not rented): not a dead end.
         return None
     blocking = _blocking(answers, kind, mode, options, excluded, lang)
     singles = _candidates(catalog, answers, kind, excluded, options)
