@@ -79,7 +79,9 @@ def billing_statement(
     shown = float(headline["monthly_cost_usd"] or 0.0)
     cheapest = _cheapest_as(headline, slots)
     if cheapest is None:
-        reason = t("asked.no_price", lang, asked=_asked(asked, lang), card=card)
+        reason = t(
+            "asked.no_price", lang, asked=_asked(asked, lang), card=card, used=_slot(used, lang)
+        )
     else:
         slot, cost = cheapest
         be = (headline.get("break_even_utilisation") or {}).get(slot)

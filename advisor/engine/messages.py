@@ -1180,8 +1180,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "asked.no_price": _m(
         "you asked for {asked}, but the catalog has no such price for the offer of {card}, so it "
-        "is priced by the hour (on-demand).",
-        "您要求{asked}，但目錄中 {card} 的方案沒有這種價格，因此按小時（隨需）計價。",
+        "is priced at its {used} rate.",
+        "您要求{asked}，但目錄中 {card} 的方案沒有這種價格，因此以其{used}價格計價。",
     ),
     "asked.fixed_cheaper": _m(
         "you asked for {asked}; {card} is priced {used} instead, which costs less than its {slot} "
