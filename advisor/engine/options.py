@@ -541,6 +541,13 @@ def _priced_option(
     return None if found is None else _copy_option(found)
 
 
+def billed_price(option: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The price the option is billed at (None when it has none)."""
+    used = option.get("billing_used")
+    price: Mapping[str, Any] | None = (option.get("prices") or {}).get(used) if used else None
+    return price
+
+
 def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:
     """Some option runs the team's stack as it is and has a price: a plan it can sign."""
     return any(
@@ -575,7 +582,7 @@ def house_beside_first(options: Sequence[dict[str, Any]], lang: str = "en") -> N
         return
     first = beside_first(options)
     # The server that prices the option itself is its plan, not a server beside it.
-    own = (first.get("prices") or {}).get(first.get("billing_used") or "")
+    own = billed_price(first)
     found = [f for f in found if not own or f["price_id"] != own["price_id"]]
     if found:
         first["house_on_request"] = found

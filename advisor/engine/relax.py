@@ -724,8 +724,7 @@ def _quote(
 def _priced_by(option: Mapping[str, Any], price_id: str) -> bool:
     """Whether the house offer prices the option on a firm figure (an indicative one is a
     quote to ask for)."""
-    used = option.get("billing_used")
-    price: Mapping[str, Any] = ((option.get("prices") or {}).get(used) if used else None) or {}
+    price = O.billed_price(option) or {}
     return price.get("price_id") == price_id and not price.get("indicative")
 
 

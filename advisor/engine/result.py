@@ -675,7 +675,7 @@ def _house_from_hosted_modes(
     listed = list(first.get("house_on_request") or [])
     seen = {str(h["price_id"]) for h in listed}
     # The server that prices the first option is its plan, not a server beside it.
-    own = (first.get("prices") or {}).get(first.get("billing_used") or "")
+    own = O.billed_price(first)
     if own:
         seen.add(str(own["price_id"]))
     for mode in allowed:
