@@ -234,45 +234,51 @@ def i1q_dead_end_quote(case: Case) -> Iterator[Violation]:
 
 
 def i2_built_as_sold(case: Case) -> Iterator[Violation]:
+    """The first GPU option is bought in whole units as sold (its `unit`): the billed cards are
+    the units' cards, a tensor-parallel group fits in one unit, a price sold per unit counts that
+    unit's cards, a host's server is priced for the cards it holds, and a vendor's SXM build is
+    an HGX board of 4 or 8."""
     for _, w in _workloads(case):
         for option in (w.get("options") or [])[:1]:
-            price = _price(option) or {}
-            per_unit = int(price.get("gpus_per_unit") or 1)
+            if option.get("type") != "gpu":
+                continue
             count = int(option["count"])
             billed = int(option.get("billed_count") or count)
             tp = int(option.get("tensor_parallel") or 1)
             name = f"{option['name']} × {count}"
-            if option.get("type") == "gpu" and per_unit > 1 and billed % per_unit:
+            unit = option.get("unit")
+            if not unit:
+                yield _v("I2", w, f"{name}: no unit as sold")
+                continue
+            per_unit, units = int(unit["gpus"]), int(unit["count"])
+            if billed != per_unit * units:
                 yield _v(
                     "I2",
                     w,
-                    f"{name} is billed as {billed} cards, not whole units of {per_unit}",
+                    f"{name} is billed as {billed} cards, not {units} unit(s) of {per_unit}",
                 )
-            if option.get("type") == "gpu" and tp > per_unit and not price.get("house"):
+            if tp > per_unit:
                 yield _v(
                     "I2",
                     w,
                     f"{name}: a tensor-parallel group of {tp} spans units of {per_unit} card(s)",
                 )
-            sold = price.get("sold_unit") or {}
-            if (
-                sold
-                and option.get("type") == "gpu"
-                and int(sold.get("gpus") or 0)
-                not in (
-                    0,
-                    per_unit,
-                )
-            ):
+            if count > billed:
+                yield _v("I2", w, f"{name}: {count} cards needed, {billed} bought")
+            price = _price(option) or {}
+            priced_per_unit = int(price.get("gpus_per_unit") or 1)
+            if priced_per_unit > 1 and priced_per_unit != per_unit:
                 yield _v(
                     "I2",
                     w,
-                    f"{name}: the unit sold has {sold.get('gpus')} cards, the price counts "
-                    f"{per_unit}",
+                    f"{name}: the unit sold has {per_unit} cards, the price counts "
+                    f"{priced_per_unit}",
                 )
             server = price.get("server") or {}
             if server and int(server.get("gpus") or per_unit) != per_unit:
                 yield _v("I2", w, f"{name}: a server of {server.get('gpus')} priced as {per_unit}")
+            if unit["kind"] == "vendor_build" and unit["name"] == "HGX" and per_unit not in (4, 8):
+                yield _v("I2", w, f"{name}: an HGX board of {per_unit} cards")
 
 
 # ------------------------------------------------------------------- I3: priced on page one

@@ -94,6 +94,8 @@ def unit_fit(
     unit = unit_of(catalog, p)
     if unit is None:
         g = max(1, p.gpus_per_unit)
+        if g > 1 and tp > g:
+            return None  # a server of g cards cannot hold a group of tp
         units = -(-count // g)
         return UnitFit(g, units, units * g)
     # A row priced for a whole multi-GPU shape (a3-highgpu-8g) sells that shape only.
@@ -201,6 +203,7 @@ def choose_price(
     china_mbps: float | None = None,
     tp: int = 1,
     training: bool = False,
+    skip_house: bool = False,
 ) -> PriceChoice | None:
     """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
     within a region match, the anchor's provider and region first (so that one option's
@@ -209,8 +212,10 @@ def choose_price(
     `china_mbps` are needed, the premium China bandwidth beyond what the row's servers include
     at the row's own price per Mbps-month (a row without one adds nothing it could price).
     Only rows whose unit can build the option (`tp` devices in one unit) price it; a training
-    run over several units prefers an offer with an RDMA-class fabric between them."""
-    best: tuple[int, int, int, int, float, str] | None = None
+    run over several units prefers an offer with an RDMA-class fabric between them. The
+    operator's own rows come first where the customer is; `skip_house` leaves them out (what
+    the cheapest other offer would cost)."""
+    best: tuple[int, int, int, int, int, float, str] | None = None
     chosen: PriceChoice | None = None
     unlisted = not_offered(catalog)
     for p in catalog.prices_by_accelerator.get(acc_id, ()):
@@ -218,6 +223,8 @@ def choose_price(
             continue
         if p.on_request and not p.indicative:
             continue  # a price on request with no figure to indicate: listed, never priced
+        if skip_house and p.house:
+            continue
         if (p.region_key, p.provider, acc_id) in unlisted:
             continue  # a price-list row in a region that does not offer the card
         # Cloud preferences only narrow public-cloud prices; hosting offers are not "clouds".
@@ -243,10 +250,87 @@ def choose_price(
         if china_mbps is not None:
             bw = china_bandwidth_cost(p, fit.billed, china_mbps)
             cost += (bw[3] or 0.0) / catalog.hours_per_month
-        key = (_MATCH_RANK[match], 0 if country else 1, 0 if same else 1, no_fabric, cost, p.id)
+        # The operator's own server comes first among the offers where the customer is: the
+        # report says what a cheaper offer of the same card would save (`cheaper_elsewhere`).
+        house = 0 if p.house and match != "elsewhere" else 1
+        key = (
+            _MATCH_RANK[match],
+            0 if country else 1,
+            house,
+            0 if same else 1,
+            no_fabric,
+            cost,
+            p.id,
+        )
         if best is None or key < best:
             best, chosen = key, choice
     return chosen
+
+
+def cheaper_elsewhere(
+    acc_id: str,
+    mode: str,
+    slot: str,
+    chosen: PriceChoice,
+    usd_per_month: float,
+    ci: CostInputs,
+    china_mbps: float | None = None,
+    tp: int = 1,
+    training: bool = False,
+) -> dict[str, Any] | None:
+    """When the operator's own server prices an option: the cheapest other offer of the same
+    card, billing and place, and what it would save a month (None when none costs less)."""
+    if not chosen.price.house:
+        return None
+
+    def build() -> dict[str, Any] | None:
+        other = choose_price(
+            ci.catalog,
+            acc_id,
+            mode,
+            slot,
+            ci.regions,
+            ci.clouds,
+            ci.residency,
+            chosen.fit.billed if chosen.fit else 1,
+            None,
+            china_mbps,
+            tp,
+            training,
+            skip_house=True,
+        )
+        if other is None or other.match != chosen.match or other.fit is None:
+            return None
+        cost = other.monthly * other.fit.billed
+        if cost >= usd_per_month - 0.005:
+            return None
+        return {
+            "price_id": other.price.id,
+            "provider": other.price.provider,
+            "region": other.price.region,
+            "billing": slot,
+            "usd_per_month": round(cost, 2),
+            "saves_usd_per_month": round(usd_per_month - cost, 2),
+            "saves_share": round(1.0 - cost / usd_per_month, 4) if usd_per_month else None,
+            "source": other.price.source,
+            "as_of": other.price.as_of,
+        }
+
+    key = (
+        "cheaper_elsewhere",
+        acc_id,
+        mode,
+        slot,
+        chosen.price.id,
+        round(usd_per_month, 2),
+        ci.regions,
+        ci.clouds,
+        ci.residency,
+        china_mbps,
+        tp,
+        training,
+    )
+    return ci.catalog.memo(key, build)
 
 
 def is_stale(as_of: str | None, today: date, stale_days: float) -> bool:
@@ -322,7 +406,12 @@ def price_doc(
         ),
         # Only on house offers, so that results priced without one keep their bytes.
         **(
-            {"house": True, "server": dict(p.server or {}), "modes": list(p.modes)}
+            {
+                "house": True,
+                "server": dict(p.server or {}),
+                "modes": list(p.modes),
+                **({"demo": True} if p.demo else {}),
+            }
             if p.house
             else {}
         ),
@@ -579,14 +668,20 @@ def choose_slot(
     commitment) is allowed on public cloud only when the option's own utilisation is at or above
     that slot's break-even (its monthly price over a month of on-demand hours; the catalog's
     figure when one side is missing), demand is not unpredictable and the customer did not ask to
-    pay as they go; 3 years also needs a stable stack. Hosted modes sell monthly servers only.
-    Spot is never the headline: it can be taken away mid-run.
+    pay as they go; 3 years also needs a stable stack. Hosted modes rent servers by the month,
+    or on a 12- or 36-month term where the host sells one and the team commits (or has no
+    preference and predictable demand; 36 months also needs a stable stack). Spot is never the
+    headline: it can be taken away mid-run.
     """
     if mode in ("dedicated_hosting", "bare_metal", "private_cloud", "on_premises"):
-        for slot in ("monthly", "on_demand"):
-            if compute.get(slot) is not None:
-                return slot
-        return None
+        terms = ["monthly"]
+        committing = ci.billing == "committed" or (ci.billing == "no_preference" and ci.predictable)
+        if mode in ("dedicated_hosting", "bare_metal") and committing:
+            terms += ["commit_1y", "commit_3y"] if ci.stable else ["commit_1y"]
+        on_term = [(compute[s], i, s) for i, s in enumerate(terms) if compute.get(s) is not None]
+        if on_term:
+            return min(on_term)[2]
+        return "on_demand" if compute.get("on_demand") is not None else None
     allowed = ["on_demand"]
     if ci.billing != "pay_as_you_go" and ci.predictable:
         default_be = ci.catalog.figure("commit_break_even_utilisation")

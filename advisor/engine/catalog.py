@@ -166,6 +166,8 @@ class Price:
     # What an indicative figure is the median of: rows, kind, and the row it names.
     indicative_basis: Mapping[str, Any] | None = None
     server: Mapping[str, Any] | None = None
+    # A demo figure (the demo seed's house servers): it says so wherever it is shown.
+    demo: bool = False
     # The unit the row sells (catalog `units`); None for TPU slices and catalogs without units.
     unit_id: str | None = None
 
@@ -571,6 +573,7 @@ def _build(data: Mapping[str, Any]) -> Catalog:
             house=bool(p.get("house", False)),
             on_request=bool(p.get("price_on_request", False)),
             server=p.get("server"),
+            demo=bool(p.get("demo", False)) and not p.get("price_on_request", False),
             unit_id=p.get("unit_id") if p.get("unit_id") in unit_data else None,
         )
         for p in data["prices"]

@@ -22,6 +22,7 @@ from advisor.engine.billing import (
     PriceChoice,
     best_offer,
     billed_devices,
+    cheaper_elsewhere,
     china_bandwidth_cost,
     choose_slot,
     on_request_offers,
@@ -167,7 +168,7 @@ def option_money(
         # Owned hardware has no rental row: its month is the total cost of ownership (issue 22),
         # held all month like a monthly server.
         compute["monthly"] = owned["usd_per_month"]
-        billed["monthly"] = count
+        billed["monthly"] = int(owned["devices"])  # whole servers as a vendor builds them
     # Another provider's or region's price (the anchor's offer has none for the slot) is the
     # headline only when it is read in the customer's region group, or the anchor is not
     # either: never a Hong Kong commitment under a Los Angeles on-demand price.
@@ -236,7 +237,17 @@ def option_money(
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
     total = None if chosen is None else chosen + storage + egress + staff + (china_usd or 0.0)
     on_request = on_request_offers(acc.id, mode, ci)
+    house_choice = prices.get(chosen_slot) if chosen_slot in FIXED_SLOTS else None
+    cheaper = (
+        cheaper_elsewhere(
+            acc.id, mode, str(chosen_slot), house_choice, chosen, ci, hosted_need, tp, training
+        )
+        if house_choice is not None and chosen is not None
+        else None
+    )
     return {
+        # Only when the operator's server prices the option and another host's costs less.
+        **({"cheaper_elsewhere": cheaper} if cheaper else {}),
         # Only when the card has offers sold on request here (the report's quote action).
         **({"on_request": on_request} if on_request else {}),
         # Only for owned hardware with a sourced purchase price: its cost of ownership.

@@ -246,6 +246,9 @@ class Option(TypedDict):
     tco: NotRequired[dict[str, Any]]
     # The card's offers in this mode sold on request (no figure): the report's quote action.
     on_request: NotRequired[list[dict[str, Any]]]
+    # Engine 2.6: the unit a GPU option is bought in (units.unit_doc): kind (instance, server,
+    # vendor_build), name, gpus per unit, count of units, billed cards, house.
+    unit: NotRequired[dict[str, Any]]
     # Engine 2.2: the catalog figure that priced the egress; and, when the customer must reach
     # mainland China and the workload serves it, the premium bandwidth (hosted) or the egress
     # rate used (public cloud). The cost line is None when it has no price (status says why).

@@ -257,6 +257,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Dedicated hosts and bare-metal servers are rented by the month.",
         "專屬主機與裸機伺服器按月租用。",
     ),
+    "billing.hosted_term": _m(
+        "Dedicated hosts and bare-metal servers are rented by the month or on a term: {billing} "
+        "costs the least of the terms your answers allow.",
+        "專屬主機與裸機伺服器可按月或按合約期租用：在您的回答允許的方案中，{billing}最便宜。",
+    ),
     "billing.cloud_monthly": _m(
         "You prefer fixed monthly bills and use the devices at least half the day: monthly cloud "
         "billing fits.",
@@ -1477,6 +1482,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：{card} × {count} 雖達到目標，但只剩 {margin} 的餘裕（{achieved}，目標 {target}），"
         "低於 {safety} 的安全餘裕：這是風險，並非輕鬆達標。估算本身的誤差約在此範圍內；請以試行"
         "驗證，或預留更多餘裕。",
+    ),
+    "rank.house_first_same_card": _m(
+        "{kind}: the operator's own server, {units} × {server}, comes first; the same card from "
+        "{provider} ({region}) would cost {usd} USD a month less ({share}).",
+        "{kind}：營運商自有伺服器 {units} × {server} 排在第一；同一張卡改由 {provider}（{region}）"
+        "提供，每月可省 {usd} 美元（{share}）。",
+    ),
+    "rank.house_first_other_card": _m(
+        "{kind}: the operator's own server, {server}, comes first among the plans that meet "
+        "your target; {card} × {count} from {provider} costs {share} less {per}.",
+        "{kind}：在符合目標的方案中，營運商自有伺服器 {server} 排在第一；{card} × {count}"
+        "（{provider}）{per}便宜 {share}。",
     ),
     "rank.indicative_first": _m(
         "{kind}: the first option, {card} × {count} from {provider} at {cost} USD {per}, is on an "

@@ -198,6 +198,62 @@ def _firm(option: Mapping[str, Any]) -> bool | None:
     return None if not price else bool(price["as_of"]) and not price["estimated"]
 
 
+def house_first_note(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
+    """The operator's own server ranks first among the plans that meet the target; when another
+    offer of the same card, or another card's plan, costs less, the note names it and by how
+    much."""
+    if not options or RK.house(options[0]):
+        return []
+    first = options[0]
+    usd = first.get("monthly_cost_usd")
+    if usd is None:
+        return []
+    out: list[str] = []
+    unit = first.get("unit") or {}
+    same = first.get("cheaper_elsewhere")
+    if same:
+        out.append(
+            i18n.message(
+                "rank.house_first_same_card",
+                lang,
+                kind=i18n.label(kind, lang),
+                server=unit.get("name") or first["name"],
+                units=unit.get("count") or 1,
+                provider=i18n.catalog_text(same["provider"], lang),
+                region=i18n.region_text(same["region"] or "", lang),
+                usd=f"{same['saves_usd_per_month']:,.0f}",
+                share=i18n.percent(same["saves_share"] or 0.0),
+            )
+        )
+    cheaper = next(
+        (
+            o
+            for o in options[1:]
+            if o.get("monthly_cost_usd") is not None
+            and o["cost_to_result"]["usd"] is not None
+            and o["cost_to_result"]["usd"] < first["cost_to_result"]["usd"] - 1e-9
+        ),
+        None,
+    )
+    if cheaper is not None:
+        price = (cheaper.get("prices") or {}).get(cheaper.get("billing_used")) or {}
+        share = 1.0 - cheaper["cost_to_result"]["usd"] / first["cost_to_result"]["usd"]
+        out.append(
+            i18n.message(
+                "rank.house_first_other_card",
+                lang,
+                kind=i18n.label(kind, lang),
+                server=unit.get("name") or first["name"],
+                card=cheaper["name"],
+                count=cheaper["count"],
+                provider=i18n.catalog_text(price.get("provider") or "", lang),
+                share=i18n.percent(share),
+                per=i18n.message(f"per.{first['cost_to_result']['per']}", lang),
+            )
+        )
+    return out
+
+
 def indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
     """A first option on an indicative price (undated, estimated, a "from" price) ranks there
     on cost alone; the buyer is told so and which firm price it beat."""

@@ -24,6 +24,7 @@ from advisor.engine import serving_cost as SV
 from advisor.engine import sizing as S
 from advisor.engine import stack as ST
 from advisor.engine import training_cost as TR
+from advisor.engine import units as UN
 from advisor.engine.catalog import Accelerator, Catalog
 
 # Rule ids stated in the result document (recommendation.rules, workloads[].rules).
@@ -399,6 +400,9 @@ def build(
             stack = ci.sized[("stack_doc", acc.id, phase, lang)] = _stack_doc(catalog, fit, lang)
         option["stack"] = stack
         option["availability"] = avail
+        unit = UN.unit_doc(option, acc, mode)
+        if unit is not None:
+            option["unit"] = unit
         option["_index"] = index
         out.append(option)
     out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)

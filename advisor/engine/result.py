@@ -43,6 +43,7 @@ from advisor.engine.messages import MESSAGES
 from advisor.engine.notes import (
     dominated_notes,
     first_here_notes,
+    house_first_note,
     indicative_first_note,
     lead_passed_over_notes,
     missed_notes,
@@ -58,7 +59,7 @@ from advisor.engine.sizing_docs import inference_sizing_doc, training_sizing_doc
 # (decisions.evaluation.is_current) only by the same rules, and compare can say the engine moved.
 # 2.4.0 (2026-12-05): a price row that names no region is not where the customer is, and a
 # card's availability honours the team's clouds (3d3009c); Chinese lists joined with 、 (a8260ab).
-ENGINE_VERSION = "2.5.0"
+ENGINE_VERSION = "2.6.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
@@ -261,6 +262,7 @@ def evaluate(
         notes += thin_margin_notes(wd.kind, options, catalog, lang)
         notes += dominated_notes(wd.kind, built.dominated, lang)
         notes += indicative_first_note(wd.kind, options, lang)
+        notes += house_first_note(wd.kind, options, lang)
         notes += lead_passed_over_notes(wd.kind, options, lang)
         notes += first_here_notes(wd.kind, options, answers.organization.regions, lang)
         conf_parts.append((family_conf, mode_conf, card_conf))
@@ -478,6 +480,8 @@ def evaluate(
             if slot == "on_demand"
             else "billing.clears_break_even"
             if be is not None
+            else "billing.hosted_term"
+            if slot in ("commit_1y", "commit_3y")
             else "billing.hosted_monthly"
         )
         plan_key = f"billing.plan.{billing}"

@@ -36,6 +36,23 @@ def region_figures(catalog: Catalog, regions: Sequence[str]) -> tuple[dict[str, 
     return dict(table[dearest]), dearest, False
 
 
+def vendor_build(acc: Accelerator, count: int) -> tuple[int, int, int]:
+    """How `count` cards are bought as servers a vendor builds: (cards bought, cards per server,
+    servers). NVLink-class (SXM) cards come on HGX baseboards of 4 or 8 (NVIDIA's HGX
+    configurations): a board of 4 up to four cards, boards of 8 beyond. PCIe cards go in general
+    GPU hosts of up to `max_devices_per_node`, the same number in each."""
+    count = max(count, 1)
+    if acc.fast_interconnect:
+        most = max(1, acc.max_devices_per_node)
+        per = 4 if count <= 4 and most >= 4 else most
+        servers = -(-count // per)
+        return servers * per, per, servers
+    most = max(1, acc.max_devices_per_node)
+    servers = -(-count // most)
+    per = -(-count // servers)
+    return servers * per, per, servers
+
+
 def owned_tco(
     acc: Accelerator,
     count: int,
@@ -50,8 +67,7 @@ def owned_tco(
     card_key = catalog.rule("purchase_price_by_accelerator").get(acc.id)
     if card_key is None or acc.tdp_w is None or acc.type != "gpu":
         return None
-    per_server = max(1, acc.max_devices_per_node)
-    servers = -(-max(count, 1) // per_server)
+    devices, per_server, servers = vendor_build(acc, count)
     # NVLink-class cards come on an HGX baseboard; PCIe cards go in a general GPU host.
     host_key = (
         "purchase_host_usd_hgx_8gpu" if acc.fast_interconnect else "purchase_host_usd_pcie_server"
@@ -59,12 +75,12 @@ def owned_tco(
     overhead_key = "server_overhead_kw_hgx" if acc.fast_interconnect else "server_overhead_kw_pcie"
     card_usd = catalog.figure(card_key)
     host_usd = catalog.figure(host_key)
-    capex = count * card_usd + servers * host_usd
+    capex = devices * card_usd + servers * host_usd
     months = int(term_months or catalog.figure("default_amortisation_months"))
     hardware = capex / months
     # Power at the nameplate (TDP) of every card plus each server's own draw: a conservative
     # ceiling, since colocation is contracted per kW of capacity whatever the load.
-    kw = count * acc.tdp_w / 1000.0 + servers * catalog.figure(overhead_key)
+    kw = devices * acc.tdp_w / 1000.0 + servers * catalog.figure(overhead_key)
     figures, region, regional = region_figures(catalog, regions)
     pue = catalog.figure("datacenter_pue")
     kwh_price = catalog.figure(figures["electricity"])
@@ -79,6 +95,7 @@ def owned_tco(
         "term_basis": "answer" if term_months else "default",
         "servers": servers,
         "devices_per_server": per_server,
+        "devices": devices,
         "card_usd": round(card_usd, 2),
         "server_usd": round(host_usd, 2),
         "capex_usd": round(capex, 2),

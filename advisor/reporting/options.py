@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 
 from advisor import charts
 from advisor.engine.document import Option, Price
@@ -20,6 +21,49 @@ BILLING_SLOTS = ("on_demand", "spot", "capacity_block", "commit_1y", "commit_3y"
 
 def option_label(option: Mapping[str, Any]) -> str:
     return f"{option['name']} × {option['count']}"
+
+
+def unit_text(option: Mapping[str, Any]) -> str:
+    """The units the option is bought in, as sold: "5 × TYO-L40S-8 servers, 8 × NVIDIA L40S
+    each (40 cards)", with the cards needed when fewer than bought."""
+    unit = option.get("unit")
+    if not unit:
+        return ""
+    values = {
+        "count": unit["count"],
+        "name": unit.get("name") or option["name"],
+        "gpus": unit["gpus"],
+        "card": option["name"],
+        "billed": unit["billed"],
+    }
+    if unit["kind"] == "instance":
+        text = ngettext(
+            "%(count)s × %(name)s instance, %(gpus)s × %(card)s each (%(billed)s cards)",
+            "%(count)s × %(name)s instances, %(gpus)s × %(card)s each (%(billed)s cards)",
+            unit["count"],
+        )
+    elif unit["kind"] == "server":
+        text = ngettext(
+            "%(count)s × %(name)s server, %(gpus)s × %(card)s each (%(billed)s cards)",
+            "%(count)s × %(name)s servers, %(gpus)s × %(card)s each (%(billed)s cards)",
+            unit["count"],
+        )
+    elif unit.get("name") == "HGX":
+        text = ngettext(
+            "%(count)s HGX server of %(gpus)s × %(card)s (%(billed)s cards), bought",
+            "%(count)s HGX servers of %(gpus)s × %(card)s each (%(billed)s cards), bought",
+            unit["count"],
+        )
+    else:
+        text = ngettext(
+            "%(count)s PCIe server of %(gpus)s × %(card)s (%(billed)s cards), bought",
+            "%(count)s PCIe servers of %(gpus)s × %(card)s each (%(billed)s cards), bought",
+            unit["count"],
+        )
+    out = text % values
+    if int(option["count"]) < int(unit["billed"]):
+        out += _("; %(count)s cards needed") % {"count": option["count"]}
+    return out
 
 
 def where_sold(price: Mapping[str, Any] | None) -> str:

@@ -23,6 +23,7 @@ from advisor.reporting.options import (
     server_spec,
     target_flagged,
     time_text,
+    unit_text,
     where_sold,
 )
 from advisor.reporting.text import customer_text, percent
@@ -67,7 +68,10 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         "kind": w["kind"],
         "chosen": chosen,
         "option": option_label(chosen),
+        "units": unit_text(chosen),
         "where": "" if unpriced is not None else where_sold(price),
+        # The operator's own server on its demo price list: said so, with the quote it leads to.
+        "demo": _demo(price),
         "deployment_mode": w["deployment_mode"],
         "billing": charts.BILLING_LABELS.get(used, "") if used else "",
         "monthly": chosen["monthly_cost_usd"],
@@ -100,6 +104,12 @@ def _cpu_plan(cpu: Any) -> dict[str, Any] | None:
             "hours": f"{float(cpu.get('hours_per_month') or 0):,.0f}",
         }
     return {"what": what, "monthly": cpu["usd_per_month"]}
+
+
+def _demo(price: Any) -> dict[str, Any] | None:
+    if not price or not price.get("demo"):
+        return None
+    return {"price_id": price["price_id"], "source": price.get("source") or ""}
 
 
 def _indicative(price: Any) -> dict[str, Any] | None:

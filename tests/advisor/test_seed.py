@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Organization, Role, User
-from advisor.demo_offers import house_offers
+from advisor.demo_offers import HOUSE_OFFERS, house_offers
 from advisor.engine import load_catalog
 from advisor.models import Assessment, Report
 from advisor.reference.models import Catalog, HouseOffer
@@ -84,23 +84,35 @@ def test_the_seed_separates_the_operator_from_its_customers_and_adds_its_house_o
     member = User.objects.get(email="member@demo.example")
     assert [m.organization.name for m in member.memberships.all()] == ["Demo AI Lab"]
     # The operator's house offers: in the published catalog, marked demo, each with its
-    # source and date; no public list price was found, so each is on request.
+    # source and date; no public list price was found, so each server carries a demo price per
+    # term derived from a named public comparable.
     published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
     offers = HouseOffer.objects.filter(catalog=published)
     assert {o.region_key for o in offers} == {"hong_kong", "tokyo", "los_angeles"}
     assert {o.accelerator.key for o in offers} >= {"nvidia-l40s", "nvidia-h100-sxm", "nvidia-h200"}
-    # The RTX-class server (issue 22 item 3): four RTX 6000 Ada in Los Angeles, on request.
-    rtx = offers.get(extra__server__name="LAX-RTX6000ADA-4")
+    # The RTX-class server: four RTX 6000 Ada in Los Angeles.
+    rtx = offers.get(extra__server__name="LAX-RTX6000ADA-4", billing="monthly")
     assert (rtx.accelerator.key, rtx.region_key, rtx.extra["gpus_per_unit"]) == (
         "nvidia-rtx-6000-ada",
         "los_angeles",
         4,
     )
     assert published.accelerators.filter(key="nvidia-rtx-6000-ada").exists()
+    # Every server by the month, on 12 and on 36 months, each term cheaper than the shorter.
+    by_server: dict[str, dict[str, float]] = {}
+    for offer in offers:
+        by_server.setdefault(offer.extra["server"]["name"], {})[offer.billing] = float(
+            offer.usd_per_device_month or 0
+        )
+    for terms in by_server.values():
+        assert terms["monthly"] > terms["commit_1y"] > terms["commit_3y"]
     for offer in offers:
         assert offer.extra["demo"] is True and offer.provider == "Harbour GPU Cloud"
         assert offer.source and offer.as_of is not None
-        assert offer.extra["price_on_request"] is True and offer.usd_per_device_month is None
+        assert offer.usd_per_device_month and offer.usd_per_device_month > 0
+        assert "Demo price, not a quote" in offer.source and "Derived from" in offer.source
+        months = {"monthly": 1, "commit_1y": 12, "commit_3y": 36}[offer.billing]
+        assert offer.extra["server"]["min_term_months"] == months
         assert offer.extra["server"]["china_bandwidth_type"] == "cn2_gia"
         assert offer.extra["server"]["china_bandwidth_mbps"] > 0
         assert {"bare_metal"} <= set(offer.modes)
@@ -120,15 +132,21 @@ def test_the_core_customer_sample_report_leads_with_a_house_server(
     report = core.reports.get(language="en")
     assert report.status == Report.Status.DONE
     first = report.result["workloads"][0]["options"][0]
-    (house, *_) = first["house_on_request"]
-    assert house["provider"] == "Harbour GPU Cloud" and house["region_key"] == "hong_kong"
+    price = first["prices"][first["billing_used"]]
+    # The operator's server, priced on its demo list, meeting the latency target.
+    assert price["house"] and price["demo"] and price["provider"] == "Harbour GPU Cloud"
+    assert first["meets_latency"] is True and first["monthly_cost_usd"] > 0
+    unit = first["unit"]
+    assert unit["kind"] == "server" and unit["name"] == price["server"]["name"]
+    assert unit["billed"] == first["billed_count"] == unit["count"] * unit["gpus"]
     page = _client_for("member@demo.example").get(
         reverse("advisor:report", args=[core.pk, report.number])
     )
     text = page.text
     plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
-    assert "Our server for this workload" in plan and house["sold_as"] in plan
-    assert "ask for a price" in plan
+    assert "Harbour GPU Cloud" in plan and "Demo price list" in plan
+    assert f"{unit['count']} × {unit['name']} servers" in plan
+    assert "ask for a price" not in plan
     # The quote card credits the operator, never the member's own organisation.
     card = text[text.index('id="quote"') :]
     assert "<strong>Harbour GPU Cloud</strong> offers this server" in card
@@ -157,14 +175,14 @@ def test_a_catalog_seeded_before_the_rtx_card_gains_it_and_its_los_angeles_serve
     call_command("seed", password=PASSWORD, samples=False)
     published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
     assert published.version == version + 1
-    assert published.prices.filter(extra__server__name="LAX-RTX6000ADA-4").count() == 1
+    assert published.prices.filter(extra__server__name="LAX-RTX6000ADA-4").count() == 3
     assert set(
         published.prices.filter(accelerator__key=card, extra__house__isnull=True).values_list(
             "provider", flat=True
         )
     ) == {"RunPod", "Hetzner"}
     assert published.data["figures"]["purchase_usd_nvidia_rtx_6000_ada"]["value"] == 6800.0
-    assert published.prices.filter(extra__demo=True).count() == 7
+    assert published.prices.filter(extra__demo=True).count() == len(HOUSE_OFFERS)
     # And once is enough.
     call_command("seed", password=PASSWORD, samples=False)
     assert Catalog.objects.get(status=Catalog.Status.PUBLISHED).version == version + 1
@@ -194,37 +212,41 @@ def test_a_los_angeles_team_on_dedicated_servers_is_planned_on_the_operators_ser
     )
     text = page.text
     plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
-    # The plan is the operator's Los Angeles server, on an indicative price (sold on request);
-    # its other server that fits stands beside it, with how it is sold, in words.
+    # The plan is the operator's Los Angeles server on its demo price list, in whole servers.
     assert "Harbour GPU Cloud · Los Angeles (One Wilshire)" in plan
-    assert "Indicative: ask for a quote" in plan
-    assert "Our server for this workload" in plan and "LAX-H100-8" in plan
-    assert "Dedicated hosting or bare metal" in plan
+    assert "Demo price list" in plan and "ask for a price" not in plan
+    report.refresh_from_db()
+    first = report.result["workloads"][0]["options"][0]
+    server = first["unit"]["name"]
+    assert server.startswith("LAX-") and server in plan
     quote = _client_for("member@demo.example").get(
         reverse("advisor:report", args=[assessment.pk, report.number]),
-        {"offer": "demo-la-h100-8"},
+        {"offer": first["prices"][first["billing_used"]]["price_id"]},
     )
     card = quote.text[quote.text.index('id="quote"') :]
-    assert "LAX-H100-8" in card
+    assert server in card
     assert '<dd class="col-sm-9 quote-deployment">Dedicated hosting or bare metal</dd>' in card
 
 
-def test_the_house_server_line_is_punctuated_in_the_reports_language() -> None:
-    # The sample start-up's report in both languages lists the operator's servers that fit; the
-    # line joins the server's size and its host with the page language's colon and brackets
-    # (it read "…裸機: 1 台 … (2 × AMD EPYC …" with ASCII ones on the Chinese page).
+def test_the_servers_line_is_punctuated_in_the_reports_language() -> None:
+    # The core customer's report in both languages says the servers bought, with the page
+    # language's brackets.
     call_command("seed", password=PASSWORD)
-    startup = (
-        Assessment.objects.filter(reports__language="zh-hant", title__icontains="start-up")
-        .distinct()
-        .get()
-    )
+    core = Assessment.objects.get(title="Hong Kong assistant serving mainland China")
     client = _client_for("member@demo.example")
-    expected = {"en": (r": \d+ servers? of ", " (2 × AMD"), "zh-hant": (r"：\d+ 台 ", "（2 × AMD")}
-    for language, (colon, bracket) in expected.items():
-        report = startup.reports.get(language=language)
-        text = client.get(reverse("advisor:report", args=[startup.pk, report.number])).text
+    expected = {
+        "en": (r"\d+ × \S+ servers?, \d+ × ", " ("),
+        "zh-hant": (r"\d+ 台 \S+ 伺服器", "（"),
+    }
+    for language, (words, bracket) in expected.items():
+        report = core.reports.filter(language=language).first() or core.reports.get()
+        if report.language != language:
+            report = reports.report_request(
+                assessment=core, user=core.created_by, language=language, throttle=False
+            )
+            reports.report_generate(report_id=report.pk)
+        text = client.get(reverse("advisor:report", args=[core.pk, report.number])).text
         plan = text[text.index('id="report-plan"') : text.index('id="report-confidence"')]
-        houses = re.findall(r'<div class="report-house">.*?</div>', plan, re.S)
-        assert houses, language
-        assert all(re.search(colon, h) and bracket in h for h in houses), (language, houses[0])
+        units = re.findall(r'<div class="report-units">.*?</div>', plan, re.S)
+        assert units, language
+        assert all(re.search(words, u) and bracket in u for u in units), (language, units[0])

@@ -69,8 +69,10 @@ def test_every_option_is_billed_in_whole_units_of_its_price(
                 used = o.get("billing_used")
                 if not used:
                     continue
-                if o.get("tco"):  # owned hardware: bought card by card, in whole servers
-                    assert o["billed_count"] == o["count"] and o["tco"]["servers"] >= 1
+                if o.get("tco"):  # owned hardware: bought in whole servers as vendors build
+                    tco = o["tco"]
+                    assert o["billed_count"] == tco["devices"] >= o["count"]
+                    assert tco["devices"] == tco["servers"] * tco["devices_per_server"]
                     continue
                 unit = o["prices"][used]["gpus_per_unit"]
                 assert o["billed_count"] % unit == 0 and o["billed_count"] >= o["count"]

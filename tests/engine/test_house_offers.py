@@ -78,10 +78,12 @@ def test_a_house_offer_prices_its_option_and_names_its_provider(
     assert h100["cost_to_result"]["usd"] is not None
 
 
-@pytest.mark.parametrize(("house_usd", "wins"), [(1500, True), (2500, False)])
-def test_a_house_offer_wins_only_on_cost(
-    catalog: Catalog, scoring: ScoringModel, house_usd: float, wins: bool
+@pytest.mark.parametrize(("house_usd", "saves"), [(1500, None), (2500, 500 * 8)])
+def test_the_house_offer_prices_the_card_and_says_what_a_cheaper_host_saves(
+    catalog: Catalog, scoring: ScoringModel, house_usd: float, saves: float | None
 ) -> None:
+    # The operator's own server prices its card where the customer is, dearer or not; when
+    # another host's offer of the same card costs less, the option says by how much.
     other = {
         **_house("other-h100", "nvidia-h100-sxm", usd_per_device_month=2000),
         "provider": "Another Host",
@@ -91,8 +93,18 @@ def test_a_house_offer_wins_only_on_cost(
     both = _with(
         catalog, _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=house_usd), other
     )
-    h100 = _option(evaluate(_hosted_team(), both, scoring), "nvidia-h100-sxm")
-    assert h100["prices"]["monthly"]["price_id"] == ("house-h100" if wins else "other-h100")
+    result = evaluate(_hosted_team(), both, scoring)
+    h100 = _option(result, "nvidia-h100-sxm")
+    assert h100["prices"]["monthly"]["price_id"] == "house-h100"
+    cheaper = h100.get("cheaper_elsewhere")
+    if saves is None:
+        assert cheaper is None
+    else:
+        servers = h100["unit"]["count"]
+        assert cheaper["provider"] == "Another Host"
+        assert cheaper["saves_usd_per_month"] == pytest.approx(saves * servers)
+        said = [n for n in result["cost"]["notes"] if "Another Host" in n]
+        assert said and f"{saves * servers:,.0f} USD a month less" in said[0]
 
 
 def test_a_price_on_request_offer_ranks_on_an_indicative_price_that_names_its_basis(

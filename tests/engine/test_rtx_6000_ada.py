@@ -111,11 +111,12 @@ def test_an_offer_row_names_the_rtx_6000_ada_but_not_the_rtx_pro_6000(catalog: C
     assert [h["row"] for h in imported.held] == [2]
 
 
-def test_a_house_server_beside_the_first_option_says_how_it_is_sold(
+def test_the_house_server_of_the_card_is_bought_as_its_4_card_server(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    # The result document (what the API returns) names the operator's server's deployment modes
-    # in the result's language, beside the first option of a Los Angeles team on dedicated servers.
+    # The result document (what the API returns) prices the card on the operator's Los Angeles
+    # server for a Los Angeles team on dedicated servers, in whole 4-card servers, and names how
+    # the server is sold.
     data = catalog.to_dict()
     data["prices"] += house_offers("Harbour GPU Cloud")
     with_house = load_catalog(data)
@@ -124,13 +125,12 @@ def test_a_house_server_beside_the_first_option_says_how_it_is_sold(
         deployment={"allowed_modes": ["dedicated_hosting", "bare_metal"]},
         inference={"precision": "fp8"},
     )
-    for lang, words in (
-        ("en", "dedicated hosting or bare metal"),
-        ("zh-hant", "專屬主機代管或裸機"),
-    ):
-        first = workload(evaluate(doc, with_house, scoring, lang=lang), "realtime_inference")
-        house = {h["sold_as"]: h for h in first["options"][0]["house_on_request"]}
-        rtx = house["LAX-RTX6000ADA-4"]
-        assert rtx["accelerator_id"] == CARD and rtx["servers"] == -(-rtx["needed_count"] // 4)
-        assert rtx["modes"] == ["dedicated_hosting", "bare_metal"]
-        assert rtx["deployment"] == words
+    for lang in ("en", "zh-hant"):
+        options = workload(evaluate(doc, with_house, scoring, lang=lang), "realtime_inference")
+        rtx = next(o for o in options["options"] if o["accelerator_id"] == CARD)
+        price = rtx["prices"][rtx["billing_used"]]
+        assert price["house"] and price["sold_as"] == "LAX-RTX6000ADA-4"
+        assert price["modes"] == ["dedicated_hosting", "bare_metal"]
+        unit = rtx["unit"]
+        assert unit["kind"] == "server" and unit["gpus"] == 4
+        assert unit["count"] == -(-rtx["count"] // 4) and rtx["billed_count"] == unit["billed"]

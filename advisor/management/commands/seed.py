@@ -179,12 +179,16 @@ class Command(BaseCommand):
         catalog_publish(catalog=draft, user=None)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo house offers of {operator.name} (catalog v{draft.version}, on request: no "
-                "public list price found)"
+                f"Demo house offers of {operator.name} (catalog v{draft.version}, demo prices "
+                "by the month, 12 and 36 months, derived from named public comparables)"
             )
         )
         for row in HOUSE_OFFERS:
-            self.stdout.write(f"  {row['unit']:<16} {row['region']}")
+            if row["billing"] == "monthly":
+                self.stdout.write(
+                    f"  {row['unit']:<16} {row['region']:<28} "
+                    f"${row['usd_per_device_month'] * row['gpus_per_unit']:,.0f} a month"
+                )
         for held in HELD_BACK:
             self.stdout.write(f"  not added: {held['offer']}, {held['region']}: {held['reason']}")
 
