@@ -277,7 +277,8 @@ def i2_built_as_sold(case: Case) -> Iterator[Violation]:
             server = price.get("server") or {}
             if server and int(server.get("gpus") or per_unit) != per_unit:
                 yield _v("I2", w, f"{name}: a server of {server.get('gpus')} priced as {per_unit}")
-            if unit["kind"] == "vendor_build" and unit["name"] == "HGX" and per_unit not in (4, 8):
+            board = unit["kind"] == "vendor_build" and unit["name"] in ("HGX", "OAM")
+            if board and per_unit not in (4, 8):
                 yield _v("I2", w, f"{name}: an HGX board of {per_unit} cards")
 
 
@@ -487,11 +488,22 @@ def i7_operator_first(case: Case) -> Iterator[Violation]:
         return
     for _, w in _workloads(case):
         first = _first(w)
-        if first is None or not _sized(w):
-            continue
+        if first is None or not _sized(w) or w.get("dead_end"):
+            continue  # a dead end offers the operator's sized server as its quote (I1q)
         price = _price(first) or {}
+        # The operator's server fits: an option billed on it runs the team's stack as it is and
+        # meets its target with no less margin than the first option (a server on request listed
+        # beside the first option fits by being listed). An option billed on another host in
+        # the customer's own country, whose other terms the operator sells next door, is that
+        # host's plan.
         house_fits = bool(first.get("house_on_request")) or any(
-            (o.get("house_on_request") or _is_house(o)) for o in w.get("options") or []
+            o.get("house_on_request")
+            or (
+                bool((_price(o) or {}).get("house"))
+                and o["stack"]["runnable"]
+                and _tier(o) <= _tier(first)
+            )
+            for o in w.get("options") or []
         )
         if house_fits and not price.get("house"):
             yield _v(
@@ -504,8 +516,9 @@ def i7_operator_first(case: Case) -> Iterator[Violation]:
             yield _v("I7", w, "the operator's server is first but carries no price")
 
 
-def _is_house(option: Mapping[str, Any]) -> bool:
-    return any(bool(p and p.get("house")) for p in (option.get("prices") or {}).values())
+def _tier(option: Mapping[str, Any]) -> int:
+    """0: meets its target with margin (or has none), 1: inside the estimate's error, 2: misses."""
+    return {"missed": 2, "at_risk": 1}.get(str(option.get("target_status")), 0)
 
 
 # ----------------------------------------------------------------------------- I8: one count
@@ -546,34 +559,61 @@ def i8_one_count(case: Case) -> Iterator[Violation]:
                     f"the plan says {count} cards, the operator's server beside it sizes {needed}",
                 )
         redundancy = first.get("redundancy") or {}
-        if redundancy.get("spare_units") and int(first.get("units") or 0) == 1 and count > 1:
+        units = int((first.get("unit") or {}).get("count") or 0)
+        if redundancy.get("spare_units") and units == 1:
             yield _v("I8", w, "a spare server is counted inside one server")
+        unit = first.get("unit") or {}
+        if unit and int(unit["billed"]) != int(first.get("billed_count") or count):
+            yield _v(
+                "I8",
+                w,
+                f"the plan bills {first.get('billed_count') or count} cards, its servers "
+                f"{unit['count']} × {unit['gpus']}",
+            )
 
 
 # --------------------------------------------------------------------------- I9: one fleet
 
 
 def i9_one_fleet(case: Case) -> Iterator[Violation]:
+    """Workloads whose first options run on the same card, hosted or owned mode, provider and
+    server are planned as one fleet or said to be separate, with the reason; a shared fleet has
+    fewer servers than separate ones and its saving is in the total."""
     firsts = [
         (w, _first(w)) for w in case.result["workloads"] if _sized(w) and _first(w) is not None
     ]
-    if len(firsts) < 2 or "fleet" in case.result:
-        return
-    keyed: dict[tuple[str, str, str], list[str]] = {}
+    fleet = case.result.get("fleet") or {}
+    groups = [set(g["workloads"]) for g in fleet.get("groups") or []]
+    keyed: dict[tuple[str, str, str, str], list[str]] = {}
     for w, option in firsts:
-        if option is None:
+        if option is None or option.get("monthly_cost_usd") is None:
             continue
         price = _price(option) or {}
-        key = (option["accelerator_id"], w["deployment_mode"], str(price.get("provider")))
+        unit = option.get("unit") or {}
+        key = (
+            option["accelerator_id"],
+            w["deployment_mode"],
+            str(price.get("provider") or ""),
+            str(unit.get("name")),
+        )
         keyed.setdefault(key, []).append(w["kind"])
-    for (card, mode, _provider), kinds in keyed.items():
-        if len(kinds) > 1 and mode in HOSTED | {"on_premises", "private_cloud"}:
+    for (card, mode, _provider, _server), kinds in keyed.items():
+        shareable = mode in HOSTED | {"on_premises", "private_cloud"}
+        if len(kinds) > 1 and shareable and set(kinds) not in groups:
             yield _v(
                 "I9",
                 None,
                 f"{' and '.join(kinds)} run on {card} in {mode} as separate fleets; no shared "
                 "fleet is offered",
             )
+    for g in fleet.get("groups") or []:
+        if g["shared"] and not g["servers_shared"] < g["servers_separate"]:
+            yield _v("I9", None, "a shared fleet is no smaller than separate fleets")
+        if not g["shared"] and not g.get("reason"):
+            yield _v("I9", None, "separate fleets on one server with no reason given")
+    saves = float(fleet.get("saves_usd_per_month") or 0)
+    if saves and abs(float(case.result["cost"].get("fleet_saves_usd_per_month") or 0) - saves) > 1:
+        yield _v("I9", None, "the shared fleet's saving is not in the cost")
 
 
 # ------------------------------------------------------------------------------- I10: budget
@@ -695,8 +735,10 @@ def i13_figures(case: Case) -> Iterator[Violation]:
         summed = sum(
             float(c["monthly_cost_usd"]) - float(c.get("staff_usd_per_month") or 0) for c in rows
         )
-        extra = float(cost.get("cpu_usd_per_month") or 0) + float(
-            cost.get("staff_usd_per_month") or 0
+        extra = (
+            float(cost.get("cpu_usd_per_month") or 0)
+            + float(cost.get("staff_usd_per_month") or 0)
+            - float(cost.get("fleet_saves_usd_per_month") or 0)
         )
         if abs(summed + extra - float(total)) > max(1.0, 0.005 * float(total)):
             yield _v(

@@ -130,9 +130,11 @@ def option_money(
     tp: int = 1,
     training: bool = False,
     continuous: bool = False,
+    min_units: int = 1,
 ) -> dict[str, Any]:
     """An option's money. A `continuous` service (real-time serving) is never priced on a
-    capacity block: a block is booked for days, a service runs for good.
+    capacity block: a block is booked for days, a service runs for good. Owned hardware is
+    bought as at least `min_units` servers (a service's spare).
 
     `china_need`: the Mbps to mainland China a serving workload needs
     when the customer must reach it, and on what basis (None otherwise): priced per Mbps-month
@@ -163,7 +165,7 @@ def option_money(
             )
     storage = storage_gb * offer.storage_rate
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
-    owned = owned_doc(acc, mode, count, compute, ci)
+    owned = owned_doc(acc, mode, count, compute, ci, min_units)
     if owned is not None:
         # Owned hardware has no rental row: its month is the total cost of ownership (issue 22),
         # held all month like a monthly server.

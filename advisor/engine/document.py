@@ -579,6 +579,9 @@ class ResultDocument(TypedDict):
     cost: Cost
     # Benchmark runs whose figures replaced the estimates (engine/measured.py), when any.
     measurements: NotRequired[list[dict[str, Any]]]
+    # Engine 2.6: workloads on the same servers, shared in time or separate (engine/fleet.py),
+    # when two or more could share.
+    fleet: NotRequired[dict[str, Any]]
 
 
 def normalise(doc: Mapping[str, Any]) -> ResultDocument:

@@ -408,6 +408,9 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         ),
         "pcie_p2p_gbytes_per_s": _l("PCIe bandwidth between GPUs", "GPU 之間的 PCIe 頻寬"),
         "allreduce_latency_us": _l("All-reduce latency", "all-reduce 延遲"),
+        "pipeline_hop_latency_us": _l(
+            "Pipeline hop latency between servers", "伺服器間管線傳遞延遲"
+        ),
         "tp_allreduces_per_layer": _l(
             "All-reduces per layer (tensor parallel)", "每層的 all-reduce 次數（張量平行）"
         ),
@@ -653,6 +656,9 @@ UNITS: Final[dict[str, str]] = {
         "微秒／每次 all-reduce（NVLink；PCIe 加倍）"
     ),
     "all-reduces per decoder layer per step": "次 all-reduce／每個解碼層每步",
+    "microseconds per send of a pipeline stage's activations to the next server": (
+        "微秒／每次將管線階段的啟動值傳送到下一台伺服器"
+    ),
     "hours per device per month": "小時／每個裝置每月",
     "minutes per run": "分鐘／每次執行",
     "microseconds per sequence per decode step": "微秒／每個序列每解碼步",

@@ -48,7 +48,9 @@ def levers(
     def with_spare(plan: TH.ServingPlan) -> int:
         # A real-time service's spare server (N+1) is kept under any lever.
         unit = int(spare.get("unit_gpus") or 0) if spare.get("planned") else 0
-        return plan.tp * plan.replicas + (max(1, unit // plan.tp) * plan.tp if unit else 0)
+        return plan.devices * plan.replicas + (
+            max(1, unit // plan.devices) * plan.devices if unit else 0
+        )
 
     if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
         demand = SV.serving_demand(
@@ -231,8 +233,8 @@ def _smaller_hardware_lever(
         if plan is None:
             continue
         # With the spare replica (N+1) the first option keeps, so the two compare like for like.
-        spare = plan.tp if (first.get("redundancy") or {}).get("planned") else 0
-        count = plan.tp * plan.replicas + spare
+        spare = plan.devices if (first.get("redundancy") or {}).get("planned") else 0
+        count = plan.devices * plan.replicas + spare
         memory = acc.memory_gb * count
         if memory >= unpriced["memory_gb"]:
             continue

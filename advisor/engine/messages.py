@@ -1483,6 +1483,50 @@ MESSAGES: dict[str, dict[str, str]] = {
         "低於 {safety} 的安全餘裕：這是風險，並非輕鬆達標。估算本身的誤差約在此範圍內；請以試行"
         "驗證，或預留更多餘裕。",
     ),
+    "fleet.shared": _m(
+        "{kinds} share one fleet of {units} × {server} ({card}): {schedule}. That is {units} "
+        "servers instead of {separate} as separate fleets, {saves} USD a month less in compute "
+        "(separate fleets are the alternative; each workload keeps the plan it was sized for).",
+        "{kinds}共用一組 {units} 台 {server}（{card}）：{schedule}。共 {units} 台伺服器，"
+        "分開建置則需 {separate} 台，運算每月少 {saves} 美元（分開建置是替代方案；"
+        "每項工作負載維持原本的規劃）。",
+    ),
+    "fleet.separate": _m(
+        "{kinds} run on the same server, {server} ({card}), but cannot share servers in time: "
+        "together they need all {separate} at the same hours, so they are planned as separate "
+        "fleets.",
+        "{kinds}使用相同的伺服器 {server}（{card}），但無法分時共用：它們在同一時段需要全部 "
+        "{separate} 台，因此分開建置。",
+    ),
+    "fleet.run.always": _m(
+        "{kind} holds {servers} server(s) around the clock",
+        "{kind}全天佔用 {servers} 台伺服器",
+    ),
+    "fleet.run.cycle": _m(
+        "{kind} holds {high} server(s) at its evening peak and {low} in the quiet hours (a daily "
+        "cycle between its peak and its mean load)",
+        "{kind}在晚間尖峰佔用 {high} 台、離峰時段佔用 {low} 台（每日在尖峰與平均負載之間循環）",
+    ),
+    "fleet.run.spare": _m(
+        ", with {spare} spare server(s) standing by for a failed one (the other runs may use "
+        "them and yield when a server fails)",
+        "，另有 {spare} 台備援伺服器待命（其他工作可暫用，伺服器故障時讓出）",
+    ),
+    "fleet.run.daily": _m(
+        "{kind} runs daily from {start} for {hours} h on {servers} server(s)",
+        "{kind}每天 {start} 起在 {servers} 台伺服器上執行 {hours} 小時",
+    ),
+    "fleet.run.weekly": _m(
+        "{kind} runs weekly from {day} {start} for {hours} h on {servers} server(s)",
+        "{kind}每週{day} {start} 起在 {servers} 台伺服器上執行 {hours} 小時",
+    ),
+    "fleet.day.0": _m("Monday", "一"),
+    "fleet.day.1": _m("Tuesday", "二"),
+    "fleet.day.2": _m("Wednesday", "三"),
+    "fleet.day.3": _m("Thursday", "四"),
+    "fleet.day.4": _m("Friday", "五"),
+    "fleet.day.5": _m("Saturday", "六"),
+    "fleet.day.6": _m("Sunday", "日"),
     "rank.house_first_same_card": _m(
         "{kind}: the operator's own server, {units} × {server}, comes first; the same card from "
         "{provider} ({region}) would cost {usd} USD a month less ({share}).",

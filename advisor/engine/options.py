@@ -403,6 +403,8 @@ def build(
         unit = UN.unit_doc(option, acc, mode)
         if unit is not None:
             option["unit"] = unit
+            if unit["kind"] == "vendor_build":
+                option["billed_count"] = unit["billed"]  # bought as the vendor builds it
         option["_index"] = index
         out.append(option)
     out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)

@@ -13,7 +13,12 @@ from advisor.engine.catalog import Accelerator
 
 
 def owned_doc(
-    acc: Accelerator, mode: str, count: int, compute: Mapping[str, float | None], ci: CostInputs
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    compute: Mapping[str, float | None],
+    ci: CostInputs,
+    min_servers: int = 1,
 ) -> dict[str, Any] | None:
     """Owned hardware's cost of ownership and its break-even against renting the same cards
     (tco.py), when the mode is owned, no rental row prices it and the card has a sourced
@@ -23,7 +28,13 @@ def owned_doc(
 
     def build() -> dict[str, Any] | None:
         doc = T.owned_tco(
-            acc, count, ci.catalog, ci.regions, ci.amortisation_months, ci.capex_budget_usd
+            acc,
+            count,
+            ci.catalog,
+            ci.regions,
+            ci.amortisation_months,
+            ci.capex_budget_usd,
+            min_servers,
         )
         if doc is None:
             return None
@@ -33,6 +44,7 @@ def owned_doc(
         "owned_tco",
         acc.id,
         count,
+        min_servers,
         ci.regions,
         ci.amortisation_months,
         ci.capex_budget_usd,

@@ -126,7 +126,25 @@ def dead_end(
         _relaxation_doc(catalog, answers, kind, rs, first, lang) for _, rs, first in found[:limit]
     ]
     blocking = _binding(blocking, relaxations, lang)
-    quote = _quote(catalog, answers, kind, schedule, mode, plan, lang)
+    # The sized server to quote: on the answers as they are, else on the first relaxation under
+    # which the operator's server holds the work (a run that needs gradient checkpointing).
+    ways: list[tuple[A.Answers, list[str]]] = [(answers, [])]
+    for _, rs, _first in found[:limit]:
+        relaxed = rs[0].answers if len(rs) == 1 else _combine(rs[0], rs[1])
+        if relaxed is not None:
+            ways.append((relaxed, [r.path for r in rs if r.path]))
+    if SC.PHASE_OF[kind] == "training":
+        # A run that fits the operator's server only one sequence per micro-batch.
+        ways += [
+            (_with(way, "training.micro_batch_size", 1), [*paths, "training.micro_batch_size"])
+            for way, paths in list(ways)
+            if way.training is not None and way.training.micro_batch_size > 1
+        ]
+    quote = None
+    for way, paths in ways:
+        quote = _quote(catalog, way, kind, schedule, mode, plan, lang, paths)
+        if quote is not None:
+            break
     status = "no_option" if not options else "nothing_priced"
     statement = i18n.message(
         f"dead_end.{status}",
@@ -682,8 +700,10 @@ def _quote(
     mode: str,
     plan: Plan,
     lang: str,
+    relaxed: Sequence[str] = (),
 ) -> dict[str, Any] | None:
-    """The operator's server for this workload, sized: a house offer (priced or on request) in the
+    """The operator's server for this workload, sized (on answers `relaxed` at those paths where
+    it holds the work only so): a house offer (priced or on request) in the
     team's regions or a neighbouring one, in an allowed mode or another hosted one, whose card
     runs the stack. The fewest relaxations first, then a priced offer, then the fewest servers."""
     regions = answers.organization.regions
@@ -699,7 +719,7 @@ def _quote(
         if use_mode is None:
             continue
         trial = answers
-        changed: list[str] = []
+        changed: list[str] = list(relaxed)
         if not here:
             trial = _with(trial, "organization.regions", (*regions, key))
             changed.append("organization.regions")

@@ -11,6 +11,7 @@ from advisor.engine import answers as A
 from advisor.engine import asked as Q
 from advisor.engine import billing as BL
 from advisor.engine import explain as X
+from advisor.engine import fleet as FL
 from advisor.engine import i18n
 from advisor.engine import levers as LV
 from advisor.engine import mode_choice as MC
@@ -402,10 +403,16 @@ def evaluate(
         ],
         ci,
     )
+    # Workloads on the same servers share one fleet where their hours allow (fleet.py).
+    fleet = FL.plan(answers, priced, modes_of, catalog, lang)
+    fleet_saves = float(fleet["saves_usd_per_month"]) if fleet else 0.0
+    if fleet:
+        notes += [g["statement"] for g in fleet["groups"]]
     monthly_total = (
         sum(o["monthly_cost_usd"] - float(o.get("staff_usd_per_month") or 0) for o in priced)
         + staff_usd
         + cpu_usd
+        - fleet_saves
     )
     budget = answers.cost.monthly_budget_usd
     over_budget = Q.budget_statement(monthly_total, budget, lang)
@@ -592,6 +599,7 @@ def evaluate(
             None,
         ),
         "servers": servers,
+        **({"fleet": fleet} if fleet else {}),
         "cost": {
             "currency": "USD",
             "today": when.isoformat(),
@@ -600,6 +608,8 @@ def evaluate(
             **({"cpu_usd_per_month": round(cpu_usd, 2)} if cpu_server is not None else {}),
             # The team's operations staff, counted once across its workloads.
             "staff_usd_per_month": round(staff_usd, 2),
+            # What one shared fleet saves against separate fleets (in the total).
+            **({"fleet_saves_usd_per_month": round(fleet_saves, 2)} if fleet_saves else {}),
             "monthly_budget_usd": budget,
             "by_workload": [
                 {

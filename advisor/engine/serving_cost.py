@@ -10,6 +10,7 @@ from typing import Any
 
 from advisor.engine import measured as M
 from advisor.engine import sizing as S
+from advisor.engine import tco as T
 from advisor.engine import throughput as TH
 from advisor.engine.answers import Inference
 from advisor.engine.billing import CostInputs, in_country, not_offered, unit_of
@@ -58,7 +59,8 @@ def unit_tp_caps(acc: Accelerator, mode: str, ci: CostInputs) -> tuple[int, ...]
                 continue
             unit = unit_of(ci.catalog, p)
             if unit is None:
-                caps.add(node)
+                # A server sold whole (a host's 4-card server) holds a group of its cards.
+                caps.add(min(node, p.gpus_per_unit) if p.gpus_per_unit > 1 else node)
             else:
                 caps.add(p.gpus_per_unit if p.gpus_per_unit > 1 else unit.max_gpus)
         return tuple(sorted(caps)) or (node,)
@@ -204,7 +206,7 @@ def _inference_option(
             run_hours = per_day / (plan.tokens_per_second * replicas * 3600.0)
             overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
             busy_hours_per_month = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
-        count = plan.tp * replicas
+        count = plan.devices * replicas
         used = count * busy_hours_per_month
         monthly_tokens = per_day * hpm / 24.0
         egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
@@ -221,6 +223,8 @@ def _inference_option(
                 "type": acc.type,
                 "count": count,
                 "tensor_parallel": plan.tp,
+                # A model no server holds: pipeline stages across this many servers.
+                **({"pipeline_parallel": plan.pp} if plan.pp > 1 else {}),
                 "replicas": replicas,
                 # Issue 21: the peak the fleet is sized for and the replicas the average needs.
                 **(
@@ -276,7 +280,7 @@ def _inference_option(
         rate = demand if basis in ("peak", "run_rate") else per_day / 86400.0
         china_need = (rate * catalog.figure("response_bytes_per_token") * 8.0 / 1e6, basis)
 
-    def priced(devices: int, device_hours: float) -> dict[str, Any]:
+    def priced(devices: int, device_hours: float, min_units: int = 1) -> dict[str, Any]:
         return option_money(
             acc,
             mode,
@@ -288,20 +292,23 @@ def _inference_option(
             china_need,
             tp=plan.tp,
             continuous=realtime,
+            min_units=min_units,
         )
 
     money = priced(count, used)
     redundancy: dict[str, Any] | None = None
     if realtime:
-        redundancy = spare_server(acc, inf, money, plan.tp)
+        redundancy = spare_server(acc, inf, money, plan.devices, count)
         spare = int(redundancy["spare_replicas"])
         if spare:
             # N+1: one more unit's worth of replicas, so that a failed server still leaves
             # the capacity the peak needs; the option is priced with it.
-            more = count + spare * plan.tp
-            spared = priced(more, used * more / count)
+            more = count + spare * plan.devices
+            # Owned servers: one server more than the service needs, however few cards it holds.
+            servers = int((money.get("tco") or {}).get("servers") or 0)
+            spared = priced(more, used * more / count, servers + 1 if servers else 1)
             before, after = money["monthly_cost_usd"], spared["monthly_cost_usd"]
-            redundancy["spare_devices"] = spare * plan.tp
+            redundancy["spare_devices"] = spare * plan.devices
             redundancy["usd_per_month"] = (
                 round_or_none(after - before) if before is not None and after is not None else None
             )
@@ -339,13 +346,14 @@ def _inference_option(
 
 
 def spare_server(
-    acc: Accelerator, inf: Inference, money: Mapping[str, Any], tp: int
+    acc: Accelerator, inf: Inference, money: Mapping[str, Any], tp: int, count: int = 1
 ) -> dict[str, Any]:
     """What a real-time service keeps spare (inference.availability): in production, one unit
     of the offer that prices it (N+1: its replicas, `spare_replicas`), so that one server
     failing still leaves the capacity for the peak; none when the team answered best effort or
-    development and test. A TPU slice, an owned server or an offer without unit data spares
-    one replica's devices."""
+    development and test. Owned hardware spares one vendor-built server's worth (`count`: the
+    devices the service needs); a TPU slice or an offer without unit data, one replica's
+    devices."""
     if inf.availability != "survive_one_failure":
         return {"planned": False, "basis": inf.availability, "spare_replicas": 0}
     used = money.get("billing_used")
@@ -359,8 +367,10 @@ def spare_server(
         gpus = tp
     elif price and int(price.get("gpus_per_unit") or 1) > 1:
         gpus = int(price["gpus_per_unit"])
+    elif acc.type == "gpu" and not money["prices"].get("on_demand") and money.get("tco"):
+        gpus = T.vendor_build(acc, count)[1]  # owned: the server a vendor builds
     else:
-        gpus = tp  # an owned server per replica (the report's server section sizes it so)
+        gpus = tp
     return {
         "planned": True,
         "basis": inf.availability,

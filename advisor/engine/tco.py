@@ -36,19 +36,19 @@ def region_figures(catalog: Catalog, regions: Sequence[str]) -> tuple[dict[str, 
     return dict(table[dearest]), dearest, False
 
 
-def vendor_build(acc: Accelerator, count: int) -> tuple[int, int, int]:
+def vendor_build(acc: Accelerator, count: int, min_servers: int = 1) -> tuple[int, int, int]:
     """How `count` cards are bought as servers a vendor builds: (cards bought, cards per server,
     servers). NVLink-class (SXM) cards come on HGX baseboards of 4 or 8 (NVIDIA's HGX
     configurations): a board of 4 up to four cards, boards of 8 beyond. PCIe cards go in general
-    GPU hosts of up to `max_devices_per_node`, the same number in each."""
+    GPU hosts of up to `max_devices_per_node`, the same number in each. At least `min_servers`
+    (a service's spare server)."""
     count = max(count, 1)
-    if acc.fast_interconnect:
-        most = max(1, acc.max_devices_per_node)
-        per = 4 if count <= 4 and most >= 4 else most
-        servers = -(-count // per)
-        return servers * per, per, servers
     most = max(1, acc.max_devices_per_node)
-    servers = -(-count // most)
+    if acc.fast_interconnect:
+        per = 4 if count <= 4 * min_servers and most >= 4 else most
+        servers = max(-(-count // per), min_servers)
+        return servers * per, per, servers
+    servers = max(-(-count // most), min_servers)
     per = -(-count // servers)
     return servers * per, per, servers
 
@@ -60,6 +60,7 @@ def owned_tco(
     regions: Sequence[str],
     term_months: int | None,
     capex_budget_usd: float | None,
+    min_servers: int = 1,
 ) -> dict[str, Any] | None:
     """The monthly cost of owning `count` cards (staff excluded), its lines and the figures
     they use; None when the card has no sourced purchase price or power figure (it stays
@@ -67,7 +68,7 @@ def owned_tco(
     card_key = catalog.rule("purchase_price_by_accelerator").get(acc.id)
     if card_key is None or acc.tdp_w is None or acc.type != "gpu":
         return None
-    devices, per_server, servers = vendor_build(acc, count)
+    devices, per_server, servers = vendor_build(acc, count, min_servers)
     # NVLink-class cards come on an HGX baseboard; PCIe cards go in a general GPU host.
     host_key = (
         "purchase_host_usd_hgx_8gpu" if acc.fast_interconnect else "purchase_host_usd_pcie_server"

@@ -115,6 +115,14 @@ class ServingPlan:
     best_metric_ms: float  # the metric at batch 1 on the fastest tensor-parallel size tried
     meets: bool
     bound: str
+    # Pipeline stages, one server each (1: the replica is one tensor-parallel group in one
+    # server); `batch` is then the sequences in flight over all stages.
+    pp: int = 1
+
+    @property
+    def devices(self) -> int:
+        """Devices of one replica: a tensor-parallel group in each of its pipeline stages."""
+        return self.tp * self.pp
 
 
 def tp_link_gbytes(acc: Accelerator, catalog: Catalog) -> float:
@@ -176,10 +184,13 @@ def _memory_batch(
     tp: int,
     cat: Catalog,
     offline: bool = False,
+    pp: int = 1,
 ) -> int:
+    """Sequences one replica's device memory holds (per pipeline micro-batch when the replica
+    spans `pp` servers: each stage keeps its layers' KV for every sequence in flight)."""
     usable = usable_gib(acc, cat) * GIB
     p = mem.parts
-    free = usable - p["weights"] / tp - p["activations"] / tp - p["other"]
+    free = usable - p["weights"] / (tp * pp) - p["activations"] / (tp * pp) - p["other"]
     # A served request may run to its full context; an offline batch engine with paged KV
     # admits sequences while blocks are free, so at steady state a sequence holds its prompt and
     # half its output on average.
@@ -209,109 +220,56 @@ def serving_plan(
     max_tp: int | None = None,
     serving: str | None = None,
     offline: bool = False,
+    network_gbps: float | None = None,
 ) -> ServingPlan | None:
     """Fewest devices that serve the answered concurrency and token rate within the latency
     target: per tensor-parallel size (one node at most), a replica holds the largest batch that
     both fits memory and meets the target; replicas cover the concurrency and the token rate.
     An `offline` (batch) job fills each replica up to the serving engine's default batch, at
-    least the answered concurrency: nobody waits on a single answer. None when the model does
-    not fit one node. `max_tp`: the largest group one unit of an offer holds (tensor
-    parallelism never spans units)."""
+    least the answered concurrency: nobody waits on a single answer. `max_tp`: the largest group
+    one unit of an offer holds (tensor parallelism never spans units).
+
+    A model no server holds is served across servers: pipeline stages of one full server's
+    tensor-parallel group each, 2 to 8 servers, each boundary a send of the hidden state over
+    the servers' network (`network_gbps`, else the catalog's single-server figure) with its
+    latency (`pipeline_hop_latency_us`). None when not even 8 servers hold it."""
     target = inf.p95_latency_ms
-    metric = inf.latency_metric
-    out = inf.output_tokens
     plans: list[ServingPlan] = []
     best_metric = math.inf
+    widest = 0
     for tp in device_counts(acc.slice_sizes, acc.max_devices_per_group):
         if tp > max(acc.max_devices_per_node, 1) or tp > 64:
             break
         if max_tp is not None and tp > max_tp:
             break
-        b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog, offline)
-        if b_mem < 1:
-            continue
-        a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
-        ttft = prefill * 1000.0 + rtt_ms
-
-        def step(
-            n: float,
-            a: float = a,
-            b: float = b,
-            c: float = c,
-            d: float = d,
-            e: float = e,
-            tp: int = tp,
-        ) -> float:
-            read = a + _expert_a(shape, mem, acc, tp, catalog, n)
-            return max(read + b * n, c * n) + d + e * n
-
-        def metric_ms(n: float, ttft: float = ttft) -> float:
-            s = step(n) * 1000.0
-            return ttft if metric == "ttft" else s if metric == "tpot" else ttft + out * s
-
-        best_metric = min(best_metric, metric_ms(1))
-        wanted = inf.concurrent_sequences
-        if offline:
-            wanted = max(wanted, offline_batch_cap(acc, catalog))
-        batch = min(wanted, b_mem)
-        # Aim inside the target by the catalog's safety share where one sequence per replica
-        # gets there (a thinner margin is inside the estimate's own error), else at the target.
-        aim = target
-        if target is not None:
-            aim = target * (1.0 - float(catalog.rule("target_safety_share")))
-            aim = aim if metric_ms(1) <= aim else target
-        if (
-            target is not None
-            and aim is not None
-            and metric != "ttft"
-            and metric_ms(batch) > aim
-            and metric_ms(1) <= target + 1e-9
-        ):
-            # Largest batch within the aim (the step time grows linearly in the batch); time to
-            # first token does not depend on the batch in this model. Where even one sequence
-            # misses the target, the batch stays as memory and concurrency allow: replicas serve
-            # concurrency and never per-stream speed, so more of them cannot reach the target.
-            allowed = aim / 1000.0 if metric == "tpot" else (aim - ttft) / 1000.0 / out
-            lat_batch = min(
-                (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
-                (allowed - d) / (c + e) if c + e > 0 else math.inf,
-            )
-            if shape.is_moe:
-                # The experts read grow with the batch (not linearly): the largest batch within
-                # the target by bisection, the step time being increasing in the batch.
-                lo, hi = 1, batch
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    lo, hi = (mid, hi) if metric_ms(mid) <= target else (lo, mid - 1)
-                batch = lo
-            elif lat_batch < batch:
-                batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
-        read = a + _expert_a(shape, mem, acc, tp, catalog, batch)
-        tps = batch * out / replica_cycle(batch, out, prefill, (read, b, c, d, e), serving)
-        replicas = max(
-            math.ceil(inf.concurrent_sequences / batch),
-            math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,
-            1,
+        widest = tp
+        found = _plan_at(
+            shape, inf, mem, acc, catalog, demand_tokens_per_s, rtt_ms, serving, offline, tp
         )
-        s = step(batch)
-        plans.append(
-            ServingPlan(
-                tp=tp,
-                batch=batch,
-                replicas=replicas,
-                tokens_per_second=tps,
-                tpot_ms=s * 1000.0,
-                ttft_ms=ttft,
-                latency_ms=ttft + out * s * 1000.0,
-                metric_ms=metric_ms(batch),
-                comm_ms_per_token=(d + e * batch) * 1000.0,
-                best_metric_ms=0.0,
-                meets=target is None or metric_ms(batch) <= target + 1e-9,
-                bound="memory_bandwidth"
-                if a + _expert_a(shape, mem, acc, tp, catalog, batch) + b * batch >= c * batch
-                else "compute",
+        if found is not None:
+            plans.append(found[0])
+            best_metric = min(best_metric, found[1])
+    if not plans and widest > 1 and acc.type == "gpu":
+        gbps = network_gbps or catalog.figure("single_node_network_gbps")
+        for pp in range(2, _MAX_STAGES + 1):
+            found = _plan_at(
+                shape,
+                inf,
+                mem,
+                acc,
+                catalog,
+                demand_tokens_per_s,
+                rtt_ms,
+                serving,
+                offline,
+                widest,
+                pp,
+                gbps,
             )
-        )
+            if found is not None:
+                plans.append(found[0])
+                best_metric = min(best_metric, found[1])
+                break  # the fewest servers per replica that hold it
     if not plans:
         return None
     # Meeting the target first, with the catalog's safety share to spare before without it, then
@@ -322,11 +280,117 @@ def serving_plan(
         key=lambda p: (
             not p.meets,
             safe is not None and p.metric_ms > safe + 1e-9,
-            p.tp * p.replicas,
+            p.devices * p.replicas,
             p.tp,
         ),
     )
     return ServingPlan(**{**_asdict(best), "best_metric_ms": best_metric})
+
+
+# Servers one replica may span when no server holds the model (pipeline stages).
+_MAX_STAGES = 8
+
+
+def _plan_at(
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    catalog: Catalog,
+    demand_tokens_per_s: float,
+    rtt_ms: float,
+    serving: str | None,
+    offline: bool,
+    tp: int,
+    pp: int = 1,
+    network_gbps: float = 0.0,
+) -> tuple[ServingPlan, float] | None:
+    """The plan of replicas of `tp` devices in each of `pp` servers, and the metric at batch 1
+    (None when not one sequence fits)."""
+    target = inf.p95_latency_ms
+    metric = inf.latency_metric
+    out = inf.output_tokens
+    b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog, offline, pp)
+    if b_mem < 1:
+        return None
+    a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+    if pp > 1:
+        # Each output token crosses pp - 1 stage boundaries: a send's latency, and the hidden
+        # state of each sequence of the micro-batch over the network.
+        d += (pp - 1) * catalog.figure("pipeline_hop_latency_us") * 1e-6
+        e += (pp - 1) * shape.hidden * 2.0 / (network_gbps / 8.0 * 1e9)
+    ttft = prefill * 1000.0 + rtt_ms
+
+    def step(n: float) -> float:
+        read = a + _expert_a(shape, mem, acc, tp, catalog, n)
+        return max(read + b * n, c * n) + d + e * n
+
+    def metric_ms(n: float) -> float:
+        s = step(n) * 1000.0
+        return ttft if metric == "ttft" else s if metric == "tpot" else ttft + out * s
+
+    first = metric_ms(1)
+    wanted = inf.concurrent_sequences
+    if offline:
+        wanted = max(wanted, offline_batch_cap(acc, catalog))
+    # A pipeline keeps pp micro-batches in flight, one per stage.
+    batch = min(max(1, math.ceil(wanted / pp)), b_mem)
+    # Aim inside the target by the catalog's safety share where one sequence per replica
+    # gets there (a thinner margin is inside the estimate's own error), else at the target.
+    aim = target
+    if target is not None:
+        aim = target * (1.0 - float(catalog.rule("target_safety_share")))
+        aim = aim if first <= aim else target
+    if (
+        target is not None
+        and aim is not None
+        and metric != "ttft"
+        and metric_ms(batch) > aim
+        and first <= target + 1e-9
+    ):
+        # Largest batch within the aim (the step time grows linearly in the batch); time to
+        # first token does not depend on the batch in this model. Where even one sequence
+        # misses the target, the batch stays as memory and concurrency allow: replicas serve
+        # concurrency and never per-stream speed, so more of them cannot reach the target.
+        allowed = aim / 1000.0 if metric == "tpot" else (aim - ttft) / 1000.0 / out
+        lat_batch = min(
+            (allowed - a - d) / (b + e) if b + e > 0 else math.inf,
+            (allowed - d) / (c + e) if c + e > 0 else math.inf,
+        )
+        if shape.is_moe:
+            # The experts read grow with the batch (not linearly): the largest batch within
+            # the target by bisection, the step time being increasing in the batch.
+            lo, hi = 1, batch
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if metric_ms(mid) <= target else (lo, mid - 1)
+            batch = lo
+        elif lat_batch < batch:
+            batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
+    read = a + _expert_a(shape, mem, acc, tp, catalog, batch)
+    tps = pp * batch * out / replica_cycle(batch, out, prefill, (read, b, c, d, e), serving)
+    replicas = max(
+        math.ceil(inf.concurrent_sequences / (batch * pp)),
+        math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,
+        1,
+    )
+    s = step(batch)
+    plan = ServingPlan(
+        tp=tp,
+        batch=batch * pp,
+        replicas=replicas,
+        tokens_per_second=tps,
+        tpot_ms=s * 1000.0,
+        ttft_ms=ttft,
+        latency_ms=ttft + out * s * 1000.0,
+        metric_ms=metric_ms(batch),
+        comm_ms_per_token=(d + e * batch) * 1000.0,
+        best_metric_ms=0.0,
+        meets=target is None or metric_ms(batch) <= target + 1e-9,
+        bound="memory_bandwidth" if read + b * batch >= c * batch else "compute",
+        pp=pp,
+    )
+    return plan, first
 
 
 def _asdict(plan: ServingPlan) -> dict[str, Any]:

@@ -44,7 +44,10 @@ def unit_doc(option: Mapping[str, Any], acc: Accelerator, mode: str) -> dict[str
 
 
 def _build_name(acc: Accelerator) -> str:
-    return "HGX" if acc.fast_interconnect else "PCIe server"
+    """An NVIDIA SXM baseboard is an HGX; AMD's accelerator modules sit on an OAM baseboard."""
+    if not acc.fast_interconnect:
+        return "PCIe server"
+    return "HGX" if acc.id.startswith("nvidia-") else "OAM"
 
 
 def _doc(

@@ -48,10 +48,10 @@ def unit_text(option: Mapping[str, Any]) -> str:
             "%(count)s × %(name)s servers, %(gpus)s × %(card)s each (%(billed)s cards)",
             unit["count"],
         )
-    elif unit.get("name") == "HGX":
+    elif unit.get("name") in ("HGX", "OAM"):
         text = ngettext(
-            "%(count)s HGX server of %(gpus)s × %(card)s (%(billed)s cards), bought",
-            "%(count)s HGX servers of %(gpus)s × %(card)s each (%(billed)s cards), bought",
+            "%(count)s %(name)s server of %(gpus)s × %(card)s (%(billed)s cards), bought",
+            "%(count)s %(name)s servers of %(gpus)s × %(card)s each (%(billed)s cards), bought",
             unit["count"],
         )
     else:

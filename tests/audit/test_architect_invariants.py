@@ -19,17 +19,9 @@ from advisor.engine import parse_answers
 SEED = 20261206
 TEAMS = 300
 CASES = sorted((Path(__file__).parent / "cases").glob("*.json"))
-# Violations still open over the fixed seed, per invariant: only the planner's (units as sold,
-# the operator first, one count, one fleet, the dead end's quote), which wait for server-first
-# planning. Every other invariant holds at zero. A count may only fall: more is a regression,
-# fewer means lowering the figure here.
-OPEN: dict[str, int] = {
-    "I1q": 35,
-    "I2": 21,
-    "I7": 31,
-    "I8": 35,
-    "I9": 42,
-}
+# Violations still open over the fixed seed, per invariant (none: every invariant holds at
+# zero). A count may only fall: more is a regression, fewer means lowering the figure here.
+OPEN: dict[str, int] = {}
 
 
 @pytest.fixture(scope="module")
