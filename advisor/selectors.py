@@ -613,7 +613,27 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
     region = offer.get("region_key") or (regions[0] if regions else "")
     units = sum(p["units"] for p in parts)
     priced = [p["monthly_cost_usd"] for p in parts if p["monthly_cost_usd"] is not None]
+    # The workloads it carries share one fleet: the quote is that fleet, its servers and month.
+    fleet = next(
+        (
+            g
+            for g in (result.get("fleet") or {}).get("groups") or []
+            if g.get("shared")
+            and g.get("server") in (offer.get("sold_as"), (offer.get("server") or {}).get("name"))
+            and set(g.get("workloads") or ()) >= {p["workload"] for p in parts}
+        ),
+        None,
+    )
+    if fleet is not None:
+        units = int(fleet["servers_shared"])
+        if priced:
+            priced = [sum(priced) - float(fleet["saves_usd_per_month"])]
     return {
+        **(
+            {"fleet": {k: fleet[k] for k in ("servers_shared", "servers_separate", "statement")}}
+            if fleet is not None
+            else {}
+        ),
         **head,
         "deployment_mode": next(
             (

@@ -258,9 +258,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "專屬主機與裸機伺服器按月租用。",
     ),
     "billing.hosted_term": _m(
-        "Dedicated hosts and bare-metal servers are rented by the month or on a term: {billing} "
+        "Dedicated hosts and bare-metal servers are rented by the month or on a term. {billing} "
         "costs the least of the terms your answers allow.",
-        "專屬主機與裸機伺服器可按月或按合約期租用：在您的回答允許的方案中，{billing}最便宜。",
+        "專屬主機與裸機伺服器可按月或按合約期租用。在您的回答允許的方案中，{billing}最便宜。",
     ),
     "billing.cloud_monthly": _m(
         "You prefer fixed monthly bills and use the devices at least half the day: monthly cloud "

@@ -229,10 +229,11 @@ def serving_plan(
     least the answered concurrency: nobody waits on a single answer. `max_tp`: the largest group
     one unit of an offer holds (tensor parallelism never spans units).
 
-    A model no server holds is served across servers: pipeline stages of one full server's
-    tensor-parallel group each, 2 to 8 servers, each boundary a send of the hidden state over
-    the servers' network (`network_gbps`, else the catalog's single-server figure) with its
-    latency (`pipeline_hop_latency_us`). None when not even 8 servers hold it."""
+    A model no server holds is served across servers (SXM-class cards only): pipeline stages of
+    one full server's tensor-parallel group each, 2 to 8 servers, each boundary a send of the
+    hidden state over the servers' network (`network_gbps`, else the catalog's single-server
+    figure) with its latency (`pipeline_hop_latency_us`). None when not even 8 servers hold
+    it."""
     target = inf.p95_latency_ms
     plans: list[ServingPlan] = []
     best_metric = math.inf
@@ -249,7 +250,9 @@ def serving_plan(
         if found is not None:
             plans.append(found[0])
             best_metric = min(best_metric, found[1])
-    if not plans and widest > 1 and acc.type == "gpu":
+    # Across servers only for SXM-class cards: their servers (HGX) are built with the fast
+    # network cards a pipeline between servers needs; a PCIe workstation card's are not.
+    if not plans and widest > 1 and acc.type == "gpu" and acc.fast_interconnect:
         gbps = network_gbps or catalog.figure("single_node_network_gbps")
         for pp in range(2, _MAX_STAGES + 1):
             found = _plan_at(

@@ -117,6 +117,10 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "result": result,
         "rec": rec,
         "plans": plans,
+        # Workloads on the same servers: one shared fleet, or separate and why (engine/fleet.py).
+        "fleets": [
+            customer_text(g["statement"]) for g in (result.get("fleet") or {}).get("groups") or []
+        ],
         # Every workload is a dead end: no headline recommendation to state (issue 22 item 1).
         "all_dead": every_plan_dead(plans),
         "confidence": confidence_context(result, workloads, changes, levers),

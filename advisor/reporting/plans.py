@@ -161,8 +161,21 @@ def _runner_up(w: dict[str, Any], chosen: Option, per_result: float | None) -> s
     other = others[0]
     other_cost, per_key = cost_per_result(other, w["kind"])
     per = PER_WORDS.get(per_key, "")
+    unit = other.get("unit") or {}
+    # Bought in servers or instances: the units and every card they hold (one count).
+    label = (
+        _("%(units)s × %(server)s (%(billed)s × %(card)s)")
+        % {
+            "units": unit["count"],
+            "server": unit["name"],
+            "billed": unit["billed"],
+            "card": other["name"],
+        }
+        if unit.get("kind") in ("server", "instance") and unit.get("name")
+        else option_label(other)
+    )
     text = _("%(option)s (%(where)s)") % {
-        "option": option_label(other),
+        "option": label,
         "where": where_sold(option_price(other)) or _("no price"),
     }
     if other_cost is not None and per_result is not None:
