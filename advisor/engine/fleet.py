@@ -14,6 +14,7 @@ its mean (catalog rule `traffic_peak_to_mean`), never fewer than the mean needs.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -140,6 +141,13 @@ def _solve(jobs: Sequence[Job]) -> tuple[int, dict[str, int]] | None:
     base = [sum(j.profile[t] for j in jobs if j.period is None) for t in range(HOURS)]
     spares = sum(j.spare for j in jobs)
     moved = [j for j in jobs if j.period is not None]
+    if all(j.period != HOURS or len(j.starts) == HOURS for j in moved):
+        # Every day of the week is the same until a weekly run is placed: the first weekly run
+        # starts on the first day without loss of generality (far fewer choices to search).
+        first = next((j for j in moved if j.period == HOURS), None)
+        moved = [
+            dataclasses.replace(j, starts=tuple(range(24))) if j is first else j for j in moved
+        ]
     total = sum(j.units + j.spare for j in jobs)
     h = _core._Highs()  # the public subclass prints a banner before options can be set
     h.setOptionValue("output_flag", False)
