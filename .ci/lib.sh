@@ -71,7 +71,8 @@ ensure_venv() {
 
 compile_messages() {
   command -v msgfmt >/dev/null 2>&1 || apt_install gettext
-  python manage.py compilemessages -v0 --ignore=.venv
+  # Settings load with DEBUG on unless the caller set it (no SECRET_KEY is needed to compile).
+  DEBUG="${DEBUG:-true}" python manage.py compilemessages -v0 --ignore=.venv
 }
 
 pg_bin() {
