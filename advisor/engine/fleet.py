@@ -199,6 +199,13 @@ def _group(
     # The same workloads recur across the evaluations of one team (languages, what-ifs).
     solved = catalog.memo(("fleet", tuple(jobs)), lambda: _solve(jobs))
     shared_units, starts = solved if solved is not None else (separate_units, {})
+    gpus = int(options[0]["unit"]["gpus"])
+    # Side by side: the workloads' cards together, all the time, in fewer servers than in time.
+    share = float(catalog.rule("target_safety_share"))
+    packed = _packed(options, jobs, gpus, share)
+    together = packed is not None and packed < shared_units
+    if together and packed is not None:
+        shared_units, starts = packed, {}
     per_unit = max(
         float(o["compute_usd_per_month"][o["billing_used"]]) / int(o["unit"]["count"])
         for o in options
@@ -207,7 +214,11 @@ def _group(
     shared_usd = shared_units * per_unit
     shared = shared_units < separate_units and shared_usd < separate - 0.005
     name = str(options[0]["name"])
-    runs = [_run_doc(j, starts.get(j.kind)) for j in jobs]
+    runs = (
+        [_side_doc(o, j, share) for o, j in zip(options, jobs, strict=True)]
+        if together
+        else [_run_doc(j, starts.get(j.kind)) for j in jobs]
+    )
     kinds = [j.kind for j in jobs]
     doc: dict[str, Any] = {
         "accelerator_id": card,
@@ -215,7 +226,8 @@ def _group(
         "deployment_mode": mode,
         "provider": provider or None,
         "server": server,
-        "gpus_per_server": int(options[0]["unit"]["gpus"]),
+        "gpus_per_server": gpus,
+        "side_by_side": together,
         "workloads": kinds,
         "runs": runs,
         "shared": shared,
@@ -233,7 +245,24 @@ def _group(
         "units": doc["servers_shared"],
         "separate": separate_units,
     }
-    if shared:
+    if shared and together:
+        doc["statement"] = i18n.message(
+            "fleet.together",
+            lang,
+            **words,
+            cards=i18n.message("list.clause_separator", lang).join(
+                i18n.message(
+                    "fleet.run.cards_hours" if "hours" in r else "fleet.run.cards",
+                    lang,
+                    kind=i18n.label(str(r["workload"]), lang),
+                    cards=r["cards"],
+                    hours=r.get("hours"),
+                )
+                for r in runs
+            ),
+            saves=f"{doc['saves_usd_per_month']:,.0f}",
+        )
+    elif shared:
         doc["statement"] = i18n.message(
             "fleet.shared",
             lang,
@@ -247,6 +276,66 @@ def _group(
         doc["reason"] = "no_quiet_hours"
         doc["statement"] = i18n.message("fleet.separate", lang, **words)
     return doc
+
+
+def _cards(option: Mapping[str, Any], share: float = 0.0) -> tuple[int, int]:
+    """(cards a workload holds, cards of one group that must sit in one server): a service's
+    replicas without its spare, a batch run's replicas; a training run stretched to a whole
+    server it paid for (`min_count` below `count`) shrinks back to the fewest cards that still
+    finish inside its target with the catalog's safety `share` to spare."""
+    spare = int((option.get("redundancy") or {}).get("spare_devices") or 0)
+    cards = max(1, int(option["count"]) - spare)
+    group = int(option.get("tensor_parallel") or 1) * int(option.get("pipeline_parallel") or 1)
+    least = int(option.get("min_count") or cards)
+    limit = float(option.get("target_hours") or 0.0) * (1.0 - share)
+    hours = float(option.get("hours") or 0.0)
+    if str(option["workload"]) in _TRAINING and least < cards and limit > 0 and hours > 0:
+        needed = max(least, math.ceil(cards * hours / limit - 1e-9))
+        cards = max(group, -(-min(cards, needed) // group) * group)
+    return cards, max(1, group)
+
+
+def _packed(
+    options: Sequence[Mapping[str, Any]], jobs: Sequence[Job], gpus: int, share: float = 0.0
+) -> int | None:
+    """Servers that hold every workload's cards at once, each group inside one server (first fit
+    of the largest groups first), plus the services' spare servers; None when a group is larger
+    than a server."""
+    groups: list[int] = []
+    for o in options:
+        cards, group = _cards(o, share)
+        if group > gpus:
+            return None
+        if str(o["workload"]) in _TRAINING:
+            # Data-parallel training: whole servers' worth of cards, and the rest together.
+            groups += [gpus] * (cards // gpus) + ([cards % gpus] if cards % gpus else [])
+        else:
+            groups += [group] * -(-cards // group)
+    free: list[int] = []
+    for g in sorted(groups, reverse=True):
+        slot = next((i for i, f in enumerate(free) if f >= g), None)
+        if slot is None:
+            free.append(gpus - g)
+        else:
+            free[slot] -= g
+    return len(free) + sum(j.spare for j in jobs)
+
+
+def _side_doc(option: Mapping[str, Any], job: Job, share: float) -> dict[str, Any]:
+    cards = _cards(option, share)[0]
+    return {
+        "workload": job.kind,
+        "cards": cards,
+        # A training run on fewer cards than it was priced with takes that much longer.
+        **(
+            {"hours": round(float(option["hours"]) * int(option["count"]) / cards, 1)}
+            if job.kind in _TRAINING and option.get("hours")
+            else {}
+        ),
+        "always": True,
+        "side_by_side": True,
+        **({"spare_servers": job.spare} if job.spare else {}),
+    }
 
 
 def _run_doc(job: Job, start: int | None) -> dict[str, Any]:

@@ -1485,11 +1485,24 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "fleet.shared": _m(
         "{kinds} share one fleet of {units} × {server} ({card}): {schedule}. That is {units} "
-        "servers instead of {separate} as separate fleets, {saves} USD a month less in compute "
+        "server(s) instead of {separate} as separate fleets, {saves} USD a month less in compute "
         "(separate fleets are the alternative; each workload keeps the plan it was sized for).",
         "{kinds}共用一組 {units} 台 {server}（{card}）：{schedule}。共 {units} 台伺服器，"
         "分開建置則需 {separate} 台，運算每月少 {saves} 美元（分開建置是替代方案；"
         "每項工作負載維持原本的規劃）。",
+    ),
+    "fleet.together": _m(
+        "{kinds} fit side by side on {units} × {server} ({card}): {cards}. That is {units} "
+        "server(s) instead of {separate} as separate fleets, {saves} USD a month less in compute "
+        "(separate fleets are the alternative; a training run on fewer cards takes the hours "
+        "shown, inside its target; a service's spare server stays spare).",
+        "{kinds}可並排放在 {units} 台 {server}（{card}）上：{cards}。共 {units} 台伺服器，"
+        "分開建置則需 {separate} 台，運算每月少 {saves} 美元（分開建置是替代方案；使用較少卡的訓練"
+        "需時如上，仍在目標之內；服務的備援伺服器仍保留備援）。",
+    ),
+    "fleet.run.cards": _m("{kind} on {cards} card(s)", "{kind}使用 {cards} 張卡"),
+    "fleet.run.cards_hours": _m(
+        "{kind} on {cards} card(s), {hours} h a run", "{kind}使用 {cards} 張卡，每次 {hours} 小時"
     ),
     "fleet.separate": _m(
         "{kinds} run on the same server, {server} ({card}), but cannot share servers in time: "

@@ -134,7 +134,7 @@ def test_a_service_a_nightly_batch_and_a_weekly_fine_tune_share_one_fleet(
     )
     assert result["cost"]["fleet_saves_usd_per_month"] == pytest.approx(saves)
     (said,) = [n for n in result["cost"]["notes"] if "share one fleet" in n]
-    assert f"{group['servers_shared']} servers instead of {group['servers_separate']}" in said
+    assert f"{group['servers_shared']} server(s) instead of {group['servers_separate']}" in said
     assert "separate fleets are the alternative" in said
 
 
@@ -173,6 +173,18 @@ def test_one_priced_house_h200_server_carries_a_14b_service_and_its_weekly_lora(
     total = result["cost"]["monthly_total_usd"]
     assert result["cost"]["fleet_saves_usd_per_month"] == pytest.approx(8 * 2000, abs=1)
     assert total < sum(o["monthly_cost_usd"] for o in firsts.values())
+    # Best effort (no spare): the chat's card and the fine-tune's, shrunk back from the whole
+    # server it was stretched to, sit side by side on one server, inside the fine-tune's target.
+    doc["inference"]["availability"] = "best_effort"
+    result = evaluate(doc, one, scoring)
+    (group,) = result["fleet"]["groups"]
+    assert group["side_by_side"] and group["servers_shared"] == 1
+    runs = {r["workload"]: r for r in group["runs"]}
+    tune = next(w for w in result["workloads"] if w["kind"] == "fine_tuning")["options"][0]
+    assert runs["realtime_inference"]["cards"] + runs["fine_tuning"]["cards"] <= 8
+    assert runs["fine_tuning"]["hours"] <= tune["target_hours"]
+    (said,) = [n for n in result["cost"]["notes"] if "side by side" in n]
+    assert "1 server(s) instead of 2" in said
 
 
 def test_a_spare_for_owned_cards_is_a_second_server(
