@@ -146,15 +146,22 @@ class PriceChoice:
 COUNTRY: Mapping[str, str] = {"tokyo": "jp", "japan": "jp"}
 
 
+# Regions served from a neighbour outside their region group: mainland China from Hong Kong,
+# over the China-optimised routes (CN2 GIA/CMI) its hosts sell.
+NEIGHBOURS: dict[str, tuple[str, ...]] = {"mainland_china": ("hong_kong",)}
+
+
 def region_match(catalog: Catalog, key: str | None, regions: Sequence[str]) -> str:
     """How a price's or offer's region (catalog key) stands to the customer's regions: "exact"
-    (one of them, or Tokyo for a customer anywhere in Japan), "nearby" (same region group)
-    or "elsewhere"."""
+    (one of them, or Tokyo for a customer anywhere in Japan), "nearby" (same region group, or
+    the neighbour a region is served from) or "elsewhere"."""
     if key is None:
         return "elsewhere"
     if key in regions or (key == "tokyo" and "japan" in regions):
         return "exact"
     if _group(catalog, key) in {_group(catalog, r) for r in regions}:
+        return "nearby"
+    if any(key in NEIGHBOURS.get(r, ()) for r in regions):
         return "nearby"
     return "elsewhere"
 

@@ -58,7 +58,7 @@ _COUNTRY = {
 }
 # Mainland China has no measured round trip in the catalog; its neighbour for hosting is Hong
 # Kong, where the China routes (CN2 GIA, CMI) the catalog prices land.
-_FIXED_NEIGHBOURS = {"mainland_china": ("hong_kong",)}
+_FIXED_NEIGHBOURS = BL.NEIGHBOURS
 _MAX_SINGLE = 4
 # The stack change a flip is stated with when it alone leads nowhere: the team's numeric format
 # first (it keeps its stack), then the serving stack, then custom kernels.
@@ -134,7 +134,16 @@ def dead_end(
         if relaxed is not None:
             ways.append((relaxed, [r.path for r in rs if r.path]))
     if SC.PHASE_OF[kind] == "training":
-        # A run that fits the operator's server only one sequence per micro-batch.
+        # A run that fits the operator's server only with activations recomputed, or one
+        # sequence per micro-batch, or both.
+        ways += [
+            (
+                _with(way, "training.gradient_checkpointing", True),
+                [*paths, "training.gradient_checkpointing"],
+            )
+            for way, paths in list(ways)
+            if way.training is not None and not way.training.gradient_checkpointing
+        ]
         ways += [
             (_with(way, "training.micro_batch_size", 1), [*paths, "training.micro_batch_size"])
             for way, paths in list(ways)
