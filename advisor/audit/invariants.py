@@ -492,7 +492,8 @@ def i7_operator_first(case: Case) -> Iterator[Violation]:
             continue  # a dead end offers the operator's sized server as its quote (I1q)
         price = _price(first) or {}
         # The operator's server fits: an option billed on it runs the team's stack as it is and
-        # meets its target with no less margin than the first option (a server on request listed
+        # meets its target (one that misses it fits nothing), with no less margin than the first
+        # option (a server on request listed
         # beside the first option fits by being listed). An option billed on another host in
         # the customer's own country, whose other terms the operator sells next door, is that
         # host's plan.
@@ -501,7 +502,7 @@ def i7_operator_first(case: Case) -> Iterator[Violation]:
             or (
                 bool((_price(o) or {}).get("house"))
                 and o["stack"]["runnable"]
-                and _tier(o) <= _tier(first)
+                and _tier(o) <= min(_tier(first), 1)
             )
             for o in w.get("options") or []
         )

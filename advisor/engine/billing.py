@@ -211,6 +211,7 @@ def choose_price(
     tp: int = 1,
     training: bool = False,
     skip_house: bool = False,
+    min_units: int = 1,
 ) -> PriceChoice | None:
     """Cheapest price for the slot: the customer's regions first, then nearby, then anywhere;
     within a region match, the anchor's provider and region first (so that one option's
@@ -221,7 +222,8 @@ def choose_price(
     Only rows whose unit can build the option (`tp` devices in one unit) price it; a training
     run over several units prefers an offer with an RDMA-class fabric between them. The
     operator's own rows come first where the customer is; `skip_house` leaves them out (what
-    the cheapest other offer would cost)."""
+    the cheapest other offer would cost). `min_units`: the fewest units the option must span
+    (a service with its spare: two)."""
     best: tuple[int, int, int, int, int, float, str] | None = None
     chosen: PriceChoice | None = None
     unlisted = not_offered(catalog)
@@ -243,6 +245,8 @@ def choose_price(
         fit = unit_fit(catalog, p, count, tp, training)
         if fit is None:
             continue  # the unit cannot hold the tensor-parallel group
+        if fit.units < min_units:
+            continue  # a service's spare must not share the only unit with it
         unit = unit_of(catalog, p)
         no_fabric = int(
             training and fit.units > 1 and unit is not None and unit.network not in FABRICS
@@ -532,6 +536,7 @@ def _prices(
     china_mbps: float | None = None,
     tp: int = 1,
     training: bool = False,
+    min_units: int = 1,
 ) -> Mapping[str, PriceChoice | None]:
     def pick(slot: str, anchor: Price | None) -> PriceChoice | None:
         return choose_price(
@@ -547,6 +552,7 @@ def _prices(
             china_mbps,
             tp,
             training,
+            min_units=min_units,
         )
 
     def choose() -> dict[str, PriceChoice | None]:
@@ -573,6 +579,7 @@ def _prices(
         china_mbps,
         tp,
         training,
+        min_units,
     )
     return ci.catalog.memo(key, choose)
 
@@ -603,11 +610,14 @@ def best_offer(
     china_mbps: float | None = None,
     tp: int = 1,
     training: bool = False,
+    min_units: int = 1,
 ) -> _Offer:
-    local = ("offer", acc.id, mode, count, china_mbps, tp, training)
+    local = ("offer", acc.id, mode, count, china_mbps, tp, training, min_units)
     found = ci.sized.get(local)
     if found is None:
-        found = ci.sized[local] = _offer_memo(acc, mode, count, ci, china_mbps, tp, training)
+        found = ci.sized[local] = _offer_memo(
+            acc, mode, count, ci, china_mbps, tp, training, min_units
+        )
     return found
 
 
@@ -619,9 +629,10 @@ def _offer_memo(
     china_mbps: float | None,
     tp: int,
     training: bool,
+    min_units: int = 1,
 ) -> _Offer:
     def build() -> _Offer:
-        prices = _prices(acc, mode, count, ci, china_mbps, tp, training)
+        prices = _prices(acc, mode, count, ci, china_mbps, tp, training, min_units)
         ref = prices["on_demand"] or prices["monthly"] or prices["commit_1y"]
         cloud = ref.price.cloud if ref else None
         od = prices["on_demand"]
@@ -658,6 +669,7 @@ def _offer_memo(
         china_mbps,
         tp,
         training,
+        min_units,
     )
     return ci.catalog.memo(key, build)
 

@@ -142,7 +142,10 @@ def option_money(
     whether the cloud publishes a rate to China."""
     # A hosted server's premium China route is part of its offer: the cheapest row counts it.
     hosted_need = china_need[0] if china_need is not None and mode != "public_cloud" else None
-    offer = best_offer(acc, mode, count, ci, hosted_need, tp, training)
+    # Rented units: as many as asked (a service with its spare spans two); owned ones are built
+    # to order (min_units servers, below).
+    rented_units = min_units if mode not in OWNED_MODES else 1
+    offer = best_offer(acc, mode, count, ci, hosted_need, tp, training, rented_units)
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}

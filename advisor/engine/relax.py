@@ -133,6 +133,12 @@ def dead_end(
         relaxed = rs[0].answers if len(rs) == 1 else _combine(rs[0], rs[1])
         if relaxed is not None:
             ways.append((relaxed, [r.path for r in rs if r.path]))
+    if answers.frameworks.custom_kernels:
+        # The operator's cards run the team's work on the framework's own kernels.
+        ways += [
+            (_with(way, "frameworks.custom_kernels", False), [*paths, "frameworks.custom_kernels"])
+            for way, paths in list(ways)
+        ]
     if SC.PHASE_OF[kind] == "training":
         # A run that fits the operator's server only with activations recomputed, or one
         # sequence per micro-batch, or both.
@@ -783,7 +789,7 @@ def _quote_doc(
         "card": option["name"],
         "servers": servers,
         "per_server": p.gpus_per_unit,
-        "region": p.region or "—",
+        "region": i18n.region_text(p.region, lang) if p.region else "—",
         "mode": i18n.label(mode, lang),
         "term": i18n.label(term, lang),
     }

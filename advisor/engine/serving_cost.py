@@ -304,9 +304,10 @@ def _inference_option(
             # N+1: one more unit's worth of replicas, so that a failed server still leaves
             # the capacity the peak needs; the option is priced with it.
             more = count + spare * plan.devices
-            # Owned servers: one server more than the service needs, however few cards it holds.
+            # One server more than the service needs (owned), at least two (rented): the spare
+            # never shares the only server with the service.
             servers = int((money.get("tco") or {}).get("servers") or 0)
-            spared = priced(more, used * more / count, servers + 1 if servers else 1)
+            spared = priced(more, used * more / count, servers + 1 if servers else 2)
             before, after = money["monthly_cost_usd"], spared["monthly_cost_usd"]
             redundancy["spare_devices"] = spare * plan.devices
             redundancy["usd_per_month"] = (
