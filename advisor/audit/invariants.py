@@ -491,16 +491,18 @@ def i7_operator_first(case: Case) -> Iterator[Violation]:
         if first is None or not _sized(w) or w.get("dead_end"):
             continue  # a dead end offers the operator's sized server as its quote (I1q)
         price = _price(first) or {}
-        # The operator's server fits: an option billed on it runs the team's stack as it is and
-        # meets its target (one that misses it fits nothing), with no less margin than the first
-        # option (a server on request listed
-        # beside the first option fits by being listed). An option billed on another host in
-        # the customer's own country, whose other terms the operator sells next door, is that
-        # host's plan.
+        # The operator's server fits: an option billed on it runs the team's stack as it is,
+        # meets its target (one that misses it fits nothing) with no less margin than the first
+        # option, and stands where the customer is (its region group, or Hong Kong for mainland
+        # China: a Tokyo server is away for a team in Europe that also reaches China). A server
+        # on request listed beside the first option fits by being listed. An option billed on
+        # another host in the customer's own country, whose other terms the operator sells next
+        # door, is that host's plan.
         house_fits = bool(first.get("house_on_request")) or any(
             o.get("house_on_request")
             or (
                 bool((_price(o) or {}).get("house"))
+                and (_price(o) or {}).get("region_match") != "elsewhere"
                 and o["stack"]["runnable"]
                 and _tier(o) <= min(_tier(first), 1)
             )
