@@ -278,6 +278,11 @@ def _group(
     return doc
 
 
+# Side-by-side packing pays off for fleets of a few servers; beyond this many cards a workload
+# fills its own servers (and the list of groups would grow with the answers).
+_MAX_PACKED_CARDS = 4096
+
+
 def _cards(option: Mapping[str, Any], share: float = 0.0) -> tuple[int, int]:
     """(cards a workload holds, cards of one group that must sit in one server): a service's
     replicas without its spare, a batch run's replicas; a training run stretched to a whole
@@ -304,8 +309,8 @@ def _packed(
     groups: list[int] = []
     for o in options:
         cards, group = _cards(o, share)
-        if group > gpus:
-            return None
+        if group > gpus or cards > _MAX_PACKED_CARDS:
+            return None  # a group no server holds; a fleet too large to matter side by side
         if str(o["workload"]) in _TRAINING:
             # Data-parallel training: whole servers' worth of cards, and the rest together.
             groups += [gpus] * (cards // gpus) + ([cards % gpus] if cards % gpus else [])
