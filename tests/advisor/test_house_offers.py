@@ -428,7 +428,15 @@ def test_a_quote_covers_every_workload_the_offer_serves_and_links_to_the_report(
     for part in parts:
         assert part["accelerator_id"] == "nvidia-h200"
         assert part["units"] * 8 == part["count"] >= part["needed_count"] >= 1
-    assert lead.server["total_units"] == sum(p["units"] for p in parts)
+    # Workloads that share one fleet are quoted as that fleet's servers, never more than the
+    # servers each would take alone; without a shared fleet the quote adds them up.
+    fleet = lead.server.get("fleet")
+    separate = sum(p["units"] for p in parts)
+    if fleet is None:
+        assert lead.server["total_units"] == separate
+    else:
+        assert lead.server["total_units"] == fleet["servers_shared"] <= separate
+        assert fleet["servers_shared"] < fleet["servers_separate"]
     assert lead.server["report"] == {"assessment": report.assessment_id, "number": 1}
     (message,) = sent_mail()
     assert f"http://testserver{_report_url(report)}" in message.body

@@ -85,9 +85,14 @@ def test_the_runner_up_is_named_with_the_difference() -> None:
     first, second = training["options"][:2]
     diff = charts._run_cost(second)[0] - charts._run_cost(first)[0]
     assert "Runner-up" in summary
-    assert f"{second['name']}&nbsp;×&nbsp;{second['count']}" in summary or (
-        f"{second['name']} × {second['count']}" in summary
-    )
+    unit = second.get("unit") or {}
+    if unit.get("kind") in ("server", "instance"):
+        # Bought in units: the units, what they are called, and every card they hold.
+        assert f"{unit['count']} × {unit['name']} ({unit['billed']} × {second['name']})" in summary
+    else:
+        assert f"{second['name']}&nbsp;×&nbsp;{second['count']}" in summary or (
+            f"{second['name']} × {second['count']}" in summary
+        )
     assert f"{usd(diff)} more per run" in summary
 
 

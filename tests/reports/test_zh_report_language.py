@@ -73,6 +73,9 @@ def named_data(result: dict[str, Any]) -> list[str]:
     for w in result["workloads"]:
         for o in [*w["options"], *w["alternatives"], *w["excluded_options"]]:
             names.update(str(o[k]) for k in ("name", "provider", "region") if o.get(k))
+            # The unit it is bought in, as its seller names it ("gpu_1x_gh200", "HK-H100-8").
+            if (o.get("unit") or {}).get("name"):
+                names.add(str(o["unit"]["name"]))
             # An owned option's break-even names the rental it is compared with (issue 22).
             rental = (o.get("tco") or {}).get("break_even") or {}
             names.update(str(rental[k]) for k in ("provider", "region") if rental.get(k))
