@@ -5,6 +5,7 @@ quote."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -13,11 +14,15 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import User
-from advisor.models import Assessment
+from accounts.models import Role, User
+from advisor.models import Assessment, Lead
+from advisor.reference.services.catalog import catalog_publish
 from advisor.services import reports
 from advisor.steps import BY_SLUG as STEP_BY_SLUG
-from tests.factories import PASSWORD
+from tests.advisor.test_house_offers import _offer_post, _quote_url, editor
+from tests.factories import PASSWORD, CatalogFactory, MembershipFactory
+
+__all__ = ["editor"]  # the fixture, used by name
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +116,108 @@ def test_the_hong_kong_team_serving_mainland_china_typed_in_gets_the_operators_s
     # The quote is the plan: the server, how many, what it costs.
     card = page[page.index('id="quote"') :]
     assert first["unit"]["name"] in card and "CN2 GIA" in card
+
+
+# A 14B chat (Qwen2.5-14B's shape) and its weekly LoRA, best effort, typed in by a team in Hong
+# Kong that rents dedicated servers; the operator's only server is one priced 8 x H200.
+FOURTEEN_B_POSTS: dict[str, dict[str, Any]] = {
+    "organization": {"industry": "ecommerce", "regions": ["hong_kong"]},
+    "workloads": {
+        "realtime_inference": "on",
+        "realtime_inference_schedule": "continuous",
+        "fine_tuning": "on",
+        "fine_tuning_schedule": "weekly",
+    },
+    "work": {"unit": "tokens"},
+    "model": {
+        "source": "architecture",
+        "parameters": "14770000000",
+        "layers": "48",
+        "hidden_size": "5120",
+        "intermediate_size": "13824",
+        "attention_heads": "40",
+        "kv_heads": "8",
+        "head_dim": "128",
+        "vocab_size": "152064",
+        "tied_embeddings": "no",
+    },
+    "training": {
+        "method": "lora",
+        "lora_rank": "16",
+        "precision": "bf16",
+        "optimizer": "adamw",
+        "micro_batch_size": "4",
+        "sequence_length": "4096",
+        "gradient_checkpointing": "yes",
+        "dataset_tokens": "20000000",
+        "deadline_hours": "48",
+    },
+    "inference": {
+        "precision": "bf16",
+        "tokens_per_day": "5000000",
+        "prompt_tokens": "1024",
+        "output_tokens": "512",
+        "concurrent_sequences": "8",
+        "traffic": "daily_cycle",
+        "availability": "best_effort",
+    },
+    "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "predictable"},
+    "frameworks": {"primary": "pytorch", "custom_kernels": "no", "serving": "vllm"},
+    "deployment": {
+        "allowed_modes": ["dedicated_hosting"],
+        "portability": "preferred",
+        "data_residency": "none",
+    },
+    "cost": {
+        "billing": "committed",
+        "monthly_budget_usd": "30000",
+        "hours_per_day": "24",
+        "ops_capacity": "part_time",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_one_priced_house_h200_server_keeps_a_14b_team_on_one_server(
+    editor: Client,
+    language: str,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    draft = CatalogFactory()
+    post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
+    assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
+    catalog_publish(catalog=draft, user=None)
+    membership = MembershipFactory(role=Role.MEMBER)
+    client = Client()
+    client.force_login(membership.user)
+    obj = _walk(client, FOURTEEN_B_POSTS, language)
+    report = obj.reports.get()
+    report.refresh_from_db()
+    result = report.result
+    firsts = {w["kind"]: w["options"][0] for w in result["workloads"]}
+    assert set(firsts) == {"realtime_inference", "fine_tuning"}
+    for first in firsts.values():
+        price = first["prices"][first["billing_used"]]
+        assert price["price_id"] == "house-hk-h200" and price["house"], first["name"]
+        assert first["unit"]["name"] == "HK-H200-8"
+    # Both workloads side by side on the one server, within budget (the walk found 8 + 9 H200
+    # at $65,043 a month).
+    (group,) = result["fleet"]["groups"]
+    assert group["shared"] and group["servers_shared"] == 1 < group["servers_separate"]
+    runs = {r["workload"]: r for r in group["runs"]}
+    assert sum(r["cards"] for r in runs.values()) <= 8
+    tune = firsts["fine_tuning"]
+    assert runs["fine_tuning"]["hours"] <= tune["target_hours"]
+    assert result["cost"]["monthly_total_usd"] <= 30000
+    page = client.get(
+        reverse("advisor:report", args=[obj.pk, report.number]), HTTP_ACCEPT_LANGUAGE=language
+    ).text
+    plan = page[page.index('id="report-plan"') : page.index('id="report-confidence"')]
+    assert group["statement"] in html.unescape(plan)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(_quote_url(report), {"term_months": 12})
+    lead = Lead.objects.get()
+    assert lead.server["total_units"] == 1
+    assert [p["workload"] for p in lead.server["workloads"]] == [
+        w["kind"] for w in result["workloads"]
+    ]
