@@ -143,15 +143,24 @@ def with_reach(
     if option is None:
         return None
     path = option_path(catalog, option, acc_id, mode, regions)
-    planned_for = path
+    tried = [path]
     for _ in range(3):
         planned = plan(max(base_rtt or 0.0, float(path["added_ms"])))
         if planned is None:
             return option
-        option, planned_for = planned, path
+        option = planned
         found = option_path(catalog, option, acc_id, mode, regions)
         if found == path:
-            break
+            option["china_reach"] = path
+            return option
         path = found
-    option["china_reach"] = planned_for
+        tried.append(path)
+    # The plan's size and its row keep moving each other between cities: planned once more for
+    # the longest path any of them gives, the plan holds wherever it is billed, and its reach
+    # is the path of the row that bills it.
+    slowest = max(float(p["added_ms"]) for p in tried)
+    planned = plan(max(base_rtt or 0.0, slowest))
+    if planned is not None:
+        option = planned
+    option["china_reach"] = option_path(catalog, option, acc_id, mode, regions)
     return option

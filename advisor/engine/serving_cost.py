@@ -353,8 +353,8 @@ def spare_server(
     of the offer that prices it (N+1: its replicas, `spare_replicas`), so that one server
     failing still leaves the capacity for the peak; none when the team answered best effort or
     development and test. Owned hardware spares one vendor-built server's worth (`count`: the
-    devices the service needs); a TPU slice or an offer without unit data, one replica's
-    devices."""
+    devices the service needs), and so does an option no row prices yet; a TPU slice or an
+    offer without unit data, one replica's devices."""
     if inf.availability != "survive_one_failure":
         return {"planned": False, "basis": inf.availability, "spare_replicas": 0}
     used = money.get("billing_used")
@@ -368,8 +368,10 @@ def spare_server(
         gpus = tp
     elif price and int(price.get("gpus_per_unit") or 1) > 1:
         gpus = int(price["gpus_per_unit"])
-    elif acc.type == "gpu" and not money["prices"].get("on_demand") and money.get("tco"):
-        gpus = T.vendor_build(acc, count)[1]  # owned: the server a vendor builds
+    elif acc.type == "gpu" and (
+        (not money["prices"].get("on_demand") and money.get("tco")) or price is None
+    ):
+        gpus = T.vendor_build(acc, count)[1]  # owned or unpriced: the server a vendor builds
     else:
         gpus = tp
     return {

@@ -39,7 +39,9 @@ def unit_doc(option: Mapping[str, Any], acc: Accelerator, mode: str) -> dict[str
     if tco:
         per, servers = int(tco["devices_per_server"]), int(tco["servers"])
         return _doc("vendor_build", _build_name(acc), per, servers)
-    _bought, per, servers = T.vendor_build(acc, billed)
+    # A service's spare server is a second server, never cards inside the only one.
+    spared = bool((option.get("redundancy") or {}).get("spare_units"))
+    _bought, per, servers = T.vendor_build(acc, billed, min_servers=2 if spared else 1)
     return _doc("vendor_build", _build_name(acc), per, servers)
 
 
