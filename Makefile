@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test quick lint fmt services services-down messages shell clean bench bench-engine bench-reports bench-pages load fuzz audit
+.PHONY: help run test quick lint fmt services services-down messages shell clean bench bench-engine bench-reports bench-pages load fuzz audit calibration
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -39,6 +39,9 @@ load:  ## Simulated people (Locust, headless) in steps: how many the box holds a
 
 audit:  ## Generated teams through the engine and report, every invariant counted (AUDIT_TEAMS=2000, AUDIT_SEED); writes docs/audit.md
 	@source .ci/lib.sh && ensure_venv && compile_messages && python -m advisor.audit.run
+
+calibration:  ## The engine's speed against independent models and published runs; writes docs/calibration.md
+	@source .ci/lib.sh && ensure_venv && DEBUG=true python -m advisor.calibration
 
 fuzz:  ## Hypothesis against every wizard step and the API with 10,000 examples each
 	@FUZZ_EXAMPLES=10000 API_FUZZ_EXAMPLES=10000 bash .ci/test.sh tests/advisor/test_wizard_fuzz.py tests/api/test_api.py -k random

@@ -348,6 +348,20 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
             "Decode overhead per sequence and step", "每個序列每步解碼的額外開銷"
         ),
         "prefill_mfu": _l("Prefill compute efficiency", "預填的運算效率"),
+        "decode_overhead_us_per_sequence_compiled": _l(
+            "Decode overhead per sequence and step (compiled runtime)",
+            "每個序列每步解碼的額外開銷（編譯式執行環境）",
+        ),
+        "chunked_prefill_overlap": _l(
+            "Prefill hidden under decode (chunked prefill)", "分塊預填時藏在解碼中的預填比例"
+        ),
+        "fp8_prefill_gain": _l("FP8 prefill speed-up", "FP8 預填加速倍數"),
+        "moe_prefill_efficiency": _l(
+            "Mixture-of-experts prefill efficiency", "混合專家模型的預填效率"
+        ),
+        "moe_prefill_reference_tokens": _l(
+            "Tokens per expert at the reference efficiency", "參考效率下每個專家的 token 數"
+        ),
         "runtime_overhead_gib": _l("Runtime overhead per device", "每個裝置的執行環境開銷"),
         "reserve_fraction": _l("Memory reserve (share)", "記憶體保留比例"),
         "reserve_min_gib": _l("Smallest memory reserve", "最小記憶體保留量"),
@@ -662,6 +676,18 @@ UNITS: Final[dict[str, str]] = {
     "hours per device per month": "小時／每個裝置每月",
     "minutes per run": "分鐘／每次執行",
     "microseconds per sequence per decode step": "微秒／每個序列每解碼步",
+    "microseconds per sequence per decode step (TensorRT-LLM's C++ executor, and Triton serving "
+    "it)": "微秒／每個序列每解碼步（TensorRT-LLM 的 C++ 執行器，及以 Triton 提供服務時）",
+    "share of the prompts' compute hidden under decode's memory reads": (
+        "提示詞運算藏在解碼記憶體讀取中的比例"
+    ),
+    "prefill speed of 8-bit weights over 16-bit": "8 位元權重相對 16 位元的預填速度",
+    "share of the dense prefill efficiency a mixture of experts' grouped GEMMs reach at the "
+    "reference tokens per expert (scaled by the square root of tokens per expert, at most 1)": (
+        "混合專家模型的分組 GEMM 在參考的每專家 token 數下達到的稠密預填效率比例（依每專家 token "
+        "數的平方根縮放，最多為 1）"
+    ),
+    "prompt tokens routed to each expert": "分派到每個專家的提示詞 token 數",
     "sequences in flight per replica of an offline (batch) job": "個序列／每個離線（批次）副本",
     "GB/s from object storage to the training fleet": "GB/s（從物件儲存到訓練叢集）",
     "hours per unit as sold (instance or server) per month the unit exists": (

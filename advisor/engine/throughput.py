@@ -24,6 +24,9 @@ from advisor.engine.sizing import (
 
 # --------------------------------------------------------------------------- inference capacity
 
+# Serving stacks whose scheduler and sampler are compiled C++ rather than Python.
+COMPILED_RUNTIMES = frozenset({"tensorrt_llm", "triton"})
+
 
 def inference_peak_tflops(acc: Accelerator, precision: str) -> float:
     """Dense peak for serving math: FP8/INT8 units where the device has them, else BF16."""
@@ -60,10 +63,17 @@ def serving_capacity(
     stack: decode bandwidth-bound at small batches and compute-bound at large ones (sizing.md
     B4), plus a per-sequence step overhead; chunked-prefill stacks overlap prefill with decode."""
     c = inf.concurrent_sequences
-    a, b, cc, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+    a, b, cc, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog, serving)
     a += _expert_a(shape, mem, acc, tp, catalog, c)
     step = max(a + b * c, cc * c) + d + e * c
-    cycle = replica_cycle(c, inf.output_tokens, prefill, (a, b, cc, d, e), serving)
+    cycle = replica_cycle(
+        c,
+        inf.output_tokens,
+        prefill,
+        (a, b, cc, d, e),
+        serving,
+        catalog.figure("chunked_prefill_overlap"),
+    )
     return ServingCapacity(
         tp=tp,
         tokens_per_second=c * inf.output_tokens / cycle,
@@ -80,20 +90,23 @@ def replica_cycle(
     prefill: float,
     terms: tuple[float, float, float, float, float],
     serving: str | None,
+    overlap: float = 0.0,
 ) -> float:
     """Seconds for a replica to take `batch` sequences from prompt to their last output token.
 
     Without chunked prefill the prompts are prefilled, then decoded (serial). A chunked-prefill
     stack (vLLM, SGLang, TGI, TensorRT-LLM, Triton) schedules prompt chunks into the decode
-    steps, so prefill compute overlaps decode's weight and KV reads: the cycle is the larger of the
-    compute and the memory traffic, plus the communication and per-sequence overhead that
-    neither hides."""
+    steps; `overlap` (the catalog's `chunked_prefill_overlap`) is the share of the prompts'
+    compute those steps hide under their memory reads. Measured in-flight batching comes out
+    close to serial, so the share is small: a mixed step is as slow as its prefill chunk."""
     a, b, c, d, e = terms
-    if serving not in CHUNKED_PREFILL_SERVING:
-        return batch * prefill + out * (max(a + b * batch, c * batch) + d + e * batch)
-    compute = batch * prefill + out * c * batch
-    memory = out * (a + b * batch)
-    return max(compute, memory) + out * (d + e * batch)
+    serial = batch * prefill + out * (max(a + b * batch, c * batch) + d + e * batch)
+    if serving not in CHUNKED_PREFILL_SERVING or overlap <= 0.0:
+        return serial
+    # The share of the prompts' compute that rides in decode steps' spare compute (the steps
+    # being bound by their weight and KV reads), never more than that spare.
+    spare = out * max(0.0, a + b * batch - c * batch)
+    return serial - overlap * min(batch * prefill, spare)
 
 
 # --------------------------------------------------------------------------- serving at load
@@ -139,7 +152,13 @@ def _weights_read(shape: ModelShape, mem: InferenceMemory, batch: float) -> floa
 
 
 def _step_terms(
-    shape: ModelShape, inf: Inference, mem: InferenceMemory, acc: Accelerator, tp: int, cat: Catalog
+    shape: ModelShape,
+    inf: Inference,
+    mem: InferenceMemory,
+    acc: Accelerator,
+    tp: int,
+    cat: Catalog,
+    serving: str | None = None,
 ) -> tuple[float, float, float, float, float, float]:
     """Decode step time = max(a + b*B, c*B) + d + e*B for a batch of B sequences, and prefill.
     `a` is for the weights of a dense model; a mixture of experts adds `_expert_a` (per batch)."""
@@ -151,8 +170,12 @@ def _step_terms(
     b = avg_ctx * mem.kv_bytes_per_token / bw
     c = 2.0 * shape.active / (peak * cat.figure("decode_compute_mfu"))
     d = 0.0
-    # Sampling, scheduling and kernel launches per sequence and step, which neither bound hides.
-    e = cat.figure("decode_overhead_us_per_sequence") * 1e-6
+    # Sampling, scheduling and kernel launches per sequence and step, which neither bound hides:
+    # a compiled C++ runtime (TensorRT-LLM, and Triton serving it) schedules in less time.
+    overhead = "decode_overhead_us_per_sequence"
+    if serving in COMPILED_RUNTIMES:
+        overhead = "decode_overhead_us_per_sequence_compiled"
+    e = cat.figure(overhead) * 1e-6
     if tp > 1:
         # Megatron tensor parallelism: all-reduces of the hidden state per layer and step; a ring
         # moves 2(tp-1)/tp of the message over each link.
@@ -162,8 +185,42 @@ def _step_terms(
             latency *= 2.0
         d = n * latency
         e += n * 2.0 * (tp - 1) / tp * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
-    prefill = 2.0 * shape.active * prompt / (peak * cat.figure("prefill_mfu"))
-    return a, b, c, d, e, prefill
+    return a, b, c, d, e, prefill_seconds(shape, prompt, acc, inf.precision, tp, cat)
+
+
+def prefill_seconds(
+    shape: ModelShape, prompt: int, acc: Accelerator, precision: str, tp: int, cat: Catalog
+) -> float:
+    """Seconds to prefill one prompt of `prompt` tokens on a replica of `tp` devices.
+
+    The linear layers' 2 x active parameters x tokens at the prefill efficiency, with 8-bit
+    weights' measured gain over 16-bit (not the peak's doubling: activations are quantised on
+    the fly and attention stays 16-bit) and a mixture of experts' grouped GEMMs at their own
+    lower efficiency; causal attention's 2 x layers x tokens^2 x query width (flash attention,
+    16-bit); and with tensor parallelism the all-reduces of every token's hidden state after
+    attention and after the MLP of each layer, over the replica's link."""
+    bf16 = tp * inference_peak_tflops(acc, "bf16") * 1e12
+    peak = bf16
+    if precision in ("fp8", "int8"):
+        gain = cat.figure("fp8_prefill_gain")
+        peak = min(tp * inference_peak_tflops(acc, precision) * 1e12, bf16 * gain)
+    mfu = cat.figure("prefill_mfu")
+    if shape.is_moe:
+        # Each expert multiplies only the tokens routed to it: the fewer, the smaller and less
+        # efficient its GEMM (square root of tokens per expert against the reference).
+        per_expert = prompt * shape.experts_per_token / shape.experts
+        share = math.sqrt(per_expert / cat.figure("moe_prefill_reference_tokens"))
+        mfu *= min(1.0, cat.figure("moe_prefill_efficiency") * share)
+    seconds = 2.0 * shape.active * prompt / (peak * mfu)
+    attention = 2.0 * shape.layers * float(prompt) ** 2 * shape.q_dim
+    seconds += attention / (bf16 * cat.figure("prefill_mfu"))
+    if tp > 1:
+        n = shape.layers * cat.figure("tp_allreduces_per_layer")
+        ring = 2.0 * (tp - 1) / tp
+        seconds += n * ring * prompt * shape.hidden * 2.0 / (tp_link_gbytes(acc, cat) * 1e9)
+        latency = cat.figure("allreduce_latency_us") * 1e-6
+        seconds += n * latency * (1.0 if acc.fast_interconnect else 2.0)
+    return seconds
 
 
 def _expert_a(
@@ -316,7 +373,7 @@ def _plan_at(
     b_mem = _memory_batch(shape, mem, inf, acc, tp, catalog, offline, pp)
     if b_mem < 1:
         return None
-    a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog)
+    a, b, c, d, e, prefill = _step_terms(shape, inf, mem, acc, tp, catalog, serving)
     if pp > 1:
         # Each output token crosses pp - 1 stage boundaries: a send's latency, and the hidden
         # state of each sequence of the micro-batch over the network.
@@ -371,7 +428,19 @@ def _plan_at(
         elif lat_batch < batch:
             batch = max(1, int(lat_batch)) if lat_batch >= 1 else 1
     read = a + _expert_a(shape, mem, acc, tp, catalog, batch)
-    tps = pp * batch * out / replica_cycle(batch, out, prefill, (read, b, c, d, e), serving)
+    tps = (
+        pp
+        * batch
+        * out
+        / replica_cycle(
+            batch,
+            out,
+            prefill,
+            (read, b, c, d, e),
+            serving,
+            catalog.figure("chunked_prefill_overlap"),
+        )
+    )
     replicas = max(
         math.ceil(inf.concurrent_sequences / (batch * pp)),
         math.ceil(demand_tokens_per_s / tps) if demand_tokens_per_s > 0 else 1,

@@ -145,6 +145,19 @@ def nowrap_date(value: Any) -> Any:
     return format_html('<span class="report-nowrap text-nowrap">{}</span>', value)
 
 
+_COUNT = re.compile(r" × (?=\d)")
+
+
+@register.filter
+def keep_counts(text: Any) -> Any:
+    """An engine sentence with every "card × count" kept on one line ("NVIDIA RTX 6000 Ada
+    Generation × 12"): the space before and after the sign never breaks, so a narrow page or
+    the PDF wraps before the card's name, never between the sign and its number."""
+    if not isinstance(text, str):
+        return text
+    return _COUNT.sub("\u00a0×\u00a0", text)
+
+
 # What a person types or a tool names in a message: an option ("--max-concurrency"), a file
 # ("profile_export_genai_perf.csv"), a module ("sglang.bench_serving"), a field of the tool's
 # output ("max_concurrency") or a tool ("trtllm-bench").

@@ -110,8 +110,8 @@ def test_the_price_of_the_extra_mbps_is_weighed_against_an_offer_without_a_route
             server=_route(2, per_mbps),
         ),
         # Priced between the two H100 totals (cheap and dear Mbps) for the calibrated replica
-        # counts with a production service's spare server (27 + 8 H200 against 33 + 8 H100).
-        _no_route_h200(1850),
+        # counts with a production service's spare server (38 + 8 H200 against 46 + 8 H100).
+        _no_route_h200(1800),
     )
     result = evaluate(_serving_china(), both, scoring)
     # The operator's server comes first either way; when its extra Mbps make it dearer than

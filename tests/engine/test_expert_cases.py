@@ -326,7 +326,10 @@ def tensor_parallel_serving_pays_for_its_all_reduces(r: Result) -> None:
 def serving_host_for_8b_is_sized_for_the_model(r: Result) -> None:
     server = next(s for s in r["servers"] if s["workload"] == "realtime_inference")
     assert "server_sized_for_workload" in workload(r, "realtime_inference")["rules"]
-    assert server["ram_gib"] <= 128 and server["network_gbps"] <= 25
+    # A general GPU host for a small model (up to 64 GiB a card, at most a 40 Gb/s NIC), never
+    # a training server's 2 TB and 3.2 Tb/s fabric.
+    cards = int(server["devices_per_node"] or 1)
+    assert server["ram_gib"] <= 64 * cards and server["network_gbps"] <= 40
 
 
 def daily_pipeline_sizes_preprocessing_as_its_own_workload(r: Result) -> None:
@@ -605,15 +608,16 @@ def t4_tensor_parallel_is_bought_in_one_unit(r: Result) -> None:
     assert first["accelerator_id"] == "nvidia-t4"
     sold = _sold(first)
     assert sold["name"] == "g4dn.12xlarge" and sold["gpus"] == 4
-    # Two units serve the load; a third is the spare a production service keeps (N+1).
-    assert first["tensor_parallel"] == 2 and first["count"] == 12
+    # Three units serve the load at the calibrated serving speed (docs/calibration.md); a fourth
+    # is the spare a production service keeps (N+1).
+    assert first["tensor_parallel"] == 2 and first["count"] == 16
     assert first["redundancy"]["spare_devices"] == 4
-    assert sold["units"] == 3 and first["billed_count"] == 12
-    (note,) = [n for n in r["cost"]["notes"] if "bought as 3 x g4dn.12xlarge" in n]
+    assert sold["units"] == 4 and first["billed_count"] == 16
+    (note,) = [n for n in r["cost"]["notes"] if "bought as 4 x g4dn.12xlarge" in n]
     assert "2-way tensor-parallel group sits inside one unit" in note
     (server,) = [s for s in r["servers"] if s["workload"] == "realtime_inference"]
     # The server is the instance as AWS sells it, not 4 vCPU per GPU.
-    assert (server["nodes"], server["devices_per_node"], server["cpu_cores"]) == (3, 4, 48)
+    assert (server["nodes"], server["devices_per_node"], server["cpu_cores"]) == (4, 4, 48)
     assert server["ram_gib"] == 192 and server["sold_as"]["as_of"] == "2026-01-21"
 
 
@@ -745,11 +749,13 @@ def university_lab_lora_is_not_sold_the_local_card_at_three_times_the_cost(r: Re
 
 # A Los Angeles 70B trading assistant at 5 ms a word: no card reaches it, and hundreds are
 # needed for its load (beyond what a provider rents on demand).
-TRADING_5MS = team(
+# 3 ms a word for a 70B model: below what one step reads from eight of the fastest cards'
+# memory and the tensor-parallel all-reduces of 80 layers (8 x B200 reach about 5 ms).
+TRADING_3MS = team(
     organization={"industry": "ecommerce", "regions": ["los_angeles"]},
     model={"preset": "llama-3-70b"},
     inference={
-        "p95_latency_ms": 5,
+        "p95_latency_ms": 3,
         "latency_metric": "tpot",
         "concurrent_sequences": 256,
         "tokens_per_day": 2_000_000_000,
@@ -757,7 +763,7 @@ TRADING_5MS = team(
 )
 
 
-def five_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas(r: Result) -> None:
+def three_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas(r: Result) -> None:
     w = workload(r, "realtime_inference")
     first = w["options"][0]
     assert all(o["target_status"] == "missed" and not o["meets_latency"] for o in w["options"])
@@ -1548,16 +1554,16 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         university_lab_lora_is_not_sold_the_local_card_at_three_times_the_cost,
     ),
     (
-        "la_70b_trading_assistant_with_a_5ms_per_word_target",
-        TRADING_5MS,
-        five_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas,
+        "la_70b_trading_assistant_with_a_3ms_per_word_target",
+        TRADING_3MS,
+        three_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas,
     ),
     (
-        "tokyo_70b_concierge_with_a_1500ms_whole_answer_target",
+        "tokyo_70b_concierge_with_a_1400ms_whole_answer_target",
         team(
             organization={"industry": "media", "regions": ["tokyo"]},
             model={"preset": "llama-3-70b"},
-            inference={"p95_latency_ms": 1500, "output_tokens": 256},
+            inference={"p95_latency_ms": 1400, "output_tokens": 256},
         ),
         thin_latency_margin_is_a_risk_not_met,
     ),

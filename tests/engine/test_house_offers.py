@@ -211,12 +211,14 @@ def test_the_on_request_house_server_stands_beside_a_public_cloud_first_option(
     on_request = _with(
         catalog, _house("house-l40s", "nvidia-l40s", price_on_request=True, gpus_per_unit=4)
     )
-    # Data stays in Hong Kong: no priced hosting there, so the first option is on public cloud.
+    # Data stays in Hong Kong: no priced hosting there, and a load a few public cloud GPUs
+    # serve, so the first option is on public cloud.
     doc = team(
         deployment={
             "allowed_modes": ["public_cloud", "dedicated_hosting"],
             "data_residency": "in_region",
-        }
+        },
+        inference={"tokens_per_day": 5_000_000},
     )
     result = evaluate(doc, on_request, scoring)
     w = workload(result, "realtime_inference")

@@ -102,8 +102,10 @@ def test_moe_serving_computes_with_the_active_parameters(catalog: Catalog) -> No
     assert mem_m.parts["weights"] == mem_d.parts["weights"]
     cap_d = TH.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
     cap_m = TH.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
-    # Prefill is compute: 2 * active * prompt tokens.
-    assert cap_d.ttft_ms / cap_m.ttft_ms == pytest.approx(dense.active / moe.active)
+    # Prefill is compute over the active parameters only, but each expert's GEMM holds only
+    # the tokens routed to it and runs less efficiently: faster than the dense model of the
+    # same total size, by less than the active share.
+    assert 1.5 < cap_d.ttft_ms / cap_m.ttft_ms < dense.active / moe.active
     # At batch 1 a decode step reads the shared weights and two of eight experts.
     one = dataclasses.replace(inf, concurrent_sequences=1)
     s1 = TH.serving_capacity(moe, one, S.inference_memory(moe, one, catalog), h100, 1, catalog)
@@ -136,14 +138,15 @@ def test_mixtral_served_costs_about_its_active_share(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
     """Long prompts, short answers: the count is driven by prefill compute, which a mixture of
-    experts does with its 12.9B active parameters, not all 46.7B."""
+    experts does with its 12.9B active parameters, not all 46.7B (its grouped GEMMs at a lower
+    efficiency than dense ones, docs/calibration.md: under half the cards, not a quarter)."""
     from tests.engine.test_expert_cases import LA_MIXTRAL
 
     dense_doc = {**LA_MIXTRAL, "model": {"architecture": MIXTRAL}}
     moe = evaluate(LA_MIXTRAL, catalog, scoring)["workloads"][0]["options"][0]
     dense = evaluate(dense_doc, catalog, scoring)["workloads"][0]["options"]
     same = next(o for o in dense if o["accelerator_id"] == moe["accelerator_id"])
-    assert moe["count"] <= same["count"] / 2.5
+    assert moe["count"] <= same["count"] / 2
     slot = moe["billing_used"]
     per_mtok = moe["cost_per_million_output_tokens_usd"][slot]
-    assert per_mtok <= same["cost_per_million_output_tokens_usd"][slot] / 2.5
+    assert per_mtok <= same["cost_per_million_output_tokens_usd"][slot] / 2

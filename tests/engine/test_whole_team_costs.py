@@ -15,7 +15,7 @@ from advisor.engine.costing import staff_hours, team_staff
 from advisor.engine.decide import cost_inputs
 from advisor.engine.parse import parse_answers
 from tests.engine.conftest import sample
-from tests.engine.test_expert_cases import TRADING_5MS, workload
+from tests.engine.test_expert_cases import TRADING_3MS, workload
 
 MODES = ("public_cloud", "dedicated_hosting", "bare_metal", "private_cloud", "on_premises")
 
@@ -103,7 +103,7 @@ def test_a_continuous_service_beyond_on_demand_stock_needs_a_reservation_not_a_b
 ) -> None:
     # A 70B trading assistant at 5 ms a word needs hundreds of H100s/H200s: beyond what AWS rents
     # on demand. A capacity block lasts days; the service runs for good.
-    doc = TRADING_5MS
+    doc = TRADING_3MS
     w = workload(evaluate(doc, catalog, scoring), "realtime_inference")
     everything = w["options"] + w["dominated_options"]
     assert all(o["billing_used"] != "capacity_block" for o in everything)
