@@ -638,20 +638,24 @@ def i10_budget(case: Case) -> Iterator[Violation]:
     ops = case.answers["cost"]["ops_capacity"]
     headcount = case.answers["cost"].get("ops_headcount")
     if ops == "none" or headcount == 0:
-        staff = cost.get("staff") or {}
-        total_staff = float(
-            cost.get("staff_usd_per_month")
-            if cost.get("staff_usd_per_month") is not None
-            else sum(float(c.get("staff_usd_per_month") or 0) for c in staffed)
+        # Never a hidden salary: no own-staff figure at all, and the hours bought in are their
+        # own line that page one names.
+        total_staff = float(cost.get("staff_usd_per_month") or 0) + sum(
+            float(c.get("staff_usd_per_month") or 0) for c in cost.get("by_workload") or []
         )
-        said = all(re.search(r"bought in|向外採購", case.page_one.get(lang, "")) for lang in LANGS)
-        charged = bool(cost.get("monthly_total_usd")) and total_staff > 0
-        if charged and not (staff.get("bought_in") and said):
+        if total_staff > 0:
             yield _v(
                 "I10",
                 None,
-                f"the team has no ops staff yet is charged ${total_staff:,.0f} a month of staff "
-                "without page one saying the hours are bought in",
+                f"the team has no ops staff yet is charged ${total_staff:,.0f} a month of staff",
+            )
+        bought = float(cost.get("ops_bought_in_usd_per_month") or 0)
+        said = all(re.search(r"bought in|向外採購", case.page_one.get(lang, "")) for lang in LANGS)
+        if bought > 0 and not said:
+            yield _v(
+                "I10",
+                None,
+                f"${bought:,.0f} a month of operations is bought in without page one saying so",
             )
     if cost.get("monthly_budget_usd") is not None and cost.get("monthly_total_usd"):
         for lang in LANGS:
@@ -736,11 +740,15 @@ def i13_figures(case: Case) -> Iterator[Violation]:
     if total is not None and parts and all(p is not None for p in parts):
         # Each workload's month less its own staff, the team's staff once, the CPU server.
         summed = sum(
-            float(c["monthly_cost_usd"]) - float(c.get("staff_usd_per_month") or 0) for c in rows
+            float(c["monthly_cost_usd"])
+            - float(c.get("staff_usd_per_month") or 0)
+            - float(c.get("ops_bought_in_usd_per_month") or 0)
+            for c in rows
         )
         extra = (
             float(cost.get("cpu_usd_per_month") or 0)
             + float(cost.get("staff_usd_per_month") or 0)
+            + float(cost.get("ops_bought_in_usd_per_month") or 0)
             - float(cost.get("fleet_saves_usd_per_month") or 0)
         )
         if abs(summed + extra - float(total)) > max(1.0, 0.005 * float(total)):

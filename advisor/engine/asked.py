@@ -127,15 +127,45 @@ def billing_statement(
     return text
 
 
-def budget_statement(total: float, budget: float | None, lang: str) -> str | None:
-    """The budget comparison in plain figures: over by how much (and what share), or within."""
-    if budget is None or total <= budget:
+def budget_statement(
+    compute: float,
+    budget: float | None,
+    lang: str,
+    staff: float = 0.0,
+    bought_in: float = 0.0,
+) -> str | None:
+    """The budget check in plain figures: compute and hosting (what the providers bill) against
+    the budget, over by how much (and what share); operations named apart, never folded in.
+    Said when compute is over the budget, or when it is within and operations alone would tip
+    the whole month over it; None otherwise."""
+    if budget is None:
         return None
-    gap = total - budget
-    share = i18n.percent(gap / budget) if budget > 0 else "—"
-    return i18n.message(
-        "asked.over_budget", lang, cost=_usd(total), budget=_usd(budget), gap=_usd(gap), share=share
-    )
+    ops = staff + bought_in
+    parts: list[str] = []
+    if compute > budget:
+        gap = compute - budget
+        share = i18n.percent(gap / budget) if budget > 0 else "—"
+        parts.append(
+            i18n.message(
+                "asked.over_budget",
+                lang,
+                cost=_usd(compute),
+                budget=_usd(budget),
+                gap=_usd(gap),
+                share=share,
+            )
+        )
+    elif compute + ops > budget:
+        parts.append(
+            i18n.message("asked.within_budget", lang, cost=_usd(compute), budget=_usd(budget))
+        )
+    if not parts:
+        return None
+    if staff > 0:
+        parts.append(i18n.message("asked.budget_staff", lang, usd=_usd(staff)))
+    if bought_in > 0:
+        parts.append(i18n.message("asked.budget_bought_in", lang, usd=_usd(bought_in)))
+    return " ".join(parts)
 
 
 def lock_in_statement(

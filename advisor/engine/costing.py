@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from advisor.engine import china as CN
@@ -31,11 +32,32 @@ from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.owned import OWNED_MODES, owned_doc
 
 
-def _staff(mode: str, units: int, share: float, ci: CostInputs) -> float:
+@dataclass(frozen=True, slots=True)
+class StaffCost:
+    """Operations a month, in two named lines: the team's own staff's hours, and the hours
+    bought in (a managed service or a contractor) beyond what the team has. A team without
+    operations staff has no own-staff line at all: nothing it did not answer is hired."""
+
+    in_house_usd: float
+    bought_in_usd: float
+    hours: float
+    bought_in_hours: float
+
+    @property
+    def total(self) -> float:
+        return self.in_house_usd + self.bought_in_usd
+
+
+def _staff(mode: str, units: int, share: float, ci: CostInputs) -> StaffCost:
     return ci.catalog.memo(
         ("staff", mode, units, share, ci.ops_capacity, ci.ops_headcount, ci.staff_region),
-        lambda: _staff_cost(mode, units, share, ci),
+        lambda: staff_cost([(mode, units, share)], ci),
     )
+
+
+def has_ops_staff(ci: CostInputs) -> bool:
+    """Whether the team answered that it has operations staff of its own."""
+    return ci.ops_capacity != "none" and ci.ops_headcount != 0
 
 
 def staff_wage_figure(catalog: Catalog, region: str | None) -> tuple[str, bool]:
@@ -57,43 +79,52 @@ def staff_usd_per_hour(catalog: Catalog, region: str | None) -> float:
     return catalog.figure(key) * catalog.figure("staff_loaded_multiplier")
 
 
-def _staff_cost(mode: str, units: int, share: float, ci: CostInputs) -> float:
-    """Operations staff a month: the mode's fixed hours plus hours per unit as sold (a server or
-    an instance, never a device) for the share of the month the fleet exists (an hourly fleet
-    rented for one run exists only for that run; a monthly or committed one all month)."""
-    return staff_cost_of_hours(staff_hours([(mode, units, share)], ci.catalog), ci)
-
-
-def staff_hours(fleets: Sequence[tuple[str, int, float]], catalog: Catalog) -> float:
+def staff_hours(
+    fleets: Sequence[tuple[str, int, float]], catalog: Catalog, *, practice: bool = True
+) -> float:
     """The operations hours a month of a team's fleets, each (mode, units, share of the month):
     each mode's fixed hours once (one team runs one practice per mode) plus each fleet's hours
-    per unit for the share of the month its units exist."""
+    per unit for the share of the month its units exist. Without `practice`, the fixed hours of
+    modes whose provider operates the machines (rule `ops_self_served_modes`) are left out: a
+    team with no operations staff keeps no practice there, its developers start and stop what
+    the provider runs."""
     fixed = catalog.rule("ops_hours_per_month")
     per_unit = catalog.rule("ops_hours_per_unit_month")
-    modes = {mode for mode, _units, _share in fleets}
+    served = set() if practice else set(catalog.rule("ops_self_served_modes"))
+    modes = {mode for mode, _units, _share in fleets} - served
     return float(
         sum(fixed[m] for m in modes)
         + sum(units * float(per_unit[mode]) * share for mode, units, share in fleets)
     )
 
 
-def staff_cost_of_hours(hours: float, ci: CostInputs) -> float:
-    """What `hours` of operations a month cost the team: at the regional loaded rate, done by
-    its own staff as far as its answered headcount goes, the rest bought in at the premium of
-    its answered capacity (a team with no operations staff buys all of it in)."""
+def staff_cost(fleets: Sequence[tuple[str, int, float]], ci: CostInputs) -> StaffCost:
+    """What the operations of `fleets` cost the team a month, at the regional loaded rate.
+
+    A team with operations staff does the hours its answered headcount covers (a full working
+    month each; all of them when it gave no headcount) at its own rate; what is left is bought
+    in at the premium of a team without staff. A team that answered it has no operations staff
+    is charged no staff: the hours its fleets need are bought in, as their own named line, and
+    only where someone must operate machines (no fixed practice on a provider-operated mode)."""
+    if not fleets:
+        return StaffCost(0.0, 0.0, 0.0, 0.0)
     rate = staff_usd_per_hour(ci.catalog, ci.staff_region)
     buy_in = ci.catalog.rule("ops_capacity_buy_in_multiplier")
+    premium = rate * float(buy_in["none"])
+    if not has_ops_staff(ci):
+        hours = staff_hours(fleets, ci.catalog, practice=False)
+        return StaffCost(0.0, hours * premium, hours, hours)
+    hours = staff_hours(fleets, ci.catalog)
     if ci.ops_headcount is None:
-        return hours * rate * float(buy_in[ci.ops_capacity])
-    # A stated team does the hours it has (a full working month each) at its own rate; what
-    # is left is bought in at the premium of a team with no operations staff.
+        return StaffCost(hours * rate * float(buy_in[ci.ops_capacity]), 0.0, hours, 0.0)
     in_house = min(hours, ci.ops_headcount * ci.catalog.figure("staff_hours_per_month"))
-    return in_house * rate + (hours - in_house) * rate * float(buy_in["none"])
+    rest = hours - in_house
+    return StaffCost(in_house * rate, rest * premium, hours, rest)
 
 
-def team_staff(fleets: Sequence[tuple[str, int, float]], ci: CostInputs) -> float:
-    """The team's operations staff a month for all its workloads' fleets, counted once."""
-    return staff_cost_of_hours(staff_hours(fleets, ci.catalog), ci) if fleets else 0.0
+def team_staff(fleets: Sequence[tuple[str, int, float]], ci: CostInputs) -> StaffCost:
+    """The team's operations a month for all its workloads' fleets, counted once."""
+    return staff_cost(fleets, ci)
 
 
 def egress_figure(
@@ -240,7 +271,7 @@ def option_money(
             # Issue 22 item 5: the path itself, said plainly (no premium route, round trip, loss).
             china["china_egress"]["path"] = CN.public_path(ci.catalog, choice.price.region_key)
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
-    total = None if chosen is None else chosen + storage + egress + staff + (china_usd or 0.0)
+    total = None if chosen is None else chosen + storage + egress + staff.total + (china_usd or 0.0)
     on_request = on_request_offers(acc.id, mode, ci)
     house_choice = prices.get(chosen_slot) if chosen_slot in FIXED_SLOTS else None
     cheaper = (
@@ -276,7 +307,10 @@ def option_money(
         "egress_usd_per_month": round_or_none(egress),
         "egress_figure": egress_key,
         "idle_usd_per_month": round_or_none(idle),
-        "staff_usd_per_month": round_or_none(staff),
+        # The team's own operations staff's hours; hours bought in beyond them (or all of them,
+        # for a team without staff) are their own line, never a silent hire.
+        "staff_usd_per_month": round_or_none(staff.in_house_usd),
+        "ops_bought_in_usd_per_month": round_or_none(staff.bought_in_usd),
         # What the staff cost follows: the fleet's units as sold and the share of the month.
         "staff_basis": {"units": units, "share": share},
         "utilisation": round(utilisation, 3),

@@ -178,6 +178,11 @@ def card_confidence(
     if first.get("meets_latency") is False or first.get("meets_deadline") is False:
         conf = min(conf, 0.5)
     monthly = first.get("monthly_cost_usd")
+    if monthly is not None:
+        # The budget is checked against compute and hosting; operations are named apart.
+        monthly -= float(first.get("staff_usd_per_month") or 0) + float(
+            first.get("ops_bought_in_usd_per_month") or 0
+        )
     if budget is not None and monthly is not None and monthly > budget:
         conf = min(conf, 0.5)
     return conf

@@ -226,6 +226,8 @@ class Option(TypedDict):
     egress_usd_per_month: float
     idle_usd_per_month: float
     staff_usd_per_month: float
+    # Operations bought in beyond the team's own staff (all of it for a team without staff).
+    ops_bought_in_usd_per_month: NotRequired[float | None]
     utilisation: float
     break_even_utilisation: dict[str, float | None]
     monthly_cost_usd: float | None
@@ -273,6 +275,7 @@ class Option(TypedDict):
     peak_tflops_per_device: NotRequired[float]
     peak_basis: NotRequired[str]
     mfu: NotRequired[float]
+    mfu_basis: NotRequired[dict[str, Any]]  # the regime of rule training_mfu that gave it
     cost_per_run_usd: NotRequired[dict[str, float | None] | None]
     # Issue 21: the units as sold and the share of the month the staff cost follows.
     staff_basis: NotRequired[dict[str, float]]
@@ -507,6 +510,7 @@ class CostByWorkload(TypedDict):
     egress_usd_per_month: float
     idle_usd_per_month: float
     staff_usd_per_month: float
+    ops_bought_in_usd_per_month: NotRequired[float | None]
     china_bandwidth_usd_per_month: NotRequired[float | None]  # engine 2.2
     break_even_utilisation: dict[str, float | None]
     cost_per_run_usd: dict[str, float | None] | None
@@ -557,6 +561,10 @@ class Cost(TypedDict):
     cpu_usd_per_month: NotRequired[float]
     # Engine 2.5: the team's operations staff a month, counted once across its workloads.
     staff_usd_per_month: NotRequired[float]
+    # Operations bought in (a managed service or a contractor), once per team, in the total.
+    ops_bought_in_usd_per_month: NotRequired[float]
+    # Compute and hosting alone (the total less operations): what the budget is checked against.
+    compute_and_hosting_usd_per_month: NotRequired[float]
     prices_used: list[PriceUsed]
     figures_used: dict[str, Figure]
     gaps: list[str]

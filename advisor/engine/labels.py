@@ -335,10 +335,6 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
     # The catalog's sourced figures by key, for the report's "Figures used" table and the notes
     # that cite them.
     "figure": {
-        "mfu_pretraining": _l(
-            "MFU for full-parameter training", "全參數訓練的 MFU（模型算力使用率）"
-        ),
-        "mfu_fine_tuning": _l("MFU for fine-tuning", "微調的 MFU（模型算力使用率）"),
         "qlora_speed_factor": _l("QLoRA speed factor", "QLoRA 速度係數"),
         "fp8_training_speedup": _l("FP8 training speed-up", "FP8 訓練加速倍數"),
         "tf32_share_of_bf16_peak": _l("TF32 share of BF16 peak", "TF32 相對 BF16 峰值的比例"),

@@ -456,11 +456,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "assume.train_time": _m(
         "Training FLOPs = {factor}·N·D + attention (PaLM 12·L·h·s): {flops} FLOPs over {tokens} "
-        "tokens; hours = FLOPs ÷ (devices × peak × MFU {mfu}). Checkpointing recomputation is "
-        "inside published MFU, so it is not counted again.",
+        "tokens; hours = FLOPs ÷ (devices × peak × MFU). The MFU follows the run's regime (card, "
+        "{micro} tokens per micro-step, sequence length, parallelism), fitted on published runs "
+        "(LLM Foundry, torchtitan, NeMo, Qwen, Llama 3.1); each option states its own. "
+        "Checkpointing recomputation is inside published MFU, so it is not counted again.",
         "訓練 FLOPs = {factor}·N·D + 注意力項（PaLM 12·L·h·s）：{tokens} 個 token 共 {flops} "
-        "FLOPs；時數 = FLOPs ÷（裝置數 × 峰值 × MFU {mfu}）。梯度檢查點的重算已包含在公開的 "
-        "MFU 中，不再重複計算。",
+        "FLOPs；時數 = FLOPs ÷（裝置數 × 峰值 × MFU）。MFU 依訓練情境而定（加速卡、每個微批次 "
+        "{micro} 個 token、序列長度、平行方式），以公開的訓練數據擬合（LLM Foundry、torchtitan、"
+        "NeMo、Qwen、Llama 3.1）；各選項列出自己的 MFU。梯度檢查點的重算已包含在公開的 MFU 中，"
+        "不再重複計算。",
     ),
     "assume.inf_weights": _m(
         "Weights at {precision}; embeddings and output head stay 16-bit; int4 adds a 16-bit "
@@ -1219,8 +1223,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "依您要求計價的最便宜選項是 {card}，{slot}每月 {cost} 美元。",
     ),
     "asked.over_budget": _m(
-        "Estimated {cost} USD a month is over the {budget} USD budget by {gap} USD ({share} over).",
-        "估計每月 {cost} 美元，超出 {budget} 美元的預算 {gap} 美元（超出 {share}）。",
+        "Compute and hosting, estimated at {cost} USD a month, are over the {budget} USD budget "
+        "by {gap} USD ({share} over).",
+        "運算與託管估計每月 {cost} 美元，超出 {budget} 美元的預算 {gap} 美元（超出 {share}）。",
+    ),
+    "asked.within_budget": _m(
+        "Compute and hosting, estimated at {cost} USD a month, are within the {budget} USD budget.",
+        "運算與託管估計每月 {cost} 美元，在 {budget} 美元的預算之內。",
+    ),
+    "asked.budget_staff": _m(
+        "Your own operations staff's time, {usd} USD a month, is counted apart from it.",
+        "您自己的維運人員時間每月 {usd} 美元，另行計算，不計入預算比較。",
+    ),
+    "asked.budget_bought_in": _m(
+        "Operations bought in (a managed service or a contractor), {usd} USD a month, are "
+        "counted apart from it.",
+        "向外採購的維運（託管服務或外包）每月 {usd} 美元，另行計算，不計入預算比較。",
     ),
     "asked.lock_in": _m(
         "A {term} on {card} ({generation}, launched {released}) runs to {ends}, when the card "
@@ -1364,8 +1382,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "對比最便宜的較小定價選項：{card} x {count}，每月 ${usd}。",
     ),
     "option.whole_server_budget": _m(
-        "At ${usd} a month it is over the budget of ${budget}.",
-        "每月 ${usd}，超出 ${budget} 的預算。",
+        "At ${usd} a month of compute and hosting it is over the budget of ${budget}.",
+        "運算與託管每月 ${usd}，超出 ${budget} 的預算。",
     ),
     "option.tp_inside": _m(
         "; each {tp}-way tensor-parallel group sits inside one unit",

@@ -64,12 +64,18 @@ def whole_server_note(
                 usd=f"{smaller['monthly_cost_usd']:,.0f}",
             )
         )
-    if budget is not None and monthly > budget:
+    # The budget is checked against compute and hosting; operations are named apart.
+    compute = (
+        monthly
+        - float(first.get("staff_usd_per_month") or 0)
+        - float(first.get("ops_bought_in_usd_per_month") or 0)
+    )
+    if budget is not None and compute > budget:
         parts.append(
             i18n.message(
                 "option.whole_server_budget",
                 lang,
-                usd=f"{monthly:,.0f}",
+                usd=f"{compute:,.0f}",
                 budget=f"{budget:,.0f}",
             )
         )

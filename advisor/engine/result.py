@@ -391,7 +391,7 @@ def evaluate(
     # needs alone (options compare on it), but the team runs one practice per mode.
     modes_of = {str(w["kind"]): str(w["deployment_mode"]) for w in workloads_doc}
     priced = [o for o in best_options if o["monthly_cost_usd"] is not None]
-    staff_usd = team_staff(
+    staff = team_staff(
         [
             (
                 modes_of[o["workload"]],
@@ -408,14 +408,21 @@ def evaluate(
     fleet_saves = float(fleet["saves_usd_per_month"]) if fleet else 0.0
     if fleet:
         notes += [g["statement"] for g in fleet["groups"]]
-    monthly_total = (
-        sum(o["monthly_cost_usd"] - float(o.get("staff_usd_per_month") or 0) for o in priced)
-        + staff_usd
+    staff_usd, bought_in_usd = staff.in_house_usd, staff.bought_in_usd
+    # Compute and hosting: what the providers bill (the budget is checked against it alone).
+    compute_total = (
+        sum(
+            o["monthly_cost_usd"]
+            - float(o.get("staff_usd_per_month") or 0)
+            - float(o.get("ops_bought_in_usd_per_month") or 0)
+            for o in priced
+        )
         + cpu_usd
         - fleet_saves
     )
+    monthly_total = compute_total + staff_usd + bought_in_usd
     budget = answers.cost.monthly_budget_usd
-    over_budget = Q.budget_statement(monthly_total, budget, lang)
+    over_budget = Q.budget_statement(compute_total, budget, lang, staff_usd, bought_in_usd)
     if over_budget is not None:
         notes.append(over_budget)
     storage_gb = 0.0
@@ -606,8 +613,12 @@ def evaluate(
             "stale_after_days": stale_days,
             "monthly_total_usd": round(monthly_total, 2),
             **({"cpu_usd_per_month": round(cpu_usd, 2)} if cpu_server is not None else {}),
-            # The team's operations staff, counted once across its workloads.
+            # Compute and hosting alone: the figure the budget is checked against.
+            "compute_and_hosting_usd_per_month": round(compute_total, 2),
+            # The team's own operations staff, counted once across its workloads.
             "staff_usd_per_month": round(staff_usd, 2),
+            # Operations bought in (a managed service or a contractor), once per team.
+            "ops_bought_in_usd_per_month": round(bought_in_usd, 2),
             # What one shared fleet saves against separate fleets (in the total).
             **({"fleet_saves_usd_per_month": round(fleet_saves, 2)} if fleet_saves else {}),
             "monthly_budget_usd": budget,
@@ -623,6 +634,7 @@ def evaluate(
                     "egress_usd_per_month": o["egress_usd_per_month"],
                     "idle_usd_per_month": o["idle_usd_per_month"],
                     "staff_usd_per_month": o["staff_usd_per_month"],
+                    "ops_bought_in_usd_per_month": o.get("ops_bought_in_usd_per_month"),
                     **(
                         {"china_bandwidth_usd_per_month": o["china_bandwidth_usd_per_month"]}
                         if "china_bandwidth_usd_per_month" in o

@@ -141,7 +141,7 @@ def _new_training_sizing(
             factor=f"{flops.factor:g}",
             flops=f"{flops.total:.3g}",
             tokens=i18n.fmt_number(int(t.dataset_tokens * t.epochs)),
-            mfu=f"{S.training_mfu(kind, t, catalog):.2f}",
+            micro=i18n.fmt_number(t.micro_batch_size * t.sequence_length),
         ),
         i18n.message(
             "assume.run_overhead",

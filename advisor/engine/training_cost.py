@@ -59,6 +59,32 @@ def run_overhead(t: Training, mem: S.TrainingMemory, catalog: Catalog) -> dict[s
     }
 
 
+def run_mfu(
+    acc: Accelerator,
+    n: int,
+    t: Training,
+    shape: S.ModelShape,
+    mem: S.TrainingMemory,
+    catalog: Catalog,
+) -> S.Mfu:
+    """The run's MFU on n devices: its regime follows the tensor-parallel size the devices
+    need to hold it (sizing.training_tp) and whether they span nodes."""
+    return S.training_mfu(shape, t, acc, n, S.training_tp(mem, acc, n, catalog) or 1, catalog)
+
+
+def run_hours(
+    flops: S.TrainingFlops,
+    acc: Accelerator,
+    n: int,
+    t: Training,
+    shape: S.ModelShape,
+    mem: S.TrainingMemory,
+    catalog: Catalog,
+) -> float:
+    """Compute hours of the run on n devices at its regime's MFU."""
+    return S.training_hours(flops, acc, n, t, run_mfu(acc, n, t, shape, mem, catalog), catalog)
+
+
 def beyond_one_pcie_node(acc: Accelerator, n_min: int | None, catalog: Catalog) -> bool:
     """Whether a run needs more cards without NVLink-class links than one node holds: large
     training is not built across PCIe-only nodes (catalog rule
@@ -76,6 +102,7 @@ def _training_count(
     acc: Accelerator,
     kind: str,
     schedule: str,
+    shape: S.ModelShape,
     t: Training,
     mem: S.TrainingMemory,
     flops: S.TrainingFlops,
@@ -92,19 +119,21 @@ def _training_count(
     if not counts and beyond_one_pcie_node(acc, n_min, catalog):
         return None  # the run needs PCIe-only cards across nodes: not built (catalog rule)
     counts = counts or [n_min]
-    n, hours = counts[0], S.training_hours(flops, acc, counts[0], t, kind, catalog)
+    n, hours = counts[0], run_hours(flops, acc, counts[0], t, shape, mem, catalog)
     # Aim inside the target by the catalog's safety share (a thinner margin is inside the
     # estimate's own error), else at the target itself.
     aim = max(target * (1.0 - float(catalog.rule("target_safety_share"))) - overhead, 1e-6)
     if hours > aim:
-        # Hours fall as 1/count: jump to the fewest whole nodes that meet the aim (the target
-        # where no count does).
-        first = counts[0] * hours
-        n = next(
-            (c for c in counts if c >= first / aim - 1e-9),
-            next((c for c in counts if c >= first / compute_target - 1e-9), counts[-1]),
-        )
-        hours = S.training_hours(flops, acc, n, t, kind, catalog)
+        # The fewest whole nodes that meet the aim (the target where no count does); each count
+        # at its own regime's MFU, which changes as a run spans nodes or sheds tensor parallelism.
+        def meets(limit: float) -> int | None:
+            return next(
+                (c for c in counts if run_hours(flops, acc, c, t, shape, mem, catalog) <= limit),
+                None,
+            )
+
+        n = meets(aim) or meets(compute_target) or counts[-1]
+        hours = run_hours(flops, acc, n, t, shape, mem, catalog)
     return n_min, n, hours + overhead, target, basis
 
 
@@ -112,6 +141,7 @@ def _training_base(
     acc: Accelerator,
     kind: str,
     schedule: str,
+    shape: S.ModelShape,
     t: Training,
     mem: S.TrainingMemory,
     sized: tuple[int, int, float, float, str],
@@ -128,6 +158,7 @@ def _training_base(
     storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
     peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
     overhead = run_overhead(t, mem, catalog)
+    mfu = run_mfu(acc, n, t, shape, mem, catalog)
     base = {
         "accelerator_id": acc.id,
         "name": acc.name,
@@ -144,7 +175,14 @@ def _training_base(
         **target_margin(hours, target, catalog),
         "peak_tflops_per_device": peak,
         "peak_basis": peak_note,
-        "mfu": round(S.training_mfu(kind, t, catalog), 3),
+        "mfu": round(mfu.value, 3),
+        # The regime that gave the MFU (rule training_mfu, fitted on published runs).
+        "mfu_basis": {
+            "tokens_per_micro_step": mfu.tokens_per_micro_step,
+            "parallelism": mfu.parallelism,
+            "factors": mfu.parts,
+            "rule": "training_mfu",
+        },
         "interconnect": S.interconnect_need(acc, n, training=True),
         # Tensor parallelism inside a unit (with ZeRO-3/FSDP over all devices).
         "tensor_parallel": S.training_tp(mem, acc, n, catalog) or 1,
@@ -159,7 +197,7 @@ def network_time(
     flops: S.TrainingFlops,
     n: int,
     tp: int,
-    kind: str,
+    mfu: float,
     price: Mapping[str, Any] | None,
     catalog: Catalog,
 ) -> dict[str, Any] | None:
@@ -184,7 +222,7 @@ def network_time(
     tokens = float(t.micro_batch_size) * t.sequence_length * max(1, per_unit // max(1, tp))
     per_token = flops.total / max(1.0, float(t.dataset_tokens) * t.epochs)
     peak, _ = S.peak_tflops(acc, t.precision, catalog)
-    rate = per_unit * peak * 1e12 * S.training_mfu(kind, t, catalog)
+    rate = per_unit * peak * 1e12 * mfu
     compute_s = per_token * tokens / rate if rate > 0 else math.inf
     factor = max(1.0, comm_s / compute_s) if compute_s > 0 else 1.0
     return {
@@ -219,13 +257,15 @@ def training_option(
         # Memoised on the catalog too: the count depends only on these inputs.
         ci.sized[key] = catalog.memo(
             ("training_count", acc.id, kind, schedule, shape, t),
-            lambda: _training_count(acc, kind, schedule, t, mem, flops, catalog),
+            lambda: _training_count(acc, kind, schedule, shape, t, mem, flops, catalog),
         )
     if ci.sized[key] is None:
         return None
     base_key = ("training_base", acc.id, kind, schedule)
     if base_key not in ci.sized:
-        ci.sized[base_key] = _training_base(acc, kind, schedule, t, mem, ci.sized[key], catalog)
+        ci.sized[base_key] = _training_base(
+            acc, kind, schedule, shape, t, mem, ci.sized[key], catalog
+        )
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
     hpm = catalog.hours_per_month
     tp = int(base["tensor_parallel"])
@@ -236,16 +276,18 @@ def training_option(
         if bumped not in ci.sized:
             n_min, _n, _h, target, basis = ci.sized[key]
             count = money["billed_count"]
-            more = S.training_hours(flops, acc, count, t, kind, catalog)
+            more = run_hours(flops, acc, count, t, shape, mem, catalog)
             more += run_overhead(t, mem, catalog)["hours"]
             ci.sized[bumped] = _training_base(
-                acc, kind, schedule, t, mem, (n_min, count, more, target, basis), catalog
+                acc, kind, schedule, shape, t, mem, (n_min, count, more, target, basis), catalog
             )
         n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[bumped]
         tp = int(base["tensor_parallel"])
         money = option_money(acc, mode, n, used, storage_gb, 0.0, ci, tp=tp, training=True)
     slot_used = money["billing_used"] or "on_demand"
-    network = network_time(acc, t, mem, flops, n, tp, kind, money["prices"].get(slot_used), catalog)
+    network = network_time(
+        acc, t, mem, flops, n, tp, float(base["mfu"]), money["prices"].get(slot_used), catalog
+    )
     if network is not None and network["time_factor"] > 1.0:
         # The network between units is slower than the compute it must keep up with: the run
         # takes longer on this offer, and costs the hours it takes.
@@ -254,7 +296,7 @@ def training_option(
             n_min, _n, _h, target, basis = ci.sized[key]
             longer = hours * network["time_factor"]
             ci.sized[slow] = _training_base(
-                acc, kind, schedule, t, mem, (n_min, n, longer, target, basis), catalog
+                acc, kind, schedule, shape, t, mem, (n_min, n, longer, target, basis), catalog
             )
         n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[slow]
         money = option_money(acc, mode, n, used, storage_gb, 0.0, ci, tp=tp, training=True)

@@ -54,8 +54,9 @@ _UNIT_FIELDS = {
 
 
 def budget_split(cost: Any) -> dict[str, Any] | None:
-    """The monthly total as compute (with storage, egress and routes) and operations staff,
-    which a budget is checked against apart; None when there is no total."""
+    """The monthly total as compute (with storage, egress and routes), the team's own
+    operations staff and operations bought in, which a budget is checked against apart; None
+    when there is no total."""
     total = cost.get("monthly_total_usd")
     if not total:
         return None
@@ -63,10 +64,16 @@ def budget_split(cost: Any) -> dict[str, Any] | None:
     if staff is None:  # results before engine 2.5 summed each workload's staff
         staff = sum(float(c.get("staff_usd_per_month") or 0) for c in cost.get("by_workload") or [])
     staff = float(staff)
+    bought = float(cost.get("ops_bought_in_usd_per_month") or 0)
+    legacy = "ops_bought_in_usd_per_month" not in cost
     return {
-        "compute": max(0.0, float(total) - staff),
-        "staff": staff,
-        "bought_in": bool((cost.get("staff") or {}).get("bought_in")) and staff > 0,
+        "compute": max(0.0, float(total) - staff - bought),
+        "staff": staff + bought,
+        "own_staff": staff,
+        "bought_in_usd": bought,
+        # Older results kept bought-in hours inside the staff figure (flagged by the answers).
+        "bought_in": (bought > 0 and staff == 0)
+        or (legacy and bool((cost.get("staff") or {}).get("bought_in")) and staff > 0),
     }
 
 

@@ -196,6 +196,28 @@ def time_text(option: Option) -> str:
     }
 
 
+MFU_LAYOUTS = {
+    "one_node": _lazy("on one node"),
+    "data_parallel_across_nodes": _lazy("data parallel across nodes"),
+    "model_parallel_across_nodes": _lazy("tensor or pipeline parallel, across nodes"),
+}
+
+
+def mfu_text(option: Option) -> str:
+    """The training speed an option assumes: its MFU, the regime that gave it and where the
+    regime's figures come from (the catalog's table of published runs)."""
+    basis = option.get("mfu_basis") or {}
+    layout = basis.get("parallelism") or ""
+    return _(
+        "MFU %(mfu)s at %(tokens)s tokens per micro-step, %(layout)s; fitted on published "
+        "training runs (LLM Foundry, torchtitan, NeMo, Qwen, Llama 3.1)"
+    ) % {
+        "mfu": f"{float(option.get('mfu') or 0) * 100:.0f}%",
+        "tokens": f"{int(basis.get('tokens_per_micro_step') or 0):,}",
+        "layout": MFU_LAYOUTS.get(layout, layout or "—"),
+    }
+
+
 def in_units(w: Mapping[str, Any]) -> bool:
     """Inference work counted in its own unit (issue 21 item 7: images, audio, pairs)."""
     return any("work" in o for o in w["options"])

@@ -12,7 +12,7 @@ from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine.document import Change, Excluded, Option, Reason, Workload
 from advisor.labels import label_for, usd
-from advisor.reporting.options import latency_text, time_text
+from advisor.reporting.options import latency_text, mfu_text, time_text
 from advisor.reporting.text import customer_text, percent, rationale_of
 
 # Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
@@ -121,6 +121,8 @@ def why_option(w: Workload, chosen: Option | None, names: dict[str, str]) -> dic
         rows.append((_("Latency"), latency_text(chosen)))
     if chosen and chosen.get("target_hours") is not None:
         rows.append((_("Time to result"), time_text(chosen)))
+        if chosen.get("mfu") is not None:
+            rows.append((_("Training speed"), mfu_text(chosen)))
     for o in w["options"]:
         if "stack" in o and o["stack"]["status"] == "needs_porting":
             what = "; ".join(o["stack"]["porting"]) or "—"

@@ -13,7 +13,7 @@ import pytest
 
 from advisor.engine import sizing as S
 from advisor.engine import throughput as TH
-from advisor.engine.answers import Architecture, Inference, Training
+from advisor.engine.answers import Architecture, Inference
 from advisor.engine.catalog import Catalog
 
 BAND = (0.7, 1.4)
@@ -188,98 +188,4 @@ def test_serving_throughput_is_within_the_band_of_a_published_result(
     assert BAND[0] <= ratio <= BAND[1], case.source
 
 
-class Run(NamedTuple):
-    name: str
-    model: Architecture | str
-    card: str
-    precision: str
-    sequence: int
-    devices: int
-    published: float  # tokens per second per device
-    source: str
-
-
-TRAINING = [
-    Run(
-        "torchtitan-llama3-8b-64xa100",
-        "llama-3-8b",
-        "nvidia-a100-80gb",
-        "bf16_mixed",
-        8192,
-        64,
-        2_973.0,
-        "github pytorch/torchtitan docs/performance.md: Llama 3 8B, FSDP2, 64 A100 80GB, local "
-        "batch 1, selective op checkpointing: 2,973 tok/s per GPU (58.2% MFU)",
-    ),
-    Run(
-        "torchtitan-llama3-70b-64xa100",
-        "llama-3-70b",
-        "nvidia-a100-80gb",
-        "bf16_mixed",
-        8192,
-        64,
-        331.0,
-        "github pytorch/torchtitan docs/performance.md: Llama 3 70B, FSDP2, 64 A100 80GB, full "
-        "checkpointing: 331 tok/s per GPU (51.7% MFU)",
-    ),
-    Run(
-        "nemo-llama2-7b-fp8-8xh100",
-        LLAMA2_7B,
-        "nvidia-h100-sxm",
-        "fp8_mixed",
-        4096,
-        8,
-        16_634.0,
-        "github NVIDIA/NeMo docs/source/performance/performance_summary.md (NeMo 24.07, "
-        "DGX-H100, FP8): LLAMA2-7B on 8 GPUs, 16,634 tok/s per GPU",
-    ),
-    Run(
-        "nemo-llama2-70b-fp8-64xh100",
-        LLAMA2_70B,
-        "nvidia-h100-sxm",
-        "fp8_mixed",
-        4096,
-        64,
-        1_717.0,
-        "github NVIDIA/NeMo docs/source/performance/performance_summary.md (NeMo 24.07, "
-        "DGX-H100, FP8): LLAMA2-70B on 64 GPUs (TP4 PP4), 1,717 tok/s per GPU",
-    ),
-]
-
-
-def _training_rate(catalog: Catalog, run: Run) -> float:
-    shape = (
-        S.shape_from_preset(catalog.presets[run.model])
-        if isinstance(run.model, str)
-        else S.shape_from_architecture(run.model)
-    )
-    tokens = 10**9
-    t = Training("full", None, run.precision, "adamw", 1, run.sequence, True, tokens)
-    flops = S.training_flops(shape, t)
-    acc = catalog.by_id[run.card]
-    hours = S.training_hours(flops, acc, run.devices, t, "pretraining", catalog)
-    return tokens / (hours * 3600.0) / run.devices
-
-
-@pytest.mark.parametrize("run", TRAINING, ids=[r.name for r in TRAINING])
-def test_training_throughput_is_within_the_band_of_a_published_result(
-    catalog: Catalog, run: Run
-) -> None:
-    ratio = _training_rate(catalog, run) / run.published
-    print(f"{run.name}: engine/published = {ratio:.2f}")
-    assert BAND[0] <= ratio <= BAND[1], run.source
-
-
-@pytest.mark.parametrize(
-    ("name", "published_tflops"),
-    [("llama-3.1-405b-8k-h100", 430.0), ("llama-3.1-405b-16k-h100", 400.0)],
-)
-def test_training_rate_at_scale_is_within_the_band_of_llama_3_1(
-    catalog: Catalog, name: str, published_tflops: float
-) -> None:
-    # arXiv 2407.21783 (Llama 3.1, 2024-07-23) via sizing.md C5: BF16 model TFLOP/s per H100.
-    t = Training("full", None, "bf16_mixed", "adamw", 1, 8192, True, 10**9)
-    peak, _ = S.peak_tflops(catalog.by_id["nvidia-h100-sxm"], t.precision, catalog)
-    ratio = peak * S.training_mfu("pretraining", t, catalog) / published_tflops
-    print(f"{name}: engine/published = {ratio:.2f}")
-    assert BAND[0] <= ratio <= BAND[1]
+# Training speed against published runs: tests/engine/test_training_mfu.py (rule training_mfu_runs).

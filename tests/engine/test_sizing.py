@@ -189,10 +189,11 @@ def test_8b_on_1t_tokens_takes_about_33800_h100_hours(catalog: Catalog) -> None:
     flops = S.training_flops(s, t)
     dense_hours = flops.dense / (989e12 * 0.40) / 3600
     assert dense_hours == pytest.approx(33_800, rel=0.01)
-    hours = S.training_hours(flops, catalog.by_id["nvidia-h100-sxm"], 1, t, "pretraining", catalog)
-    # The engine runs at its calibrated MFU (issue 21, test_calibration.py), not the example's 40%.
-    mfu = S.training_mfu("pretraining", t, catalog)
-    assert hours == pytest.approx(33_800 * 0.40 / mfu, rel=0.10)  # plus the attention term
+    h100 = catalog.by_id["nvidia-h100-sxm"]
+    mfu = S.training_mfu(s, t, h100, 1, 1, catalog)
+    hours = S.training_hours(flops, h100, 1, t, mfu, catalog)
+    # The engine runs at its regime's MFU (rule training_mfu), not the example's 40%.
+    assert hours == pytest.approx(33_800 * 0.40 / mfu.value, rel=0.10)  # plus the attention term
 
 
 def test_checkpointing_adds_no_model_flops_and_lora_costs_two_thirds(catalog: Catalog) -> None:
@@ -329,12 +330,13 @@ def test_more_dataset_tokens_never_lowers_hours(
 ) -> None:
     s = shape(CATALOG, preset)
     a = CATALOG.by_id[acc]
+    mfu = S.training_mfu(s, training(), a, n, 1, CATALOG)
     h1 = S.training_hours(
         S.training_flops(s, training(dataset_tokens=tokens, gradient_checkpointing=ckpt)),
         a,
         n,
         training(),
-        "fine_tuning",
+        mfu,
         CATALOG,
     )
     h2 = S.training_hours(
@@ -342,7 +344,7 @@ def test_more_dataset_tokens_never_lowers_hours(
         a,
         n,
         training(),
-        "fine_tuning",
+        mfu,
         CATALOG,
     )
     assert h2 >= h1

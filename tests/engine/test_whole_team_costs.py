@@ -66,7 +66,7 @@ def test_two_workloads_on_one_mode_pay_its_fixed_staff_hours_once(
     firsts = [w["options"][0] for w in result["workloads"]]
     ci = _inputs(catalog, doc)
     fleet = [("public_cloud", o["staff_basis"]["units"], o["staff_basis"]["share"]) for o in firsts]
-    assert once == round(team_staff(fleet, ci), 2)
+    assert once == round(team_staff(fleet, ci).in_house_usd, 2)
     compute = sum(r["monthly_cost_usd"] - r["staff_usd_per_month"] for r in rows)
     assert result["cost"]["monthly_total_usd"] == round(compute + once, 2)
 

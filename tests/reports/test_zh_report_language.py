@@ -183,7 +183,8 @@ def test_chinese_pdf_writes_risks_gaps_and_figures_in_chinese() -> None:
         ["pdftotext", "-layout", "-", "-"], input=rendered.pdf, capture_output=True, check=True
     ).stdout.decode("utf-8")
     assert "價格目錄尚未涵蓋：Azure 在亞洲的 GPU 價格" in text
-    assert "全參數訓練的 MFU" in text  # the figure now covers full fine-tunes too (issue 21)
+    # The training option's MFU, its regime and the published runs it was fitted on.
+    assert "以公開的訓練數據擬合" in text
     assert "稠密運算峰值的比例" in text
     for english in ("Azure GPU prices in Asia", "fraction of dense peak", "mfu_pretraining"):
         assert english not in text
