@@ -443,6 +443,12 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "preprocess_tokens_per_vcpu_second": _l(
             "Tokenisation rate per vCPU", "每個 vCPU 的斷詞速率"
         ),
+        "jpeg_decode_images_per_vcpu_second": _l(
+            "JPEG decode rate per vCPU", "每個 vCPU 的 JPEG 解碼速率"
+        ),
+        "audio_features_seconds_per_vcpu_second": _l(
+            "Audio feature extraction rate per vCPU", "每個 vCPU 的音訊特徵擷取速率"
+        ),
         "card_confidence_full_gap": _l(
             "Cost gap for a sure card choice", "卡片選擇確定所需的成本差距"
         ),
@@ -696,6 +702,10 @@ UNITS: Final[dict[str, str]] = {
     "MB/s of dataset read per training device": "MB/s 資料集讀取／每個訓練裝置",
     "x model weight bytes (host RAM for a serving box)": "倍模型權重大小（推論主機的記憶體）",
     "tokens per vCPU-second": "個 token／每 vCPU 每秒",
+    "JPEG images decoded per vCPU-second": "張 JPEG 圖片解碼／每 vCPU 每秒",
+    "audio seconds turned into log-mel features per vCPU-second": (
+        "秒音訊轉為 log-mel 特徵／每 vCPU 每秒"
+    ),
     "fraction of the first option's cost": "第一個方案成本的比例",
     "vCPU per serving device": "vCPU／每個推論裝置",
 }

@@ -366,8 +366,32 @@ MESSAGES: dict[str, dict[str, str]] = {
         "由公開的多 GPU 結果換算為每張 GPU",
     ),
     "work.basis_estimated": _m(
-        "an estimate scaled from a published card by the ratio of dense FP16 peaks",
-        "依密集 FP16 峰值比例由已公開的卡推估",
+        "no figure for this card: estimated from the {card}'s published one x {ratio}, the "
+        "ratio of dense FP16 peaks",
+        "此卡沒有公開數據：以 {card} 的公開數據乘以密集 FP16 峰值比例 {ratio} 推估",
+    ),
+    "work.stack_factor": _m(
+        "The published rate, {published} a second, is measured on {measured}; a team serving on "
+        "{stack} gets {factor} of it ({note}), so {per_card} a second is used.",
+        "公開速率每秒 {published} 是在 {measured} 上量得；以 {stack} 提供服務的團隊可得其 "
+        "{factor}（{note}），因此採用每秒 {per_card}。",
+    ),
+    "work.stack.tensorrt": _m("TensorRT (INT8)", "TensorRT（INT8）"),
+    "work.stack.pytorch": _m("PyTorch", "PyTorch"),
+    "work.stack.tensorflow": _m("TensorFlow", "TensorFlow"),
+    "work.host_starved": _m(
+        "The card's host ({shape}) has {vcpu} vCPUs per card, which prepare about {host} "
+        "{samples} a second at {per_vcpu} per vCPU ({figure}): less than the {demand} a second "
+        "the cards must take, so the cards would starve. {extra} more vCPUs feed them, "
+        "${usd} a month at the on-demand vCPU hour, counted in the cost.",
+        "該卡的主機（{shape}）每張卡有 {vcpu} 個 vCPU，以每個 vCPU 每秒 {per_vcpu}（{figure}）"
+        "計，每秒約可準備 {host} {samples}，少於這些卡每秒須處理的 {demand}，卡會因餵料不足而閒置。"
+        "另加 {extra} 個 vCPU 供料，以隨需 vCPU 時價計每月 ${usd}，已計入成本。",
+    ),
+    "work.host_separate": _m(
+        "The preprocessing server prepares the {samples} the cards take; their hosts are not "
+        "counted on for it.",
+        "由前處理伺服器準備這些卡所需的{samples}；不依賴卡的主機處理。",
     ),
     "work.undated": _m("undated page", "頁面未註明日期"),
     "work.serving_share": _m(
@@ -533,6 +557,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "({figure}, under Figures used).",
         "前處理：每日 {tokens} 個 token，每 vCPU 每秒 {rate} 個 token，"
         "於 {hours} 小時內完成（見「使用的數據」：{figure}）。",
+    ),
+    "server.preprocessing_work": _m(
+        "Preprocessing: {per_day} {samples} a day at {rate} per vCPU-second ({figure}, under "
+        "Figures used) within {hours} h: {vcpu} vCPUs.",
+        "前處理：每天 {per_day} {samples}，每個 vCPU 每秒 {rate}（見「使用的數據」：{figure}），"
+        "於 {hours} 小時內完成：{vcpu} 個 vCPU。",
     ),
     "server.preprocessing_priced": _m(
         "This CPU server ({vcpu} vCPU, on demand, released between runs) costs about ${usd} a "

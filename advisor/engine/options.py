@@ -329,7 +329,16 @@ def build(
         def plan(rtt: float | None, acc: Accelerator = acc) -> dict[str, Any] | None:
             if work is not None:
                 return NL.option(
-                    catalog, work, kind, acc, mode, answers.cost.hours_per_day, ci, rtt
+                    catalog,
+                    work,
+                    kind,
+                    acc,
+                    mode,
+                    answers.cost.hours_per_day,
+                    ci,
+                    rtt,
+                    answers.frameworks,
+                    separate_preprocessing="preprocessing" in answers.kinds,
                 )
             return _priced_option(
                 catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt

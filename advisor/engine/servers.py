@@ -11,6 +11,7 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import costing as C
 from advisor.engine import i18n, labels
+from advisor.engine import nonllm as NL
 from advisor.engine import sizing as S
 from advisor.engine.catalog import Catalog
 
@@ -203,7 +204,8 @@ def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], provider: str, lan
 
 
 def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) -> dict[str, Any]:
-    """Preprocessing as its own workload: CPU cores to tokenise the data in its window."""
+    """Preprocessing as its own workload: CPU cores to prepare the data in its window (tokens
+    at the tokenising rate, or work in its own unit at its own rate per vCPU)."""
     runs = catalog.rule("training_runs_per_month")
     per_day = 0.0
     if answers.training is not None:
@@ -215,8 +217,37 @@ def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) ->
     # No window = all day; a window shorter than a minute counts as one minute.
     window_h = max(answers.cost.hours_per_day, 1.0 / 60.0) if answers.cost.hours_per_day else 24.0
     rate = catalog.figure("preprocess_tokens_per_vcpu_second")
+    figure = "preprocess_tokens_per_vcpu_second"
+    work = answers.work
+    unit_rate = None if work is None else NL.host_rate_per_vcpu(catalog, work.unit)
+    if work is not None and unit_rate is not None:
+        # Work in its own unit is prepared at its own rate per vCPU: JPEG decode, audio
+        # features, tokenising passages of the benchmark's length.
+        rate, figure = unit_rate
+        per_day = work.per_day * NL.SAMPLES_PER_UNIT[work.unit]
     vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
     price = _preprocessing_price(answers, catalog, vcpu, window_h)
+    said = (
+        i18n.message(
+            "server.preprocessing_work",
+            lang,
+            per_day=i18n.fmt_number(int(per_day)),
+            samples=i18n.message(f"work.samples.{work.unit}", lang),
+            rate=f"{rate:,.1f}",
+            hours=f"{window_h:g}",
+            figure=labels.shown("figure", figure, lang),
+            vcpu=vcpu,
+        )
+        if work is not None and unit_rate is not None
+        else i18n.message(
+            "server.preprocessing",
+            lang,
+            tokens=i18n.fmt_number(int(per_day)),
+            rate=i18n.fmt_number(int(rate)),
+            hours=f"{window_h:g}",
+            figure=labels.shown("figure", figure, lang),
+        )
+    )
     return {
         "workload": "preprocessing",
         "accelerator_id": None,
@@ -230,14 +261,7 @@ def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) ->
         "network_gbps": catalog.figure("single_node_network_gbps"),
         "read_mb_per_s": None,
         "notes": [
-            i18n.message(
-                "server.preprocessing",
-                lang,
-                tokens=i18n.fmt_number(int(per_day)),
-                rate=i18n.fmt_number(int(rate)),
-                hours=f"{window_h:g}",
-                figure=labels.shown("figure", "preprocess_tokens_per_vcpu_second", lang),
-            ),
+            said,
             _preprocessing_price_note(price, lang),
         ],
         # Issue 22 item 6: priced from a sourced CPU instance price, for the hours it runs.

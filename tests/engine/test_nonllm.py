@@ -118,7 +118,7 @@ def test_every_throughput_figure_is_sourced_dated_or_said_undated_and_marked(
         if row["estimated"]:
             assert row["note"].startswith("Estimated:") and "dense FP16 peak" in row["note"]
         elif row["derived"]:
-            assert row["note"].startswith("Derived:") and "/ 8 GPUs" in row["note"]
+            assert row["note"].startswith("Derived:") and " GPUs = " in row["note"]
         if row["as_of"] is None:
             assert "undated" in row["note"]
     published = {
@@ -129,8 +129,10 @@ def test_every_throughput_figure_is_sourced_dated_or_said_undated_and_marked(
     # MLPerf Inference v3.1 closed, 1-GPU systems, Offline (the logs' own figures).
     assert published[("resnet50", "nvidia-h100-sxm")] == 88526
     assert published[("bert-large-384", "nvidia-l4")] == pytest.approx(1028.95, abs=0.1)
-    # v3.0 DGX A100: 324,612 images/s over 8 GPUs.
-    assert published[("resnet50", "nvidia-a100-80gb")] == pytest.approx(324612 / 8, abs=0.1)
+    # v3.0 DGX A100 with one GPU: the card's own single-GPU row, not a share of eight.
+    assert published[("resnet50", "nvidia-a100-80gb")] == pytest.approx(42379.3, abs=0.1)
+    # v4.1 NVIDIA H200 x8: 756,960 images/s over 8 GPUs.
+    assert published[("resnet50", "nvidia-h200")] == pytest.approx(756960 / 8, abs=0.1)
 
 
 def test_a_latency_tighter_than_the_benchmarks_bound_is_marked_missing(
