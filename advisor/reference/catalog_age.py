@@ -71,7 +71,7 @@ def table(catalog: dict[str, Any], as_of: date | None = None) -> dict[tuple[str,
 
 def render(rows: dict[tuple[str, str], Counts], when: date, days: int) -> Iterable[str]:
     yield f"catalog prices as of {when.isoformat()}; older = before {when - timedelta(days=days)}"
-    head = f"{'provider':<44} {'region':<14} {'rows':>4} {'undated':>7} {'>%dd' % days:>6} "
+    head = f"{'provider':<44} {'region':<14} {'rows':>4} {'undated':>7} {f'>{days}d':>6} "
     yield head + f"{'confirmed':>9} {'old/undated unconfirmed':>23}"
     total = Counts()
     for (provider, region), c in rows.items():
