@@ -47,7 +47,7 @@ def stale_days(catalog: dict[str, Any]) -> int:
 
 
 def row_counts(price: dict[str, Any], cutoff: date) -> Counts:
-    as_of = price.get("as_of")
+    as_of = str(price.get("as_of") or "")
     confirmed = bool(price.get("confirmed_by"))
     old = bool(as_of) and date.fromisoformat(as_of) < cutoff
     return Counts(

@@ -284,7 +284,7 @@ def cross_check(prices: Iterable[dict[str, Any]], hours_per_month: float = 730) 
     for price in prices:
         cloud = catalog_of(price)
         ours = _hourly(price, hours)
-        if cloud not in data["rows"] or not ours:
+        if cloud is None or cloud not in data["rows"] or not ours:
             continue
         found = figure(data["rows"][cloud], price)
         if found is None:
