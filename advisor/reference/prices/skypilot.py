@@ -57,6 +57,8 @@ SNAPSHOT = Path(__file__).resolve().parents[1] / "data" / "skypilot"
 CONFIRMED_WITHIN = Decimal("0.05")
 FLAG_BEYOND = Decimal("0.20")
 _REGION = re.compile(r"\b([a-z]+-[a-z]+-?\d+)")
+# An AWS Local Zone ("us-west-2-lax-1"): priced apart from its parent region, and not in the file.
+_LOCAL_ZONE = re.compile(r"\b[a-z]+-[a-z]+-\d+-[a-z]{3}-\d")
 
 # A catalog unit as SkyPilot names it: (machine row or "", accelerator name, accelerator count).
 # A machine listed with alternatives is read from the first one the file has (the A3 Ultra
@@ -74,6 +76,8 @@ UNITS: dict[str, tuple[tuple[str, ...], str, int]] = {
     "nebius:h200-8gpu": (("gpu-h200-sxm_8gpu-128vcpu-1600gb",), "H200", 8),
     "nebius:b200-8gpu": (("gpu-b200-sxm_8gpu-160vcpu-1792gb",), "B200", 8),
 }
+# AWS units are the instance itself ("aws:p5.48xlarge"): one row with its GPUs included.
+AWS_UNIT = "aws:"
 # Cloud TPUs are sold per chip; the one-chip slice is the per-device price.
 TPUS = {"tpu-v6e": "tpu-v6e-1", "tpu-v5e": "tpu-v5litepod-1"}
 # Which SkyPilot catalog a catalog row is in: by cloud, or by provider for the clouds the
@@ -128,6 +132,8 @@ def parse(text: str | Iterable[str]) -> list[Row]:
 
 
 def region_of(text: str | None) -> str | None:
+    if _LOCAL_ZONE.search(text or ""):
+        return None
     match = _REGION.search(text or "")
     return match.group(1) if match else None
 
@@ -159,10 +165,14 @@ def figure(rows: list[Row], price: dict[str, Any]) -> tuple[Decimal, str] | None
         chip = next((r for r in in_region if r.accelerator == TPUS[accelerator_id]), None)
         value = _pick(chip, billing) if chip else None
         return (value, f"{TPUS[accelerator_id]} {chip.zone}") if value and chip else None
-    key = unit_key(price)
-    if key not in UNITS:
+    key = unit_key(price) or ""
+    if key.startswith(AWS_UNIT):
+        count = int(price.get("gpus_per_unit") or 1)
+        machines, accelerator = (key[len(AWS_UNIT) :],), ""
+    elif key in UNITS:
+        machines, accelerator, count = UNITS[key]
+    else:
         return None
-    machines, accelerator, count = UNITS[key]
     machine = next(
         (r for name in machines for r in in_region if r.instance == name),
         None,

@@ -156,3 +156,20 @@ def test_the_refresh_table_flags_a_published_price_more_than_20_percent_off(clie
     flagged = table.split("price-cross-check-flagged", 1)[1].split("</div>", 1)[0]
     assert 'data-price-id="xc-off"' in flagged  # $2.00 against SkyPilot's $2.70: 35 % off
     assert 'data-price-id="xc-ok"' not in flagged  # $2.90 against $2.97: confirmed
+
+
+def test_an_aws_row_is_compared_with_its_instance_and_a_local_zone_is_not() -> None:
+    p5 = row(
+        id="aws-p5",
+        provider="AWS",
+        cloud="aws",
+        accelerator_id="nvidia-h100-sxm",
+        unit_id="aws:p5.48xlarge",
+        gpus_per_unit=8,
+        region="us-west-2 (Oregon)",
+        usd_per_device_hour=6.88,
+    )
+    lax = {**p5, "id": "aws-lax", "region": "us-west-2-lax-1 (Los Angeles Local Zone)"}
+    (check,) = skypilot.cross_check([p5, lax])
+    assert check.price_id == "aws-p5" and check.state == "confirmed"
+    assert check.theirs == Decimal("6.88")  # $55.04 for 8 GPUs
