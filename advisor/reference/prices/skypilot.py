@@ -166,6 +166,7 @@ def figure(rows: list[Row], price: dict[str, Any]) -> tuple[Decimal, str] | None
         value = _pick(chip, billing) if chip else None
         return (value, f"{TPUS[accelerator_id]} {chip.zone}") if value and chip else None
     key = unit_key(price) or ""
+    machines: tuple[str, ...]
     if key.startswith(AWS_UNIT):
         count = int(price.get("gpus_per_unit") or 1)
         machines, accelerator = (key[len(AWS_UNIT) :],), ""
