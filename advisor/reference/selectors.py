@@ -15,6 +15,7 @@ from advisor.labels import label_for
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh, ScoringModel
 from advisor.reference.prices import registry as price_sources
+from advisor.reference.prices import skypilot
 
 PREVIEW_ROWS_SHOWN = 200
 
@@ -26,8 +27,27 @@ def freshness(row: Any, days: int) -> str:
     return "stale" if (timezone.localdate() - row.as_of).days > days else "current"
 
 
+def price_cross_check() -> dict[str, Any] | None:
+    """The published catalog's prices against SkyPilot's committed, dated extract: the rows a
+    second source confirms (within 5 %) and those it puts more than 20 % away (flagged)."""
+    published = Catalog.objects.filter(status=Catalog.Status.PUBLISHED).first()
+    if published is None:
+        return None
+    document = published.to_document()
+    hours = ((document.get("figures") or {}).get("hours_per_month") or {}).get("value") or 730
+    checks = skypilot.cross_check(document["prices"], hours_per_month=float(hours))
+    return {
+        "compared": len(checks),
+        "confirmed": [c for c in checks if c.state == "confirmed"],
+        "flagged": [c for c in checks if c.state == "differs"],
+        "within": f"{skypilot.CONFIRMED_WITHIN:.0%}",
+        "beyond": f"{skypilot.FLAG_BEYOND:.0%}",
+    }
+
+
 def price_refresh_summary() -> list[dict[str, Any]]:
-    """Per source: the newest run and the newest successful one (the admin catalog page)."""
+    """Per source: the newest run and the newest successful one (the admin catalog page), and
+    for SkyPilot the second-source check of the published prices."""
     out = []
     for source, label in price_sources.choices():
         runs = PriceRefresh.objects.filter(source=source).select_related("draft")
@@ -36,6 +56,7 @@ def price_refresh_summary() -> list[dict[str, Any]]:
                 "source": label,
                 "last": runs.first(),
                 "last_success": runs.filter(status=PriceRefresh.Status.DONE).first(),
+                "cross_check": price_cross_check() if source == skypilot.SOURCE.name else None,
             }
         )
     return out

@@ -177,9 +177,11 @@ def test_the_bundled_regional_rows_are_the_reference_file_imported(catalog: Cata
     )
     bundled = [p for p in catalog.raw["prices"] if p["id"].startswith("rg")]
     assert len(rows) == 39 and len(bundled) == 37
-    # The unit each row sells is catalog data added beside the import (the `units` table).
+    # The unit each row sells (the `units` table) and a second source's confirmation are catalog
+    # data added beside the import.
     assert all(p["unit_id"] in catalog.raw["units"] for p in bundled)
-    assert [{k: v for k, v in p.items() if k != "unit_id"} for p in bundled] == imported.prices
+    beside = {"unit_id", "confirmed_by"}
+    assert [{k: v for k, v in p.items() if k not in beside} for p in bundled] == imported.prices
     assert [h["row"] for h in notes["held_back"]] == [30, 38]  # V100, a 48 GB RTX 4090
     for p in bundled:
         assert p["source"] and (p["as_of"] or "source date:" in p["note"])

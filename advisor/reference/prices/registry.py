@@ -7,7 +7,7 @@ provider") needs no other list changed.
 
 from __future__ import annotations
 
-from advisor.reference.prices import aws, azure, gcp
+from advisor.reference.prices import aws, azure, gcp, skypilot
 from advisor.reference.prices.base import PriceSource
 
 _SOURCES: dict[str, PriceSource] = {}
@@ -45,3 +45,4 @@ def choices() -> list[tuple[str, str]]:
 register(azure.SOURCE)
 register(aws.SOURCE)
 register(gcp.SOURCE)
+register(skypilot.SOURCE)
