@@ -1,6 +1,6 @@
 """The engine's training speed against every published run of rule `training_mfu_runs`.
 
-`python -m advisor.engine.training_calibration` prints a markdown table: for each run, the
+`python -m advisor.calibration.training` prints a markdown table: for each run, the
 engine's MFU and regime, its tokens per second per device and the published figure, and the
 ratio (engine / published), then the median and spread. The engine sizes the run with the
 run's own model, card, precision, method, micro-batch, sequence length, device count and

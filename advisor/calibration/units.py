@@ -2,7 +2,7 @@
 figures: each card and benchmark (the engine's rate for a TensorRT and a PyTorch team against
 the card's own published figure), framework-stack measurements the stack factors must match,
 and the fallback (scaling another card by dense FP16 peaks) checked where the card has its own
-figure. Run: `python -m advisor.engine.unit_calibration`.
+figure. Run: `python -m advisor.calibration.units`.
 """
 
 from __future__ import annotations
