@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.engine import sizing as S
 from advisor.calibration import training as TC
+from advisor.engine import sizing as S
 from advisor.engine.answers import Training
 from advisor.engine.catalog import Catalog, load_catalog
 
