@@ -24,29 +24,6 @@ from advisor.engine.catalog import Catalog
 ORACLE = Path(__file__).parent / "data" / "serving_oracle.json"
 
 
-def _params(
-    layers: int,
-    hidden: int,
-    inter: int,
-    heads: int,
-    kv: int,
-    head_dim: int,
-    vocab: int,
-    experts: int = 1,
-    top_k: int = 1,
-) -> tuple[int, int]:
-    """(total, active) parameters of a Llama-style decoder from its config.json (DER): the
-    embeddings and head, per layer q/k/v/o, the SwiGLU MLP (per expert, plus the router), two
-    norms, and the final norm."""
-    attn = hidden * heads * head_dim * 2 + hidden * kv * head_dim * 2
-    mlp = 3 * hidden * inter
-    router = hidden * experts if experts > 1 else 0
-    rest = 2 * vocab * hidden + hidden
-    total = rest + layers * (attn + mlp * experts + router + 2 * hidden)
-    active = rest + layers * (attn + mlp * top_k + router + 2 * hidden)
-    return total, active
-
-
 def _arch(
     layers: int,
     hidden: int,
@@ -58,7 +35,15 @@ def _arch(
     experts: int = 1,
     top_k: int = 1,
 ) -> Architecture:
-    total, active = _params(layers, hidden, inter, heads, kv, head_dim, vocab, experts, top_k)
+    """A Llama-style decoder from its config.json, its parameters counted from the shape (DER):
+    the embeddings and head, per layer q/k/v/o, the SwiGLU MLP (per expert, plus the router),
+    two norms, and the final norm; active = the same with top_k experts."""
+    attn = hidden * heads * head_dim * 2 + hidden * kv * head_dim * 2
+    mlp = 3 * hidden * inter
+    router = hidden * experts if experts > 1 else 0
+    rest = 2 * vocab * hidden + hidden
+    total = rest + layers * (attn + mlp * experts + router + 2 * hidden)
+    active = rest + layers * (attn + mlp * top_k + router + 2 * hidden)
     return Architecture(
         parameters=total,
         layers=layers,
