@@ -180,8 +180,25 @@ def test_the_bundled_regional_rows_are_the_reference_file_imported(catalog: Cata
     # The unit each row sells (the `units` table) and a second source's confirmation are catalog
     # data added beside the import.
     assert all(p["unit_id"] in catalog.raw["units"] for p in bundled)
-    beside = {"unit_id", "confirmed_by"}
-    assert [{k: v for k, v in p.items() if k not in beside} for p in bundled] == imported.prices
+    beside = {"unit_id", "confirmed_by", "dated_by"}
+    # The importer dates a row only from a full day in source_date. Where the reference states a
+    # month only ("2025-03"), the row carries `dated_by` and its as_of is the first of that
+    # month; nothing else may differ, and only a row the importer left undated may be dated so.
+    by_ref = {p["id"]: p for p in imported.prices}
+    for p in bundled:
+        if "dated_by" in p:
+            stated = p["price_as_listed"]["source_date"]
+            assert by_ref[p["id"]]["as_of"] is None, p["id"]
+            assert p["dated_by"]["precision"] == "month" and p["dated_by"]["source"]
+            assert p["as_of"] == p["dated_by"]["as_of"] == f"{stated[:7]}-01", p["id"]
+
+    def as_imported(p: dict[str, Any]) -> dict[str, Any]:
+        row = {k: v for k, v in p.items() if k not in beside}
+        if "dated_by" in p:
+            row["as_of"] = None
+        return row
+
+    assert [as_imported(p) for p in bundled] == imported.prices
     assert [h["row"] for h in notes["held_back"]] == [30, 38]  # V100, a 48 GB RTX 4090
     for p in bundled:
         assert p["source"] and (p["as_of"] or "source date:" in p["note"])
