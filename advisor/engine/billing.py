@@ -361,6 +361,9 @@ def unit_doc(unit: Unit, fit: UnitFit) -> dict[str, Any]:
     shape = unit.shape_for(fit.unit_gpus) or unit.shapes[-1]
     # A family sold in several shapes names the one bought (a2-highgpu-Ng -> a2-highgpu-2g).
     name = unit.name.replace("-Ng", f"-{fit.unit_gpus}g")
+    if "_Ngpu" in name and shape.vcpu and shape.ram_gb:
+        # Nebius names a preset by its GPUs, vCPUs and memory (gpu-h200-sxm_8gpu-128vcpu-1600gb).
+        name = name.replace("_Ngpu", f"_{fit.unit_gpus}gpu-{shape.vcpu:g}vcpu-{shape.ram_gb:g}gb")
     if name.endswith("-N") and shape.vcpu:
         name = f"{name[:-1]}{shape.vcpu:g}"
     return {

@@ -238,3 +238,11 @@ def test_bad_offer_rows_are_all_listed_and_none_is_returned(catalog: Catalog) ->
         "offers[6].price_usd_per_month_per_gpu",
         "offers[7]",
     ]
+
+
+def test_every_price_that_names_a_unit_names_one_the_catalog_defines(catalog: Catalog) -> None:
+    # A row whose unit the catalog does not define is planned as loose cards: a tensor-parallel
+    # group of 2 on Nebius's 1-GPU H200 VMs was priced that way until its presets were added.
+    named = [p for p in catalog.raw["prices"] if p.get("unit_id")]
+    assert named
+    assert {p["id"]: p["unit_id"] for p in named if p["unit_id"] not in catalog.raw["units"]} == {}
