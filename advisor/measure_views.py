@@ -24,7 +24,11 @@ from advisor.services import measurements, reports
 def _problems(error: M.MeasurementError) -> list[str]:
     lang = languages.engine_language()
     return [
-        i18n.message(f"measured.{p.code}", lang, field=p.field, limit=M.MAX_BYTES // 1024)
+        i18n.message(
+            f"measured.{p.code}",
+            lang,
+            **{"field": p.field, "limit": M.MAX_BYTES // 1024, **p.params},
+        )
         for p in error.problems
     ]
 
