@@ -688,8 +688,14 @@ def implausible(m: Measurement, b: Bounds) -> list[ParseProblem]:
     if not (0 < m.request_throughput <= tps):
         shown = {"value": _figure(m.request_throughput), "bound": _figure(tps)}
         problems.append(ParseProblem("requests_above_tokens", "request_throughput", shown))
-    floors = (("ttft_ms", m.ttft_ms, b.min_ttft_ms()), ("tpot_ms", m.tpot_ms, b.min_tpot_ms()))
-    for key, value, floor in (*floors, ("e2el_ms", m.e2el_ms, b.min_ttft_ms())):
+    # Named as vLLM's result names them, with the percentile read (p99_ttft_ms, mean_tpot_ms).
+    pct = m.percentile
+    floors = (
+        (f"{pct}_ttft_ms", m.ttft_ms, b.min_ttft_ms()),
+        (f"{pct}_tpot_ms", m.tpot_ms, b.min_tpot_ms()),
+        (f"{pct}_e2el_ms", m.e2el_ms, b.min_ttft_ms()),
+    )
+    for key, value, floor in floors:
         if value is None:
             continue
         if value > MAX_LATENCY_MS:
@@ -719,6 +725,11 @@ def find(
         and (within is None or not implausible(m, within))
     ]
     return max(found, key=lambda row: row[:2])[2] if found else None
+
+
+def index_of(measurements: tuple[Measurement, ...] | list[Measurement], m: Measurement) -> int:
+    """The position of `m` itself (the object `find` returned) in `measurements`."""
+    return next(i for i in range(len(measurements) - 1, -1, -1) if measurements[i] is m)
 
 
 def apply(

@@ -197,6 +197,8 @@ def _inference_option(
         m = M.find(ci.measurements, acc.id, ci.serving, within) if within else None
         if m is not None:
             plan, measured = M.apply(plan, m, inf, demand, rtt)
+            # Which of the result's `measurements` this is, so the report names that run.
+            measured["run"] = M.index_of(ci.measurements, m)
     base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
         replicas = plan.replicas

@@ -111,3 +111,12 @@ def report_measure(
         )
         transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
     return saved
+
+
+def measurement_delete(*, measurement: Measurement, user: User | None) -> None:
+    """Delete a measurement of the organisation: reports re-planned from now on no longer use
+    it (versions already made keep the figures they were made with). The history keeps who
+    deleted it and when, as it keeps who added it."""
+    if user is not None:
+        measurement._history_user = user  # type: ignore[attr-defined]  # simple_history reads it
+    measurement.delete()
