@@ -77,6 +77,24 @@ def test_arbitrary_text_or_bytes_never_raise_anything_but_its_own_error(raw: str
     _parse_or_refuse(raw)
 
 
+# The shapes that reach past Python's own limits: nesting (RecursionError), digits (int() and
+# float() of a long integer), a CSV field (csv's 131,072-character limit); each within MAX_BYTES.
+PAST_PYTHONS_LIMITS = st.one_of(
+    st.integers(min_value=1, max_value=200_000).map(lambda n: "[" * n),
+    st.integers(min_value=1, max_value=200_000).map(lambda n: '{"a": 1}\n' + "[" * n),
+    st.integers(min_value=30, max_value=6_000).map(
+        lambda n: '{"output_throughput": ' + "9" * n + ', "max_concurrency": 8}'
+    ),
+    st.integers(min_value=1, max_value=300_000).map(lambda n: "Metric,avg\n" + "x" * n + ",1\n"),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(PAST_PYTHONS_LIMITS)
+def test_input_past_pythons_own_limits_is_refused_not_raised(raw: str) -> None:
+    _parse_or_refuse(raw)
+
+
 # Values a hostile file puts in place of a figure: numbers at and past every edge, deep
 # nesting, text, dates that are not.
 EDGES = st.one_of(
