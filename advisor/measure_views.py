@@ -79,7 +79,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             )
     lang = languages.engine_language()
     stack = str((obj.answers.get("frameworks") or {}).get("serving") or "")
-    kept = selectors.organization_measurements(assessment=assessment)
+    runs = selectors.organization_measurements(assessment=assessment)
     context = {
         "assessment": assessment,
         "report": obj,
@@ -89,7 +89,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
         "pilot_file": pilot.result_file(stack, first["batch_per_replica"]) if first else "",
         "form": form,
         "problems": problems,
-        "measurements": kept,
+        "measurements": runs,
     }
     return render(request, "advisor/report/measure.html", context, status=400 if problems else 200)
 
