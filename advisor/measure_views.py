@@ -4,12 +4,13 @@ measured-vs-estimated ratios per card, without customer names."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from advisor import permissions, selectors
 from advisor.decisions import languages
@@ -24,7 +25,11 @@ from advisor.services import measurements, reports
 def _problems(error: M.MeasurementError) -> list[str]:
     lang = languages.engine_language()
     return [
-        i18n.message(f"measured.{p.code}", lang, field=p.field, limit=M.MAX_BYTES // 1024)
+        i18n.message(
+            f"measured.{p.code}",
+            lang,
+            **{"field": p.field, "limit": M.MAX_BYTES // 1024, **p.params},
+        )
         for p in error.problems
     ]
 
@@ -74,6 +79,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             )
     lang = languages.engine_language()
     stack = str((obj.answers.get("frameworks") or {}).get("serving") or "")
+    runs = selectors.organization_measurements(assessment=assessment)
     context = {
         "assessment": assessment,
         "report": obj,
@@ -83,8 +89,23 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
         "pilot_file": pilot.result_file(stack, first["batch_per_replica"]) if first else "",
         "form": form,
         "problems": problems,
+        "measurements": runs,
     }
     return render(request, "advisor/report/measure.html", context, status=400 if problems else 200)
+
+
+@login_required
+@require_POST
+def measurement_delete(
+    request: AuthenticatedHttpRequest, pk: int, number: int, measurement: int
+) -> HttpResponse:
+    """A member deletes one of their organisation's measurements (audited in its history);
+    back to the measurements page of the report it was opened from."""
+    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk, with_result=False)
+    obj = selectors.organization_measurement_get(assessment=assessment, pk=measurement)
+    measurements.measurement_delete(measurement=obj, user=request.user)
+    messages.success(request, _("The measurement was deleted: re-plans no longer use it."))
+    return redirect(reverse("advisor:report_measure", kwargs={"pk": pk, "number": number}))
 
 
 @login_required

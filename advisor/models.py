@@ -5,6 +5,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from accounts.models import Organization
 from accounts.validators import validate_plain_name
@@ -278,6 +279,8 @@ class Measurement(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(_("added"), auto_now_add=True)
+    # Who added and who deleted each measurement, and when (the audit, as for the catalog).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("measurement")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
@@ -20,6 +21,7 @@ from accounts.selectors import is_operator_staff
 from advisor import charts
 from advisor.decisions import languages, pinned
 from advisor.engine import explain
+from advisor.engine import measured as M
 from advisor.engine.document import ResultDocument, Workload
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
@@ -754,17 +756,16 @@ def report_measured(*, report: Report) -> dict[str, Any] | None:
         return None
     before = first_serving_option(report.based_on.result) if report.based_on else None
     card = (before or first)["accelerator_id"]
-    run = next((r for r in reversed(runs) if r.get("accelerator_id") == card), runs[-1])
-    option = next(
-        (
-            o
-            for w in result.get("workloads") or []
-            for o in w.get("options") or []
-            if o.get("measured") and o.get("accelerator_id") == run["accelerator_id"]
-        ),
-        None,
-    )
+    measured = [
+        o
+        for w in result.get("workloads") or []
+        for o in w.get("options") or []
+        if o.get("measured")
+    ]
+    option = next((o for o in measured if o.get("accelerator_id") == card), None)
+    option = option or (measured[0] if measured else None)
     doc = (option or {}).get("measured") or {}
+    run = _applied_run(runs, option) or runs[-1]
     estimated = (doc.get("estimated") or {}).get("tokens_per_second_per_replica")
     if estimated is None and before is not None:
         estimated = before.get("tokens_per_second_per_replica")
@@ -800,6 +801,53 @@ def report_measured(*, report: Report) -> dict[str, Any] | None:
     }
 
 
+_RUN_KEYS = ("source", "tool", "measured_on", "model_id", "serving", "concurrency")
+
+
+def _applied_run(
+    runs: list[dict[str, Any]], option: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The run whose figures `option` was planned with: the one its `measured` names by
+    position (a result planned before it did: the last pasted run that matches it)."""
+    if option is None:
+        return None
+    doc = option.get("measured") or {}
+    index = doc.get("run")
+    if isinstance(index, int) and 0 <= index < len(runs):
+        return runs[index]
+    return next(
+        (
+            r
+            for r in reversed(runs)
+            if r.get("accelerator_id") == option.get("accelerator_id")
+            and all(r.get(k) == doc.get(k) for k in _RUN_KEYS)
+        ),
+        None,
+    )
+
+
+def organization_measurements(
+    *, assessment: Assessment, accelerator_id: str | None = None
+) -> list[Measurement]:
+    """The measurements of the assessment's organisation (newest first), of one card when
+    `accelerator_id` is given: the measurements page lists them, each with a delete button."""
+    rows = Measurement.objects.filter(organization_id=assessment.organization_id)
+    if accelerator_id is not None:
+        rows = rows.filter(accelerator_id=accelerator_id)
+    return list(rows.select_related("created_by").order_by("-created_at"))
+
+
+def organization_measurement_get(*, assessment: Assessment, pk: int) -> Measurement:
+    """One measurement of the assessment's organisation (the caller got the assessment through
+    assessment_get_for_user, so the reader is a member of it), else 404."""
+    if not 0 < pk < 2**63:  # beyond the key's 64 bits nothing is stored
+        raise Http404
+    try:
+        return Measurement.objects.get(organization_id=assessment.organization_id, pk=pk)
+    except Measurement.DoesNotExist as exc:
+        raise Http404 from exc
+
+
 def measured_option(result: Any) -> dict[str, Any] | None:
     """The serving option a measurement replaced the estimates of (the re-plan may rank
     another card first, when the measured card turned out slower than estimated)."""
@@ -811,6 +859,11 @@ def measured_option(result: Any) -> dict[str, Any] | None:
                 found: dict[str, Any] = option
                 return found
     return None
+
+
+# The widest measured-over-estimated ratio the calibration takes: the slowest run a paste
+# accepts is a thousandth of the card's roofline (engine/measured.py SLOWEST_SHARE).
+_RATIO_FLOOR = M.SLOWEST_SHARE
 
 
 def measurement_ratios() -> list[dict[str, Any]]:
@@ -831,12 +884,21 @@ def measurement_ratios() -> list[dict[str, Any]]:
         for name, measured_key, estimated_key in pairs:
             m, e = figures.get(measured_key), estimated.get(estimated_key)
             if isinstance(m, int | float) and isinstance(e, int | float) and e > 0:
-                if name == "throughput" and batch:
-                    # The estimate is at the plan's batch; the run at its concurrency.
-                    m = m * batch / concurrency
-                g[name].append(m / e)
+                try:
+                    if name == "throughput" and batch:
+                        # The estimate is at the plan's batch; the run at its concurrency.
+                        m = float(m) * batch / concurrency
+                    ratio = float(m) / e
+                except OverflowError:  # jsonb gives 1e308 back as an integer of 309 digits
+                    continue
+                # A row stored before runs were checked against the card's physics may hold
+                # a figure no card reaches: it never moves the calibration.
+                if math.isfinite(ratio) and _RATIO_FLOOR <= ratio <= 1.0 / _RATIO_FLOOR:
+                    g[name].append(ratio)
     out = []
     for (acc, serving), g in sorted(groups.items()):
+        if not any(g.values()):
+            continue
         out.append(
             {
                 "accelerator_id": acc,

@@ -89,6 +89,11 @@ advisor_patterns = (
             measure_views.report_measure,
             name="report_measure",
         ),
+        path(
+            "assessments/<int:pk>/reports/<int:number>/measure/<int:measurement>/delete/",
+            measure_views.measurement_delete,
+            name="measurement_delete",
+        ),
         path("measurements/", measure_views.measurements_staff, name="measurements_staff"),
         path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
         path("s/<str:token>/", report_views.shared, name="shared"),

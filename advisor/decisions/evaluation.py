@@ -14,7 +14,9 @@ from advisor import engine
 from advisor.decisions.languages import engine_language
 from advisor.decisions.live import active_both, active_catalog, active_scoring_model
 from advisor.decisions.pinned import catalog_at, scoring_model_at
-from advisor.engine import Answers
+from advisor.engine import Answers, sizing
+from advisor.engine import measured as M
+from advisor.engine.decide import answers_shape
 from advisor.engine.document import ResultDocument
 from advisor.engine.measured import Measurement
 
@@ -79,6 +81,22 @@ def evaluate_like(
         today=result["cost"]["today"],
         measurements=measurements,
     )
+
+
+def measurement_problems(
+    answers: Answers, result: ResultDocument, m: Measurement, *, devices: int
+) -> list[M.ParseProblem]:
+    """Every figure of `m`, a run on one replica of `devices` cards, that the card's physics
+    rules out for these answers' model (engine/measured.py `implausible`), with the catalog
+    `result` used."""
+    catalog = catalog_at(str(result["versions"]["catalog"])) or active_catalog()
+    shape = answers_shape(answers, catalog)
+    acc = catalog.by_id.get(m.accelerator_id)
+    if shape is None or answers.inference is None or acc is None:
+        return []
+    mem = sizing.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
+    bounds = M.bounds(shape, answers.inference, acc, devices, mem)
+    return M.implausible(m, bounds) if bounds is not None else []
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:

@@ -38,19 +38,30 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import datetime
 import io
-import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from advisor.engine import jsonbound
+from advisor.engine import sizing as S
+
 if TYPE_CHECKING:
     from advisor.engine.answers import Inference
+    from advisor.engine.catalog import Accelerator
     from advisor.engine.throughput import ServingPlan
 
 # Largest benchmark output accepted (a --save-result file without --save-detailed is a few KB;
 # with per-request detail it grows with the prompts, which the plan does not need).
 MAX_BYTES = 512 * 1024
+# Lines of a JSONL or CSV file read (SGLang appends one line per run; genai-perf's CSV has about
+# 20 rows), and the characters of one CSV field (its longest is a metric's name with its unit).
+MAX_LINES = 1_000
+MAX_CSV_FIELD = 1_000
+# The largest concurrency a run may state: the measurement form's own bound on what is typed.
+MAX_CONCURRENCY = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +85,11 @@ class Measurement:
 
 @dataclass(frozen=True, slots=True)
 class ParseProblem:
-    """A code (engine i18n, `measured.<code>`) and its field."""
+    """A code (engine i18n, `measured.<code>`), its field and the figures its message names."""
 
     code: str
     field: str = ""
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 class MeasurementError(ValueError):
@@ -95,8 +107,33 @@ def _number(doc: dict[str, Any], key: str) -> float | None:
     value = doc.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond a float (the reader bounds its digits too)
+        return None
     return value if math.isfinite(value) and value >= 0 else None
+
+
+def _positive(doc: dict[str, Any], keys: tuple[str, ...], problems: list[ParseProblem]) -> None:
+    """A throughput of zero plans no replica: the run measured nothing."""
+    for key in keys:
+        if _number(doc, key) == 0.0:
+            problems.append(ParseProblem("not_positive", key))
+
+
+def _concurrency(value: Any, problems: list[ParseProblem], key: str = "max_concurrency") -> int:
+    found = _int_at_least_one(value)
+    if found is None:
+        # Without --max-concurrency the run sent every request at once: no per-replica load.
+        problems.append(ParseProblem("no_concurrency", key))
+        return 0
+    if found > MAX_CONCURRENCY:
+        problems.append(
+            ParseProblem(
+                "too_many", key, {"value": jsonbound.shown(str(found)), "limit": MAX_CONCURRENCY}
+            )
+        )
+    return found
 
 
 def _latency(doc: dict[str, Any], metric: str) -> tuple[float | None, str]:
@@ -107,21 +144,28 @@ def _latency(doc: dict[str, Any], metric: str) -> tuple[float | None, str]:
     return _number(doc, f"mean_{metric}_ms"), "mean"
 
 
-def parse_vllm(raw: bytes | str, *, accelerator_id: str, serving: str, source: str) -> Measurement:
+def parse_vllm(
+    raw: bytes | str,
+    *,
+    accelerator_id: str,
+    serving: str,
+    source: str,
+    today: str | None = None,
+) -> Measurement:
     """The measurement a vLLM serving benchmark result holds; MeasurementError naming every
     problem otherwise (not JSON, not that benchmark's result, a figure missing or not a
-    number, no concurrency, nothing completed)."""
-    size = len(raw.encode() if isinstance(raw, str) else raw)
-    if size > MAX_BYTES:
-        raise MeasurementError([ParseProblem("too_large")])
-    if not size:
-        raise MeasurementError([ParseProblem("empty")])
-    try:
-        doc = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise MeasurementError([ParseProblem("not_json")]) from None
-    if not isinstance(doc, dict):
+    number, no concurrency, nothing completed, a date that is none or after `today`)."""
+    doc = _json_docs(_text(raw))
+    if len(doc) != 1 or not isinstance(doc[0], dict):
         raise MeasurementError([ParseProblem("not_vllm")])
+    return _parse_vllm(
+        doc[0], accelerator_id=accelerator_id, serving=serving, source=source, today=today
+    )
+
+
+def _parse_vllm(
+    doc: dict[str, Any], *, accelerator_id: str, serving: str, source: str, today: str | None
+) -> Measurement:
     problems: list[ParseProblem] = []
     if not any(k in doc for k in (*_REQUIRED_NUMBERS, "model_id", "max_concurrency")):
         raise MeasurementError([ParseProblem("not_vllm")])
@@ -130,18 +174,16 @@ def parse_vllm(raw: bytes | str, *, accelerator_id: str, serving: str, source: s
             problems.append(ParseProblem("missing", key))
         elif _number(doc, key) is None:
             problems.append(ParseProblem("not_number", key))
+    _positive(doc, ("output_throughput", "request_throughput"), problems)
     model_id = doc.get("model_id")
     if not isinstance(model_id, str) or not model_id.strip():
         problems.append(ParseProblem("missing", "model_id"))
-    concurrency = doc.get("max_concurrency")
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-        # Without --max-concurrency the run sent every request at once: no per-replica load.
-        problems.append(ParseProblem("no_concurrency", "max_concurrency"))
+    concurrency = _concurrency(doc.get("max_concurrency"), problems)
     completed = doc.get("completed")
     if isinstance(completed, int) and not isinstance(completed, bool) and completed < 1:
         problems.append(ParseProblem("nothing_completed", "completed"))
-    day = _day(doc.get("date")) or ""  # vLLM writes %Y%m%d-%H%M%S
-    if not day:
+    day = _day(doc.get("date"), today, problems)  # vLLM writes %Y%m%d-%H%M%S
+    if "date" not in doc:
         problems.append(ParseProblem("missing", "date"))
     if problems:
         raise MeasurementError(problems)
@@ -151,15 +193,15 @@ def parse_vllm(raw: bytes | str, *, accelerator_id: str, serving: str, source: s
     return Measurement(
         accelerator_id=accelerator_id,
         serving=serving,
-        model_id=str(model_id),
-        concurrency=int(cast(int, concurrency)),
+        model_id=_stored_text(str(model_id)),
+        concurrency=concurrency,
         output_tokens_per_s=float(doc["output_throughput"]),
         request_throughput=float(doc["request_throughput"]),
         ttft_ms=ttft,
         tpot_ms=tpot,
         e2el_ms=e2el,
         percentile=pct,
-        measured_on=day,
+        measured_on=cast(str, day),
         source=source,
     )
 
@@ -170,15 +212,34 @@ def _int_at_least_one(value: Any) -> int | None:
     return value
 
 
-def _day(date: Any) -> str | None:
-    """`%Y%m%d-%H%M%S` (vLLM's `date`) as an ISO day; None when it is not that."""
-    if isinstance(date, str) and len(date) >= 8 and date[:8].isdigit():
-        return f"{date[:4]}-{date[4:6]}-{date[6:8]}"
-    return None
+def _day(date: Any, today: str | None, problems: list[ParseProblem]) -> str | None:
+    """`%Y%m%d-%H%M%S` (vLLM's `date`) as an ISO day; None, with a problem, when it is not a
+    real date of that form or is after `today` (a run is measured before it is pasted). None,
+    without one, when there is no date."""
+    if date is None:
+        return None
+    shown = jsonbound.shown(str(date))
+    try:
+        if not isinstance(date, str) or len(date) != len("20261201-143012"):
+            raise ValueError(date)
+        when = datetime.datetime.strptime(date, "%Y%m%d-%H%M%S")
+    except ValueError:
+        problems.append(ParseProblem("bad_date", "date", {"value": shown}))
+        return None
+    day = when.date().isoformat()
+    if today is not None and day > today:
+        problems.append(ParseProblem("future_date", "date", {"value": shown, "today": today}))
+        return None
+    return day
+
+
+def _stored_text(text: str) -> str:
+    """A name from the file as the database stores it: no NUL, no lone surrogate."""
+    return text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
 
 
 def _text(raw: bytes | str) -> str:
-    size = len(raw.encode() if isinstance(raw, str) else raw)
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > MAX_BYTES:
         raise MeasurementError([ParseProblem("too_large")])
     try:
@@ -190,18 +251,39 @@ def _text(raw: bytes | str) -> str:
     return text.lstrip("\ufeff").strip()
 
 
+_JSON_CODES = {
+    "too_large": "too_large",
+    "too_deep": "too_deep",
+    "number_too_long": "number_too_long",
+    "number_too_large": "bad_number",
+    "constant": "bad_number",
+    "nul": "nul",
+}
+
+
+def _json_problem(error: jsonbound.JSONBoundError, line: int | None = None) -> ParseProblem:
+    params = {k: (f"{v:,}" if isinstance(v, int) else v) for k, v in error.params.items()}
+    return ParseProblem(_JSON_CODES[error.code], str(line or 1), params)
+
+
 def _json_docs(text: str) -> list[Any]:
-    """One JSON document, or the lines of a JSONL file (SGLang appends one line per run)."""
+    """One JSON document, or the lines of a JSONL file (SGLang appends one line per run), each
+    read within the bounds the API and the admin imports read JSON with (engine.jsonbound)."""
     try:
-        return [json.loads(text)]
-    except ValueError:
-        pass
+        return [jsonbound.load(text, max_bytes=MAX_BYTES, constants=True)]
+    except jsonbound.JSONBoundError as error:
+        if error.code != "not_json":
+            raise MeasurementError([_json_problem(error)]) from None
     lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > MAX_LINES:
+        raise MeasurementError([ParseProblem("too_many_lines", "", {"limit": f"{MAX_LINES:,}"})])
     docs = []
     for number, line in enumerate(lines, 1):
         try:
-            docs.append(json.loads(line))
-        except ValueError:
+            docs.append(jsonbound.load(line, max_bytes=MAX_BYTES, constants=True))
+        except jsonbound.JSONBoundError as error:
+            if error.code != "not_json":
+                raise MeasurementError([_json_problem(error, number)]) from None
             if len(lines) == 1 or number == 1:
                 raise MeasurementError([ParseProblem("not_json")]) from None
             raise MeasurementError([ParseProblem("bad_line", str(number))]) from None
@@ -246,7 +328,7 @@ def parse(
     if len(docs) == 1 and any(
         k in doc for k in (*_REQUIRED_NUMBERS, "model_id", "max_concurrency")
     ):
-        return parse_vllm(text, **args)
+        return _parse_vllm(doc, today=today, **args)
     raise MeasurementError([ParseProblem("unknown_format")])
 
 
@@ -289,13 +371,12 @@ def _parse_sglang(
     if other is not None:
         problems.append(other)
     _require(doc, _REQUIRED_NUMBERS, problems)
-    concurrency = _int_at_least_one(doc.get("max_concurrency"))
-    if concurrency is None:
-        # Without --max-concurrency every request was sent at once: no per-replica load.
-        problems.append(ParseProblem("no_concurrency", "max_concurrency"))
+    _positive(doc, ("output_throughput", "request_throughput"), problems)
+    concurrency = _concurrency(doc.get("max_concurrency"), problems)
     completed = doc.get("completed")
     if isinstance(completed, int) and not isinstance(completed, bool) and completed < 1:
         problems.append(ParseProblem("nothing_completed", "completed"))
+    day = _day(doc.get("date"), today, problems)
     if problems:
         raise MeasurementError(problems)
     p99 = _number(doc, "p99_ttft_ms")
@@ -303,15 +384,15 @@ def _parse_sglang(
     return Measurement(
         accelerator_id=accelerator_id,
         serving=serving,
-        model_id=model if isinstance(model, str) else "",
-        concurrency=int(cast(int, concurrency)),
+        model_id=_stored_text(model) if isinstance(model, str) else "",
+        concurrency=concurrency,
         output_tokens_per_s=float(doc["output_throughput"]),
         request_throughput=float(doc["request_throughput"]),
         ttft_ms=p99 if p99 is not None else _number(doc, "mean_ttft_ms"),
         tpot_ms=_number(doc, "p99_tpot_ms") or _number(doc, "mean_tpot_ms"),
         e2el_ms=_number(doc, "p99_e2e_latency_ms") or _number(doc, "mean_e2e_latency_ms"),
         percentile="p99" if p99 is not None else "mean",
-        measured_on=_day(doc.get("date")) or today,
+        measured_on=day or today,
         source=source,
         tool="sglang",
     )
@@ -342,6 +423,7 @@ def _parse_trtllm_bench(
         problems,
         "performance.",
     )
+    _positive(perf, ("request_throughput_req_s", "system_output_throughput_tok_s"), problems)
     info = _section(doc, "request_info")
     num_requests = info.get("num_requests")
     if "num_requests" not in info:
@@ -351,6 +433,13 @@ def _parse_trtllm_bench(
     average = _number(info, "avg_num_concurrent_requests")
     if average is None or average < 0.5:
         problems.append(ParseProblem("missing", "request_info.avg_num_concurrent_requests"))
+    elif average > MAX_CONCURRENCY:
+        field_name = "request_info.avg_num_concurrent_requests"
+        problems.append(
+            ParseProblem(
+                "too_many", field_name, {"value": f"{average:,.0f}", "limit": MAX_CONCURRENCY}
+            )
+        )
     streaming = doc.get("streaming_metrics")
     if not isinstance(streaming, dict):
         # Without --streaming trtllm-bench measures neither time to first token nor per token.
@@ -368,7 +457,7 @@ def _parse_trtllm_bench(
     return Measurement(
         accelerator_id=accelerator_id,
         serving=serving,
-        model_id=model if isinstance(model, str) else "",
+        model_id=_stored_text(model) if isinstance(model, str) else "",
         # trtllm-bench records the concurrency it kept up on average, not the --concurrency cap.
         concurrency=max(1, round(cast(float, average))),
         output_tokens_per_s=float(perf["system_output_throughput_tok_s"]),
@@ -402,7 +491,17 @@ def _parse_genai_perf_csv(
 ) -> Measurement:
     stats: dict[str, dict[str, str]] = {}
     header: list[str] = []
-    for row in csv.reader(io.StringIO(text)):
+    if text.count("\n") >= MAX_LINES:
+        raise MeasurementError([ParseProblem("too_many_lines", "", {"limit": f"{MAX_LINES:,}"})])
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as error:  # a field past the csv module's own limit (131,072 characters)
+        code = "csv_field_too_long" if "field larger" in str(error) else "unknown_format"
+        raise MeasurementError([ParseProblem(code, "", {"limit": f"{MAX_CSV_FIELD:,}"})]) from None
+    for row in rows:
+        if any(len(cell) > MAX_CSV_FIELD for cell in row):
+            limit = f"{MAX_CSV_FIELD:,}"
+            raise MeasurementError([ParseProblem("csv_field_too_long", "", {"limit": limit})])
         if not row or not any(cell.strip() for cell in row):
             header = []
             continue
@@ -423,6 +522,10 @@ def _parse_genai_perf_csv(
             number = float(cell.replace(",", ""))
         except ValueError:
             number = -1.0
+        if number == 0.0 and column == "value":
+            if problems is not None:
+                problems.append(ParseProblem("not_positive", f"{metric} ({column})"))
+            return None
         if not math.isfinite(number) or number < 0:
             if problems is not None:
                 problems.append(ParseProblem("not_number", f"{metric} ({column})"))
@@ -438,6 +541,12 @@ def _parse_genai_perf_csv(
     itl_avg = value(_CSV_ITL, "avg", problems)
     if concurrency is None or concurrency < 1:
         problems.append(ParseProblem("csv_concurrency", "concurrency"))
+    elif concurrency > MAX_CONCURRENCY:
+        problems.append(
+            ParseProblem(
+                "too_many", "concurrency", {"value": concurrency, "limit": MAX_CONCURRENCY}
+            )
+        )
     if problems:
         raise MeasurementError(problems)
     ttft = value(_CSV_TTFT, "p95", None)
@@ -459,12 +568,168 @@ def _parse_genai_perf_csv(
     )
 
 
+# How far a measured figure may pass the card's own physics before it is refused as no run of
+# this card and model. A run legitimately beats the engine's roofline when it reads fewer bytes
+# than the plan assumes or makes several tokens per weight read: speculative decoding accepts
+# a few draft tokens per step (SGLang records the mean as accept_length), a KV cache or weights
+# quantised below the answered precision read half the bytes. A factor of 4 leaves room for
+# those together; a figure beyond it is a typo, another card or a forged file.
+PLAUSIBLE_FACTOR = 4.0
+# A run below 1/1,000 of the card's roofline is no serving run (a throttled or broken one):
+# re-planned on it, the plan would buy a thousand times the devices the physics needs.
+SLOWEST_SHARE = 1e-3
+# The longest latency figure a run may report: an hour for one request's answer.
+MAX_LATENCY_MS = 3_600_000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """What one replica of `devices` cards can do at most for this model, from the card's
+    catalog figures (memory bandwidth, the highest dense peak it has, memory) and the model's
+    bytes and parameters; `implausible` compares a run with it."""
+
+    card: str
+    bandwidth: float  # bytes/s of the replica's memory
+    peak: float  # FLOP/s, the replica's highest dense figure
+    shape: S.ModelShape
+    mem: S.InferenceMemory
+    memory_bytes: float  # the replica's device memory
+    prompt_tokens: int
+    context_tokens: int
+
+    def read_bytes(self, batch: float) -> float:
+        """Weight bytes one decode step reads for `batch` sequences (a MoE: the experts used)."""
+        experts = self.mem.expert_weight_bytes
+        return self.mem.weight_bytes - experts + experts * S.expert_fraction_read(self.shape, batch)
+
+    def max_tokens_per_s(self, concurrency: int) -> float:
+        """The roofline: each decode step reads the weights once for the whole batch, and
+        makes at most peak / (2 x active parameters) tokens a second."""
+        memory = concurrency * self.bandwidth / max(self.read_bytes(concurrency), 1.0)
+        compute = self.peak / (2.0 * max(self.shape.active, 1))
+        return min(memory, compute)
+
+    def min_tpot_ms(self) -> float:
+        """One decode step of one sequence reads the weights it uses once."""
+        return self.read_bytes(1) / self.bandwidth * 1000.0
+
+    def min_ttft_ms(self) -> float:
+        """The prefill floor: the prompt's 2 x active parameters per token at the card's peak,
+        and never less than one read of the weights."""
+        compute = 2.0 * self.shape.active * self.prompt_tokens / self.peak
+        return max(compute * 1000.0, self.min_tpot_ms())
+
+    def max_concurrency(self) -> float:
+        """Sequences of the answered context whose KV cache the memory left by the weights
+        holds (at least one: a plan exists only where the model fits)."""
+        per_sequence = self.mem.kv_bytes_per_token * self.context_tokens
+        free = self.memory_bytes - self.mem.weight_bytes
+        if per_sequence <= 0:
+            return math.inf
+        return max(1.0, free / per_sequence)
+
+
+def bounds(
+    shape: S.ModelShape,
+    inf: Inference,
+    acc: Accelerator,
+    devices: int,
+    mem: S.InferenceMemory,
+) -> Bounds | None:
+    """The physics of one replica of `devices` `acc` cards serving `shape` (None when the
+    catalog has no dense peak or bandwidth for the card: nothing to compare with)."""
+    peaks = (
+        acc.bf16_dense_tflops,
+        acc.fp16_dense_tflops,
+        acc.fp8_dense_tflops,
+        acc.int8_dense_tops,
+    )
+    peak = max((p for p in peaks if p), default=0.0)
+    devices = max(1, devices)
+    if peak <= 0 or acc.memory_bw_tbps <= 0:
+        return None
+    return Bounds(
+        card=acc.name,
+        bandwidth=devices * acc.memory_bw_tbps * 1e12,
+        peak=devices * peak * 1e12,
+        shape=shape,
+        mem=mem,
+        memory_bytes=devices * acc.memory_gb * 1e9,
+        prompt_tokens=max(1, inf.prompt_tokens),
+        context_tokens=max(1, inf.context_tokens),
+    )
+
+
+def _figure(value: float) -> str:
+    return f"{value:,.0f}" if 1000 <= value < 1e9 else f"{value:.3g}"
+
+
+def implausible(m: Measurement, b: Bounds) -> list[ParseProblem]:
+    """Every figure of `m` beyond the card's physics by more than PLAUSIBLE_FACTOR (a
+    throughput above the roofline, a first token faster than the prefill floor, a token
+    faster than a weight read, a concurrency beyond what the memory holds), below
+    SLOWEST_SHARE of the roofline, or a latency beyond MAX_LATENCY_MS; each names its field."""
+    problems: list[ParseProblem] = []
+    f = PLAUSIBLE_FACTOR
+    common = {"card": b.card, "factor": f"{f:g}"}
+    held = b.max_concurrency()
+    if m.concurrency > held * f:
+        bound = {"value": _figure(m.concurrency), "bound": _figure(held)}
+        problems.append(ParseProblem("beyond_memory", "max_concurrency", {**common, **bound}))
+    # A client's concurrency past what the memory holds queues; the batch stays what fits.
+    roofline = b.max_tokens_per_s(min(m.concurrency, max(1, math.ceil(held * f))))
+    tps = m.output_tokens_per_s
+    shown = {"value": _figure(tps), "bound": _figure(roofline)}
+    if not math.isfinite(tps) or tps > roofline * f:
+        problems.append(ParseProblem("above_roofline", "output_throughput", {**common, **shown}))
+    elif tps < roofline * SLOWEST_SHARE:
+        shown["bound"] = _figure(roofline * SLOWEST_SHARE)
+        problems.append(ParseProblem("below_floor", "output_throughput", {**common, **shown}))
+    if not (0 < m.request_throughput <= tps):
+        shown = {"value": _figure(m.request_throughput), "bound": _figure(tps)}
+        problems.append(ParseProblem("requests_above_tokens", "request_throughput", shown))
+    # Named as vLLM's result names them, with the percentile read (p99_ttft_ms, mean_tpot_ms).
+    pct = m.percentile
+    floors = (
+        (f"{pct}_ttft_ms", m.ttft_ms, b.min_ttft_ms()),
+        (f"{pct}_tpot_ms", m.tpot_ms, b.min_tpot_ms()),
+        (f"{pct}_e2el_ms", m.e2el_ms, b.min_ttft_ms()),
+    )
+    for key, value, floor in floors:
+        if value is None:
+            continue
+        if value > MAX_LATENCY_MS:
+            limit = {"value": _figure(value), "bound": _figure(MAX_LATENCY_MS)}
+            problems.append(ParseProblem("latency_too_long", key, limit))
+        elif value < floor / f:
+            bound = {"value": _figure(value), "bound": _figure(floor)}
+            problems.append(ParseProblem("below_physics", key, {**common, **bound}))
+    return problems
+
+
 def find(
-    measurements: tuple[Measurement, ...], accelerator_id: str, serving: str | None
+    measurements: tuple[Measurement, ...] | list[Measurement],
+    accelerator_id: str,
+    serving: str | None,
+    within: Bounds | None = None,
 ) -> Measurement | None:
-    """The newest measurement for this card and stack (None: the estimates stand)."""
-    found = [m for m in measurements if m.accelerator_id == accelerator_id and m.serving == serving]
-    return max(found, key=lambda m: m.measured_on) if found else None
+    """The measurement for this card and stack that the plan applies: the newest run (its
+    `measured_on`), of runs of one day the one pasted last (`measurements` are in the order
+    they were pasted); only runs within the card's physics when `within` is given (None: the
+    estimates stand)."""
+    found = [
+        (m.measured_on, i, m)
+        for i, m in enumerate(measurements)
+        if m.accelerator_id == accelerator_id
+        and m.serving == serving
+        and (within is None or not implausible(m, within))
+    ]
+    return max(found, key=lambda row: row[:2])[2] if found else None
+
+
+def index_of(measurements: tuple[Measurement, ...] | list[Measurement], m: Measurement) -> int:
+    """The position of `m` itself (the object `find` returned) in `measurements`."""
+    return next(i for i in range(len(measurements) - 1, -1, -1) if measurements[i] is m)
 
 
 def apply(

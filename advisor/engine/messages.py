@@ -1721,6 +1721,85 @@ MESSAGES: dict[str, dict[str, str]] = {
         "這次執行量測的是另一個服務堆疊的伺服器（bench_serving --backend {field}），"
         "而非本報告規劃的堆疊：請以試行方案的指令對您自己的堆疊執行。",
     ),
+    "measured.too_deep": _m(
+        "The file nests lists and objects more than {limit} levels deep (line {field}); a "
+        "benchmark's result nests a few.",
+        "檔案中的清單與物件巢狀超過 {limit} 層（第 {field} 行）；基準測試結果只有幾層。",
+    ),
+    "measured.number_too_long": _m(
+        "The number {number} has {length} characters; numbers may have at most {limit}.",
+        "數字 {number} 有 {length} 個字元；數字最多 {limit} 個字元。",
+    ),
+    "measured.bad_number": _m(
+        "{value} is not a number a benchmark's result holds (no NaN, Infinity or number beyond "
+        "a float).",
+        "{value} 不是基準測試結果會有的數字（不接受 NaN、Infinity 或超出浮點數範圍的數字）。",
+    ),
+    "measured.nul": _m(
+        "The file holds a NUL character (\\u0000), which cannot be stored.",
+        "檔案含有 NUL 字元（\\u0000），無法儲存。",
+    ),
+    "measured.too_many_lines": _m(
+        "The file has more than {limit} lines; paste the benchmark's result, not its log.",
+        "檔案超過 {limit} 行；請貼上基準測試的結果，而非其紀錄。",
+    ),
+    "measured.csv_field_too_long": _m(
+        "A field of this CSV is longer than {limit} characters; genai-perf's CSV holds metric "
+        "names and numbers.",
+        "此 CSV 有欄位超過 {limit} 個字元；genai-perf 的 CSV 只有指標名稱與數字。",
+    ),
+    "measured.bad_date": _m(
+        "date {value} is not a date and time written as vLLM writes it (YYYYMMDD-HHMMSS).",
+        "date {value} 不是 vLLM 寫法的日期與時間（YYYYMMDD-HHMMSS）。",
+    ),
+    "measured.future_date": _m(
+        "date {value} is after today ({today}): a run is measured before it is pasted.",
+        "date {value} 晚於今天（{today}）：執行必定在貼上之前量測。",
+    ),
+    "measured.not_positive": _m(
+        "{field} is zero: the run measured no throughput.",
+        "{field} 為零：這次執行沒有量到任何吞吐量。",
+    ),
+    "measured.too_many": _m(
+        "{field} {value} is more than {limit}.",
+        "{field} {value} 超過 {limit}。",
+    ),
+    "measured.beyond_memory": _m(
+        "{field} {value} is more than {factor} times the {bound} sequences one replica of "
+        "{card} holds in memory for this model and context.",
+        "{field} {value} 超過 {card} 單一副本記憶體可容納的 {bound} 個序列（以此模型與上下文"
+        "計）的 {factor} 倍。",
+    ),
+    "measured.above_roofline": _m(
+        "{field} {value} tokens/s is more than {factor} times what one replica of {card} can "
+        "reach for this model ({bound} tokens/s from its memory bandwidth and compute): not a "
+        "run of this card and model.",
+        "{field} {value} tokens/s 超過 {card} 單一副本在此模型上可達上限（依記憶體頻寬與運算"
+        "能力為 {bound} tokens/s）的 {factor} 倍：不是這張卡與此模型的執行結果。",
+    ),
+    "measured.below_floor": _m(
+        "{field} {value} tokens/s is below {bound} tokens/s, a thousandth of what one replica "
+        "of {card} reaches for this model: the run was throttled or broken.",
+        "{field} {value} tokens/s 低於 {bound} tokens/s，即 {card} 單一副本在此模型上可達值"
+        "的千分之一：這次執行受到限制或發生故障。",
+    ),
+    "measured.requests_above_tokens": _m(
+        "{field} {value} requests/s is more than the output throughput ({bound} tokens/s): "
+        "every request outputs at least one token.",
+        "{field} {value} 個請求/秒 超過輸出吞吐量（{bound} tokens/s）：每個請求至少輸出一個 "
+        "token。",
+    ),
+    "measured.latency_too_long": _m(
+        "{field} {value} ms is longer than an hour ({bound} ms).",
+        "{field} {value} 毫秒 超過一小時（{bound} 毫秒）。",
+    ),
+    "measured.below_physics": _m(
+        "{field} {value} ms is less than 1/{factor} of the {bound} ms one replica of {card} "
+        "needs at least for this model (its prefill and weight reads at peak): not a run of "
+        "this card and model.",
+        "{field} {value} 毫秒 不到 {card} 單一副本在此模型上至少所需 {bound} 毫秒（以峰值"
+        "計算預填與權重讀取）的 {factor} 分之一：不是這張卡與此模型的執行結果。",
+    ),
     # --- no dead ends (issue 22 item 1; advisor/engine/relax.py)
     "dead_end.no_option": _m(
         "{kind}: no option meets every answer. {reasons}.",

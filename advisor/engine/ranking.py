@@ -187,6 +187,8 @@ def rank(
     option above one several times cheaper. Ties: fewer devices, less time, a fresh price,
     catalog order (never the card's name). Unpriced options (owned hardware has no purchase
     price) rank by the smallest hardware that does the job, never the fastest card by default.
+    An option planned on measured figures that meets its target ranks ahead of every option
+    neither measured nor firmly better (`_measured_first`).
     """
     tolerance = float(catalog.rule("rank_cost_tolerance"))
     tiers: dict[tuple[int, ...], list[dict[str, Any]]] = {}
@@ -222,16 +224,75 @@ def rank(
             )
 
         ranked += sorted(tier, key=key)
+    ranked = _measured_first(ranked, tolerance, kind, mode)
     kept: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
     for o in ranked:
         priced = (o.get("cost_to_result") or {}).get("usd") is not None
-        better = next((k for k in kept if priced and _priced(k) and _dominates(k, o)), None)
+        # A measured option is never dropped for an estimate that looks as good.
+        better = next(
+            (
+                k
+                for k in kept
+                if priced
+                and _priced(k)
+                and _dominates(k, o)
+                and (k.get("measured") or not o.get("measured"))
+            ),
+            None,
+        )
         if better is None:
             kept.append(o)
         else:
             dropped.append({**o, "dominated_by": better["accelerator_id"]})
     return kept, dropped
+
+
+def _firmly_better(
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    tolerance: float,
+    kind: str | None,
+    mode: str | None,
+) -> bool:
+    """Whether `a` beats `b` by more than the estimates' own error: a better tier (runs the
+    stack, priced, meets the target with the catalog's safety share where `b` meets it
+    thinly or misses it, the operator's own server, where the customer is, rentable now, a
+    price a buyer can sign), or a cost to the result lower by more than `rank_cost_tolerance`.
+    Inside a tier and that tolerance the order is tie-breaks (region of the price, devices,
+    time, memory x count for unpriced hardware), which a measurement outweighs."""
+    head_a, head_b = _head(a, kind, mode), _head(b, kind, mode)
+    if head_a != head_b:
+        return head_a < head_b
+    cost_a = (a.get("cost_to_result") or {}).get("usd")
+    cost_b = (b.get("cost_to_result") or {}).get("usd")
+    if cost_a is None or cost_b is None:
+        return False
+    return float(cost_a) * (1.0 + tolerance) < float(cost_b) - 1e-9
+
+
+def _measured_first(
+    ranked: list[dict[str, Any]], tolerance: float, kind: str | None, mode: str | None
+) -> list[dict[str, Any]]:
+    """`ranked` with each option planned on measured figures that meets its target moved up
+    past every option that is neither measured too nor firmly better (`_firmly_better`): a
+    card the team has run stays ahead of one only estimated to do as well."""
+    out = list(ranked)
+    for option in ranked:
+        if not option.get("measured") or not _meets(option):
+            continue
+        at = next(i for i, o in enumerate(out) if o is option)
+        stop = max(
+            (
+                i + 1
+                for i, other in enumerate(out[:at])
+                if other.get("measured") or _firmly_better(other, option, tolerance, kind, mode)
+            ),
+            default=0,
+        )
+        if stop < at:
+            out.insert(stop, out.pop(at))
+    return out
 
 
 def _priced(option: Mapping[str, Any]) -> bool:

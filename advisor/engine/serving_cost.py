@@ -190,8 +190,15 @@ def _inference_option(
     if plan is None:
         return None
     measured: dict[str, Any] | None = None
-    if (m := M.find(ci.measurements, acc.id, ci.serving)) is not None:
-        plan, measured = M.apply(plan, m, inf, demand, rtt)
+    if ci.measurements:
+        # A stored run beyond the card's physics (kept from before it was checked) never
+        # re-plans: the estimates stand, or the newest run within it.
+        within = M.bounds(shape, inf, acc, plan.devices, mem)
+        m = M.find(ci.measurements, acc.id, ci.serving, within) if within else None
+        if m is not None:
+            plan, measured = M.apply(plan, m, inf, demand, rtt)
+            # Which of the result's `measurements` this is, so the report names that run.
+            measured["run"] = M.index_of(ci.measurements, m)
     base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
         replicas = plan.replicas

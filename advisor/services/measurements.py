@@ -37,11 +37,16 @@ def report_measure(
     model and day), `based_on` names `report`. Raises MeasurementError naming every problem
     (nothing is stored), NothingToMeasure when the report has no serving option, and
     ReportThrottled past the limits. `concurrency` is the one the team typed, for a format that
-    does not record it (engine/measured.py parse)."""
+    does not record it (engine/measured.py parse). Every attempt counts against the limits,
+    refused ones too; a run beyond the card's physics (engine/measured.py `implausible`) is
+    refused naming its fields."""
     first = selectors.first_serving_option(report.result)
     serving = str((report.answers.get("frameworks") or {}).get("serving") or "")
     if first is None or not serving or not isinstance(report.result, dict):
         raise NothingToMeasure
+    organization = report.assessment.organization
+    # Counted before the file is read: a refused file costs the same parse as an accepted one.
+    report_throttle(user=user, organization=organization)
     m = M.parse(
         raw,
         accelerator_id=first["accelerator_id"],
@@ -50,6 +55,13 @@ def report_measure(
         today=timezone.localdate().isoformat(),
         concurrency=concurrency,
     )
+    answers = parse_answers(report.answers)
+    devices = int(first.get("tensor_parallel") or 1) * int(first.get("pipeline_parallel") or 1)
+    implausible = evaluation.measurement_problems(
+        answers, normalise(report.result), m, devices=devices
+    )
+    if implausible:
+        raise M.MeasurementError(implausible)
     before = first.get("measured") or {}
     estimated = before.get("estimated") or {
         "tokens_per_second_per_replica": first.get("tokens_per_second_per_replica"),
@@ -57,10 +69,8 @@ def report_measure(
         "ttft_ms": first.get("ttft_ms"),
     }
     estimated = {**estimated, "batch_per_replica": first.get("batch_per_replica")}
-    organization = report.assessment.organization
     with transaction.atomic():
         locked = Assessment.objects.select_for_update().get(pk=report.assessment_id)
-        report_throttle(user=user, organization=organization)
         Measurement.objects.create(
             organization=organization,
             report=report,
@@ -83,7 +93,7 @@ def report_measure(
             created_by=user,
         )
         result = evaluation.evaluate_like(
-            parse_answers(report.answers),
+            answers,
             normalise(report.result),
             language=report.language,
             measurements=engine_measurements(organization),
@@ -101,3 +111,12 @@ def report_measure(
         )
         transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
     return saved
+
+
+def measurement_delete(*, measurement: Measurement, user: User | None) -> None:
+    """Delete a measurement of the organisation: reports re-planned from now on no longer use
+    it (versions already made keep the figures they were made with). The history keeps who
+    deleted it and when, as it keeps who added it."""
+    if user is not None:
+        measurement._history_user = user  # type: ignore[attr-defined]  # simple_history reads it
+    measurement.delete()

@@ -263,19 +263,36 @@ def _is_measured(report: Report) -> bool:
 
 
 def engine_measurements(organization: Organization) -> tuple[M.Measurement, ...]:
-    """The organisation's own measurements (never another's), as the engine takes them."""
-    return tuple(
-        M.Measurement(
-            accelerator_id=row.accelerator_id,
-            serving=row.serving,
-            model_id=row.model_id,
-            concurrency=row.concurrency,
-            measured_on=row.measured_on.isoformat(),
-            source=row.source_name,
-            **row.figures,
+    """The organisation's own measurements (never another's), as the engine takes them, in the
+    order they were added; a row whose figures are no float (jsonb gives a stored 1e308 back
+    as an integer) is left out."""
+    out = []
+    for row in Measurement.objects.filter(organization=organization).order_by("created_at"):
+        figures = dict(row.figures)
+        try:
+            for key in (
+                "output_tokens_per_s",
+                "request_throughput",
+                "ttft_ms",
+                "tpot_ms",
+                "e2el_ms",
+            ):
+                if figures.get(key) is not None:
+                    figures[key] = float(figures[key])
+        except (OverflowError, TypeError, ValueError):
+            continue
+        out.append(
+            M.Measurement(
+                accelerator_id=row.accelerator_id,
+                serving=row.serving,
+                model_id=row.model_id,
+                concurrency=row.concurrency,
+                measured_on=row.measured_on.isoformat(),
+                source=row.source_name,
+                **figures,
+            )
         )
-        for row in Measurement.objects.filter(organization=organization).order_by("created_at")
-    )
+    return tuple(out)
 
 
 def report_fail(*, report_id: int, failure: Report.Failure) -> Report | None:
