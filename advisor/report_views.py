@@ -416,7 +416,11 @@ def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
         raise Http404
     form = ShareLinkForm(request.POST)
     if not form.is_valid() or obj.status != Report.Status.DONE:
-        problems = " ".join(str(e) for e in form.errors.values()) or _("the report is not ready")
+        # The errors' own sentences: an ErrorList's str() is its HTML, which a message escapes
+        # and the page would show as markup.
+        problems = " ".join(
+            str(message) for errors in form.errors.values() for message in errors
+        ) or _("the report is not ready")
         messages.error(
             request, _("The link could not be created: %(errors)s") % {"errors": problems}
         )
