@@ -17,13 +17,17 @@ from advisor.decisions import evaluation
 from advisor.engine.catalog import load_catalog
 from advisor.models import Report
 from advisor.reference.models import CatalogPrice
+from advisor.reference.services.catalog import catalog_publish
 from advisor.reporting.render import render_report_html
+from advisor.services import reports
 from tests.advisor.test_house_offers import (  # noqa: F401 - fixtures
+    _hong_kong_hosted,
+    _offer_post,
     customer,
     editor,
     published_offer,
 )
-from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
+from tests.factories import AssessmentFactory, CatalogFactory, MembershipFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +124,46 @@ def test_the_share_link_forms_error_reads_as_text(client: Client) -> None:
     assert "The link could not be created: Ensure this value is less than or equal to 365." in (
         _text(page)
     )
+
+
+# --- the pilot of a server sold by the month, for users across a network ---------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "monthly", "apart"),
+    [
+        ("en", "Sold by the month: rent 1 unit(s), 8 device(s) in all, for one month", "apart"),
+        ("zh-hant", "按月計費：租用 1 個單位，共 8 個裝置，租期一個月", "另行"),
+    ],
+)
+def test_the_pilot_rents_a_monthly_server_by_the_month_and_names_network_time_apart(
+    editor: Client,  # noqa: F811 - a fixture
+    language: str,
+    monthly: str,
+    apart: str,
+) -> None:
+    draft = CatalogFactory()
+    post = _offer_post(draft, usd_per_server_month="16000", price_on_request="")
+    assert editor.post(reverse("admin:reference_houseoffer_add"), post).status_code == 302
+    catalog_publish(catalog=draft, user=None)
+    answers = _hong_kong_hosted()
+    answers["organization"]["regions"] = ["hong_kong", "mainland_china"]
+    membership = MembershipFactory()
+    assessment = AssessmentFactory(membership=membership, submitted=True, answers=answers)
+    report = ReportFactory(assessment=assessment, language=language, queued=True)
+    reports.report_generate(report_id=report.pk)
+    report.refresh_from_db()
+    serving = next(w for w in report.result["workloads"] if w["kind"] == "realtime_inference")
+    run = serving["pilot"]["runs"][0]
+    assert run["rent"]["price_id"] == "house-hk-h200" and run["rent"]["terms"] == "monthly"
+    client = Client()
+    client.force_login(membership.user)
+    page = client.get(
+        reverse("advisor:report", kwargs={"pk": report.assessment_id, "number": report.number})
+    )
+    text = _text(page)
+    assert monthly in text and "$16,000" in text
+    # Its minimum term is a year: the pilot is a month on trial terms, asked for.
+    assert {"en": "minimum term is 12 months", "zh-hant": "最短租期為 12 個月"}[language] in text
+    rtt = serving["options"][0]["round_trip_ms"]
+    assert rtt > 0 and apart in text
