@@ -13,13 +13,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Role
 from advisor.decisions import evaluation
 from advisor.engine.catalog import load_catalog
-from advisor.models import Report
+from advisor.models import Lead, Report
 from advisor.reference.models import CatalogPrice
 from advisor.reference.services.catalog import catalog_publish
 from advisor.reporting.render import render_report_html
-from advisor.services import reports
+from advisor.services import reports, sharing
 from tests.advisor.test_house_offers import (  # noqa: F401 - fixtures
     _hong_kong_hosted,
     _offer_post,
@@ -27,7 +28,13 @@ from tests.advisor.test_house_offers import (  # noqa: F401 - fixtures
     editor,
     published_offer,
 )
-from tests.factories import AssessmentFactory, CatalogFactory, MembershipFactory, ReportFactory
+from tests.factories import (
+    AssessmentFactory,
+    CatalogFactory,
+    MembershipFactory,
+    ReportFactory,
+    operator_member,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +174,83 @@ def test_the_pilot_rents_a_monthly_server_by_the_month_and_names_network_time_ap
     assert {"en": "minimum term is 12 months", "zh-hant": "最短租期為 12 個月"}[language] in text
     rtt = serving["options"][0]["round_trip_ms"]
     assert rtt > 0 and apart in text
+
+
+# --- a shared report's quote request ---------------------------------------------------------
+
+
+def _shared_path(report: Report) -> str:
+    user = report.assessment.organization.memberships.first().user
+    _link, token = sharing.share_link_create(report=report, user=user)
+    return reverse("advisor:shared", kwargs={"token": token})
+
+
+VISITOR = {
+    "contact_name": "Mei Chan",
+    "contact_email": "Mei.Chan@Example.com",
+    "term_months": 12,
+    "note": "Pilot in January",
+}
+
+
+def test_a_visitor_with_a_share_link_requests_a_quote(
+    customer: tuple[Client, Report],  # noqa: F811 - a fixture
+    django_capture_on_commit_callbacks: Any,
+    sent_mail: Any,
+) -> None:
+    _member, report = customer
+    engineer = operator_member(Role.SALES_ENGINEER)
+    path = _shared_path(report)
+    visitor = Client(enforce_csrf_checks=True)
+    page = visitor.get(path + "?offer=house-hk-h200")
+    # The walk: the report's "Request a quote" (?offer=…#quote) led nowhere on a shared page.
+    body = page.content.decode()
+    assert 'id="quote"' in body and path + "quote/" in body
+    assert "Your email" in body
+    token = visitor.cookies["csrftoken"].value
+    # Without the CSRF token the request is refused.
+    assert visitor.post(path + "quote/", VISITOR).status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = visitor.post(path + "quote/", {**VISITOR, "csrfmiddlewaretoken": token})
+    assert sent.status_code == 302 and sent["Location"].endswith("#quote")
+    lead = Lead.objects.get()
+    # The report's organisation's lead, with who asked as they typed it.
+    assert lead.organization == report.assessment.organization and lead.report == report
+    assert lead.requested_by is None
+    assert (lead.contact_name, lead.contact_email) == ("Mei Chan", "mei.chan@example.com")
+    assert lead.share_link is not None and lead.server["offer"]["price_id"] == "house-hk-h200"
+    (message,) = sent_mail()
+    assert engineer.email in message.to and message.reply_to == ["mei.chan@example.com"]
+    assert "Mei Chan (mei.chan@example.com)" in message.body
+    assert "Your quote request was sent" in _text(visitor.get(path))
+    # The same visitor asking again is acknowledged, not sent again.
+    with django_capture_on_commit_callbacks(execute=True):
+        visitor.post(path + "quote/", {**VISITOR, "csrfmiddlewaretoken": token})
+    assert Lead.objects.count() == 1 and len(sent_mail()) == 1
+    # The sales engineers see who asked on their leads list.
+    staff = Client()
+    staff.force_login(engineer)
+    assert "Mei Chan · mei.chan@example.com" in _text(staff.get(reverse("advisor:dashboard")))
+
+
+def test_a_visitors_quote_request_needs_contact_details_and_is_limited(
+    customer: tuple[Client, Report],  # noqa: F811 - a fixture
+    settings: Any,
+) -> None:
+    _member, report = customer
+    path = _shared_path(report)
+    visitor = Client()
+    refused = visitor.post(path + "quote/", {"term_months": 12, "contact_email": "not-mail"})
+    assert refused.status_code == 400 and not Lead.objects.exists()
+    text = _text(refused)
+    assert "The quote request was not sent" in text and "Enter a valid email address." in text
+    # Each address is a new person, but the report's limit holds whoever asks.
+    settings.QUOTE_REQUESTS_PER_REPORT = 2
+    answers = [
+        visitor.post(path + "quote/", {**VISITOR, "contact_email": f"v{i}@example.com"})
+        for i in range(4)
+    ]
+    assert [a.status_code for a in answers] == [302, 302, 429, 429]
+    assert int(answers[2]["Retry-After"]) > 0 and Lead.objects.count() == 2
+    # An unknown link asks nothing of anyone.
+    assert visitor.post("/s/" + "y" * 40 + "/quote/", VISITOR).status_code == 404
