@@ -516,7 +516,10 @@ def _shared_not_found(request: HtmxHttpRequest, *, status: int = 404) -> HttpRes
 
 def _private[R: HttpResponseBase](response: R) -> R:
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    # No referrer to other sites (the token is in the address); our own site gets it, so that
+    # a browser posting the quote form sends its Origin (no-referrer sends "null", which the
+    # CSRF check refuses).
+    response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "private, no-store"
     return response
 
