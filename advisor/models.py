@@ -231,6 +231,18 @@ class Lead(models.Model):
         related_name="+",
         verbose_name=_("requested by"),
     )
+    # A visitor with a share link asks without an account: who they are, as they typed it, and
+    # the link they came by (the lead is the report's organisation's, as a member's is).
+    contact_name = models.CharField(_("contact name"), max_length=100, blank=True)
+    contact_email = models.EmailField(_("contact email"), blank=True)
+    share_link = models.ForeignKey(
+        "ShareLink",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="leads",
+        verbose_name=_("share link"),
+    )
     server = models.JSONField(_("sized server"), default=dict)
     region = models.CharField(_("region"), max_length=40)
     term_months = models.PositiveSmallIntegerField(_("term (months)"))

@@ -29,7 +29,7 @@ from advisor import permissions, selectors, step_forms
 from advisor.decisions import languages
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
-from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm
+from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm, SharedQuoteRequestForm
 from advisor.forms.reports import ReportRequestForm, ShareLinkForm
 from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
@@ -416,7 +416,11 @@ def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
         raise Http404
     form = ShareLinkForm(request.POST)
     if not form.is_valid() or obj.status != Report.Status.DONE:
-        problems = " ".join(str(e) for e in form.errors.values()) or _("the report is not ready")
+        # The errors' own sentences: an ErrorList's str() is its HTML, which a message escapes
+        # and the page would show as markup.
+        problems = " ".join(
+            str(message) for errors in form.errors.values() for message in errors
+        ) or _("the report is not ready")
         messages.error(
             request, _("The link could not be created: %(errors)s") % {"errors": problems}
         )
@@ -512,7 +516,10 @@ def _shared_not_found(request: HtmxHttpRequest, *, status: int = 404) -> HttpRes
 
 def _private[R: HttpResponseBase](response: R) -> R:
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    # No referrer to other sites (the token is in the address); our own site gets it, so that
+    # a browser posting the quote form sends its Origin (no-referrer sends "null", which the
+    # CSRF check refuses).
+    response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -523,8 +530,26 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if isinstance(link, HttpResponse):
         return link
     sharing.share_link_record_view(link=link)
+    offer_id = str(request.GET.get("offer") or "")[:100]
+    return _shared_page(request, link, token, offer_id=offer_id)
+
+
+def _shared_page(
+    request: HtmxHttpRequest,
+    link: ShareLink,
+    token: str,
+    *,
+    form: SharedQuoteRequestForm | None = None,
+    offer_id: str = "",
+    status: int = 200,
+) -> HttpResponse:
     report = link.report
-    context = {"report": report, "token": token, **_shared_pdf_button(report, token)}
+    context = {
+        "report": report,
+        "token": token,
+        **_shared_pdf_button(report, token),
+        **_shared_quote_context(report, token, form, offer_id),
+    }
     # Opened in the other language's chrome, the page says which language the report is in and
     # whether a version in the page's language exists, rather than silently showing it as is.
     page_language = languages.engine_language()
@@ -532,7 +557,84 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
         context["other_version_exists"] = selectors.report_exists_in_language(
             report=report, language=page_language
         )
-    return _private(render(request, "advisor/shared.html", context))
+    return _private(render(request, "advisor/shared.html", context, status=status))
+
+
+def _shared_quote_context(
+    report: Report, token: str, form: SharedQuoteRequestForm | None, offer_id: str
+) -> dict[str, Any]:
+    """The quote form of a shared report: the member's form with the visitor's name and email,
+    posted to the link's own address; other people's requests are not listed."""
+    context = _quote_context(
+        report, form, offer_id, form_class=SharedQuoteRequestForm, with_leads=False
+    )
+    if context.get("quote"):
+        context["quote_action"] = reverse("advisor:shared_quote", kwargs={"token": token})
+    return context
+
+
+@require_POST
+@_no_store
+def shared_quote(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A visitor with a share link asks for a quote on the report's server: the lead is the
+    report's organisation's, with the visitor's contact details, limited as a member's is."""
+    link = _shared_link(request, token)
+    if isinstance(link, HttpResponse):
+        return link
+    report = link.report
+    form = SharedQuoteRequestForm(request.POST)
+    if not form.is_valid():
+        if selectors.quote_snapshot(report=report) is None:
+            raise Http404
+        return _shared_page(
+            request, link, token, form=form, offer_id=_offer_asked(request, form), status=400
+        )
+    data = form.cleaned_data
+    try:
+        lead, created = leads.shared_quote_request(
+            report=report,
+            link=link,
+            contact_name=data["contact_name"],
+            contact_email=data["contact_email"],
+            term_months=data["term_months"],
+            china_bandwidth_mbps=data["china_bandwidth_mbps"] or 0,
+            china_bandwidth_type=data["china_bandwidth_type"],
+            note=data["note"],
+            offer_id=data["offer"],
+            dashboard_url=request.build_absolute_uri(reverse("advisor:dashboard")),
+            report_url=request.build_absolute_uri(
+                reverse(
+                    "advisor:report",
+                    kwargs={"pk": report.assessment_id, "number": report.number},
+                )
+            ),
+        )
+    except leads.QuoteNotAvailable:
+        raise Http404 from None
+    except leads.QuoteThrottled as refusal:
+        text = _("Too many quote requests: please wait %(seconds)s seconds and send it again.") % {
+            "seconds": refusal.retry_after
+        }
+        messages.error(request, text)
+        response = _shared_page(request, link, token, form=form, offer_id=data["offer"], status=429)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
+    if created:
+        messages.success(request, _("Your quote request was sent to our sales engineers."))
+    else:
+        messages.info(
+            request,
+            _(
+                "You already asked for a quote on this offer (%(when)s); our sales "
+                "engineers have it and will answer it."
+            )
+            % {
+                "when": formats.date_format(
+                    timezone.localtime(lead.created_at), "SHORT_DATETIME_FORMAT"
+                )
+            },
+        )
+    return _private(redirect(reverse("advisor:shared", kwargs={"token": token}) + "#quote"))
 
 
 def _shared_pdf_button(obj: Report, token: str) -> dict[str, Any]:
@@ -567,7 +669,7 @@ def shared_pdf(request: HtmxHttpRequest, token: str) -> HttpResponseBase:
 # --- Quote requests -----------------------------------------------------------------------------
 
 
-def _offer_asked(request: AuthenticatedHttpRequest, form: QuoteRequestForm | None) -> str:
+def _offer_asked(request: HtmxHttpRequest, form: QuoteRequestForm | None) -> str:
     """The house offer a quote is about: the report's link (?offer=) or the form sent back."""
     asked = (
         form.data.get("offer") if form is not None and form.is_bound else request.GET.get("offer")
@@ -576,7 +678,12 @@ def _offer_asked(request: AuthenticatedHttpRequest, form: QuoteRequestForm | Non
 
 
 def _quote_context(
-    obj: Report, form: QuoteRequestForm | None = None, offer_id: str = ""
+    obj: Report,
+    form: QuoteRequestForm | None = None,
+    offer_id: str = "",
+    *,
+    form_class: type[QuoteRequestForm] = QuoteRequestForm,
+    with_leads: bool = True,
 ) -> dict[str, Any]:
     done = obj.status == Report.Status.DONE
     quote = selectors.quote_snapshot(report=obj, offer_id=offer_id) if done else None
@@ -607,8 +714,8 @@ def _quote_context(
     quote["offer"]["provider"] = selectors.operator_name() or quote["offer"].get("provider")
     return {
         "quote": quote,
-        "quote_form": form or QuoteRequestForm(initial=initial),
-        "quote_leads": selectors.leads_for_report(report=obj),
+        "quote_form": form or form_class(initial=initial),
+        "quote_leads": selectors.leads_for_report(report=obj) if with_leads else [],
     }
 
 

@@ -98,6 +98,7 @@ advisor_patterns = (
         path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
         path("s/<str:token>/", report_views.shared, name="shared"),
         path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
+        path("s/<str:token>/quote/", report_views.shared_quote, name="shared_quote"),
         path("s/<str:token>/pdf/button/", report_views.shared_pdf_button, name="shared_pdf_button"),
         path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),
         path("catalog/", scoring_views.catalog, name="catalog"),

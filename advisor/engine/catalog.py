@@ -248,6 +248,19 @@ class Catalog:
         hourly prices into monthly ones and back everywhere in costing."""
         return self.figure("hours_per_month")
 
+    @cached_property
+    def open_gaps(self) -> tuple[str, ...]:
+        """The known gaps (once each) less those the operator's own servers fill: a report
+        never says "no H100-class offer physically in Hong Kong" beside the operator's 8 x H100
+        server there. A gap an admin's catalog words otherwise stays as written."""
+        house = {(p.accelerator_id, p.region_key) for p in self.prices if p.house}
+
+        def filled(gap: str) -> bool:
+            cards, region = _GAP_FILLED_BY.get(gap, ((), ""))
+            return any((card, region) in house for card in cards)
+
+        return tuple(gap for gap in dict.fromkeys(self.gaps) if not filled(gap))
+
     def rule(self, key: str) -> Any:
         """The value of a product rule (may be a mapping)."""
         return self.rules[key]["value"]
@@ -281,6 +294,15 @@ class Catalog:
         out = memo[key] = compute()
         return out
 
+
+# Known gaps (catalog.json `gaps`) that a house row fills: the cards and the region group that
+# fill them. H100-class is the Hopper generation (H100 SXM and PCIe, H200, GH200).
+_GAP_FILLED_BY: dict[str, tuple[tuple[str, ...], str]] = {
+    "any H100-class offer physically in Hong Kong": (
+        ("nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200", "nvidia-gh200"),
+        "hong_kong",
+    ),
+}
 
 _NUM_OR_NULL = {"type": ["number", "null"]}
 _SOURCED = {"source": {"type": "string", "minLength": 1}, "as_of": {"type": ["string", "null"]}}

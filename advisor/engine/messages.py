@@ -644,6 +644,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "At most the latency target ({target} ms).",
         "不高於延遲目標（{target} 毫秒）。",
     ),
+    "pilot.basis.at_most_on_server": _m(
+        "At most the plan's figure plus {safety}, on the server: the plan's {rtt} ms of "
+        "network time to the users is not in what the benchmark measures, and is checked apart.",
+        "不高於規劃數字加 {safety}，於伺服器上量測：規劃中到使用者的 {rtt} 毫秒網路時間不在"
+        "基準測試量到的範圍內，另行檢查。",
+    ),
+    "pilot.basis.latency_target_on_server": _m(
+        "At most the latency target ({target} ms) less the plan's {rtt} ms of network time to "
+        "the users, which the benchmark on the server never sees.",
+        "不高於延遲目標（{target} 毫秒）減去規劃中到使用者的 {rtt} 毫秒網路時間（伺服器上的"
+        "基準測試看不到這段時間）。",
+    ),
+    "pilot.basis.round_trip": _m(
+        "Measured apart, from where the users are (for example ping or mtr from a user's city "
+        "to the server at the evening peak): at most what the plan counted for the round trip "
+        "and lost packets.",
+        "另行從使用者所在地量測（例如晚間尖峰時在使用者所在城市以 ping 或 mtr 量到伺服器）："
+        "不高於規劃為往返時間與封包遺失計入的時間。",
+    ),
+    "pilot.figure.network_round_trip_ms": _m(
+        "Network time to the users (measured apart)", "到使用者的網路時間（另行量測）"
+    ),
     "pilot.figure.tokens_per_second_per_replica": _m(
         "Output tokens per second per replica", "每個副本每秒輸出 token 數"
     ),

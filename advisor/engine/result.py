@@ -651,7 +651,7 @@ def evaluate(
             "prices_used": sorted(prices_used.values(), key=lambda p: p["price_id"]),
             "figures_used": figures_used,
             "staff": staff_doc,
-            "gaps": [i18n.catalog_text(g, lang) for g in dict.fromkeys(catalog.gaps)],
+            "gaps": [i18n.catalog_text(g, lang) for g in catalog.open_gaps],
             "notes": notes,
         },
     }

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.validators import validate_plain_name
 from advisor.models import Lead
 
 TERM_CHOICES = [(m, m) for m in (1, 3, 6, 12, 24, 36)]
@@ -55,6 +56,29 @@ class QuoteRequestForm(forms.Form):
         if data.get("china_bandwidth_type") and not data.get("china_bandwidth_mbps"):
             self.add_error("china_bandwidth_mbps", _("Give the bandwidth for this route."))
         return data
+
+
+class SharedQuoteRequestForm(QuoteRequestForm):
+    """A quote request from a visitor with a share link: no account, so who asks is typed."""
+
+    contact_name = forms.CharField(
+        label=_("Your name"),
+        max_length=100,
+        validators=[validate_plain_name],
+        widget=forms.TextInput(
+            attrs={"class": "form-control form-control-sm", "autocomplete": "name"}
+        ),
+    )
+    contact_email = forms.EmailField(
+        label=_("Your email"),
+        max_length=254,
+        help_text=_("The sales engineers answer here."),
+        widget=forms.EmailInput(
+            attrs={"class": "form-control form-control-sm", "autocomplete": "email"}
+        ),
+    )
+
+    field_order = ("contact_name", "contact_email")
 
 
 class LeadStatusForm(forms.Form):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from accounts import throttle as rate_limits
 from accounts.models import Role, User
 from advisor import selectors
-from advisor.models import Lead, Report
+from advisor.models import Lead, Report, ShareLink
 from advisor.services.mail import email_send_after_commit
 
 
@@ -37,7 +37,7 @@ def _sales_engineer_emails() -> list[str]:
 def lead_create(
     *,
     report: Report,
-    user: User,
+    user: User | None,
     term_months: int,
     china_bandwidth_mbps: int,
     china_bandwidth_type: str,
@@ -45,6 +45,9 @@ def lead_create(
     dashboard_url: str,
     offer_id: str = "",
     report_url: str = "",
+    contact_name: str = "",
+    contact_email: str = "",
+    share_link: ShareLink | None = None,
 ) -> Lead:
     """A quote request for the report's house offer, its sized server copied from the report
     (selectors.quote_snapshot), and an email to the operating organisation's sales engineers,
@@ -60,6 +63,9 @@ def lead_create(
         report=report,
         organization=report.assessment.organization,
         requested_by=user,
+        contact_name=contact_name,
+        contact_email=contact_email,
+        share_link=share_link,
         server=snapshot,
         region=str(snapshot["region"])[:40],
         term_months=term_months,
@@ -80,7 +86,7 @@ def lead_create(
             % {"server": snapshot["summary"], "customer": lead.organization.name},
             body=render_to_string("advisor/email/quote_request.txt", context),
             to=recipients,
-            reply_to=[user.email],
+            reply_to=[user.email if user is not None else contact_email],
         )
         email_send_after_commit(message=message)
     return lead
@@ -115,10 +121,14 @@ def quote_throttle(*, user: User, report: Report) -> None:
     report's limits (settings.QUOTE_REQUESTS_*); raises QuoteThrottled past any of them. Each
     request emails the operator's staff, so a script must not flood their inboxes. A request
     refused because one limit is used up counts against none of the others."""
+    _throttle(str(user.pk), report)
+
+
+def _throttle(person: str, report: Report) -> None:
     limits = list(
         zip(
             _quote_limits(),
-            (str(user.pk), str(report.assessment.organization_id), str(report.pk)),
+            (person, str(report.assessment.organization_id), str(report.pk)),
             strict=True,
         )
     )
@@ -161,6 +171,57 @@ def quote_request(
             return open_request, False
         quote_throttle(user=user, report=locked)
         return lead_create(report=locked, user=user, offer_id=offer_id, **fields), True
+
+
+def shared_quote_request(
+    *,
+    report: Report,
+    link: ShareLink,
+    contact_name: str,
+    contact_email: str,
+    offer_id: str = "",
+    **fields: Any,
+) -> tuple[Lead, bool]:
+    """A quote request from a visitor who opened a share link of `report`: no account, so
+    the visitor's name and email say who asks, and the lead is the report's organisation's
+    (whose report it is). Bounded as a member's (quote_request): the same address's open
+    request for the same offer on the report is returned instead of a new one, and a new one
+    counts against the person's limit (keyed on the address typed), the organisation's and
+    the report's, so a link passed around cannot flood the sales engineers."""
+    email = contact_email.strip().lower()
+    with transaction.atomic():
+        locked = Report.objects.select_for_update().select_related("assessment").get(pk=report.pk)
+        snapshot = (
+            selectors.quote_snapshot(report=locked, offer_id=offer_id)
+            if locked.status == Report.Status.DONE
+            else None
+        )
+        if snapshot is None:
+            raise QuoteNotAvailable
+        open_request = (
+            Lead.objects.filter(
+                report=locked,
+                requested_by=None,
+                contact_email__iexact=email,
+                status__in=OPEN_LEAD_STATUSES,
+                server__offer__price_id=(snapshot.get("offer") or {}).get("price_id", ""),
+            )
+            .order_by("-created_at")
+            .first()
+        )
+        if open_request is not None:
+            return open_request, False
+        _throttle(f"visitor:{email}", locked)
+        lead = lead_create(
+            report=locked,
+            user=None,
+            offer_id=offer_id,
+            contact_name=contact_name.strip(),
+            contact_email=email,
+            share_link=link,
+            **fields,
+        )
+        return lead, True
 
 
 def lead_set_status(*, lead: Lead, status: str) -> Lead:

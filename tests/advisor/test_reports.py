@@ -65,7 +65,7 @@ def test_owner_shares_a_report_and_a_stranger_reads_it_without_logging_in(
     assert "GPU on public cloud" in page.text
     assert '<meta name="robots" content="noindex, nofollow">' in page.text
     assert page["X-Robots-Tag"] == "noindex, nofollow"
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     assert "Edit answers" not in page.text and "Revoke" not in page.text
     pdf = stranger.get(path + "pdf/")
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"

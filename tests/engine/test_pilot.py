@@ -82,10 +82,13 @@ def test_a_serving_team_gets_the_vllm_benchmark_at_its_lengths_and_concurrency(
     assert tps["pass_if"] == ">=" and tps["line"] == pytest.approx(
         tps["assumed"] * (1 - share), abs=0.01
     )
-    for figure in ("ttft_ms", "tpot_ms"):
-        assert checks[figure]["assumed"] == pytest.approx(first[figure], abs=0.01)
-        assert checks[figure]["line"] == pytest.approx(first[figure] * (1 + share), abs=0.01)
-    assert checks["latency.whole_response"]["line"] == 40000
+    # On the server: the time to first token less the network time the plan counted for the
+    # users (the benchmark never sees it), which is a line of its own.
+    rtt = first.get("round_trip_ms") or 0.0
+    for figure, server in (("ttft_ms", first["ttft_ms"] - rtt), ("tpot_ms", first["tpot_ms"])):
+        assert checks[figure]["assumed"] == pytest.approx(server, abs=0.01)
+        assert checks[figure]["line"] == pytest.approx(server * (1 + share), abs=0.01)
+    assert checks["latency.whole_response"]["line"] == pytest.approx(40000 - rtt)
     said = {"en": "pass line", "zh-hant": "合格線"}[lang]
     assert said in w["pilot"]["summary"]
     assert (
@@ -185,13 +188,15 @@ def test_an_sglang_team_gets_sglangs_server_and_client_whose_jsonl_is_read(
         "ttft_ms",
         "tpot_ms",
         "latency.whole_response",
+        "network_round_trip_ms",
     }
     tps = checks["tokens_per_second_per_replica"]
     assert tps["assumed"] == pytest.approx(first["tokens_per_second_per_replica"], abs=0.01)
     assert tps["line"] == pytest.approx(tps["assumed"] * (1 - share), abs=0.01)
-    for figure in ("ttft_ms", "tpot_ms"):
-        assert checks[figure]["line"] == pytest.approx(first[figure] * (1 + share), abs=0.01)
-    assert checks["latency.whole_response"]["line"] == 40000
+    rtt = first["round_trip_ms"]
+    for figure, server in (("ttft_ms", first["ttft_ms"] - rtt), ("tpot_ms", first["tpot_ms"])):
+        assert checks[figure]["line"] == pytest.approx(server * (1 + share), abs=0.01)
+    assert checks["latency.whole_response"]["line"] == pytest.approx(40000 - rtt)
     assert {"en": "pass line", "zh-hant": "合格線"}[lang] in w["pilot"]["summary"]
 
 
@@ -305,3 +310,102 @@ def test_the_runner_up_is_piloted_only_when_its_cost_is_close(
     runs = w["pilot"]["runs"]
     assert [r["role"] for r in runs] == ["first", "runner_up"]
     assert [r["accelerator_id"] for r in runs] == [o["accelerator_id"] for o in w["options"][:2]]
+
+
+# The walk: a pilot of the operator's 8 x H100 server in Hong Kong, sold by the month, said "rent
+# 1 unit for 4 hours: $65.75" (its month price over 730 hours), and its time-to-first-token and
+# latency lines counted the network round trip that `vllm bench serve` on the server never sees.
+CHINA_SERVING = sample(
+    **{
+        "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
+        "training": DELETE,
+        "model.preset": "qwen2.5-7b",
+        "organization.regions": ["hong_kong", "mainland_china"],
+        "deployment.allowed_modes": ["dedicated_hosting"],
+        "inference.p95_latency_ms": 40000,
+    }
+)
+
+
+def _monthly_house(catalog: Catalog, **server: Any) -> Catalog:
+    from tests.engine.test_house_offers import _house, _with
+
+    row = _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=1500)
+    row["server"] = {**row["server"], **server}
+    return _with(catalog, row)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_a_server_sold_by_the_month_is_piloted_on_its_monthly_terms(
+    catalog: Catalog, scoring: ScoringModel, lang: str
+) -> None:
+    doc = evaluate(CHINA_SERVING, _monthly_house(catalog), scoring, lang=lang)
+    w = _workload(doc, "realtime_inference")
+    assert w["options"][0]["billing_used"] == "monthly"
+    rent = w["pilot"]["runs"][0]["rent"]
+    assert (rent["terms"], rent["billing"], rent["months"]) == ("monthly", "monthly", 1)
+    # A month of the whole server at its own price, not 4 hours at a month's price / 730.
+    assert rent["usd"] == rent["units"] * 8 * 1500 == rent["usd_per_unit_month"] * rent["units"]
+    assert rent["trial"] is True and rent["hours"] == 4
+    # A minimum term of a year still pilots one month, on trial terms asked of the seller.
+    longer = evaluate(CHINA_SERVING, _monthly_house(catalog, min_term_months=12), scoring)
+    rent = _workload(longer, "realtime_inference")["pilot"]["runs"][0]["rent"]
+    assert (rent["months"], rent["min_term_months"], rent["trial"]) == (1, 12, True)
+    assert rent["usd"] == rent["units"] * 8 * 1500
+
+
+def test_hourly_rentals_keep_their_hours(catalog: Catalog, scoring: ScoringModel) -> None:
+    rent = _workload(evaluate(SERVING, catalog, scoring), "realtime_inference")["pilot"]["runs"][0][
+        "rent"
+    ]
+    assert rent["terms"] == "hourly" and "months" not in rent
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_the_latency_lines_are_what_the_benchmark_on_the_server_measures(
+    catalog: Catalog, scoring: ScoringModel, lang: str
+) -> None:
+    doc = evaluate(CHINA_SERVING, _monthly_house(catalog), scoring, lang=lang)
+    w = _workload(doc, "realtime_inference")
+    first, run = w["options"][0], w["pilot"]["runs"][0]
+    rtt = first["round_trip_ms"]
+    assert rtt > 0  # users in mainland China, served from Hong Kong
+    share = float(catalog.rule("target_safety_share"))
+    checks = _checks(run)
+    # The server's share of the time to first token, with the safety share on it.
+    assert checks["ttft_ms"]["assumed"] == pytest.approx(first["ttft_ms"] - rtt, abs=0.01)
+    assert checks["ttft_ms"]["line"] == pytest.approx(
+        (first["ttft_ms"] - rtt) * (1 + share), abs=0.01
+    )
+    # The target less the network time, against the latency the server sees.
+    latency = checks["latency.whole_response"]
+    assert latency["line"] == pytest.approx(40000 - rtt, abs=0.01)
+    assert latency["assumed"] == pytest.approx(first["latency_at_metric_ms"] - rtt, abs=0.01)
+    # Time per output token has no network time in it.
+    assert checks["tpot_ms"]["assumed"] == pytest.approx(first["tpot_ms"], abs=0.01)
+    # The network time is a line of its own, measured apart, and named so in each language.
+    network = checks["network_round_trip_ms"]
+    assert network["assumed"] == network["line"] == pytest.approx(rtt) and network["apart"]
+    number = f"{rtt:,.0f}"
+    assert number in checks["ttft_ms"]["basis"] and number in latency["basis"]
+    assert {"en": "measured apart", "zh-hant": "另行量測"}[lang] in network["label"]
+
+
+def test_without_network_time_the_lines_are_the_plans_figures(
+    catalog: Catalog, scoring: ScoringModel
+) -> None:
+    near = sample(
+        **{
+            "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
+            "training": DELETE,
+            "model.preset": "qwen2.5-7b",
+            "organization.regions": ["us_east"],
+            "deployment.china_connectivity": False,
+            "inference.p95_latency_ms": 40000,
+        }
+    )
+    w = _workload(evaluate(near, catalog, scoring), "realtime_inference")
+    first, checks = w["options"][0], _checks(w["pilot"]["runs"][0])
+    assert not first.get("round_trip_ms")
+    assert "network_round_trip_ms" not in checks
+    assert checks["ttft_ms"]["assumed"] == pytest.approx(first["ttft_ms"], abs=0.01)

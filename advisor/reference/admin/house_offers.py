@@ -8,15 +8,19 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from advisor.permissions import request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.admin.catalog_rows import (
     CatalogRowAdmin,
     RegionGroupFilter,
+    catalog_editable,
     region_choices,
 )
 from advisor.reference.admin.forms import SourcedForm
@@ -319,6 +323,117 @@ class HouseOfferAdmin(CatalogRowAdmin):
             },
         ),
     )
+
+    # A published (or retired) catalog's offer is only viewed: every field is read-only, and
+    # the fields the form keeps in `extra` (the server, the price per server) are shown from
+    # there, as the form would fill them, under the form's own labels.
+    def _initial(self, obj: HouseOffer, name: str) -> Any:
+        value = HouseOfferForm(instance=obj).initial.get(name)
+        return "—" if value in (None, "") else value
+
+    @admin.display(description=gettext_lazy("GPUs per server"))
+    def gpu_count(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "gpu_count")
+
+    @admin.display(description=gettext_lazy("Server name"))
+    def server_name(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "server_name")
+
+    @admin.display(description=gettext_lazy("CPU"))
+    def cpu(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "cpu")
+
+    @admin.display(description=gettext_lazy("RAM (GB)"))
+    def ram_gb(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "ram_gb")
+
+    @admin.display(description=gettext_lazy("NVMe (TB)"))
+    def nvme_tb(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "nvme_tb")
+
+    @admin.display(description=gettext_lazy("Network (Gbps)"))
+    def network_gbps(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "network_gbps")
+
+    @admin.display(description=gettext_lazy("Premium bandwidth to mainland China (Mbps)"))
+    def china_bandwidth_mbps(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "china_bandwidth_mbps")
+
+    @admin.display(description=gettext_lazy("China route"))
+    def china_bandwidth_type(self, obj: HouseOffer) -> Any:
+        return dict(CHINA_ROUTES).get(self._initial(obj, "china_bandwidth_type"), _("None"))
+
+    @admin.display(description=gettext_lazy("Extra China bandwidth price (USD per Mbps-month)"))
+    def china_bandwidth_usd_per_mbps_month(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "china_bandwidth_usd_per_mbps_month")
+
+    @admin.display(description=gettext_lazy("Monthly price per server (USD)"))
+    def usd_per_server_month(self, obj: HouseOffer) -> Any:
+        return self._initial(obj, "usd_per_server_month")
+
+    @admin.display(description=gettext_lazy("Price on request"), boolean=True)
+    def price_on_request(self, obj: HouseOffer) -> bool:
+        return bool((obj.extra or {}).get("price_on_request"))
+
+    @admin.display(description=gettext_lazy("Deployment modes"))
+    def modes_named(self, obj: HouseOffer) -> str:
+        labels = dict(MODE_CHOICES)
+        return ", ".join(str(labels.get(m, m)) for m in obj.modes or [])
+
+    @admin.display(description=gettext_lazy("region group"))
+    def region_group(self, obj: HouseOffer) -> str:
+        return str(dict(region_choices()).get(obj.region_key, obj.region_key or "—"))
+
+    # Model fields whose stored form is a key or a list of keys: shown by name when read-only.
+    _NAMED = {"modes": "modes_named", "region_key": "region_group"}
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or catalog_editable(request, obj.catalog_id):
+            return fieldsets
+        return [
+            (name, {**opts, "fields": tuple(self._NAMED.get(f, f) for f in opts["fields"])})
+            for name, opts in fieldsets
+        ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> Any:
+        obj = self.get_object(request, object_id)
+        if (
+            obj is not None
+            and request.method == "GET"
+            and request_can_edit_reference(request)
+            and not catalog_editable(request, obj.catalog_id)
+        ):
+            messages.info(request, self._how_to_change(obj))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _how_to_change(self, obj: HouseOffer) -> str:
+        """What the read-only page says: a published catalog never changes, so the offer is
+        changed in a draft (the newest draft's row of the same id, or a clone of this catalog)
+        and the draft published."""
+        draft = Catalog.objects.filter(status=Catalog.Status.DRAFT).order_by("-version").first()
+        row = None if draft is None else HouseOffer.objects.filter(catalog=draft, key=obj.key)
+        found = None if row is None else row.first()
+        intro = _(
+            "This offer belongs to %(catalog)s, which is not a draft: a published catalog never "
+            "changes, so that every report keeps meaning what it said."
+        ) % {"catalog": obj.catalog}
+        if found is not None:
+            return format_html(
+                '{} <a href="{}">{}</a>',
+                intro,
+                reverse("admin:reference_houseoffer_change", args=[found.pk]),
+                _("Change it in the draft %(draft)s, then publish the draft.") % {"draft": draft},
+            )
+        return format_html(
+            '{} <a href="{}">{}</a>',
+            intro,
+            reverse("admin:reference_catalog_clone", args=[obj.catalog_id]),
+            _("Clone %(catalog)s to a new draft, change the offer there and publish the draft.")
+            % {"catalog": obj.catalog},
+        )
 
     @admin.display(description=gettext_lazy("server"))
     def server(self, obj: HouseOffer) -> str:
