@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("advisor", "0019_answers_v2"),
+        ("advisor", "0020_measurement_history"),
     ]
 
     operations = [
