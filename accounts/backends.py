@@ -22,6 +22,13 @@ def axes_username(request: HttpRequest, credentials: dict[str, Any] | None) -> s
     return throttle.normalise_email(request.POST.get("username"))
 
 
+def _lock_out(request: HttpRequest, wait: int) -> None:
+    # AxesMiddleware answers flagged requests with views.locked_out (a 429).
+    request.axes_locked_out = True  # type: ignore[attr-defined]
+    request.login_retry_after = wait  # type: ignore[attr-defined]
+    raise PermissionDenied
+
+
 class EmailBackend(ModelBackend):
     """ModelBackend with the email matched whatever its case, and the spraying limits."""
 
@@ -36,19 +43,19 @@ class EmailBackend(ModelBackend):
             return None
         email = throttle.normalise_email(username)
         if request is not None:
-            address = throttle.client_ip(request)
-            wait = throttle.exceeded(LOGIN_FAILURES_PER_ADDRESS, address) or throttle.exceeded(
-                LOGIN_FAILURES_PER_ACCOUNT, email
-            )
+            wait = throttle.exceeded(LOGIN_FAILURES_PER_ACCOUNT, email)
             if wait is not None:
-                # AxesMiddleware answers flagged requests with views.locked_out (a 429).
-                request.axes_locked_out = True  # type: ignore[attr-defined]
-                request.login_retry_after = wait  # type: ignore[attr-defined]
-                raise PermissionDenied
+                _lock_out(request, wait)
         user = super().authenticate(request, username=email, password=password, **kwargs)
         if user is None and request is not None:
-            throttle.hit(LOGIN_FAILURES_PER_ADDRESS, throttle.client_ip(request))
+            address = throttle.client_ip(request)
+            over_address = throttle.hit(LOGIN_FAILURES_PER_ADDRESS, address)
             throttle.hit(LOGIN_FAILURES_PER_ACCOUNT, email)
+            if over_address is not None:
+                # Past the address's limit a wrong password is answered 429; a correct one
+                # still signs in, since many people share an address (an office, a NAT) and
+                # one of them spraying must not lock the others out.
+                _lock_out(request, over_address)
         return user
 
     def get_user(self, user_id: Any) -> User | None:

@@ -169,21 +169,50 @@ def invitation_sign_up(*, invitation: Invitation, full_name: str, password: str)
 API_TOKEN_TOUCH_INTERVAL = timedelta(minutes=1)
 
 
+class TooManyTokens(Exception):
+    """The person already holds settings.API_TOKENS_PER_USER live keys."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+    def message(self) -> str:
+        return _(
+            "You already have %(limit)s working API keys, the most one person may hold. "
+            "Revoke one you no longer use, then create the new one."
+        ) % {"limit": self.limit}
+
+
 def api_token_create(
     *, user: User, name: str, expires_at: datetime | None = None
 ) -> tuple[ApiToken, str]:
     """A new API key for `user`; returns the token and the raw key, which is never stored.
 
-    A key with `expires_at` stops working then; without one it works until revoked.
+    A key with `expires_at` stops working then; without one it works until revoked. Raises
+    TooManyTokens when the person already holds API_TOKENS_PER_USER live (unrevoked,
+    unexpired) keys: the API's budget is per person, and a bounded list stays one people
+    can review. The person's row is locked while counting, so parallel creates cannot all
+    pass as the last one.
     """
-    key = secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(
-        user=user,
-        name=name.strip(),
-        prefix=key[:8],
-        key_hash=token_hash(key),
-        expires_at=expires_at,
-    )
+    limit: int = settings.API_TOKENS_PER_USER
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        now = timezone.now()
+        live = (
+            ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+            .exclude(expires_at__lte=now)
+            .count()
+        )
+        if live >= limit:
+            raise TooManyTokens(limit)
+        key = secrets.token_urlsafe(32)
+        token = ApiToken.objects.create(
+            user=user,
+            name=name.strip(),
+            prefix=key[:8],
+            key_hash=token_hash(key),
+            expires_at=expires_at,
+        )
     return token, key
 
 

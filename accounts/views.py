@@ -292,13 +292,17 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         days = form.cleaned_data["expires_in_days"]
-        token, key = services.api_token_create(
-            user=user,
-            name=form.cleaned_data["name"],
-            expires_at=timezone.now() + timedelta(days=days) if days else None,
-        )
-        request.session[NEW_API_KEY_SESSION_KEY] = {"id": token.pk, "key": key}
-        return redirect("accounts:api_tokens")
+        try:
+            token, key = services.api_token_create(
+                user=user,
+                name=form.cleaned_data["name"],
+                expires_at=timezone.now() + timedelta(days=days) if days else None,
+            )
+        except services.TooManyTokens as refusal:
+            form.add_error(None, refusal.message())
+        else:
+            request.session[NEW_API_KEY_SESSION_KEY] = {"id": token.pk, "key": key}
+            return redirect("accounts:api_tokens")
     new_key = request.session.pop(NEW_API_KEY_SESSION_KEY, None)
     context = {"tokens": api_tokens_for_user(user=user), "form": form, "new_key": new_key}
     return render(request, "accounts/tokens.html", context, status=400 if form.errors else 200)

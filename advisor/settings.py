@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Refuses an oversized body by its Content-Length before anything reads it (the caps below).
+    "advisor.middleware.RequestBodyLimitMiddleware",
     # Records who made each change in the scoring-model history (the audit trail).
     "simple_history.middleware.HistoryRequestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -320,13 +322,27 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "advisor <noreply@localhost>")
 
+# --- Request bodies ---------------------------------------------------------------------------
+
+# Bodies are refused by their Content-Length before anything reads them (advisor.middleware):
+# signed-in pages take up to 6 MiB (the largest is a 5 MB catalog import), people not signed in
+# up to 64 KiB (sign-up, login and reset forms are a few hundred bytes), the API 1 MiB
+# (advisor.api.parsing). advisor.wsgi applies the larger cap in front of Django as well, since
+# gunicorn, the production web server, caps no body. A chunked body (no length) is refused.
+REQUEST_BODY_MAX_BYTES = envint("REQUEST_BODY_MAX_BYTES", 6 * 1024 * 1024)
+REQUEST_BODY_MAX_BYTES_ANONYMOUS = envint("REQUEST_BODY_MAX_BYTES_ANONYMOUS", 64 * 1024)
+
 # --- JSON API --------------------------------------------------------------------------------
 
-# Requests per token per window; reads (GET) and writes (POST) are counted apart, so a client
-# that polls results cannot use up its budget for creating assessments.
+# Requests per person per window, across all of their tokens (more keys buy no more requests);
+# reads (GET) and writes (POST) are counted apart, so a client that polls results cannot use
+# up its budget for creating assessments. A create that submits also counts against the
+# report limits above (REPORT_REQUESTS_PER_USER / _PER_ORGANIZATION).
 API_RATE_LIMIT_READS = envint("API_RATE_LIMIT_READS", 600)
 API_RATE_LIMIT_WRITES = envint("API_RATE_LIMIT_WRITES", 60)
 API_RATE_LIMIT_WINDOW = envint("API_RATE_LIMIT_WINDOW", 60)  # seconds
+# Live (unrevoked, unexpired) API keys one person may hold; past it creating one is refused.
+API_TOKENS_PER_USER = envint("API_TOKENS_PER_USER", 10)
 # Requests with a bearer token that is no live token (each costs a lookup), per client address
 # (accounts.throttle.client_ip) per window; past it the API answers 429 without looking.
 API_INVALID_TOKENS_PER_ADDRESS = envint("API_INVALID_TOKENS_PER_ADDRESS", 20)

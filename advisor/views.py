@@ -34,6 +34,7 @@ from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, Pro
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead
 from advisor.services import assessments, prospects
+from advisor.services.reports import ReportThrottled
 from advisor.starters import STARTERS
 from advisor.steps import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
 from advisor.wizard import form_for
@@ -434,6 +435,20 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             ),
         )
         return _go(request, review_url)
+    except ReportThrottled as refusal:
+        # Each submit runs the engine and makes a report and its PDF: it counts against the
+        # report limits per person and organisation; the draft stays as it was.
+        text = _(
+            "Too many report requests: the workers are shared, so please wait %(seconds)s "
+            "seconds and try again."
+        ) % {"seconds": refusal.retry_after}
+        if request.htmx or not request.accepts("text/html"):
+            response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+        else:
+            messages.error(request, text)
+            response = _go(request, review_url)
+        response["Retry-After"] = str(refusal.retry_after)
+        return response
     url = reverse("advisor:result", kwargs={"pk": obj.pk})
     if request.htmx:
         return HttpResponseClientRedirect(url)

@@ -1,5 +1,6 @@
-"""Who calls the API: a personal token (`Authorization: Bearer`), each with a budget of reads
-and of writes per minute, and a budget of invalid tokens per client address."""
+"""Who calls the API: a personal token (`Authorization: Bearer`); each person has a budget of
+reads and of writes per minute across all of their tokens, and each client address a budget
+of invalid tokens."""
 
 from __future__ import annotations
 
@@ -30,18 +31,19 @@ class RateLimited(Exception):
 
 
 def count_request(request: HttpRequest, token: ApiToken) -> None:
-    """Count the request against its token's budget; raise RateLimited past it.
+    """Count the request against its owner's budget; raise RateLimited past it.
 
-    A fixed window per token and kind (read or write) in the shared cache: cache.add creates
-    the counter and cache.incr raises it atomically (Redis INCR), so parallel requests cannot
-    all pass as the same count.
+    The budget is the person's, whichever of their tokens the request carries: a fixed window
+    per user and kind (read or write) in the shared cache, so making more keys buys no more
+    requests. cache.add creates the counter and cache.incr raises it atomically (Redis
+    INCR), so parallel requests cannot all pass as the same count.
     """
     write = request.method not in ("GET", "HEAD", "OPTIONS")
     limit = settings.API_RATE_LIMIT_WRITES if write else settings.API_RATE_LIMIT_READS
     window = max(1, settings.API_RATE_LIMIT_WINDOW)
     now = int(_clock())
     start = now - now % window
-    key = f"api-rate:{'write' if write else 'read'}:{token.key_hash}:{start}"
+    key = f"api-rate:{'write' if write else 'read'}:user:{token.user_id}:{start}"
     try:
         cache.add(key, 0, timeout=window + 1)
         try:
@@ -69,26 +71,26 @@ def _invalid_tokens() -> throttle.Limit:
 
 
 def token_lookup(request: HttpRequest, key: str) -> ApiToken | None:
-    """The live token whose key this is, or None; each miss counts against the client
-    address's budget of invalid tokens (settings.API_INVALID_TOKENS_*), and past it every
-    bearer request from that address is refused (InvalidTokensLimited) without a lookup, so
-    that guessing keys costs the guesser, not the database. A cache outage costs the limit,
-    never the API."""
+    """The live token whose key this is, or None.
+
+    Each miss counts against the client address's budget of invalid tokens
+    (settings.API_INVALID_TOKENS_*); past it a miss from that address is answered 429
+    (InvalidTokensLimited), so a guesser learns nothing more in that window. A valid token is
+    never refused for its address: many people share one (an office, a NAT, a CI provider),
+    and one of them guessing must not lock the others out; a wrong key costs one indexed
+    lookup of its hash either way. A cache outage costs the limit, never the API."""
     address = throttle.client_ip(request)
+    api_token = api_token_get_by_key(key=key)
+    if api_token is not None:
+        return api_token
     try:
-        wait = throttle.exceeded(_invalid_tokens(), address)
+        wait = throttle.hit(_invalid_tokens(), address)
     except Exception:
         logger.warning("API invalid-token limit unavailable", exc_info=True)
         wait = None
     if wait is not None:
         raise InvalidTokensLimited(wait)
-    api_token = api_token_get_by_key(key=key)
-    if api_token is None:
-        try:
-            throttle.hit(_invalid_tokens(), address)
-        except Exception:
-            logger.warning("API invalid-token limit unavailable", exc_info=True)
-    return api_token
+    return None
 
 
 class BearerToken(HttpBearer):

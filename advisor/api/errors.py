@@ -23,6 +23,7 @@ from advisor.decisions import languages
 from advisor.engine import AnswersError
 from advisor.engine.answers import MAX_PROBLEMS
 from advisor.engine.problems import first_problems, join_path
+from advisor.services.reports import ReportThrottled
 
 # Room for a path in an error; a longer one (an unknown key of 100 KB) is elided.
 MAX_PATH_CHARS = 200
@@ -63,8 +64,8 @@ def rate_limited_message(exc: RateLimited) -> str:
             seconds,
         ) % {"seconds": seconds}
     return ngettext(
-        "Too many requests with this token; try again in %(seconds)d second.",
-        "Too many requests with this token; try again in %(seconds)d seconds.",
+        "Too many requests with your API tokens; try again in %(seconds)d second.",
+        "Too many requests with your API tokens; try again in %(seconds)d seconds.",
         seconds,
     ) % {"seconds": seconds}
 
@@ -125,6 +126,18 @@ def install(api: NinjaAPI) -> None:
     @api.exception_handler(RateLimited)
     def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
         return too_many(_error(request, 429, rate_limited_message(exc)), exc)
+
+    @api.exception_handler(ReportThrottled)
+    def _reports_throttled(request: HttpRequest, exc: ReportThrottled) -> HttpResponse:
+        # A create that submits makes a report and its PDF: it counts against the same
+        # limits per person and organisation as the pages' submits and report requests.
+        text = _(
+            "Too many report requests: the workers are shared, so please wait %(seconds)s "
+            "seconds and try again."
+        ) % {"seconds": exc.retry_after}
+        response = _error(request, 429, text)
+        response["Retry-After"] = str(max(1, exc.retry_after))
+        return response
 
     @api.exception_handler(ApiError)
     def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:

@@ -8,6 +8,7 @@ uses them as well as the models and services.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -105,6 +106,19 @@ def price_fields(doc: dict[str, Any]) -> dict[str, Any]:
     fields["estimated"] = bool(fields["estimated"])
     fields["derived"] = bool(fields["derived"])
     return fields
+
+
+# A Hugging Face repository id as the pilot's commands name it: an owner and a name of
+# letters, digits, ".", "_" and "-" (neither starting with punctuation), at most 96 each, the
+# characters and length huggingface_hub's validate_repo_id allows (its documentation,
+# package_reference/utilities, read 2026-12: it also refuses "--" and "..", harmless in a
+# command). No character here is special to a shell, so an id that matches is one shell word
+# as it stands (shlex.quote leaves it unchanged); anything else never reaches a command.
+HF_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
+
+
+def hf_id_valid(value: Any) -> bool:
+    return isinstance(value, str) and HF_ID.fullmatch(value) is not None
 
 
 def preset_fields(doc: dict[str, Any]) -> dict[str, Any]:

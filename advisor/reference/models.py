@@ -22,6 +22,7 @@ from advisor.reference.catalog_rows import (
     ACCELERATOR_COLUMNS,
     PRESET_COLUMNS,
     PRICE_COLUMNS,
+    hf_id_valid,
     row_document,
 )
 from advisor.reference.prices import registry as price_sources
@@ -418,8 +419,18 @@ class Catalog(Versioned):
             {"accelerator_id": p.accelerator.key, **row_document(p, PRICE_COLUMNS)}
             for p in self.prices.select_related("accelerator")
         ]
-        doc["model_presets"] = [row_document(p, PRESET_COLUMNS) for p in self.presets.all()]
+        doc["model_presets"] = [_preset_document(p) for p in self.presets.all()]
         return doc
+
+
+def _preset_document(row: Any) -> dict[str, Any]:
+    """A preset row for the engine, its Hugging Face id dropped unless it is a repository id:
+    the pilot's commands name it, so one stored before imports checked it (or written into a
+    row's `extra` by hand) reaches no command; the pilot then names the placeholder."""
+    doc = row_document(row, PRESET_COLUMNS)
+    if "hf_id" in doc and not hf_id_valid(doc["hf_id"]):
+        del doc["hf_id"]
+    return doc
 
 
 class Sourced(models.Model):
@@ -675,3 +686,8 @@ class HouseOffer(CatalogPrice):
         proxy = True
         verbose_name = _("house offer")
         verbose_name_plural = _("house offers")
+
+
+# django-simple-history marks only the concrete model's options with its manager's name; the
+# admin's history page of a house offer (a proxy) reads the price rows' history through it.
+HouseOffer._meta.simple_history_manager_attribute = "history"  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from advisor.engine.document import ResultDocument, normalise
 from advisor.engine.problems import Problem, check_partial, draft_problems, validate
 from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment
-from advisor.services.reports import report_request
+from advisor.services.reports import report_request, report_throttle
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.steps import progress
 
@@ -305,12 +305,16 @@ def assessment_submit(
     the first report is requested in the submitter's language.
 
     Raises PendingInput when a step still holds refused input, AnswersError listing every
-    problem when the answers are incomplete or invalid, and VersionConflict when the draft
-    changed since the review page was loaded.
+    problem when the answers are incomplete or invalid, VersionConflict when the draft
+    changed since the review page was loaded, and ReportThrottled past the submitter's or
+    the organisation's report limit (report_throttle): each submit runs the engine and makes
+    a report and its PDF, so a reopen-submit loop or a script of API creates counts like
+    any other report request. The count is taken before the engine runs.
     """
     if assessment.pending_input:
         raise PendingInput(sorted(assessment.pending_input))
     parsed = parse_answers(assessment.answers)
+    report_throttle(user=user, organization=assessment.organization)
     # One engine run, in the submitter's language; the first report reuses it, and the other
     # language is worded from the same versions and day when first asked for (assessment_result).
     language = languages.engine_language(language)
@@ -328,7 +332,7 @@ def assessment_submit(
             submitted_at=now,
             result=result,
         )
-        # Not throttled: a submit is a rare, deliberate step with its own engine run.
+        # Counted once above, before the engine ran.
         report_request(assessment=assessment, user=user, language=language, throttle=False)
     return assessment
 
@@ -377,8 +381,8 @@ def assessment_create_from_document(
     A draft may be incomplete but must hold only values the wizard would keep (check_partial);
     anything else must be a complete, valid document and is submitted at once, its result
     stored with it. A version 1 document is checked by version 1's rules and stored as
-    version 2 (upgrade_answers). Raises AnswersError listing every problem, and then stores
-    nothing.
+    version 2 (upgrade_answers). Raises AnswersError listing every problem, or (for a
+    complete document) ReportThrottled past the report limits, and then stores nothing.
     """
     problems = check_partial(answers) if draft else validate(answers)
     if problems:
@@ -392,7 +396,10 @@ def assessment_create_from_document(
         )
         if not draft:
             assessment_submit(
-                assessment=assessment, expected_version=assessment.version, language=language
+                assessment=assessment,
+                expected_version=assessment.version,
+                user=user,
+                language=language,
             )
             assessment.refresh_from_db()  # the submit's timestamps were written by UPDATE
     return assessment

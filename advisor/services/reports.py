@@ -62,21 +62,25 @@ def report_throttle(*, user: User | None, organization: Organization) -> None:
     REPORT_REQUEST_WINDOW_SECONDS); raises ReportThrottled past either. Reports share the
     workers, so one organisation's burst must not hold everyone else's reports back."""
     window = settings.REPORT_REQUEST_WINDOW_SECONDS
-    waits = [
-        _window_hit(
-            f"report-requests:org:{organization.pk}",
-            limit=settings.REPORT_REQUESTS_PER_ORGANIZATION,
-            window=window,
-        )
-    ]
-    if user is not None:
-        waits.append(
+    try:
+        waits = [
             _window_hit(
-                f"report-requests:user:{user.pk}",
-                limit=settings.REPORT_REQUESTS_PER_USER,
+                f"report-requests:org:{organization.pk}",
+                limit=settings.REPORT_REQUESTS_PER_ORGANIZATION,
                 window=window,
             )
-        )
+        ]
+        if user is not None:
+            waits.append(
+                _window_hit(
+                    f"report-requests:user:{user.pk}",
+                    limit=settings.REPORT_REQUESTS_PER_USER,
+                    window=window,
+                )
+            )
+    except Exception:  # a cache outage costs the limit, never the submit or the API
+        logger.warning("report request limit unavailable", exc_info=True)
+        return
     refused = [w for w in waits if w is not None]
     if refused:
         raise ReportThrottled(max(refused))

@@ -596,7 +596,12 @@ hostile = st.fixed_dictionaries(
 @pytest.fixture
 def unthrottled() -> Iterator[None]:
     # Hypothesis sends hundreds of requests with one token; the budget has its own tests.
-    with override_settings(API_RATE_LIMIT_READS=10**9, API_RATE_LIMIT_WRITES=10**9):
+    with override_settings(
+        API_RATE_LIMIT_READS=10**9,
+        API_RATE_LIMIT_WRITES=10**9,
+        REPORT_REQUESTS_PER_USER=10**9,
+        REPORT_REQUESTS_PER_ORGANIZATION=10**9,
+    ):
         yield
 
 

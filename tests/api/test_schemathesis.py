@@ -34,6 +34,8 @@ def test_the_api_keeps_its_openapi_contract(
     # limit (tested on its own in test_abuse.py) would answer most of them 429.
     settings.API_RATE_LIMIT_READS = 1_000_000
     settings.API_RATE_LIMIT_WRITES = 1_000_000
+    # Its creates submit, and each submit counts against the report limits (test_costly_limits).
+    settings.REPORT_REQUESTS_PER_USER = settings.REPORT_REQUESTS_PER_ORGANIZATION = 1_000_000
     # Its authentication checks send invalid tokens from one address; so is that limit.
     settings.API_INVALID_TOKENS_PER_ADDRESS = 1_000_000
     member = MembershipFactory()

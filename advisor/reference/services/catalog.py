@@ -22,6 +22,7 @@ from advisor.jsonsafe import JSONRefused, has_control_characters, json_load_boun
 from advisor.reference.catalog_rows import (
     CATALOG_ROW_KEYS,
     accelerator_fields,
+    hf_id_valid,
     preset_fields,
     price_fields,
 )
@@ -94,6 +95,17 @@ def catalog_document_problems(document: Any) -> list[str]:
         % {"id": p.id}
         for p in catalog.presets.values()
         if has_control_characters(p.name)
+    )
+    # The pilot's commands name a preset's repository: an id a shell would read as more than
+    # one word (`meta-llama/x; curl … | sh`) would reach customers' reports as a command.
+    out.extend(
+        gettext(
+            "Model preset %(id)s: the Hugging Face id %(hf_id)s is not a repository id "
+            "(owner/name: letters, digits, “.”, “_” and “-”, at most 96 each)."
+        )
+        % {"id": p.get("id"), "hf_id": repr(p.get("hf_id"))[:120]}
+        for p in document.get("model_presets") or []
+        if isinstance(p, dict) and p.get("hf_id") is not None and not hf_id_valid(p["hf_id"])
     )
     today = timezone.localdate().isoformat()
     for price in catalog.prices:
