@@ -351,6 +351,8 @@ class PilotCheck(TypedDict):
     pass_if: str  # ">=": the measurement must be at least the line; "<=": at most
     line: float
     basis: str
+    # Measured apart from the benchmark (the network time to the users, from their city).
+    apart: NotRequired[bool]
 
 
 class PilotRun(TypedDict):

@@ -16,6 +16,7 @@ lengths, concurrency, stack); the pilot's hours are planning estimates and say s
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,7 +75,11 @@ def result_file(stack: str, concurrency: int) -> str:
 def _model_id(answers: A.Answers, catalog: Catalog) -> str:
     preset = answers.model.preset if answers.model is not None else None
     found = catalog.presets.get(preset) if preset else None
-    return (found.hf_id if found is not None else None) or CUSTOM_MODEL
+    if found is None or not found.hf_id:
+        return CUSTOM_MODEL
+    # Shell-quoted where it lands in a command a customer pastes (a valid id reads the same);
+    # the catalog import refuses ids outside the Hugging Face pattern before it gets here.
+    return shlex.quote(found.hf_id)
 
 
 def _price(option: Mapping[str, Any], devices_needed: int) -> tuple[str, dict[str, Any]] | None:

@@ -42,13 +42,15 @@ def test_its_prices_carry_source_date_and_staleness(catalog: Catalog) -> None:
     rows = {p.id: p for p in catalog.prices if p.accelerator_id == CARD}
     assert set(rows) == {"p201", "p202", "p203"}
     secure, community, gex130 = rows["p201"], rows["p202"], rows["p203"]
+    # Secure Cloud read again in SkyPilot's RunPod catalog (2026-12-06), the earlier pages kept.
     assert (secure.provider, secure.usd_per_device_hour, secure.as_of) == (
         "RunPod",
         0.77,
-        "2026-01-01",
+        "2026-12-06",
     )
+    assert "skypilot-catalog" in secure.source and "runpod.io/pricing" in secure.source
     assert (community.usd_per_device_hour, community.as_of) == (0.74, "2026-03-16")
-    assert "runpod.io/pricing" in secure.source and "Community" in (community.note or "")
+    assert "Community" in (community.note or "")
     # Hetzner's GEX130: EUR 838 a month before its April 2026 price change, said so.
     assert gex130.modes == ("dedicated_hosting", "bare_metal") and gex130.region_key == "europe"
     assert gex130.usd_per_device_month == 932.95 and gex130.derived
