@@ -2367,6 +2367,11 @@ REGION_PLACES: dict[str, dict[str, str]] = {
     "Germany": _m("Germany", "德國"),
     "Germany/Finland": _m("Germany/Finland", "德國／芬蘭"),
     "Iowa (US)": _m("Iowa (US)", "美國愛荷華州"),
+    "Finland": _m("Finland", "芬蘭"),
+    "Kansas City": _m("Kansas City", "美國堪薩斯城"),
+    "Ohio": _m("Ohio", "美國俄亥俄州"),
+    "N. Virginia": _m("N. Virginia", "美國北維吉尼亞州"),
+    "Oregon": _m("Oregon", "美國俄勒岡州"),
     "N. Virginia (US East)": _m("N. Virginia (US East)", "美國東部，北維吉尼亞州"),
     "Los Angeles Local Zone": _m("Los Angeles Local Zone", "洛杉磯本地區域"),
     "Local Zone": _m("Local Zone", "本地區域"),
@@ -2406,6 +2411,13 @@ REGION_TEXT: dict[str, dict[str, str]] = {
         "is1a / is1b（日本北海道石狩），不在東京",
     ),
     "EU": _m("EU", "歐盟"),
+    "eu-north1 (Finland), eu-west1": _m(
+        "eu-north1 (Finland), eu-west1", "eu-north1（芬蘭）、eu-west1"
+    ),
+    "eu-north1 (Finland); also eu-west1, us-central1": _m(
+        "eu-north1 (Finland); also eu-west1, us-central1",
+        "eu-north1（芬蘭）；另有 eu-west1、us-central1",
+    ),
     "EU (IE subsidiary catalog; zone not fixed)": _m(
         "EU (IE subsidiary catalog; zone not fixed)", "歐盟（愛爾蘭子公司的價目表；未指定可用區）"
     ),
