@@ -3,11 +3,13 @@ report, one open request per offer, and an email to the operator's sales enginee
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
@@ -148,29 +150,13 @@ def quote_request(
     (False: nothing created, nothing sent), and a new one counts against quote_throttle's
     limits first (QuoteThrottled past them). The report's row is locked while this is decided,
     so parallel clicks make one request."""
-    with transaction.atomic():
-        locked = Report.objects.select_for_update().select_related("assessment").get(pk=report.pk)
-        snapshot = (
-            selectors.quote_snapshot(report=locked, offer_id=offer_id)
-            if locked.status == Report.Status.DONE
-            else None
-        )
-        if snapshot is None:
-            raise QuoteNotAvailable
-        open_request = (
-            Lead.objects.filter(
-                report=locked,
-                requested_by=user,
-                status__in=OPEN_LEAD_STATUSES,
-                server__offer__price_id=(snapshot.get("offer") or {}).get("price_id", ""),
-            )
-            .order_by("-created_at")
-            .first()
-        )
-        if open_request is not None:
-            return open_request, False
-        quote_throttle(user=user, report=locked)
-        return lead_create(report=locked, user=user, offer_id=offer_id, **fields), True
+    return _bounded_request(
+        report,
+        offer_id,
+        asker=Q(requested_by=user),
+        person=str(user.pk),
+        create=lambda locked: lead_create(report=locked, user=user, offer_id=offer_id, **fields),
+    )
 
 
 def shared_quote_request(
@@ -189,6 +175,34 @@ def shared_quote_request(
     counts against the person's limit (keyed on the address typed), the organisation's and
     the report's, so a link passed around cannot flood the sales engineers."""
     email = contact_email.strip().lower()
+    return _bounded_request(
+        report,
+        offer_id,
+        asker=Q(requested_by=None, contact_email__iexact=email),
+        person=f"visitor:{email}",
+        create=lambda locked: lead_create(
+            report=locked,
+            user=None,
+            offer_id=offer_id,
+            contact_name=contact_name.strip(),
+            contact_email=email,
+            share_link=link,
+            **fields,
+        ),
+    )
+
+
+def _bounded_request(
+    report: Report,
+    offer_id: str,
+    *,
+    asker: Q,
+    person: str,
+    create: Callable[[Report], Lead],
+) -> tuple[Lead, bool]:
+    """With the report's row locked: the asker's open request for the offer, if any (False:
+    nothing created), else one counted against the person's, the organisation's and the
+    report's limits and created (True)."""
     with transaction.atomic():
         locked = Report.objects.select_for_update().select_related("assessment").get(pk=report.pk)
         snapshot = (
@@ -200,9 +214,8 @@ def shared_quote_request(
             raise QuoteNotAvailable
         open_request = (
             Lead.objects.filter(
+                asker,
                 report=locked,
-                requested_by=None,
-                contact_email__iexact=email,
                 status__in=OPEN_LEAD_STATUSES,
                 server__offer__price_id=(snapshot.get("offer") or {}).get("price_id", ""),
             )
@@ -211,17 +224,8 @@ def shared_quote_request(
         )
         if open_request is not None:
             return open_request, False
-        _throttle(f"visitor:{email}", locked)
-        lead = lead_create(
-            report=locked,
-            user=None,
-            offer_id=offer_id,
-            contact_name=contact_name.strip(),
-            contact_email=email,
-            share_link=link,
-            **fields,
-        )
-        return lead, True
+        _throttle(person, locked)
+        return create(locked), True
 
 
 def lead_set_status(*, lead: Lead, status: str) -> Lead:
