@@ -33,7 +33,7 @@ from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm, SharedQuoteRe
 from advisor.forms.reports import ReportRequestForm, ShareLinkForm
 from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
-from advisor.models import Assessment, Report, ShareLink
+from advisor.models import Assessment, Lead, Report, ShareLink
 from advisor.reporting.csv import cost_table_csv
 from advisor.services import assessments, leads, pdfs, reports, sharing, what_if
 
@@ -619,22 +619,28 @@ def shared_quote(request: HtmxHttpRequest, token: str) -> HttpResponse:
         response = _shared_page(request, link, token, form=form, offer_id=data["offer"], status=429)
         response["Retry-After"] = str(refusal.retry_after)
         return response
+    _say_quote_sent(request, lead, created)
+    return _private(redirect(reverse("advisor:shared", kwargs={"token": token}) + "#quote"))
+
+
+def _say_quote_sent(request: HtmxHttpRequest, lead: Lead, created: bool) -> None:
+    """The page's message after a quote request: sent, or the same request is still open
+    (nothing new is sent) and when it was made."""
     if created:
         messages.success(request, _("Your quote request was sent to our sales engineers."))
-    else:
-        messages.info(
-            request,
-            _(
-                "You already asked for a quote on this offer (%(when)s); our sales "
-                "engineers have it and will answer it."
-            )
-            % {
-                "when": formats.date_format(
-                    timezone.localtime(lead.created_at), "SHORT_DATETIME_FORMAT"
-                )
-            },
+        return
+    messages.info(
+        request,
+        _(
+            "You already asked for a quote on this offer (%(when)s); our sales "
+            "engineers have it and will answer it."
         )
-    return _private(redirect(reverse("advisor:shared", kwargs={"token": token}) + "#quote"))
+        % {
+            "when": formats.date_format(
+                timezone.localtime(lead.created_at), "SHORT_DATETIME_FORMAT"
+            )
+        },
+    )
 
 
 def _shared_pdf_button(obj: Report, token: str) -> dict[str, Any]:
@@ -744,21 +750,7 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
             raise Http404 from None
         except leads.QuoteThrottled as refusal:
             return _quote_throttled(request, assessment, obj, form, refusal)
-        if created:
-            messages.success(request, _("Your quote request was sent to our sales engineers."))
-        else:  # the same request is still open: nothing new is sent
-            messages.info(
-                request,
-                _(
-                    "You already asked for a quote on this offer (%(when)s); our sales "
-                    "engineers have it and will answer it."
-                )
-                % {
-                    "when": formats.date_format(
-                        timezone.localtime(lead.created_at), "SHORT_DATETIME_FORMAT"
-                    )
-                },
-            )
+        _say_quote_sent(request, lead, created)
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
     if selectors.quote_snapshot(report=obj) is None:
         raise Http404
