@@ -9,21 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 
 from advisor.engine import clouds, i18n, labels
-
-
-def _language() -> str:
-    # decisions.languages' rule; models import this module, so it cannot import decisions.
-    language = (translation.get_language() or "en").lower()
-    return "zh-hant" if language.startswith("zh") else "en"
+from advisor.languages import engine_language
 
 
 def _shown(group: str, value: Any) -> str:
-    return labels.shown(group, value, _language())
+    return labels.shown(group, value, engine_language())
 
 
 _lazy_shown = lazy(_shown, str)
@@ -39,7 +33,7 @@ def label_for(group: str, value: Any) -> Any:
 def modes_text(modes: Any) -> str:
     """The modes a house server is sold in, in the active language: "Dedicated hosting or bare
     metal" (issue 22: the report, its PDF and the quote name them in words)."""
-    text = i18n.deployment_words([str(m) for m in modes or ()], _language())
+    text = i18n.deployment_words([str(m) for m in modes or ()], engine_language())
     return text[:1].upper() + text[1:]
 
 
@@ -47,17 +41,17 @@ def region_text(region: Any) -> str:
     """Where an offer is, in the active language: the provider's region code kept, its place
     named in the reader's language ("ap-southeast-1（新加坡）"); an operator's own words as
     entered (advisor/engine/i18n.py region_text)."""
-    return i18n.region_text(str(region or ""), _language())
+    return i18n.region_text(str(region or ""), engine_language())
 
 
 def catalog_text(text: Any) -> str:
     """A note or provider name of the bundled catalog in the active language; an admin's own
     text as written."""
-    return i18n.catalog_text(str(text or ""), _language())
+    return i18n.catalog_text(str(text or ""), engine_language())
 
 
 def _question(path: str) -> str:
-    return i18n.field_question(path, _language())
+    return i18n.field_question(path, engine_language())
 
 
 _lazy_question = lazy(_question, str)
@@ -85,8 +79,8 @@ def price_page(provider: str) -> str:
     research-note source of each price stays on /catalog/."""
     cloud = clouds.BY_NAME.get(provider)
     if cloud is not None:
-        return cloud.price_page_zh if _language() == "zh-hant" else cloud.price_page_en
-    name = i18n.catalog_text(provider, _language()) if provider else gettext("Provider")
+        return cloud.price_page_zh if engine_language() == "zh-hant" else cloud.price_page_en
+    name = i18n.catalog_text(provider, engine_language()) if provider else gettext("Provider")
     return gettext("%(provider)s price list") % {"provider": name}
 
 

@@ -14,21 +14,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from advisor import permissions, selectors
 from advisor.decisions import languages
-from advisor.engine import i18n, pilot
+from advisor.engine import i18n
 from advisor.engine import labels as E_labels
-from advisor.engine import measured as M
 from advisor.forms.measurements import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
 from advisor.services import measurements, reports
 
 
-def _problems(error: M.MeasurementError) -> list[str]:
+def _problems(error: measurements.MeasurementError) -> list[str]:
     lang = languages.engine_language()
     return [
         i18n.message(
             f"measured.{p.code}",
             lang,
-            **{"field": p.field, "limit": M.MAX_BYTES // 1024, **p.params},
+            **{"field": p.field, "limit": measurements.MAX_BYTES // 1024, **p.params},
         )
         for p in error.problems
     ]
@@ -51,7 +50,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
         if upload is not None:
             source = upload.name
             # Read no more than the limit and one byte: a larger file is refused unread.
-            raw = upload.read(M.MAX_BYTES + 1)
+            raw = upload.read(measurements.MAX_BYTES + 1)
         try:
             saved = measurements.report_measure(
                 report=obj,
@@ -60,9 +59,9 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
                 user=request.user,
                 concurrency=form.cleaned_data["concurrency"],
             )
-        except M.MeasurementError as error:
+        except measurements.MeasurementError as error:
             problems = _problems(error)
-            if upload is not None and len(raw) <= M.MAX_BYTES:
+            if upload is not None and len(raw) <= measurements.MAX_BYTES:
                 # Nothing lost: the uploaded text comes back in the box, to fix and send.
                 text = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
                 kept = {"text": text, "concurrency": request.POST.get("concurrency")}
@@ -85,8 +84,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
         "report": obj,
         "first": first,
         "serving": E_labels.shown("serving", stack, lang),
-        # The file the pilot's commands save at the plan's concurrency, the one to paste.
-        "pilot_file": pilot.result_file(stack, first["batch_per_replica"]) if first else "",
+        "pilot_file": measurements.pilot_result_file(stack=stack, first=first),
         "form": form,
         "problems": problems,
         "measurements": runs,

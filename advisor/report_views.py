@@ -27,8 +27,8 @@ from django_htmx.http import (
 from accounts import throttle
 from advisor import permissions, selectors, step_forms
 from advisor.decisions import languages
-from advisor.engine import AnswersError
 from advisor.engine.document import normalise
+from advisor.engine.problems import AnswersError
 from advisor.forms.quotes import LeadStatusForm, QuoteRequestForm, SharedQuoteRequestForm
 from advisor.forms.reports import ReportRequestForm, ShareLinkForm
 from advisor.forms.what_if import WhatIfForm

@@ -27,9 +27,8 @@ from accounts.selectors import (
 )
 from accounts.services import InvitationError
 from advisor import health, permissions, selectors, step_forms
-from advisor.decisions import evaluation, languages
-from advisor.engine import AnswersError
-from advisor.engine.problems import Problem
+from advisor.decisions import languages
+from advisor.engine.problems import AnswersError, Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead
@@ -347,7 +346,7 @@ def _step_context(
         # Never kept: a kept preview's key would need the published catalog's and scoring
         # model's versions, whose two queries cost about what the preview itself does
         # (docs/benchmarks.md).
-        "preview": _lazy(lambda: evaluation.preview(obj.answers)),
+        "preview": _lazy(lambda: assessments.assessment_preview(assessment=obj)),
         "tab_id": request.POST.get("tab") or secrets.token_urlsafe(12),
         "invite_form": CustomerInviteForm() if can_invite else None,
         # Everything the kept #wizard panel shows: the stored answers, pending input and title

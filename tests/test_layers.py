@@ -58,7 +58,12 @@ def test_a_layer_names_only_modules_that_exist() -> None:
     assert sorted(_layered() - modules) == []
 
 
+# A rule about direct imports only: the pages call services, and the services reach the engine.
+DIRECT_ONLY = ("Only services reach the engine's computing modules",)
+
+
 def test_the_forbidden_contracts_count_indirect_imports() -> None:
     forbidden = [c for c in _contracts() if c["type"] == "forbidden"]
     assert forbidden
-    assert [c["name"] for c in forbidden if c.get("allow_indirect_imports", True)] == []
+    uncounted = [c["name"] for c in forbidden if c.get("allow_indirect_imports", True)]
+    assert [name for name in uncounted if not name.startswith(DIRECT_ONLY)] == []

@@ -33,8 +33,7 @@ from advisor.api.schemas import (
     ANSWERS_V1_SCHEMA_NAME,
     ErrorOut,
 )
-from advisor.engine import answers_schema
-from advisor.engine.schema import answers_draft_schema
+from advisor.engine.schema import answers_draft_schema, answers_schema
 
 router = Router()
 

@@ -1,12 +1,8 @@
-"""The engine's language for the user's: zh-Hant for any Chinese, else English."""
+"""The engine's language for the user's, as the layers above the models ask for it. The rule
+itself is advisor/languages.py's, which the label helpers under the models read as well."""
 
 from __future__ import annotations
 
-from django.utils import translation
+from advisor.languages import engine_language
 
-LANGUAGES = ("en", "zh-hant")
-
-
-def engine_language(language: str | None = None) -> str:
-    language = (language or translation.get_language() or "en").lower()
-    return "zh-hant" if language.startswith("zh") else "en"
+__all__ = ["engine_language"]

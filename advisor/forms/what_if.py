@@ -9,8 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from advisor.engine import answers as A
 from advisor.engine import schema as SCH
-from advisor.forms.base import WIZARD_RENDERER, _checkboxes, _from_field, _integer, _number
+from advisor.forms.base import _checkboxes, _from_field, _integer, _number
 from advisor.labels import choices, question_for
+from advisor.renderers import FAST_RENDERER
 
 # The answers a what-if may change: field -> (section, key) of the answers document.
 WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
@@ -35,7 +36,7 @@ class WhatIfForm(forms.Form):
     inference workload). Like the step forms it only converts types; the engine judges values.
     """
 
-    default_renderer = WIZARD_RENDERER
+    default_renderer = FAST_RENDERER
     # Blank means "no target" (null) for these; for the others the engine says it is required.
     nullable: ClassVar[frozenset[str]] = frozenset(
         name

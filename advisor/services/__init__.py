@@ -1,7 +1,8 @@
 """Write-side operations of the assessment flow, one module per concern. Only services call the
 engine, enqueue tasks or write across models.
 
-- `assessments`: create, step save (optimistic locking), submit, reopen, result in a language
+- `assessments`: create, step save (optimistic locking), submit, reopen, result in a language,
+  the wizard's live preview
 - `reports`: request (throttled), generate on a worker, fail, retry, sweep
 - `pdfs`: a done report's PDF, enqueued, claimed once and rendered
 - `what_if`: changed answers evaluated as a report was, saved as a version or adopted

@@ -361,6 +361,13 @@ def assessment_result(*, assessment: Assessment, language: str) -> ResultDocumen
     return result
 
 
+def assessment_preview(*, assessment: Assessment) -> dict[str, Any] | None:
+    """The wizard panel's live preview of `assessment`'s stored draft: the engine's best-effort
+    leaning with the published catalog and scoring model, in the user's language; None when there
+    is nothing to say yet. Never raises."""
+    return evaluation.preview(assessment.answers)
+
+
 def assessment_reopen(*, assessment: Assessment) -> Assessment:
     """Back to draft so the answers can change; the last result stays until the next submit."""
     assessment_write(assessment, assessment.version, status=Assessment.Status.DRAFT)

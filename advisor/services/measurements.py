@@ -4,6 +4,7 @@ re-planned with it."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -13,10 +14,15 @@ from accounts.models import User
 from advisor import selectors
 from advisor.decisions import evaluation
 from advisor.engine import measured as M
-from advisor.engine import parse_answers
+from advisor.engine import parse_answers, pilot
 from advisor.engine.document import normalise
 from advisor.models import Assessment, Measurement, Report
 from advisor.services.reports import engine_measurements, report_enqueue, report_throttle
+
+# The largest benchmark file read (a larger one is refused unread), and the error naming every
+# problem of one refused.
+MAX_BYTES = M.MAX_BYTES
+MeasurementError = M.MeasurementError
 
 
 class NothingToMeasure(Exception):
@@ -111,6 +117,12 @@ def report_measure(
         )
         transaction.on_commit(lambda: report_enqueue(report_id=saved.pk))
     return saved
+
+
+def pilot_result_file(*, stack: str, first: dict[str, Any] | None) -> str:
+    """The file the pilot's commands save at the plan's concurrency, the one to paste; blank
+    without a serving option."""
+    return pilot.result_file(stack, first["batch_per_replica"]) if first else ""
 
 
 def measurement_delete(*, measurement: Measurement, user: User | None) -> None:

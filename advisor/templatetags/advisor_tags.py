@@ -7,11 +7,11 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from advisor import labels
 from advisor.labels import label_for, modes_text, price_page, usd
+from advisor.languages import engine_language
 from advisor.permissions import can_read_reference
 
 register = template.Library()
@@ -116,7 +116,7 @@ def with_pilot(workloads: Any) -> list[Any]:
 
 
 def _chinese() -> bool:
-    return (get_language() or "").lower().startswith("zh")
+    return engine_language() == "zh-hant"
 
 
 @register.simple_tag

@@ -1,5 +1,6 @@
-"""The wizard's form renderer (advisor.forms.base.WizardRenderer) builds some widgets in Python for
-speed; what it gives must be exactly what Django's own widget templates give."""
+"""The form renderer of the wizard and the admin's criteria (advisor.renderers.FastRenderer)
+builds some widgets in Python for speed; what it gives must be exactly what Django's own widget
+templates give."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.utils import translation
 
-from advisor.forms.base import WIZARD_RENDERER, StepForm
+from advisor.forms.base import StepForm
+from advisor.renderers import FAST_RENDERER
 from advisor.starters import STARTERS
 from advisor.wizard import FORMS as FORMS_BY_SECTION
 
@@ -46,7 +48,7 @@ def test_every_widget_renders_as_djangos_templates_do(
 class _Inputs(forms.Form):
     """The widgets the renderer builds besides the step forms' (the admin's criteria table)."""
 
-    default_renderer = WIZARD_RENDERER
+    default_renderer = FAST_RENDERER
 
     count = forms.IntegerField(widget=forms.NumberInput(attrs={"size": 3}))
     ticked = forms.BooleanField(required=False)

@@ -19,7 +19,6 @@ from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from advisor import jsonsafe
-from advisor.engine import load_catalog
 from advisor.engine.answers import ARCHITECTURE_FIELDS, preset_ids
 from advisor.labels import label_for
 from advisor.permissions import request_can_edit_reference
@@ -33,12 +32,12 @@ from advisor.reference.models import (
     CatalogPreset,
     CatalogPrice,
 )
-from advisor.reference.services.catalog import catalog_ensure_editable
+from advisor.reference.services.catalog import catalog_ensure_editable, catalog_region_groups
 
 
 def region_choices() -> list[tuple[str, Any]]:
     """The catalog's region groups by name ("US Central"), never by key ("us_central")."""
-    return [("", "—")] + [(key, label_for("region", key)) for key in load_catalog().regions]
+    return [("", "—")] + [(key, label_for("region", key)) for key in catalog_region_groups()]
 
 
 class RegionGroupChoiceField(forms.ChoiceField):

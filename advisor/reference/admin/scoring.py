@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.models import User
-from advisor.forms.base import WIZARD_RENDERER
 from advisor.permissions import request_can_edit_reference
 from advisor.reference.admin.forms import OneLineName, ReadRowsFormSet
 from advisor.reference.admin.versioned import (
@@ -42,6 +41,7 @@ from advisor.reference.services.scoring import (
     scoring_model_ensure_editable,
     scoring_model_next_version,
 )
+from advisor.renderers import FAST_RENDERER
 
 
 def _locked_message(model: ScoringModel) -> str:
@@ -84,7 +84,7 @@ class CriterionFormSet(ReadRowsFormSet[Criterion, ScoringModel, forms.ModelForm[
 class CriterionInlineForm(forms.ModelForm[Criterion]):
     # Inputs and selects built in Python, as Django's templates give them: the criteria table
     # has a select of every answer on each row (most of the page's time before).
-    default_renderer = WIZARD_RENDERER
+    default_renderer = FAST_RENDERER
 
     class Meta:
         model = Criterion

@@ -159,6 +159,11 @@ def catalog_from_document(
     return catalog
 
 
+def catalog_region_groups() -> tuple[str, ...]:
+    """The bundled catalog's region groups by key ("us_central"), in its order."""
+    return tuple(load_catalog().regions)
+
+
 def catalog_next_version() -> int:
     return (Catalog.objects.aggregate(v=Max("version"))["v"] or 0) + 1
 
