@@ -16,8 +16,8 @@ test:  ## Lint, type-check and run every test against real PostgreSQL, Redis, wo
 quick:  ## Inner loop: engine and database-free unit tests, no browser/worker/Schemathesis (< 1 min)
 	@bash .ci/quick.sh $(ARGS)
 
-lint:  ## ruff, mypy, import-linter and the migrations check only
-	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && DEBUG=true mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run
+lint:  ## ruff, no issue numbers in comments, mypy, import-linter and the migrations check only
+	@source .ci/lib.sh && ensure_venv && ruff check . && ruff format --check . && python .ci/no_issue_refs.py && DEBUG=true mypy advisor accounts && lint-imports && DEBUG=true python manage.py makemigrations --check --dry-run
 
 fmt:  ## Format and autofix with ruff
 	@source .ci/lib.sh && ensure_venv && ruff format . && ruff check --fix .
@@ -31,7 +31,7 @@ bench-engine:  ## Engine speed: median ms per assessment, seconds to re-score 10
 bench-reports:  ## Reports through a real worker: p50/p95 generation and submit-to-done (COUNT=20)
 	@bash .ci/bench-reports.sh
 
-bench-pages:  ## The slow pages of issue 24 one at a time: median/p95 ms, CPU ms, queries (REPEAT=30, PROFILE=n)
+bench-pages:  ## The slowest pages one at a time: median/p95 ms, CPU ms, queries (REPEAT=30, PROFILE=n)
 	@bash .ci/bench-pages.sh
 
 load:  ## Simulated people (Locust, headless) in steps: how many the box holds at p95 < 300 ms; writes docs/benchmarks.md

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench-pages`: the pages issue 24's walk found slow (the admin scoring-model change page
+# `make bench-pages`: the pages a walk through the product found slow (the admin scoring-model change page
 # and its draft save, a member's report page, share link create and revoke, a quote request),
 # served one at a time through Django's test client against the seeded demo on PostgreSQL:
 # median and p95 wall ms, CPU ms and SQL queries per page (REPEAT, default 30; PROFILE=n adds

@@ -24,6 +24,8 @@ export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium || command -v chrom
 export PYTHONDONTWRITEBYTECODE=1
 
 say "ruff";            ruff check .; ruff format --check .
+# Comments explain the code; the history of a change is its commit message.
+say "comments";        python .ci/no_issue_refs.py
 say "mypy";            mypy advisor accounts
 say "import-linter";   lint-imports --no-cache
 say "migrations";      python manage.py makemigrations --check --dry-run

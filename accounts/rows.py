@@ -3,7 +3,7 @@ same statement again on every call.
 
 A wizard step's save reads the user, reads the assessment through the reader's membership and
 writes it over the version the page showed; building those three statements through querysets
-cost more of the request's CPU than running them (issue 23 item 5: about 1.4 ms of the
+cost more of the request's CPU than running them (about 1.4 ms of the
 ownership read's 1.65 ms went to the ORM, 2026-12-02). Here the SQL is written once per model
 from its `_meta` (a field added to the model is read and written with the rest), values pass
 through the fields' own converters and adapters, and instances come from `Model.from_db`, so

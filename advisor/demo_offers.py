@@ -235,7 +235,7 @@ _SERVERS: tuple[list[dict[str, Any]], ...] = (
         _HOSTED,
         _LAX_L40S_4,
     ),
-    # The RTX-class server (issue 22 item 3): four 48 GB RTX 6000 Ada cards on PCIe, with the
+    # The RTX-class server: four 48 GB RTX 6000 Ada cards on PCIe, with the
     # host the operator enters for its 4-card L40S server (same PCIe 4.0 cards, 48 GB each).
     _offer(
         "demo-la-rtx6000ada-4",

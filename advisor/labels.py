@@ -32,7 +32,7 @@ def label_for(group: str, value: Any) -> Any:
 
 def modes_text(modes: Any) -> str:
     """The modes a house server is sold in, in the active language: "Dedicated hosting or bare
-    metal" (issue 22: the report, its PDF and the quote name them in words)."""
+    metal" (the report, its PDF and the quote name them in words)."""
     text = i18n.deployment_words([str(m) for m in modes or ()], engine_language())
     return text[:1].upper() + text[1:]
 

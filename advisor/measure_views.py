@@ -1,4 +1,4 @@
-"""Measured results recalibrate the plan (issue 24 item 4): a benchmark's own result for a
+"""Measured results recalibrate the plan: a benchmark's own result for a
 report's first serving option becomes a new version re-planned with it; operator staff see
 measured-vs-estimated ratios per card, without customer names."""
 

@@ -268,8 +268,8 @@ class Lead(models.Model):
 
 
 class Measurement(models.Model):
-    """A serving benchmark's own result for one card and stack, pasted or uploaded from a report
-    (issue 24 item 4). It belongs to the organisation that ran it: reports of that organisation
+    """A serving benchmark's own result for one card and stack, pasted or uploaded from a report.
+    It belongs to the organisation that ran it: reports of that organisation
     are re-planned with it, and no other organisation ever sees it. `estimated` holds the
     engine's figures it was measured against, for the staff's measured-vs-estimated ratios."""
 

@@ -704,7 +704,7 @@ def _quote_context(
     }
     entered = quote.get("server") or {}
     if entered.get("china_bandwidth_type"):
-        # The route and Mbps the operator entered on the server (issue 22: "China route: None"
+        # The route and Mbps the operator entered on the server ("China route: None"
         # was sent although the offer has CN2 GIA).
         initial["china_bandwidth_type"] = entered["china_bandwidth_type"]
         initial["china_bandwidth_mbps"] = entered.get("china_bandwidth_mbps") or None

@@ -493,7 +493,7 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
 def _house_offer(option: dict[str, Any]) -> dict[str, Any] | None:
     """The house offer behind an option: the house price it is billed at, else one sold on
     request beside it (a house one first), else the operator's server for this workload the
-    engine lists on the first priced option (`house_on_request`, issue 22)."""
+    engine lists on the first priced option (`house_on_request`)."""
     used = option.get("billing_used")
     price = (option.get("prices") or {}).get(used) if used else None
     if price and price.get("house"):
@@ -537,8 +537,8 @@ ENTERED_SERVER = (
 def _sized(kind: Any, option: dict[str, Any], offer: dict[str, Any]) -> dict[str, Any]:
     """One workload's part of a quote: the cards it needs (a training run's minimum, not the
     count it was stretched to on a whole server) and the whole servers that hold them."""
-    # The operator's server listed beside a first option of another card or mode (issue 22
-    # item 2) carries its own card and the count that card needs.
+    # The operator's server listed beside a first option of another card or mode
+    # carries its own card and the count that card needs.
     own = offer.get("needed_count") is not None and offer.get("accelerator_id")
     needed = int(
         offer["needed_count"] if own else option.get("min_count") or option.get("count") or 1
@@ -573,7 +573,7 @@ def quote_snapshot(*, report: Report, offer_id: str = "") -> dict[str, Any] | No
     china: dict[str, Any] | None = None
     for w in result.get("workloads") or []:
         options = w.get("options") or []
-        # A dead end's quote is the operator's sized server for it (issue 22 item 1), even where
+        # A dead end's quote is the operator's sized server for it, even where
         # its unpriced options list the same server on request.
         found: tuple[Any, Any] | None = (
             dead_end_offer(w, offer_id or str((offer or {}).get("price_id") or ""))

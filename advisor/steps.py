@@ -43,7 +43,7 @@ def _sizes(answers: Answers) -> bool:
     return _trains(answers) or _serves(answers)
 
 
-# Issue 21 item 7: serving counted in its own unit (images, audio, passages, pairs) is sized from
+# Serving counted in its own unit (images, audio, passages, pairs) is sized from
 # the work step; training stays in tokens, so the question is for serving-only teams.
 def _serves_only(answers: Answers) -> bool:
     return _serves(answers) and not _trains(answers)

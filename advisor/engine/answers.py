@@ -94,13 +94,13 @@ ARCHITECTURE_FIELDS = (
     "tied_embeddings",
 )
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
-# A batch job's window (issue 21 item 8): hard = the results are useless after it; soft = late is
+# A batch job's window: hard = the results are useless after it; soft = late is
 # a nuisance, flagged but not disqualifying.
 BATCH_WINDOW_FIRMNESS = ("hard", "soft")
-# What a real-time service must survive (issue 21): one server failing (N+1, the default for
+# What a real-time service must survive: one server failing (N+1, the default for
 # production), nothing (best effort: an outage is accepted), or it is for development and test.
 AVAILABILITY = ("survive_one_failure", "best_effort", "dev_test")
-# Issue 21 item 7: work counted in its own unit where tokens are wrong (the `work` section).
+# Work counted in its own unit where tokens are wrong (the `work` section).
 WORK_UNITS = ("images", "audio_hours", "passages", "pairs")
 # The models the catalog's `unit_workloads` sizes, and the unit each one works in.
 WORK_MODEL_UNIT = {
@@ -136,7 +136,7 @@ MAX_EXPERTS = 1_024
 
 # What a caller lists of an invalid document; the rest is counted ("and 12 more"). A wrong
 # document rarely has more than a handful of problems, and an answer that grows with the input
-# lets a small request cost the server a large one (issue 11).
+# lets a small request cost the server a large one.
 MAX_PROBLEMS = 50
 # Unknown keys reported one by one per object; more are summed up in one problem.
 MAX_UNKNOWN_KEYS = 10
@@ -266,7 +266,7 @@ class Inference:
 
 @dataclass(frozen=True, slots=True)
 class Work:
-    """Inference work in its own unit (issue 21 item 7): images, audio hours, passages, pairs."""
+    """Inference work in its own unit: images, audio hours, passages, pairs."""
 
     unit: str
     model: str

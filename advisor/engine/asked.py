@@ -1,4 +1,4 @@
-"""Honour what the team asked (issue 21 item 8): the billing it asked for, or why not and what
+"""Honour what the team asked: the billing it asked for, or why not and what
 that billing costs instead; the budget gap in plain figures; the lock-in of a commitment on an
 older card generation; the fixed overhead of each short run; the traffic peak it is sized for.
 

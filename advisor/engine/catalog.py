@@ -71,7 +71,7 @@ class Accelerator:
     # and, for NVIDIA cards, the CUDA compute capability ("8.0"), sourced.
     capabilities: Mapping[str, Any] | None = None
     # Board power (thermal design power) in watts, sourced with the card: owned hardware's
-    # electricity and colocation are sized from it (issue 22).
+    # electricity and colocation are sized from it.
     tdp_w: float | None = None
 
     def format_support(self, fmt: str) -> str:
@@ -196,7 +196,7 @@ class ModelPreset:
     moe_layers: int | None = None
     active_parameters: int | None = None
     kv_latent: int | None = None  # MLA: kv_lora_rank + qk_rope_head_dim elements per layer
-    # The Hugging Face repository the pilot's commands load (issue 24); None: the team names it.
+    # The Hugging Face repository the pilot's commands load; None: the team names it.
     hf_id: str | None = None
 
 

@@ -1,4 +1,4 @@
-"""China reach (issue 22 item 5): the path an option's traffic takes to users in mainland China
+"""China reach: the path an option's traffic takes to users in mainland China
 - a premium route (CN2 GIA, CMI) where the option's server includes one, else the ordinary
 internet - with the cross-border round trip from where the option runs, the packet loss at the
 evening peak, and what both add to a mainland user's time to first token at the 95th

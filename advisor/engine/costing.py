@@ -201,7 +201,7 @@ def option_money(
     utilisation = min(1.0, used_device_hours / fixed_hours) if fixed_hours else 0.0
     owned = owned_doc(acc, mode, count, compute, ci, min_units)
     if owned is not None:
-        # Owned hardware has no rental row: its month is the total cost of ownership (issue 22),
+        # Owned hardware has no rental row: its month is the total cost of ownership,
         # held all month like a monthly server.
         compute["monthly"] = owned["usd_per_month"]
         billed["monthly"] = int(owned["devices"])  # whole servers as a vendor builds them
@@ -268,7 +268,7 @@ def option_money(
         egress_used = (egress_key, ci.catalog.figure(egress_key), china_rate)
         china = _china_doc(mode, choice, egress_used, billed_count, *china_need)
         if "china_egress" in china:
-            # Issue 22 item 5: the path itself, said plainly (no premium route, round trip, loss).
+            # The path itself, said plainly (no premium route, round trip, loss).
             china["china_egress"]["path"] = CN.public_path(ci.catalog, choice.price.region_key)
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
     total = None if chosen is None else chosen + storage + egress + staff.total + (china_usd or 0.0)

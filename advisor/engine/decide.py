@@ -154,7 +154,7 @@ def card_confidence(
     """How sure the first card is: 0.5 + 0.5 * min(1, cost gap to the next runnable, available,
     priced option / (full-gap fraction * its cost)); 1.0 when it is the only one; 0.5 when the
     first is unpriced; at most 0.5 when it misses its latency or deadline target, or when it
-    alone costs more a month than the budget (issue 22: a whole 8-card server bought for a job
+    alone costs more a month than the budget (a whole 8-card server bought for a job
     that fits one card was "100%" sure at $17,114 over a $15,000 budget)."""
     if not options:
         return 0.5

@@ -69,7 +69,7 @@ class Change(TypedDict):
     option: NotRequired[dict[str, Any]]
     accelerator: NotRequired[str]
     deployment_mode: NotRequired[str]
-    # A relaxation (kind "relaxation", issue 22 item 1): what the team gives up.
+    # A relaxation (kind "relaxation"): what the team gives up.
     gives_up: NotRequired[list[str]]
 
 
@@ -126,7 +126,7 @@ class Price(TypedDict):
     indicative: NotRequired[bool]
     on_request: NotRequired[bool]
     basis: NotRequired[dict[str, Any]]
-    # Issue 21: the unit as sold that builds the option (catalog `units`): its shape, how many,
+    # The unit as sold that builds the option (catalog `units`): its shape, how many,
     # the GPU link inside and the network between units, with source and date.
     sold_unit: NotRequired[dict[str, Any]]
 
@@ -187,12 +187,12 @@ class ChinaEgress(TypedDict):
     egress_figure: str
     usd_per_gb: float
     china_rate: bool  # False: the cloud publishes no rate to China; its internet rate is used
-    # Issue 22 item 5: the path to mainland users (internet, no premium route, round trip, loss).
+    # The path to mainland users (internet, no premium route, round trip, loss).
     path: NotRequired[dict[str, Any]]
 
 
 class ChinaReach(TypedDict):
-    """Issue 22 item 5: a real-time option's path to a user in mainland China (engine/china.py)
+    """A real-time option's path to a user in mainland China (engine/china.py)
     and what it adds to that user's time to first token at the 95th percentile."""
 
     route: str  # premium | internet | domestic (served from inside mainland China)
@@ -241,9 +241,10 @@ class Option(TypedDict):
     # not a multiple of it.
     billed_count: NotRequired[int]
     # An option with no price (a card with no sourced price): why, what it was ranked by and
-    # its size; `rental_equivalent` is always None since issue 22 (the proxy is gone).
+    # its size; `rental_equivalent` is always None (owned hardware is priced by its cost of
+    # ownership, never by a rental proxy).
     unpriced: NotRequired[dict[str, Any]]
-    # Issue 22: owned hardware's total cost of ownership (purchase over the term, electricity,
+    # Owned hardware's total cost of ownership (purchase over the term, electricity,
     # colocation, support), the catalog figures it used and its break-even against renting.
     tco: NotRequired[dict[str, Any]]
     # The card's offers in this mode sold on request (no figure): the report's quote action.
@@ -258,10 +259,10 @@ class Option(TypedDict):
     china_bandwidth: NotRequired[ChinaBandwidth]
     china_bandwidth_usd_per_month: NotRequired[float | None]
     china_egress: NotRequired[ChinaEgress]
-    # Issue 22 item 5: for a team serving mainland China users, a real-time option's path to
+    # For a team serving mainland China users, a real-time option's path to
     # them; the larger of its added_ms and the customer's own round trip is round_trip_ms.
     china_reach: NotRequired[ChinaReach]
-    # Engine 2.x (issue 21): the share of the target (deadline hours, latency ms) left unused,
+    # Engine 2.x: the share of the target (deadline hours, latency ms) left unused,
     # and "met", "at_risk" (under the catalog's target_safety_share) or "missed"; both None
     # without a target.
     target_margin: NotRequired[float | None]
@@ -277,24 +278,24 @@ class Option(TypedDict):
     mfu: NotRequired[float]
     mfu_basis: NotRequired[dict[str, Any]]  # the regime of rule training_mfu that gave it
     cost_per_run_usd: NotRequired[dict[str, float | None] | None]
-    # Issue 21: the units as sold and the share of the month the staff cost follows.
+    # The units as sold and the share of the month the staff cost follows.
     staff_basis: NotRequired[dict[str, float]]
-    # Issue 21: each run's fixed overhead (hours, included in `hours`, and its parts).
+    # Each run's fixed overhead (hours, included in `hours`, and its parts).
     run_overhead: NotRequired[dict[str, float]]
-    # Issue 21: data parallelism across units on the offer's network (time it adds), and an
+    # Data parallelism across units on the offer's network (time it adds), and an
     # option beyond what its provider rents on demand (needs a reservation / capacity block).
     network: NotRequired[dict[str, Any]]
     capacity: NotRequired[dict[str, Any]]
-    # Issue 21: a batch job's answered window (hours, start_hour, firmness: hard or soft) and
+    # A batch job's answered window (hours, start_hour, firmness: hard or soft) and
     # whether each run with its start-up fits it (target_margin/target_status then measure it).
     window: NotRequired[dict[str, Any]]
     meets_window: NotRequired[bool]
-    # Issue 21: what a real-time service keeps spare for a failed server (N+1: one unit of the
+    # What a real-time service keeps spare for a failed server (N+1: one unit of the
     # offer, its devices and monthly cost, included in count and cost) or why none.
     redundancy: NotRequired[dict[str, Any]]
     # Serving.
     tensor_parallel: NotRequired[int]
-    # Issue 21: real-time serving is sized for this peak; the replicas the average needs.
+    # Real-time serving is sized for this peak; the replicas the average needs.
     peak_to_average: NotRequired[float]
     peak_traffic_basis: NotRequired[str]  # "answer" (peak_to_average) or "traffic" (its figure)
     replicas_at_average: NotRequired[int]
@@ -315,7 +316,7 @@ class Option(TypedDict):
     measured: NotRequired[dict[str, Any]]
     bound: NotRequired[str]
     cost_per_million_output_tokens_usd: NotRequired[dict[str, float | None] | None]
-    # Issue 21 item 7: work in its own unit (engine/nonllm.py): the model, the demand, the
+    # Work in its own unit (engine/nonllm.py): the model, the demand, the
     # card's throughput with its source and basis, and the cost per the team's unit by billing.
     work: NotRequired[dict[str, Any]]
 
@@ -371,7 +372,7 @@ class PilotRun(TypedDict):
 
 
 class Pilot(TypedDict):
-    """Issue 24 item 3: the short rental and benchmark that proves the plan before buying."""
+    """The short rental and benchmark that proves the plan before buying."""
 
     safety_share: float
     rank_cost_tolerance: float
@@ -397,13 +398,13 @@ class Workload(TypedDict):
     excluded_options: list[ExcludedOption]
     mode_decision: ModeDecision | None
     rules: list[str]
-    # Issue 21: options left out because another beats or equals them on every axis, and the
+    # Options left out because another beats or equals them on every axis, and the
     # sentences about the first option's target (missed, at risk) that belong on page one.
     dominated_options: NotRequired[list[dict[str, Any]]]
     target_warnings: NotRequired[list[str]]
-    # Issue 24: the pilot for the first option (and the runner-up when close); None when none.
+    # The pilot for the first option (and the runner-up when close); None when none.
     pilot: NotRequired[Pilot | None]
-    # Issue 22 item 1: only on a workload with no runnable, priced option (engine/relax.py).
+    # Only on a workload with no runnable, priced option (engine/relax.py).
     dead_end: NotRequired[DeadEnd]
     # Engine 2.5: preprocessing's CPU server (vCPUs, servers, billing, a month's price).
     cpu_plan: NotRequired[dict[str, Any]]
@@ -495,9 +496,9 @@ class Server(TypedDict):
     notes: list[str]
     read_mb_per_s: NotRequired[float | None]
     workload: NotRequired[str]
-    # Issue 21: the unit as sold (its name, source, date and the fields its source leaves out).
+    # The unit as sold (its name, source, date and the fields its source leaves out).
     sold_as: NotRequired[dict[str, Any]]
-    # Issue 22 item 6: the preprocessing CPU server's monthly price and the figures it uses.
+    # The preprocessing CPU server's monthly price and the figures it uses.
     price: NotRequired[dict[str, Any]]
 
 

@@ -203,7 +203,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "fused": _l("Fused AdamW (default)", "融合 AdamW（fused，預設）", "fused", "fused（融合）"),
         "foreach": _l("foreach AdamW", "foreach AdamW", "foreach", "foreach（逐組）"),
     },
-    # Issue 21 item 7: what the model works on, and the models sized in those units.
+    # What the model works on, and the models sized in those units.
     "work_unit": {
         "images": _l("Images (vision)", "圖片（視覺）", "images", "圖片"),
         "audio_hours": _l(
@@ -238,7 +238,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         ),
     },
     "latency_metric": {
-        # Issue 21: the first words a person reads name what is measured in plain words.
+        # The first words a person reads name what is measured in plain words.
         "whole_response": _l(
             "Whole answer on screen (default)",
             "完整回答顯示完畢（預設）",
@@ -271,7 +271,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "bursty": _l("Bursty", "突發", "bursty"),
         "seasonal_peaks": _l("Seasonal peaks", "季節性高峰", "seasonal peaks"),
     },
-    # Issue 21: a batch job's window and what a real-time service must survive.
+    # A batch job's window and what a real-time service must survive.
     "batch_window": {
         "hard": _l(
             "Hard: results after the window are no use",
@@ -456,7 +456,7 @@ GROUPS: Final[dict[str, dict[str, Label]]] = {
         "staff_hourly_wage_usd_hong_kong": _l("Staff hourly wage in Hong Kong", "香港維運人員時薪"),
         "staff_hourly_wage_usd_tokyo": _l("Staff hourly wage in Tokyo", "東京維運人員時薪"),
         "staff_hours_per_month": _l("Working hours per person a month", "每人每月工作時數"),
-        # Owned hardware's total cost of ownership (issue 22).
+        # Owned hardware's total cost of ownership.
         "purchase_usd_nvidia_l40s": _l("NVIDIA L40S purchase price", "NVIDIA L40S 購置價格"),
         "purchase_usd_nvidia_a100_80gb": _l(
             "NVIDIA A100 80GB purchase price", "NVIDIA A100 80GB 購置價格"

@@ -1,4 +1,4 @@
-"""Measured serving figures in place of the engine's estimates (issue 24 item 4).
+"""Measured serving figures in place of the engine's estimates.
 
 A pilot runs the serving benchmark of the team's stack on one replica of the first option's
 card (the plan's tensor-parallel group, at the plan's concurrency per replica). Its figures

@@ -22,7 +22,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unknown field '{key}' (allowed: {allowed})", "未知欄位「{key}」（允許：{allowed}）"
     ),
     # Problems name their field in words ({field_label}, from FIELD_LABELS, capitalised where
-    # a sentence starts with it) and bounds with their unit (BOUND_UNITS): issue 15 item 8.
+    # a sentence starts with it) and bounds with their unit (BOUND_UNITS).
     "problem.required": _m("{field_label} is required", "必須填寫{field_label}"),
     "problem.required.plural": _m("{field_label} are required", "必須填寫{field_label}"),
     "problem.type": _m(
@@ -232,7 +232,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "field.workload_n": _m("the {field} of workload {n}", "第 {n} 項工作負載的{field}"),
     "list.separator": _m(", ", "、"),
     "list.clause_separator": _m("; ", "；"),
-    # The modes a house server is sold in (issue 22): "dedicated hosting or bare metal".
+    # The modes a house server is sold in: "dedicated hosting or bare metal".
     "house.deployment": _m("{modes} or {last}", "{modes}或{last}"),
     "field.workload_index": _m("workload {n}", "第 {n} 項工作負載"),
     "would_change.and": _m(" and ", "，且"),
@@ -332,7 +332,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "模型 {name}：{parameters} 個參數、{layers} 層、隱藏維度 {hidden}、{heads} "
         "個注意力頭／{kv_heads} 個 KV 頭、詞彙量 {vocab}。",
     ),
-    # --- issue 21 (model): mixture of experts
+    # --- Mixture of experts
     "assume.moe": _m(
         "Mixture of experts: {experts} experts per layer, {k} used per token (plus {shared} "
         "shared). Memory holds all {parameters} parameters; compute (training FLOPs, prefill and "
@@ -344,7 +344,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "個啟用參數計算，少 {ratio} 倍；每一步解碼讀取該批次所路由到的專家權重（路由平均時，"
         "大批次會讀到全部專家）。",
     ),
-    # --- issue 21 item 7: work in its own unit (images, audio hours, passages, pairs)
+    # --- Work in its own unit (images, audio hours, passages, pairs)
     "work.sized": _m(
         "{kind} is sized in {unit}, not tokens: {model} ({parameters} parameters, {weights} GiB "
         "of 16-bit weights, which one card holds) for {per_day} {unit} a day, {demand} {samples} "
@@ -605,7 +605,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "No sourced {slot} price for {accelerator} in {mode}; admins can add one.",
         "目錄中沒有 {accelerator} 在{mode}的 {slot} 價格來源；管理員可自行補充。",
     ),
-    # Issue 24 item 3: the pilot that proves the plan.
+    # The pilot that proves the plan.
     "pilot.summary.one": _m(
         "Before buying, rent the first option for a few hours and run this benchmark: each "
         "measured figure must clear its pass line (the plan's figure with a {safety} safety "
@@ -701,7 +701,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "依目前已回答的內容推估；未回答的問題視為中立。",
     ),
     "preview.forced": _m("{reason}", "{reason}"),
-    # --- wiz15: the wizard's preview, field words in problems, staff by region (issue 15)
+    # --- the wizard's preview, field words in problems, staff by region
     "preview.memory_assumed": _m(
         "Memory assumes typical settings (full training in BF16 mixed precision, serving in BF16 "
         "with 4,096 tokens of context) until the training and inference steps are answered.",
@@ -750,7 +750,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     ),
     "summary.assumptions": _m("Assumptions", "假設"),
     "summary.none": _m("none", "無"),
-    # --- issue 12: rules stated in the result
+    # --- Rules stated in the result
     "rule.stack_runs_as_is": _m(
         "Every option is checked against the team's frameworks, serving stack and custom CUDA "
         "kernels (catalog compatibility, with sources): runnable options first, cards that need "
@@ -891,7 +891,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the catalog has no compatibility data for this card: verify the stack first",
         "目錄中沒有此卡片的相容性資料：請先驗證技術堆疊",
     ),
-    # --- issue 21 (model): numeric formats and kernel architectures a card runs
+    # --- Numeric formats and kernel architectures a card runs
     "porting.fp16_training": _m(
         "no bf16 on this card: re-planned in fp16 mixed precision at its fp16 peak. Switch the "
         "autocast dtype to float16 and add dynamic loss scaling (GradScaler); fp16 has 5 "
@@ -946,7 +946,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "porting.generic": _m(
         "port and re-test the stack on this card", "在此卡片上移植並重新測試技術堆疊"
     ),
-    # issue 24 item 6: the billing reasons name the way of paying in words ("Paid by the
+    # The billing reasons name the way of paying in words ("Paid by the
     # hour", "A fixed monthly price"), never a raw label ("on-demand: …", "monthly fixed: …").
     "billing.on_demand_as_asked": _m(
         "Paid by the hour, as you asked: {kind} keeps its devices busy {utilisation} of the "
@@ -1234,7 +1234,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "billing.asked.committed_1y": _m("a 1-year commitment", "一年期承諾用量"),
     "billing.asked.committed_3y": _m("a 3-year commitment", "三年期承諾用量"),
     "billing.asked.committed": _m("a commitment", "承諾用量"),
-    # --- issue 21 item 8: what the team asked (billing, budget, lock-in, run overhead, peaks)
+    # --- What the team asked (billing, budget, lock-in, run overhead, peaks)
     "asked.billing": _m(
         "For {kind}, {reason} It is shown at {shown} USD a month.",
         "就{kind}而言，{reason}目前顯示為每月 {shown} 美元。",
@@ -1387,7 +1387,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{container} 分鐘、搬移 {gb} GB 資料與權重 {staging} 分鐘），占執行時數的 {share}："
         "已計入其時間與成本。",
     ),
-    # ---- issue 21 (units): offers are units as sold; sharding; what can be rented.
+    # ---- Offers are units as sold; sharding; what can be rented.
     "exclude.pcie_multi_node_training": _m(
         "the run needs at least {count} of these cards, more than one node of {node}, and the "
         "card has no NVLink: large training is not built across PCIe-only nodes",
@@ -1473,7 +1473,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "a reservation negotiated with the provider (no price in the catalog)",
         "與供應商協商的預留容量（目錄中無價格）",
     ),
-    # --- issue 21 items 5-6: ranking on the target, its margin, and latency nothing can reach
+    # --- Ranking on the target, its margin, and latency nothing can reach
     "rank.latency_unreachable": _m(
         "{kind}: no option meets the {metric} target of {target} ms. The best reachable is "
         "{best} ms ({card}, one sequence at a time on its fastest tensor-parallel size). More "
@@ -1674,7 +1674,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{kind}：已略去 {count} 個方案（{names}）：另有方案在成本、時間、區域、價格確定性與裝置"
         "數量上都相同或更好。",
     ),
-    # --- measured benchmark results (engine/measured.py, issue 24 item 4)
+    # --- measured benchmark results (engine/measured.py)
     "measured.too_large": _m(
         "The file is larger than {limit} KB; save the result without --save-detailed.",
         "檔案超過 {limit} KB；儲存結果時請勿加上 --save-detailed。",
@@ -1822,7 +1822,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{field} {value} 毫秒 不到 {card} 單一副本在此模型上至少所需 {bound} 毫秒（以峰值"
         "計算預填與權重讀取）的 {factor} 分之一：不是這張卡與此模型的執行結果。",
     ),
-    # --- no dead ends (issue 22 item 1; advisor/engine/relax.py)
+    # --- no dead ends (advisor/engine/relax.py)
     "dead_end.no_option": _m(
         "{kind}: no option meets every answer. {reasons}.",
         "{kind}：沒有任何方案能同時符合您的所有答案。{reasons}。",

@@ -28,7 +28,7 @@ Built = dict[tuple[str, ...], Options]
 
 def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int, float]:
     """How good a mode's first option is: runnable, available, priced, meeting its target
-    (0 = yes; a thin margin still meets it), then cost. Issue 22 item 5: a mode whose best
+    (0 = yes; a thin margin still meets it), then cost. A mode whose best
     option misses the latency target (a mainland user's, across the border) stands after one
     that meets it, whatever it costs."""
     if not options:

@@ -1,4 +1,4 @@
-"""Work counted in its own unit where tokens are wrong (issue 21 item 7): images (vision), audio
+"""Work counted in its own unit where tokens are wrong: images (vision), audio
 hours (speech recognition), passages (embedding) and query-passage pairs (reranking).
 
 Sized from the catalog's `unit_workloads`: each model's published parameter count (memory) and a

@@ -15,7 +15,7 @@ from advisor.engine.catalog import Catalog
 def whole_server_note(
     kind: str, options: Sequence[Mapping[str, Any]], budget: float | None, lang: str
 ) -> str | None:
-    """Issue 22 item 7: a first option billed in servers larger than the workload needs (a
+    """A first option billed in servers larger than the workload needs (a
     house server sold only as 8 cards for a job that fits one) says so, with the idle cards'
     cost, the cheapest smaller priced option it was compared against and the budget it
     exceeds; None when the option uses what it pays for."""
@@ -272,7 +272,7 @@ def china_note(kind: str, first: Mapping[str, Any] | None, lang: str) -> str | N
 
 
 def china_path(first: Mapping[str, Any], lang: str) -> str:
-    """A public-cloud option's path to mainland China users, said plainly (issue 22 item 5):
+    """A public-cloud option's path to mainland China users, said plainly:
     internet egress with no premium route, the expected round trip from where it runs and the
     loss measured at the evening peak."""
     egress = first["china_egress"]
@@ -293,7 +293,7 @@ def china_reach_note(
     kind: str, first: Mapping[str, Any] | None, catalog: Catalog, lang: str
 ) -> str | None:
     """What reaching a mainland user adds to a workload's first option's latency, with each
-    figure's name and basis (issue 22 item 5): the path's round trip and, where the path loses
+    figure's name and basis: the path's round trip and, where the path loses
     packets at the evening peak, the retransmission allowance; then whether the target holds."""
     reach = None if first is None else first.get("china_reach")
     if first is None or reach is None or reach["round_trip_figure"] is None:
@@ -380,7 +380,7 @@ def unpriced_note(kind: str, mode: str, first: Mapping[str, Any] | None, lang: s
 
 
 def tco_notes(kind: str, first: Mapping[str, Any] | None, lang: str) -> list[str]:
-    """Owned hardware's cost of ownership line by line (issue 22): the purchase over the term,
+    """Owned hardware's cost of ownership line by line: the purchase over the term,
     electricity, colocation, support and staff; the break-even month against renting the same
     cards; and the purchase against the hardware budget when one is answered."""
     t = None if first is None else first.get("tco")

@@ -270,7 +270,7 @@ def build(
     fw = answers.frameworks
     residency = answers.deployment.data_residency
     regions = answers.organization.regions
-    # Issue 21 item 7: inference counted in its own unit is sized from the catalog's per-card
+    # Inference counted in its own unit is sized from the catalog's per-card
     # throughput, not from a model shape.
     work = answers.work if phase == "inference" else None
     if (sized.shape is None and work is None) or phase == "preprocessing":
@@ -350,7 +350,7 @@ def build(
             plan: Callable[[float | None], dict[str, Any] | None] = plan,
         ) -> dict[str, Any] | None:
             if ci.china and kind == "realtime_inference":
-                # Issue 22 item 5: a team serving mainland China meets its latency target for
+                # A team serving mainland China meets its latency target for
                 # a mainland user, across the border on the option's own path.
                 return CN.with_reach(catalog, acc.id, mode, regions, rtt, plan)
             return plan(rtt)
@@ -585,7 +585,7 @@ def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
 
 
 def house_beside_first(options: Sequence[dict[str, Any]], lang: str = "en") -> None:
-    """Issue 22 item 2: the operator's own servers sold on request that fit this workload (an
+    """The operator's own servers sold on request that fit this workload (an
     option runnable with the team's stack, the server in the customer's region) are listed on the
     first priced option as `house_on_request`, with their sizing, so that the report shows
     "our server for this workload: ask for a price" beside it. They stay unpriced and are never
@@ -638,7 +638,7 @@ def house_offers(
                     "needed_count": needed,
                     "servers": -(-needed // per_unit),
                     "option_rank": o["rank"],
-                    # Issue 22: how the server is sold, in words, wherever it is shown.
+                    # How the server is sold, in words, wherever it is shown.
                     "deployment": i18n.deployment_words(offer.get("modes") or (), lang),
                 }
             )

@@ -110,7 +110,7 @@ def unpriced_doc(acc: Accelerator, mode: str, count: int, ci: CostInputs) -> dic
         # Nominal (marketed) memory: an 80 GB A100 and an 80 GB H100 are the same size.
         "memory_gb": round(acc.memory_gb * count, 1),
         "dense_tflops": round((acc.bf16_dense_tflops or acc.fp16_dense_tflops or 0.0) * count, 1),
-        # The rental proxy is gone (issue 22): owned hardware is priced by its cost of ownership
+        # The rental proxy is gone: owned hardware is priced by its cost of ownership
         # (tco.py), and a card with no sourced purchase price says so instead.
         "rental_equivalent": None,
     }

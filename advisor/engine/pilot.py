@@ -1,4 +1,4 @@
-"""A pilot that proves the plan (issue 24 item 3).
+"""A pilot that proves the plan.
 
 For a workload's first option, and its runner-up when the runner-up's cost to result is within
 the catalog's `rank_cost_tolerance` of the first, the pilot says what to rent and for how long

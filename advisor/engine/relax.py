@@ -1,4 +1,4 @@
-"""No dead ends (issue 22 item 1): when a workload's allowed modes x regions x data residency x
+"""No dead ends: when a workload's allowed modes x regions x data residency x
 stack leave no runnable, priced option, the result says which answers rule every option out
 (counted from the exclusions the options already record) and the smallest relaxations that
 bring one back, each re-planned by building the workload's options again with that answer
@@ -895,8 +895,8 @@ def open_changes(
     plan: Plan,
     lang: str,
 ) -> list[dict[str, Any]]:
-    """`would_change_if` flips checked against the per-card rules the plan applies (issue 24
-    item 2): the scores know the team's answers, not which card runs which stack in which
+    """`would_change_if` flips checked against the per-card rules the plan applies: the
+    scores know the team's answers, not which card runs which stack in which
     numeric format, so "would become TPU" could lead where no TPU runs the team's stack. Each
     flip is decided again with its changes; where a workload it moves would have no runnable
     option, the flip is stated with the stack change that brings one back (the numeric format

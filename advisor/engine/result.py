@@ -211,7 +211,7 @@ def evaluate(
         if whole is not None:
             notes.append(whole)
         if options:
-            # Issue 21: each short run's fixed overhead; a commitment on an older card.
+            # Each short run's fixed overhead; a commitment on an older card.
             for said in (
                 Q.overhead_statement(wd.kind, options[0], lang),
                 Q.peak_statement(wd.kind, wd.mode, options[0], lang),
@@ -223,7 +223,7 @@ def evaluate(
             ):
                 if said is not None:
                     notes.append(said)
-        # Issue 21 item 7: work in its own unit says how it was sized and what a unit costs.
+        # Work in its own unit says how it was sized and what a unit costs.
         work_said = NL.statement(wd.kind, options[0] if options else None, lang)
         if work_said is not None:
             notes.append(work_said)
@@ -345,7 +345,7 @@ def evaluate(
             )
         )
         if dead is not None:
-            # Issue 22 item 1: never a bare "no priced option": what rules every option out,
+            # Never a bare "no priced option": what rules every option out,
             # the relaxations that bring one back and, where the operator sells, a quote.
             workloads_doc[-1]["dead_end"] = dead
             notes.append(dead["statement"])
@@ -371,7 +371,7 @@ def evaluate(
         answers.deployment.data_residency != "none"
         or answers.organization.regions == ("mainland_china",)
     ):
-        # Issue 22 item 5: a mainland-facing service hosted in mainland China needs ICP filing.
+        # A mainland-facing service hosted in mainland China needs ICP filing.
         notes.append(i18n.message("china.icp", lang))
     if stale:
         notes.append(i18n.message("cost.stale", lang, count=len(stale), days=f"{stale_days:g}"))
@@ -686,7 +686,7 @@ def _house_from_hosted_modes(
     built: MC.Built,
     options: list[dict[str, Any]],
 ) -> None:
-    """Issue 22 item 2: the operator's servers sold on request that fit the workload stand
+    """The operator's servers sold on request that fit the workload stand
     beside its first option whatever that option's mode, wherever the team allows dedicated
     hosting or bare metal and the server is in the customer's region or a neighbouring one
     (relax.neighbours); each says the mode it is sold in. Nothing is built for a catalog

@@ -253,7 +253,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                 "type": "number",
                 "minimum": 1,
                 "maximum": 100,
-                "description": "Optional, added in v1 (issue 21): busiest-hour token rate over the "
+                "description": "Optional, added in v1: busiest-hour token rate over the "
                 "day's average (10 = peaks at ten times the average). Real-time serving is sized "
                 "for the peak. Default: the catalog's figure for `traffic`.",
             },
@@ -261,7 +261,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                 "type": "number",
                 "exclusiveMinimum": 0,
                 "maximum": 24,
-                "description": "Optional, added in v1 (issue 21): hours a batch_inference run must "
+                "description": "Optional, added in v1: hours a batch_inference run must "
                 "finish in each day, from batch_window_start_hour; its run time (with "
                 "provisioning, container start and loading the weights) is checked against it as "
                 "a deadline is. Default: none (the run spreads over cost.hours_per_day).",
@@ -269,13 +269,13 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
             "batch_window_start_hour": _int(
                 0,
                 23,
-                "Optional, added in v1 (issue 21): local hour the batch window opens (1 = 01:00); "
+                "Optional, added in v1: local hour the batch window opens (1 = 01:00); "
                 "needs batch_window_hours. Default: not stated.",
             ),
             "batch_window_firmness": {
                 **_enum(
                     BATCH_WINDOW_FIRMNESS,
-                    "Optional, added in v1 (issue 21): hard = a run past the window is a missed "
+                    "Optional, added in v1: hard = a run past the window is a missed "
                     "deadline (ranks after every option that meets it); soft = it is flagged. "
                     "Needs batch_window_hours.",
                 ),
@@ -284,7 +284,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
             "availability": {
                 **_enum(
                     AVAILABILITY,
-                    "Optional, added in v1 (issue 21): what a realtime_inference service must "
+                    "Optional, added in v1: what a realtime_inference service must "
                     "survive. survive_one_failure (default): one spare server (N+1) so a failed "
                     "server still leaves capacity for the peak; best_effort: no spare, an outage "
                     "is accepted; dev_test: development or test, no spare.",
@@ -338,7 +338,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
             },
         },
         ["unit", "model", "per_day"],
-        "Optional, added in v1 (issue 21): inference work counted in its own unit instead of "
+        "Optional, added in v1: inference work counted in its own unit instead of "
         "tokens. With it, an inference workload needs no inference or model section (both are "
         "ignored for it); training stays in tokens, so no pretraining or fine_tuning workload "
         "may come with it.",
@@ -470,7 +470,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                     "amortisation_months": _int(
                         MIN_AMORTISATION_MONTHS,
                         MAX_AMORTISATION_MONTHS,
-                        "Optional, added in v1 (issue 22): months over which owned hardware "
+                        "Optional, added in v1: months over which owned hardware "
                         "(private cloud, on premises) is paid off in its monthly cost. Default: "
                         "the catalog's default_amortisation_months (36).",
                     ),
@@ -479,7 +479,7 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                         "minimum": 0,
                         "maximum": 1e11,
                         "default": None,
-                        "description": "Optional, added in v1 (issue 22): the most the team "
+                        "description": "Optional, added in v1: the most the team "
                         "may spend buying owned hardware, in USD; an owned option whose purchase "
                         "exceeds it says so. null = not stated.",
                     },

@@ -131,7 +131,7 @@ def quote_server(
     weight_bytes: float | None = None,
 ) -> dict[str, Any]:
     """One of the operator's servers in a dead end's quote as the engine sizes its host for the
-    workload (issue 22 item 1): CPU cores, RAM, NVMe and network for the cards one server holds,
+    workload: CPU cores, RAM, NVMe and network for the cards one server holds,
     shown where the operator entered none."""
     per_server = max(1, int(quote["per_server"] or 1))
     option: dict[str, Any] = {
@@ -264,7 +264,7 @@ def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) ->
             said,
             _preprocessing_price_note(price, lang),
         ],
-        # Issue 22 item 6: priced from a sourced CPU instance price, for the hours it runs.
+        # Priced from a sourced CPU instance price, for the hours it runs.
         "price": price,
     }
 
@@ -290,7 +290,7 @@ def _preprocessing_price(
         "figures": ["cpu_server_usd_per_vcpu_hour"]
         + ([] if in_us else ["cpu_server_hourly_region_multiplier"]),
     }
-    # Issue 22 item 6: where the team rents dedicated servers, whole dedicated CPU servers by the
+    # Where the team rents dedicated servers, whole dedicated CPU servers by the
     # month (sourced Los Angeles price), when they cost less than the hours on demand or the team
     # allows no public cloud; a team on private cloud or on premises only keeps the hourly rate.
     modes = answers.deployment.allowed_modes

@@ -233,7 +233,7 @@ def _inference_option(
                 # A model no server holds: pipeline stages across this many servers.
                 **({"pipeline_parallel": plan.pp} if plan.pp > 1 else {}),
                 "replicas": replicas,
-                # Issue 21: the peak the fleet is sized for and the replicas the average needs.
+                # The peak the fleet is sized for and the replicas the average needs.
                 **(
                     {
                         "peak_to_average": peak_to_average(inf, catalog),
@@ -258,7 +258,7 @@ def _inference_option(
                 ),
                 "batch_per_replica": plan.batch,
                 "hours": round(busy_hours_per_month, 1),
-                # Issue 21: a batch run's fixed overhead, in `hours` (once a day).
+                # A batch run's fixed overhead, in `hours` (once a day).
                 **({"run_overhead": overhead} if overhead else {}),
                 "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
                 "tpot_ms": round(plan.tpot_ms, 2),

@@ -1,4 +1,4 @@
-"""Owned hardware priced as a total cost of ownership (issue 22): what a private-cloud or
+"""Owned hardware priced as a total cost of ownership: what a private-cloud or
 on-premises option costs a month, so it ranks like any rented option.
 
 A month of owned hardware is its purchase (cards at their sourced list price plus the server

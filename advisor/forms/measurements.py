@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class MeasurementForm(forms.Form):
-    """A serving benchmark's own result, pasted or uploaded (issue 24 item 4); parsed by the
+    """A serving benchmark's own result, pasted or uploaded; parsed by the
     engine (engine/measured.py), which names every problem."""
 
     text = forms.CharField(

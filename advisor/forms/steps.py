@@ -352,7 +352,7 @@ class InferenceStepForm(StepForm):
 
 
 class WorkStepForm(StepForm):
-    """Issue 21 item 7: what the served model works on. Text tokens (the default) leave the
+    """What the served model works on. Text tokens (the default) leave the
     section out; images, audio, passages or pairs are sized in their own unit."""
 
     section = "work"

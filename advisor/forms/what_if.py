@@ -20,7 +20,7 @@ WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
     "p95_latency_ms": ("inference", "p95_latency_ms"),
     "deadline_hours": ("training", "deadline_hours"),
     "allowed_modes": ("deployment", "allowed_modes"),
-    # The answers that exclude options (issue 24 item 5): where the users and data are decides
+    # The answers that exclude options: where the users and data are decides
     # the providers, regions and cards on offer; data residency rules out whole modes.
     "regions": ("organization", "regions"),
     "data_residency": ("deployment", "data_residency"),

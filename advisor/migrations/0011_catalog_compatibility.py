@@ -1,4 +1,4 @@
-"""Publishes a new catalog version with what issue 12 made catalog data: per-accelerator
+"""Publishes a new catalog version with what became catalog data: per-accelerator
 compatibility (frameworks, serving stacks, custom CUDA kernels, with sources), where each card is
 offered, the inter-region round-trip table and the figures and rules the option engine reads.
 

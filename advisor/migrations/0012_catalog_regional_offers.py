@@ -1,4 +1,4 @@
-"""Publishes a new catalog version with issue 14's catalog truth (items 1-3): the GH200 as its own
+"""Publishes a new catalog version with the catalog's corrections: the GH200 as its own
 accelerator (Lambda's 1x GH200 was filed as an H200), the unit each price is sold in (AWS p4d/
 p4de/p5/p5en/p6, Azure ND96, Google a3-highgpu-8g/a3-ultragpu-8g/a4, CoreWeave HGX and Lambda
 8x A100 nodes are 8-GPU purchases), Flex-start named as its own billing, where each card is

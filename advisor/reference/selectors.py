@@ -92,7 +92,7 @@ def catalog_availability(catalog: Any) -> list[dict[str, Any]]:
     ]
 
 
-# How many of the newest finished reports the house-offer demand column reads (issue 22 item 2):
+# How many of the newest finished reports the house-offer demand column reads:
 # enough to plan capacity from, few enough that the admin list stays one cheap query.
 HOUSE_DEMAND_REPORTS = 200
 

@@ -128,7 +128,7 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "fleets": [
             customer_text(g["statement"]) for g in (result.get("fleet") or {}).get("groups") or []
         ],
-        # Every workload is a dead end: no headline recommendation to state (issue 22 item 1).
+        # Every workload is a dead end: no headline recommendation to state.
         "all_dead": every_plan_dead(plans),
         "confidence": confidence_context(result, workloads, changes, levers),
         "top_reasons": [reason_row(r) for r in rec["reasons"][:3]],
@@ -215,7 +215,7 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
                 else "",
                 # Serving options only.
                 "capacity_tps": o.get("tokens_per_second_per_replica", 0) * o.get("replicas", 1),
-                # Issue 21: every option that misses its target (or meets it inside the safety
+                # Every option that misses its target (or meets it inside the safety
                 # margin) is marked where it is listed.
                 "target_verdict": target_verdict(o),
                 "target_flag": target_flagged(o),
@@ -232,7 +232,7 @@ def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]
         "offer_sources": offer_source_rows(options),
         "on_request": on_request_rows(options),
         "break_even": break_even_text(chosen),
-        # Issue 22: owned hardware's cost of ownership, line by line with its sources.
+        # Owned hardware's cost of ownership, line by line with its sources.
         "tco": tco_rows(chosen, result),
         "why": why_option(w, chosen, names),
         "options": options,

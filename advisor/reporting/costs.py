@@ -217,7 +217,7 @@ def on_request_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def tco_rows(chosen: Option | None, result: ResultDocument) -> list[dict[str, Any]]:
     """Owned hardware's total cost of ownership as report lines: what each line costs a month,
-    how it is worked out, and the source and date of the figures it uses (issue 22)."""
+    how it is worked out, and the source and date of the figures it uses."""
     t = cast(dict[str, Any], chosen).get("tco") if chosen is not None else None
     if not t or chosen is None:
         return []

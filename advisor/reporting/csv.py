@@ -121,7 +121,7 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
 
 
 def _unit_work_cells(option: Mapping[str, Any], language: str) -> list[Any]:
-    """Issue 21 item 7: the cost per the team's unit and the throughput's source (blank for
+    """The cost per the team's unit and the throughput's source (blank for
     token work)."""
     work = option.get("work")
     if not work:

@@ -1,5 +1,5 @@
-"""The report's dead-end block and the sentences that must agree with the result (issue 22 item 1,
-issue 24 item 2): what rules a workload's options out, the relaxations that bring them back, the
+"""The report's dead-end block and the sentences that must agree with the result: what
+rules a workload's options out, the relaxations that bring them back, the
 operator's server to quote, and the confidence wording read from the same fields the plan table
 shows (no "runner-up is close" when there is no runner-up)."""
 

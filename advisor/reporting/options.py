@@ -82,7 +82,7 @@ def option_price(option: Option) -> Price | None:
 
 
 # How the report, the compare page and the what-if word a cost per result, one phrase per unit
-# the engine prices a result in (issue 24 item 6: the same notion read "$8.32 per million tokens"
+# the engine prices a result in (the same notion read "$8.32 per million tokens"
 # on the report and "$57,330 per month" on compare). A monthly cost is its own figure, never this.
 PER_RESULT = {
     "run": _lazy("%(usd)s per run"),
@@ -136,8 +136,8 @@ def amount_text(value: float, per: str) -> str:
 
 
 def target_verdict(option: Mapping[str, Any]) -> str:
-    """How an option stands to its target, with the margin (result documents from before
-    issue 21 carry only met / not met)."""
+    """How an option stands to its target, with the margin (older result documents carry
+    only met / not met)."""
     status = option.get("target_status")
     margin = option.get("target_margin")
     if status == "missed":
@@ -219,7 +219,7 @@ def mfu_text(option: Option) -> str:
 
 
 def in_units(w: Mapping[str, Any]) -> bool:
-    """Inference work counted in its own unit (issue 21 item 7: images, audio, pairs)."""
+    """Inference work counted in its own unit (images, audio, pairs)."""
     return any("work" in o for o in w["options"])
 
 

@@ -137,7 +137,7 @@ def _indicative(price: Any) -> dict[str, Any] | None:
 
 def _house_beside(offer: dict[str, Any]) -> dict[str, Any]:
     """The operator's own server sold on request that fits the workload, shown beside the
-    first priced option (issue 22 item 2): the server as entered and its sizing."""
+    first priced option: the server as entered and its sizing."""
     server = offer.get("server") or {}
     return {
         "provider": catalog_text(offer.get("provider")),

@@ -72,7 +72,7 @@ def render_report_html(
 def report_document(body: str, *, title: str, language: str) -> str:
     """The standalone document (the PDF's source) around a report body already rendered: it
     adds only the title, the language and the stylesheet, so the PDF of a stored report wraps
-    the body its page shows instead of rendering the report again (issue 25 item 5)."""
+    the body its page shows instead of rendering the report again."""
     language = languages.engine_language(language)
     with override(language):
         # The body is our own template's output, already escaped.

@@ -60,7 +60,7 @@ def risk_lines(
         if DE.is_dead(raw) or (
             w["confidence"] is not None and float(w["confidence"]) < LOW_CONFIDENCE
         ):
-            # Worded from the same fields the plan shows (issue 24 item 2).
+            # Worded from the same fields the plan shows.
             risks.append(
                 DE.workload_confidence_risk(
                     cast(Mapping[str, Any], raw), str(kind), float(w["confidence"] or 0)
@@ -109,7 +109,7 @@ def risk_lines(
 
 
 def next_step_lines(result: ResultDocument, workloads: list[dict[str, Any]]) -> list[str]:
-    # A dead end's own next step first: the quote, or the answer to change (issue 22 item 1).
+    # A dead end's own next step first: the quote, or the answer to change.
     dead = [customer_text(w["dead_end"]["next"]) for w in result["workloads"] if w.get("dead_end")]
     steps = [
         *dead,

@@ -108,7 +108,7 @@ def provider_price_page(provider: Any) -> str:
 
 @register.filter
 def with_pilot(workloads: Any) -> list[Any]:
-    """The result's workloads that carry a pilot (issue 24), in order."""
+    """The result's workloads that carry a pilot, in order."""
     try:
         return [w for w in workloads if isinstance(w, dict) and w.get("pilot")]
     except TypeError:
@@ -172,7 +172,7 @@ _CODE_TOKEN = re.compile(
 def code_words(text: Any) -> SafeString:
     """A plain message with its options, file names and fields set as code that never wraps,
     so a narrow screen breaks the sentence between words, not inside "--max-concurrency" at
-    its hyphens (issue 24). The text is escaped first."""
+    its hyphens. The text is escaped first."""
     return mark_safe(  # noqa: S308 - built from escaped text and a fixed tag only.
         _CODE_TOKEN.sub(
             lambda m: f'<code class="text-nowrap">{m.group(0)}</code>', escape(str(text or ""))

@@ -1,5 +1,5 @@
-"""Writes a signed-in outsider can repeat, driven through the pages as a script would (issue 23
-item 2): quote requests (each one emails the operator's staff) bounded per person, per customer
+"""Writes a signed-in outsider can repeat, driven through the pages as a script would: quote
+requests (each one emails the operator's staff) bounded per person, per customer
 organisation and per report, with an open request asked again acknowledged and not sent again;
 what-if saves counted against the what-if limit before the engine runs; assessment titles that
 refuse text-direction overrides and control characters.
@@ -145,7 +145,7 @@ def test_quote_requests_are_limited_per_report(
 def test_forty_identical_requests_make_one_lead_and_one_email_until_it_is_answered(
     limits: Any, django_capture_on_commit_callbacks: Any, sent_mail: Any
 ) -> None:
-    # Issue 23: 40 POSTs in 2.8 s gave 40 leads and 41 emails.
+    # 40 POSTs in 2.8 s gave 40 leads and 41 emails.
     member = MembershipFactory(role=Role.MEMBER)
     client = _signed_in(member)
     report = _house_report(member)

@@ -1,4 +1,4 @@
-"""The red team's 190,000 bad regions (issue 11) through the wizard and `manage.py assess`: the
+"""The red team's 190,000 bad regions through the wizard and `manage.py assess`: the
 answer stays small and the work bounded, as it does through the API (tests/api/test_abuse.py)."""
 
 from __future__ import annotations

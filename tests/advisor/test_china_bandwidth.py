@@ -1,7 +1,8 @@
-"""Issue 14 item 5 through the pages: the operator gives a house offer's price per extra Mbps of
-premium China bandwidth in the admin (validated, kept through an edit), and a report for a team
-that must reach mainland China shows the bandwidth line - Mbps needed, included, extra, the price
-per Mbps-month and its source, or that it is not priced - in English and in Traditional Chinese."""
+"""Premium China bandwidth through the pages: the operator gives a house offer's price per extra
+Mbps of premium China bandwidth in the admin (validated, kept through an edit), and a report for a
+team that must reach mainland China shows the bandwidth line - Mbps needed, included, extra, the
+price per Mbps-month and its source, or that it is not priced - in English and in Traditional
+Chinese."""
 
 from __future__ import annotations
 

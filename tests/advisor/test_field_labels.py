@@ -1,4 +1,4 @@
-"""One field-label table (issue 25 item 5): the wizard's step forms, the report's what-if and
+"""One field-label table: the wizard's step forms, the report's what-if and
 the report's levers word each answer as the engine's table (advisor/engine/i18n.py
 FIELD_QUESTIONS) does, in English and Traditional Chinese."""
 

@@ -1,4 +1,4 @@
-"""Issue 14 item 4 through the pages: the operator adds house offers in the admin (a draft
+"""House offers through the pages: the operator adds house offers in the admin (a draft
 catalog, then published), reports rank them like any other offer, and a report with one sends
 a quote request (the sized server, nothing retyped) to the operator's sales engineers, who work
 the leads list on their dashboard."""
@@ -193,7 +193,7 @@ def test_a_quote_request_sends_the_sized_server_to_the_sales_engineers(
     )
     assert lead.server["accelerator_id"] == "nvidia-h200" and lead.server["count"] >= 1
     assert lead.server["offer"]["price_id"] == "house-hk-h200"
-    # The server as the operator entered it, not the engine's re-sized host (issue 22 item 7).
+    # The server as the operator entered it, not the engine's re-sized host.
     assert lead.server["server"] == {
         "name": "HK-H200-8",
         "cpu": "2 × AMD EPYC 9354 (64 cores)",
@@ -220,7 +220,7 @@ def test_a_quote_request_does_not_wait_on_the_mail_server(
     django_capture_on_commit_callbacks: Any,
     sent_mail: Any,
 ) -> None:
-    # Issue 24 item 6: the email was sent inside the request once the lead was committed, so a
+    # The email was sent inside the request once the lead was committed, so a
     # slow mail server held the page and one that was down answered a saved request with 500.
     client, report = customer
     operator_member(Role.SALES_ENGINEER)
@@ -387,7 +387,7 @@ def test_the_quote_carries_the_cards_needed_and_the_server_bought(
     assert unit in client.get(reverse("advisor:dashboard")).content.decode()
 
 
-# --- issue 22 item 7: the quote as the operator means it ------------------------------------------
+# --- The quote as the operator means it ------------------------------------------
 
 
 def test_the_quote_card_shows_the_server_as_entered_credited_to_the_operator(
@@ -445,7 +445,7 @@ def test_a_quote_covers_every_workload_the_offer_serves_and_links_to_the_report(
     assert "From report 1 of" in dashboard
 
 
-# --- issue 22 items 2 and 7: the admin without a draft, and the demand column ------------------
+# --- The admin without a draft, and the demand column ------------------
 
 
 def test_the_house_offer_form_works_without_a_draft_and_names_the_draft_it_wrote(
@@ -483,7 +483,7 @@ def test_the_admin_shows_how_many_recent_assessments_each_house_offer_fitted_and
     fitted = AssessmentFactory(status=Assessment.Status.SUBMITTED, answers=_hong_kong_hosted())
     ReportFactory(assessment=fitted)
     # The starter's team is in Hong Kong and Singapore and allows dedicated hosting: its first
-    # option is on public cloud, and the server stands beside it (issue 22 item 2).
+    # option is on public cloud, and the server stands beside it.
     other = AssessmentFactory(status=Assessment.Status.SUBMITTED)
     ReportFactory(assessment=other)
     # The same team on public cloud only: the server is not for it.
@@ -505,7 +505,7 @@ def test_the_admin_names_region_groups_never_by_their_keys(
     editor: Client, published_offer: CatalogPrice, language: str
 ) -> None:
     """A price's region group and the house offers' region filter read "US Central" / "香港",
-    not "us_central" / "hong_kong" (issue 24 item 6)."""
+    not "us_central" / "hong_kong"."""
     editor.cookies["django_language"] = language
     draft = CatalogFactory()
     price = CatalogPrice.objects.filter(catalog=draft, region_key="us_central").first()

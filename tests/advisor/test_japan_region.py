@@ -1,4 +1,4 @@
-"""Issue 14: the wizard offers "Japan outside Tokyo" (the catalog's "japan" region: Sakura
+"""The wizard offers "Japan outside Tokyo" (the catalog's "japan" region: Sakura
 Ishikari, HIGHRESO) in both languages, and a team there gets a report."""
 
 from __future__ import annotations

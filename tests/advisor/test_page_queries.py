@@ -1,4 +1,4 @@
-"""Issue 24 item 6: the report page and the share links posted from it take as many queries
+"""The report page and the share links posted from it take as many queries
 however many versions, share links and quote requests the report has (a query per row would
 grow with them)."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: the report lists every offer a workload could buy. For the first option and the
+"""The report lists every offer a workload could buy. For the first option and the
 runner-up it says which offer each price slot comes from and labels a slot priced from another
 provider or region; offers sold on request that fit are listed after the priced options, with a
 Request-a-quote link for the operator's own servers that quotes that server."""
@@ -57,8 +57,8 @@ def _text(page: str) -> str:
 def test_the_report_says_where_each_price_comes_from_and_labels_a_mixed_slot() -> None:
     client, report = _generated(BY_SLUG["realtime-chatbot"].document())
     w = report.result["workloads"][0]
-    # The report names the offers of the first option and the runner-up (issue 21 ranks 8 x B200
-    # on an indicative price above the 16 x H200 it used to list first).
+    # The report names the offers of the first option and the runner-up (8 x B200 on an
+    # indicative price ranks above 16 x H200).
     first = next(
         o
         for o in w["options"][:2]

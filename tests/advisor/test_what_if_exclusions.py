@@ -1,4 +1,4 @@
-"""Issue 24 item 5: the what-if can change the answers that exclude options, where the users and
+"""The what-if can change the answers that exclude options, where the users and
 data are and data residency, not only latency and modes; refused combinations are named at the
 field in the reader's language, nothing typed is lost, never a 500."""
 

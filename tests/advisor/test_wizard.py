@@ -25,7 +25,7 @@ FULL = STARTERS["llm-fine-tuning-startup"].answers
 
 def _team_for(slug: str) -> dict[str, Any]:
     """FULL, or for a step FULL does not reach (the work step asks serving-only teams what
-    their model works on, issue 21 item 7) FULL without its training."""
+    their model works on) FULL without its training."""
     from advisor.engine.answers import TRAINING_KINDS
 
     if STEP_BY_SLUG[slug].is_applicable(FULL):
@@ -535,7 +535,7 @@ def test_latency_metric_and_optimizer_implementation_are_asked_saved_and_reviewe
     assert inference.index('name="p95_latency_ms"') < inference.index('name="latency_metric"')
     assert text["latency_label"] in inference
     assert text["latency_hint"] in inference
-    # Issue 21: each choice names what is measured in plain words first.
+    # Each choice names what is measured in plain words first.
     for choice in text["latency_choices"]:
         assert choice in inference, choice
     assert text["optimizer_label"] in client.get(_url(obj, "training"), **accept).text
@@ -627,7 +627,7 @@ def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member
     assert "Submit assessment" in review
 
 
-# --- Issue 15 items 8, 9 and 11: the model step, China asked once, ops headcount, words
+# --- The model step, China asked once, ops headcount, words
 
 
 def _zh(language: str) -> dict[str, str]:
@@ -762,7 +762,7 @@ def test_an_engine_bound_reads_as_a_sentence_at_its_field(client: Client, member
     ]
 
 
-# --- Issue 21 (card capabilities, mixture of experts): kernel architectures and experts
+# --- Kernel architectures and experts
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])

@@ -1,4 +1,4 @@
-"""Issue 21 item 7: a serving team says what its model works on (text tokens by default, or
+"""A serving team says what its model works on (text tokens by default, or
 images, audio, passages or pairs), gives its volume in that unit, and its report prices the work
 per that unit."""
 

@@ -1,4 +1,4 @@
-"""What a red team tried against the JSON API (issue 11): amplified errors, a guessed default
+"""What a red team tried against the JSON API: amplified errors, a guessed default
 organisation, wrong methods and content types, the OpenAPI document, and request floods."""
 
 from __future__ import annotations
@@ -329,7 +329,7 @@ def test_a_cache_outage_lifts_the_limit_instead_of_failing_requests(
     assert "API rate limit unavailable" in caplog.text
 
 
-# --- Invalid tokens per client address (issue 23) ------------------------------------------------
+# --- Invalid tokens per client address ------------------------------------------------
 
 
 @pytest.fixture
@@ -371,7 +371,7 @@ def test_the_invalid_token_limit_is_said_in_traditional_chinese(
     assert "來自您位址的無效 API 權杖請求過多；請於 570 秒後再試。" in response.json()["detail"]
 
 
-# --- Titles (issue 23) ---------------------------------------------------------------------------
+# --- Titles ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("title", ["Sizing\u202egpj.exe", "\u2066Sizing\u2069", "Q3 \x1b[31m"])

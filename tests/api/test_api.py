@@ -643,7 +643,7 @@ def test_random_queries_and_ids_never_500(
     assert api.get(f"{URL}/{quote(assessment_id, safe='')}").status_code < 500
 
 
-# --- Issue 15 items 8 and 11: China reach from the regions, ops headcount, problems in words
+# --- China reach from the regions, ops headcount, problems in words
 
 
 def test_answers_may_leave_china_reach_to_the_regions(api: Api) -> None:

@@ -1,4 +1,4 @@
-"""The OpenAPI document is the whole contract (issue 16): what Schemathesis found, one test each.
+"""The OpenAPI document is the whole contract: what Schemathesis found, one test each.
 
 Each test reads the document a client reads (/api/v1/openapi.json, with a member's token) and
 holds a request's answer to it: every status an operation answers is listed there, with the

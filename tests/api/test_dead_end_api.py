@@ -1,4 +1,4 @@
-"""Issue 22 item 1 through the API: a dead-end workload's result carries what rules its options
+"""Dead ends through the API: a dead-end workload's result carries what rules its options
 out, the relaxations that bring them back, and (where the operator sells) the quote."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24 item 5: the report page opens with the answer. The executive summary starts on the
+"""The report page opens with the answer. The executive summary starts on the
 first screen at desktop and phone widths, in both languages, and every tool (downloads, quote,
 share, what-if, versions) is still on the page, reachable from the links above the summary."""
 

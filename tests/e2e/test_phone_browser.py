@@ -37,7 +37,7 @@ BRAND_ROW = """() => {
 
 
 # A stacked cell's label as shown ("Status:", "狀態："): its colon is the page's language's, the
-# full-width one in Chinese with no space after it (issue 24 item 6).
+# full-width one in Chinese with no space after it.
 SEPARATOR = "el => getComputedStyle(el, '::before').content"
 
 

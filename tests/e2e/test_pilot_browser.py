@@ -1,4 +1,4 @@
-"""Issue 24's pilot loop in a browser, in both languages: a vLLM team's finished report → its
+"""The pilot loop in a browser, in both languages: a vLLM team's finished report → its
 pilot (commands and pass lines) → the measurements page, where a wrong result is refused with
 every problem named and kept in the box → a recorded `vllm bench serve` result → the version
 the real worker re-plans with it, saying what changed → compare v1 → v2 naming the measured

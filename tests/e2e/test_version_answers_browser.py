@@ -1,4 +1,4 @@
-"""Issue 24 item 1 in a browser: a version saved from a what-if says where its answers came
+"""A version's answers in a browser: a version saved from a what-if says where its answers came
 from, and adopting them asks first (the browser's dialog with JavaScript, a second step
 without), in both languages, at desktop and phone widths."""
 

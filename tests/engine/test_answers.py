@@ -313,7 +313,7 @@ def test_a_section_is_remembered_by_its_exact_value() -> None:
     assert [p.path for p in validate(as_tuple)] == ["workloads"]
 
 
-# --- China reach asked once; operations headcount and region; problems in words (issue 15)
+# --- China reach asked once; operations headcount and region; problems in words
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Issue 21 item 8: the answers that say what the team asked for are validated, optional and
+"""The answers that say what the team asked for are validated, optional and
 read back; the result states what it did with them (expert teams in test_expert_cases.py)."""
 
 from __future__ import annotations

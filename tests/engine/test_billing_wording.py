@@ -1,4 +1,4 @@
-"""The billing reason names the way of paying in words, never a raw label (issue 24 item 6):
+"""The billing reason names the way of paying in words, never a raw label:
 "monthly fixed: real-time inference keeps its devices busy …" read like a form's key."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21 item 9: the engine's throughput against published results, each within x0.7-1.4.
+"""The engine's throughput against published results, each within x0.7-1.4.
 
 Every figure below is published (source beside it; sizing.md C1/C2/C4/C5 keeps the tables). The
 engine sizes the same model, card, precision, lengths and parallelism through its public sizing

@@ -1,4 +1,4 @@
-"""Card capabilities as data (issue 21): numeric formats and CUDA compute capability per card,
+"""Card capabilities as data: numeric formats and CUDA compute capability per card,
 and what they decide for a team's precision and custom kernels."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ FORMATS = ("bf16", "fp16", "fp8", "int8", "int4")
 
 
 def _options(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    # Issue 21: an option another beats on every axis is listed under dominated_options.
+    # An option another beats on every axis is listed under dominated_options.
     w = result["workloads"][0]
     return {o["accelerator_id"]: o for o in [*w["options"], *w.get("dominated_options", [])]}
 

@@ -1,4 +1,4 @@
-"""Issue 14 items 1-3: the data errors a buyer would catch, where each card is offered, and the
+"""The data errors a buyer would catch, where each card is offered, and the
 regional offers imported from shared/reference/offers_hk_tokyo_la.json."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14 item 5: reaching mainland China. A hosted option's premium route (CN2 GIA/CMI) covers
+"""Reaching mainland China. A hosted option's premium route (CN2 GIA/CMI) covers
 the Mbps a serving workload needs up to what its servers include; more is priced per Mbps-month
 from the offer and enters the total (so it ranks), or the result says in words that it is not
 priced. On public cloud, Google's published China egress rate is used; a cloud without one is
@@ -177,7 +177,7 @@ def test_aws_publishes_no_china_rate_so_its_hong_kong_internet_rate_is_used_and_
         "egress_figure": "aws_egress_usd_per_gb_hong_kong",
         "usd_per_gb": 0.12,
         "china_rate": False,
-        # Issue 22 item 5: the path itself, from Hong Kong over the ordinary internet.
+        # The path itself, from Hong Kong over the ordinary internet.
         "path": {
             "route": "internet",
             "premium_route": None,

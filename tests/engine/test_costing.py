@@ -48,7 +48,7 @@ def test_missing_prices_are_reported_not_invented(catalog: Catalog, scoring: Sco
     for w in result["workloads"]:
         for o in w["options"]:
             # Owned hardware has no rental row; a card with a sourced purchase price is priced
-            # as a total cost of ownership (issue 22), any other stays unpriced and says so.
+            # as a total cost of ownership, any other stays unpriced and says so.
             assert "on_demand" in o["missing_prices"]
             if o.get("tco"):
                 assert o["monthly_cost_usd"] > o["tco"]["usd_per_month"] > 0

@@ -1,4 +1,4 @@
-"""Issue 22 item 1: no dead ends. Teams whose allowed modes x regions x data residency x stack
+"""No dead ends. Teams whose allowed modes x regions x data residency x stack
 leave no runnable, priced option get what rules every option out, the smallest relaxations that
 bring one back (each re-planned through the engine) and, where the operator sells, its sized
 server as a quote."""

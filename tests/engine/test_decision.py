@@ -126,7 +126,7 @@ def test_every_reason_is_attributed_to_an_answer_and_a_weight(
 
 
 def test_would_change_if_is_found_by_rescoring(catalog: Catalog, scoring: ScoringModel) -> None:
-    # Issue 12: flips are only real levers (a different recommendation from a different answer);
+    # Flips are only real levers (a different recommendation from a different answer);
     # numeric levers ("kind": "lever") resize the first option instead of flipping the family.
     doc = copy.deepcopy(JAX_PRETRAIN)
     result = evaluate(doc, catalog, scoring)

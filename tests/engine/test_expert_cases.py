@@ -1,4 +1,4 @@
-"""Issue 12: realistic teams an infrastructure architect reviewed, each asserting the rule it
+"""Realistic teams an infrastructure architect reviewed, each asserting the rule it
 exercises (the rule id must also be stated on the workload in the result document).
 
 Teams span the seeds' scenarios: Hong Kong, Tokyo and Los Angeles; pre-training to preprocessing;
@@ -62,7 +62,7 @@ def ids(options: list[dict[str, Any]]) -> list[str]:
 
 
 def _listed(w: dict[str, Any]) -> list[dict[str, Any]]:
-    """The options a workload lists and those left out as dominated (issue 21 item 5)."""
+    """The options a workload lists and those left out as dominated."""
     return [*w["options"], *w.get("dominated_options", [])]
 
 
@@ -143,7 +143,7 @@ def ranking_is_by_cost_to_result_never_by_name(r: Result) -> None:
     assert len(firm) >= 2 and firm == sorted(firm)
     assert indicative == sorted(indicative)
     assert indicative and min(indicative) < firm[0]
-    # Issue 21: a firm price breaks a tie on cost (within the catalog's tolerance) and never
+    # A firm price breaks a tie on cost (within the catalog's tolerance) and never
     # lifts an option above an indicative one several times cheaper (an 8 x B200 "from" price).
     _never_above_a_much_cheaper_option(w)
 
@@ -194,7 +194,7 @@ def impossible_deadline_on_pcie_cards_says_it_cannot_be_met(r: Result) -> None:
         assert l4[0]["count"] <= 8 and not l4[0]["meets_deadline"]
         assert l4[0]["target_status"] == "missed"
     else:
-        # Issue 21: an option another beats on every axis is left out, and the result names it.
+        # An option another beats on every axis is left out, and the result names it.
         (dropped,) = [d for d in w["dominated_options"] if d["accelerator_id"] == "nvidia-l4"]
         assert dropped["count"] <= 8 and dropped["dominated_by"]
         assert any("left out" in n and "NVIDIA L4" in n for n in r["cost"]["notes"])
@@ -271,7 +271,7 @@ def hk_and_singapore_team_leaves_an_unpriced_european_host(r: Result) -> None:
         doc = w["mode_decision"]
         assert doc["by_scores"] == "dedicated_hosting" and doc["chosen"] == "public_cloud"
         assert doc["reason"] and doc["costs"]["public_cloud"] is not None
-        # Issue 21: priced where the customer is (Singapore) only breaks a tie on cost; an
+        # Priced where the customer is (Singapore) only breaks a tie on cost; an
         # option priced elsewhere comes first only when it is cheaper beyond the tolerance, and
         # the result then says where its price was read.
         first = w["options"][0]
@@ -361,7 +361,7 @@ def would_change_if_lists_only_different_recommendations(r: Result) -> None:
 
 
 def owned_priced_first(r: Result, kind: str) -> dict[str, Any]:
-    """Owned hardware (issue 22) is priced as a total cost of ownership and ranks by cost to
+    """Owned hardware is priced as a total cost of ownership and ranks by cost to
     the result like any option: the first is the cheapest runnable option that meets its
     target, its month is the purchase over the term plus electricity, colocation, support and
     staff, each line from a sourced catalog figure, and the result says so."""
@@ -415,7 +415,7 @@ def qlora_7b_on_private_cloud_gets_a_modest_card(r: Result) -> None:
 
 def serving_7b_on_premises_gets_a100_class_cards(r: Result) -> None:
     # Priced by ownership, the first option is the cheapest owned hardware a month that meets
-    # the 8 s target (before issue 22: four unpriced 40 GB A100s, ranked by size alone).
+    # the 8 s target (not four unpriced 40 GB A100s ranked by size alone).
     first = workload(r, "realtime_inference")["options"][0]
     assert first["meets_latency"] and first["accelerator_id"] != "nvidia-a100-40gb"
     assert owned_priced_first(r, "realtime_inference")["tco"]["region"] == "tokyo"
@@ -434,8 +434,8 @@ def regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune(r: Result) -> 
 
 
 def hk_a10g_priced_in_hong_kong_needs_no_elsewhere_note(r: Result) -> None:
-    # AWS ap-east-1 (Hong Kong) prices the A10G since the regional offers were imported
-    # (#14); before, it was read from us-east-1 and labelled as priced elsewhere.
+    # AWS ap-east-1 (Hong Kong) prices the A10G since the regional offers were imported;
+    # before, it was read from us-east-1 and labelled as priced elsewhere.
     w = workload(r, "realtime_inference")
     first = w["options"][0]
     price = first["prices"][first["billing_used"]]
@@ -475,7 +475,7 @@ def singapore_team_is_told_the_us_wage_stands_in(r: Result) -> None:
     assert any("Singapore: the staff cost uses the US figure" in n for n in r["cost"]["notes"])
 
 
-# --------------------------------------------------------------------------- issue 21 item 8/9
+# ---------------------------------------------------------------------------
 # Honour what was asked (billing, staff, per-run overhead, peaks) and calibrated throughput.
 
 _COMMITS = ("commit_1y", "commit_3y")
@@ -516,7 +516,7 @@ def staff_follow_the_fleet_not_the_device_count(r: Result) -> None:
         basis = o["staff_basis"]
         price = o["prices"][o["billing_used"]]
         # Units as sold: the offer's unit holds the GPUs (a VM family to which GPUs attach is
-        # bought in the shape that holds them, issue 21 item 1).
+        # bought in the shape that holds them).
         per_unit = price["sold_unit"]["gpus"] if "sold_unit" in price else price["gpus_per_unit"]
         assert basis["units"] == -(-o["billed_count"] // per_unit)
         # An hourly fleet rented for one run is staffed for the share of the month it exists.
@@ -604,7 +604,7 @@ def _catalog() -> Catalog:
     return load_catalog()
 
 
-# --------------------------------------------------------------------------- issue 21: units
+# --------------------------------------------------------------------------- Units
 
 
 def _sold(option: dict[str, Any]) -> dict[str, Any]:
@@ -612,7 +612,7 @@ def _sold(option: dict[str, Any]) -> dict[str, Any]:
 
 
 def t4_tensor_parallel_is_bought_in_one_unit(r: Result) -> None:
-    # Issue 21, first bullet: a T4 plan that needs tensor parallelism is never priced on
+    # A T4 plan that needs tensor parallelism is never priced on
     # 1-GPU g4dn.xlarge VMs (TP cannot span VMs): its groups sit inside 4-GPU g4dn.12xlarge.
     w = workload(r, "realtime_inference")
     first = w["options"][0]
@@ -633,7 +633,7 @@ def t4_tensor_parallel_is_bought_in_one_unit(r: Result) -> None:
 
 
 def continued_pretraining_70b_is_sharded_and_rentable(r: Result) -> None:
-    # Issue 21, second bullet: halving device memory roughly doubles the count (ZeRO-3 plus
+    # Halving device memory roughly doubles the count (ZeRO-3 plus
     # tensor parallelism inside the node), never x128; the first option meets the 336 h deadline
     # on whole 8-GPU units with a training fabric; beyond on-demand stock an option says so.
     w = workload(r, "pretraining")
@@ -657,7 +657,7 @@ def continued_pretraining_70b_is_sharded_and_rentable(r: Result) -> None:
     assert first["name"] in note
 
 
-# --------------------------------------------------------------------------- issue 21: card
+# --------------------------------------------------------------------------- Card
 # capabilities and mixture of experts (engineer "model")
 
 # A Los Angeles legal-tech team summarising long filings with Mixtral-8x7B: 16k-token prompts,
@@ -722,8 +722,8 @@ def hopper_kernel_shop_is_not_sold_ampere_cards(r: Result) -> None:
     assert "rebuild the custom CUDA kernels for sm_100" in b200["stack"]["porting"][0]
 
 
-# --------------------------------------------------------------------------- issue 21 items 5-6:
-# rank like an architect (target first with its margin, cost, region and firmness as tie-breaks,
+# ---------------------------------------------------------------------------
+# Rank like an architect (target first with its margin, cost, region and firmness as tie-breaks,
 # dominated options dropped, misses marked) and latency that means what the team means.
 
 
@@ -739,8 +739,8 @@ def university_lab_lora_is_not_sold_the_local_card_at_three_times_the_cost(r: Re
     w = workload(r, "fine_tuning")
     first = w["options"][0]
     costs = _all_costs(w)
-    # Bullet 3 of issue 21: a firm price in the customer's region outranked an option a half to
-    # a third of its cost. Before: 2 x A100 40GB (Google Cloud, Singapore) at $88.80 a run.
+    # A firm price in the customer's region never outranks an option a half to a third of its
+    # cost (it once put 2 x A100 40GB on Google Cloud, Singapore, first at $88.80 a run).
     assert first["accelerator_id"] != "nvidia-a100-40gb"
     assert first["cost_to_result"]["usd"] * 1.25 < costs["nvidia-a100-40gb"]
     if not first["availability"]["available"]:
@@ -794,7 +794,7 @@ def three_ms_per_word_target_is_marked_missing_and_not_chased_with_replicas(r: R
 def thin_latency_margin_is_a_risk_not_met(r: Result) -> None:
     w = workload(r, "realtime_inference")
     first = w["options"][0]
-    # Bullet 4: 19,856 ms against 20,000 ms was reported as met; a margin under the catalog's
+    # 19,856 ms against 20,000 ms meets the target; a margin under the catalog's
     # safety share (10%) is stated as a risk.
     assert first["meets_latency"] and first["target_status"] == "at_risk"
     assert 0 <= first["target_margin"] < 0.10
@@ -889,7 +889,7 @@ def production_real_time_service_keeps_a_spare_server(r: Result) -> None:
     assert first["accelerator_id"] == "nvidia-l4" and first["count"] == 8
 
 
-# --------------------------------------------------------------------------- issue 22 item 4
+# ---------------------------------------------------------------------------
 # Owned hardware priced as a total cost of ownership (checks for the cases at the end of CASES).
 
 
@@ -946,7 +946,7 @@ def seventy_b_pretraining_is_counted_in_whole_nodes_not_powers_of_two(r: Result)
     assert first["name"] in note
 
 
-# --------------------------------------------------------------------------- issue 22 item 5
+# ---------------------------------------------------------------------------
 # China reach on the public-cloud path, said plainly (checks for the cases at the end of CASES).
 
 
@@ -999,7 +999,7 @@ SHENZHEN_CHATBOT = team(
 
 
 def shenzhen_chatbot_counts_the_border_in_its_time_to_first_token(r: Result) -> None:
-    """Issue 22 item 5: on public cloud the path to mainland users is the ordinary internet; its
+    """On public cloud the path to mainland users is the ordinary internet; its
     round trip and a retransmission for the evening-peak loss are in every option's TTFT, so a
     card that met the target from Japan before (H200, 482 ms) now misses it and ranks after."""
     w = workload(r, "realtime_inference")
@@ -1368,7 +1368,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         _starter("regulated-finance-private-cloud"),
         regulated_finance_starter_is_not_sold_a_flagship_to_fine_tune,
     ),
-    # --- issue 21 item 8/9 (honour what was asked; calibrated throughput): bullets 6, 7, 8
+    # --- what the team asked: billing, budget, staff
     (
         "la_lender_asks_committed_billing_on_a_120k_budget",
         team(
@@ -1392,7 +1392,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
             deployment={"clouds": ["gcp"]},
             model={"preset": "llama-3-8b"},
             # A 5 s whole-answer target: without it 4-way L4 groups on g2-standard-48 (staffed
-            # as 15 VMs since issue 21's units as sold) head the team instead of the A100.
+            # as 15 VMs, the units as sold) head the team instead of the A100.
             inference={
                 "tokens_per_day": 300_000_000,
                 "concurrent_sequences": 64,
@@ -1454,13 +1454,13 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         ten_times_peak_is_sized_and_autoscaling_is_advised,
     ),
-    # ---- issue 21 (units): offers are units, sharding that behaves, what can be rented.
+    # ---- Offers are units, sharding that behaves, what can be rented.
     (
         "la_t4_team_serving_8b_with_tensor_parallel_on_aws",
         team(
             organization={"industry": "ecommerce", "regions": ["los_angeles"]},
             deployment={"clouds": ["aws"]},
-            # 40M tokens a day: at the calibrated serving rate (issue 21 item 9) 20M fit one
+            # 40M tokens a day: at the calibrated serving rate 20M fit one
             # g4dn.12xlarge; the case is about two units of 2-way groups.
             inference={**BASE["inference"], "precision": "fp16", "tokens_per_day": 40_000_000},
         ),
@@ -1479,7 +1479,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
                 "micro_batch_size": 1,
                 "sequence_length": 8192,
                 "gradient_checkpointing": True,
-                # 30B tokens: at the calibrated MFU (issue 21 item 9) 20B no longer needs more
+                # 30B tokens: at the calibrated MFU 20B no longer needs more
                 # A100s than on-demand stock, which the case checks is said.
                 "dataset_tokens": 30_000_000_000,
                 "epochs": 1,
@@ -1488,7 +1488,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         continued_pretraining_70b_is_sharded_and_rentable,
     ),
-    # issue 21, engineer "model": card capabilities and mixture of experts
+    # --- card capabilities and mixture of experts
     (
         "la_legal_tech_summarises_with_mixtral",
         LA_MIXTRAL,
@@ -1516,7 +1516,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         hopper_kernel_shop_is_not_sold_ampere_cards,
     ),
-    # --- issue 21 item 9 (calibrated throughput): bullet 8
+    # --- calibrated throughput
     (
         "research_lab_runs_70b_fp8_offline_like_mlperf",
         team(
@@ -1554,7 +1554,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         small_model_full_training_runs_at_the_calibrated_mfu,
     ),
-    # --- issue 21 items 5-6 (ranking on the target, latency that means what the team means)
+    # --- ranking on the target, latency that means what the team means
     (
         "singapore_university_lab_weekly_lora_without_residency",
         team(
@@ -1594,7 +1594,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         whole_answer_in_300_ms_for_512_tokens_says_what_would_meet_it,
     ),
-    # --- lead: a thin margin ranks after a comfortable one (issue 21 item 5) ---
+    # --- lead: a thin margin ranks after a comfortable one ---
     (
         "la_biotech_70b_fine_tune_is_not_sold_a_plan_with_two_percent_to_spare",
         team(
@@ -1634,7 +1634,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date,
     ),
-    # --- serving (issue 21 items 2-5, 8 end): batch windows, whole units, N+1, lead times, PCIe TP
+    # --- serving: batch windows, whole units, N+1, lead times, PCIe TP
     (
         "boston_news_archive_summarises_overnight_in_a_four_hour_window",
         team(
@@ -1670,7 +1670,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         production_real_time_service_keeps_a_spare_server,
     ),
-    # --- issue 22 item 4: owned hardware as a total cost of ownership ---
+    # --- Owned hardware as a total cost of ownership ---
     (
         "tokyo_bank_serves_8b_on_premises_over_four_years",
         team(
@@ -1728,7 +1728,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
         ),
         seventy_b_pretraining_is_counted_in_whole_nodes_not_powers_of_two,
     ),
-    # --- issue 22 item 5: China reach as a product ---
+    # --- China reach as a product ---
     (
         "hk_shop_serves_mainland_users_from_public_cloud",
         team(
@@ -1757,7 +1757,7 @@ CASES: list[tuple[str, dict[str, Any], Callable[[Result], None]]] = [
 ]
 
 
-# --- non-LLM work in its own unit (issue 21 item 7): images, audio hours, pairs ---
+# --- non-LLM work in its own unit: images, audio hours, pairs ---
 
 
 def _unit_team(**overrides: Any) -> dict[str, Any]:
@@ -1889,7 +1889,7 @@ CASES += [
 ]
 
 
-# --------------------------------------------------------------------------- issue 24 item 3:
+# ---------------------------------------------------------------------------
 # SGLang as the team's serving stack (support from SGLang's docs; its own pilot commands).
 
 
@@ -1972,7 +1972,7 @@ def test_every_case_is_a_distinct_team() -> None:
 def test_the_preprocessing_server_is_priced_for_the_hours_it_runs(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 6: preprocessing is sized as its own CPU server and priced from a sourced
+    """Preprocessing is sized as its own CPU server and priced from a sourced
     per-vCPU hour of an on-demand CPU instance, for the hours a day it runs (the Asia price
     multiplier for a Tokyo/Hong Kong team, none in the US), said in both languages."""
     doc = next(d for n, d, _ in CASES if n == "tokyo_daily_pretraining_pipeline_with_preprocessing")
@@ -2000,7 +2000,7 @@ def test_the_preprocessing_server_is_priced_for_the_hours_it_runs(
 def test_a_team_on_dedicated_servers_preprocesses_on_a_dedicated_cpu_server(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 6: a team that rents dedicated servers and no public cloud gets whole
+    """A team that rents dedicated servers and no public cloud gets whole
     dedicated CPU servers by the month, priced from a sourced Los Angeles server (low confidence,
     said so), in both languages; with public cloud allowed too, the cheaper of the two."""
     doc = next(d for n, d, _ in CASES if n == "tokyo_daily_pretraining_pipeline_with_preprocessing")
@@ -2083,7 +2083,7 @@ def test_a_team_too_small_for_the_hours_buys_the_rest_in(
 def test_no_option_is_priced_on_a_unit_that_cannot_build_it(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 21: across every starter and expert team, tensor parallelism never exceeds the GPUs
+    """Across every starter and expert team, tensor parallelism never exceeds the GPUs
     of the unit that prices the option, training's tensor parallelism sits on NVLink, and the
     devices paid for are whole units of that one offer."""
     docs = [doc for _n, doc, _c in CASES] + [s.document() for s in STARTERS]
@@ -2111,7 +2111,7 @@ def test_no_option_is_priced_on_a_unit_that_cannot_build_it(
 def test_beyond_on_demand_stock_is_priced_on_a_capacity_block_or_needs_a_reservation(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 21 item 4: an option larger than its provider rents on demand is priced on the
+    """An option larger than its provider rents on demand is priced on the
     provider's capacity block where the catalog has one (with its terms), else it says it needs
     a reservation; in both languages."""
     from advisor.engine.option_notes import unit_notes
@@ -2160,7 +2160,7 @@ def test_on_demand_for_busy_serving_says_why_not_below_the_break_even(
 def test_owned_tco_note_is_in_chinese_with_every_line(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 4: the cost-of-ownership lines, the break-even and the budget check read in
+    """The cost-of-ownership lines, the break-even and the budget check read in
     Traditional Chinese in a Chinese result."""
     doc = next(d for n, d, _c in CASES if n == "tokyo_bank_serves_8b_on_premises_over_four_years")
     zh = evaluate(doc, catalog, scoring, lang="zh-hant")
@@ -2173,7 +2173,7 @@ def test_owned_tco_note_is_in_chinese_with_every_line(
 def test_a_hong_kong_cn2_gia_server_meets_the_shenzhen_target_that_tokyo_misses(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 5: with a priced Hong Kong H100 server on CN2 GIA in the catalog and
+    """With a priced Hong Kong H100 server on CN2 GIA in the catalog and
     dedicated hosting allowed, the Shenzhen chatbot's first option is that server, its TTFT
     counting the premium route's round trip and no loss; the same card rented in Japan on public
     cloud misses the target over the ordinary internet. Both languages say so with the figures."""
@@ -2250,7 +2250,7 @@ def _with_cn2_house(
 def test_a_mode_that_misses_the_mainland_target_gives_way_to_one_that_meets_it(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 5: a Hong Kong team serving mainland users whose scores prefer public cloud
+    """A Hong Kong team serving mainland users whose scores prefer public cloud
     (unpredictable demand) and whose 600 ms TTFT target no public-cloud option meets across the
     ordinary internet (AWS Hong Kong, 320 ms added) is moved to the Hong Kong L40S server on
     CN2 GIA that meets it, although it costs more; the reason says so in both languages."""

@@ -1,4 +1,4 @@
-"""Issue 24 item 2: a "would change if" flip never leads to a dead end. The scores know the
+"""A "would change if" flip never leads to a dead end. The scores know the
 team's answers but not which card runs which stack in which numeric format, so an int8 SGLang
 team was told "would become TPU if your primary framework were JAX" although SGLang serves only
 bf16 on a TPU. Each flip is now checked against the plan's own per-card rules and stated with

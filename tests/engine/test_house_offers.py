@@ -1,4 +1,4 @@
-"""Issue 14 item 4: the operating organisation's own servers (house offers) are catalog prices
+"""The operating organisation's own servers (house offers) are catalog prices
 like any other: they rank on cost and fit with no thumb on the scale, name their provider, and
 one sold on request is listed beside its option, unpriced, never above a priced option."""
 
@@ -157,7 +157,7 @@ def test_no_house_offer_leaves_options_without_the_new_keys(
         assert all(p is None or "house" not in p for p in o["prices"].values())
 
 
-# --------------------------------------------------------------------------- issue 22 items 2, 7
+# --------------------------------------------------------------------------- on request
 
 
 def test_an_on_request_house_server_that_fits_is_listed_on_the_first_priced_option(
@@ -205,7 +205,7 @@ def test_a_priced_house_server_competes_on_cost_and_an_on_request_one_is_not_sur
 def test_the_on_request_house_server_stands_beside_a_public_cloud_first_option(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 2: whatever the first option's mode, the operator's server sold on request
+    """Whatever the first option's mode, the operator's server sold on request
     in the customer's region is listed beside it, naming the mode it is sold in, when the team
     allows that mode; not when it does not."""
     on_request = _with(
@@ -236,7 +236,7 @@ def test_the_on_request_house_server_stands_beside_a_public_cloud_first_option(
 def test_a_mainland_team_sees_the_hong_kong_house_server_next_door(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    """Issue 22 item 2: a team whose users are in mainland China only is shown the operator's
+    """A team whose users are in mainland China only is shown the operator's
     Hong Kong server (Hong Kong is mainland China's neighbour for hosting) beside its first
     option."""
     on_request = _with(
@@ -268,7 +268,7 @@ def _one_card_fine_tune() -> dict[str, Any]:
 def test_a_house_server_sold_as_eight_for_a_one_card_job_says_so_and_is_not_sure(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
-    # Issue 22 item 7: a job that fits one 80 GB card got "8 cards needed" at $17,114/month,
+    # A job that fits one 80 GB card got "8 cards needed" at $17,114/month,
     # over its $15,000 budget with no warning, and confidence went from 50% to 100%.
     house = _with(catalog, _house("house-h100", "nvidia-h100-sxm", usd_per_device_month=2139.25))
     result = evaluate(_one_card_fine_tune(), house, scoring)

@@ -1,4 +1,4 @@
-"""Issue 14: "japan" (Japan outside Tokyo: Sakura Ishikari, HIGHRESO) is a region a customer can
+"""The "japan" region (Japan outside Tokyo: Sakura Ishikari, HIGHRESO) is a region a customer can
 choose. Data residency is national: a Tokyo customer's data may stay on a server elsewhere in
 Japan (with a note on the distance), a customer anywhere in Japan takes Tokyo servers as theirs,
 and neither takes a Hong Kong server."""

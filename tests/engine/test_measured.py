@@ -1,4 +1,4 @@
-"""Measured serving figures replace the estimates (issue 24 item 4), through `evaluate`."""
+"""Measured serving figures replace the estimates, through `evaluate`."""
 
 from __future__ import annotations
 

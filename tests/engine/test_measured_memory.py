@@ -20,7 +20,7 @@ TRAINING_RUNS = [
     ("llama-3-8b", "lora", "bf16_mixed", 2, 2048, True, 22.42),
     ("llama-3-8b", "lora", "bf16_mixed", 1, 2048, False, 31.78),
     ("llama-3-8b", "full", "bf16", 1, 2048, True, 74.85),
-    # Issue 12: the same run with torch.optim.AdamW(fused=True) peaks at 60 GiB.
+    # The same run with torch.optim.AdamW(fused=True) peaks at 60 GiB.
     ("llama-3-8b", "full", "bf16", 1, 2048, True, 60.0, "fused"),
 ]
 # (preset, batch, prompt tokens, new tokens, measured GiB) with model.generate()

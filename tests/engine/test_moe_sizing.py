@@ -1,4 +1,4 @@
-"""Mixture of experts (issue 21): memory holds every expert, compute uses the active ones."""
+"""Mixture of experts: memory holds every expert, compute uses the active ones."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21 item 7: work counted in its own unit (images, audio hours, passages, pairs): the
+"""Work counted in its own unit (images, audio hours, passages, pairs): the
 answers accept and validate it in both languages, the published schema states the same rules,
 and each catalog throughput figure carries its source, date and basis."""
 

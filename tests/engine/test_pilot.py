@@ -1,4 +1,4 @@
-"""Issue 24 item 3: a pilot that proves the plan. For each workload's first option (and the
+"""A pilot that proves the plan. For each workload's first option (and the
 runner-up when its cost to result is within the catalog's rank_cost_tolerance), the result says
 what to rent for how long, the benchmark to run for the team's stack at the team's lengths and
 concurrency, and a pass line for each figure the plan assumed."""

@@ -116,7 +116,7 @@ def test_the_first_option_billed_elsewhere_names_the_first_one_priced_here(
     catalog: Catalog, scoring: ScoringModel
 ) -> None:
     # A public-cloud training run ships its data once: a card in a known region elsewhere stays
-    # a tie-break among close costs (issue 21), and the report names the first option offered
+    # a tie-break among close costs, and the report names the first option offered
     # and priced where the customer is.
     # The same Tokyo retailer's weekly LoRA on 200M tokens: one GH200 at Lambda (US) first.
     doc = team(

@@ -1,4 +1,4 @@
-"""The RTX-class card of issue 22 item 3: the NVIDIA RTX 6000 Ada in the catalog, every figure
+"""The RTX-class card: the NVIDIA RTX 6000 Ada in the catalog, every figure
 with its source and date, its rental, dedicated and purchase prices, and a team it suits."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Bounds and nullability are stated once, in the answers schema: the wizard's preview and the
-step forms read them there (issue 25 item 5)."""
+step forms read them there."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SGLang as a serving stack a team can answer (issue 24 item 3): which cards it runs on and in
+"""SGLang as a serving stack a team can answer: which cards it runs on and in
 which numeric formats, each from SGLang's own documentation at a commit, as catalog data beside
 the other stacks' support."""
 
@@ -143,7 +143,7 @@ def test_would_change_if_says_a_switch_to_vllm_once_not_again_for_sglang(
     # The benchmark sample's TensorFlow team on TensorRT-LLM: moving to vLLM flips it to TPUs.
     # SGLang is scored and constrained as vLLM is (scoring v1), so it would say the same again.
     # Serving a 70B model: its DeepSeek-V3 fits no TPU serving slice, so no flip to TPUs is
-    # stated for it (a lever never leads to a dead end, issue 24 item 2).
+    # stated for it (a lever never leads to a dead end).
     doc = {**variants(40)[19].to_dict(), "model": {"preset": "llama-3-70b"}}
     assert doc["frameworks"]["serving"] == "tensorrt_llm"
     changes = evaluate(doc, catalog, scoring)["recommendation"]["would_change_if"]

@@ -392,7 +392,7 @@ def test_the_chunked_prefill_assumption_is_stated_with_its_source(
 def test_halving_device_memory_roughly_doubles_the_training_count(
     catalog: Catalog, preset: str
 ) -> None:
-    """Issue 21 item 3: ZeRO-3 plus tensor parallelism inside a node when a micro-batch's
+    """ZeRO-3 plus tensor parallelism inside a node when a micro-batch's
     activations do not fit one device: an A100 40GB needs about twice the A100 80GB count."""
     shape = S.shape_from_preset(catalog.presets[preset])
     t = training(sequence_length=8192, gradient_checkpointing=True)

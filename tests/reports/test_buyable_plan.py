@@ -1,6 +1,5 @@
 """The report leads with a plan someone can buy, says what its confidence covers, speaks the
-customer's language and opens with a two-page executive summary (issue #15 items 1-3 and 7,
-#14 item 7)."""
+customer's language and opens with a two-page executive summary."""
 
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "zh-hant")
 TWO_WORKLOADS = "llm-fine-tuning-startup"  # fine-tuning and real-time serving
-# The report's phrase for a cost per result, in each language's order (issue 24 item 6).
+# The report's phrase for a cost per result, in each language's order.
 PER_RUN = {"en": "{usd} per run", "zh-hant": "每次訓練 {usd}"}
 PER_MTOK = {"en": "per million tokens", "zh-hant": "每百萬 token"}
 SUMMARY = {"en": "Executive summary", "zh-hant": "摘要"}
@@ -72,8 +71,8 @@ def test_page_one_names_card_provider_region_billing_and_cost_per_result(languag
         assert i18n.region_text(price["region"], language) in page_one
         assert f"${chosen['monthly_cost_usd']:,.0f}" in page_one
     run_cost, _slot = charts._run_cost(result["workloads"][0]["options"][0])
-    # The report's dollar format: whole dollars from $100, cents below (issue 21 moved the first
-    # option under $100 a run).
+    # The report's dollar format: whole dollars from $100, cents below (this first option costs
+    # under $100 a run).
     assert PER_RUN[language].format(usd=usd(run_cost)) in page_one
     assert PER_MTOK[language] in page_one
 
@@ -97,7 +96,7 @@ def test_the_runner_up_is_named_with_the_difference() -> None:
 
 
 def test_an_owned_option_has_a_monthly_cost_and_no_rental_proxy() -> None:
-    # Issue 22: owned hardware is priced as a total cost of ownership; the proxy is gone.
+    # Owned hardware is priced as a total cost of ownership; the proxy is gone.
     result = result_for("regulated-finance-private-cloud", "en")
     first = result["workloads"][0]["options"][0]
     summary = squash(summary_html("regulated-finance-private-cloud", "en"))
@@ -115,7 +114,7 @@ def test_confidence_says_what_it_covers_beside_the_easiest_flips(language: str) 
     covers = {"en": "the lowest of: GPU or TPU", "zh-hant": "取以下三者的最低值：GPU 或 TPU"}
     assert covers[language] in summary
     assert f"{float(parts['card']) * 100:.0f}%" in summary
-    # Issue 21: this starter's first options now have no single flip (its page says so); the
+    # This starter's first options now have no single flip (its page says so); the
     # flips beside the confidence are checked on a starter that has them.
     flipped = "ecommerce-recommender"
     flips = result_for(flipped, language)["recommendation"]["would_change_if"]
@@ -154,8 +153,8 @@ def test_sources_name_the_providers_price_page_and_its_date() -> None:
 
 
 def test_break_even_reads_as_a_sentence() -> None:
-    # A starter whose chosen option has a fixed price to weigh (issue 21 moved the batch
-    # transcription starter's first option to an on-demand-only offer).
+    # A starter whose chosen option has a fixed price to weigh (the batch
+    # transcription starter's first option is an on-demand-only offer, so it has none).
     slug = next(
         s.slug
         for s in STARTERS

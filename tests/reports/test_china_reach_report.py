@@ -1,4 +1,4 @@
-"""Issue 22 item 5 through the report: a team serving mainland China reads, in its own
+"""China reach through the report: a team serving mainland China reads, in its own
 language, what the border adds to its first option's time to first token - the round trip over
 the option's path, the figure it comes from and whether it is measured, the allowance for the
 evening-peak loss and whether the target holds."""

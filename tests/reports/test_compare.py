@@ -67,7 +67,7 @@ def test_a_quieter_service_reads_as_a_change_of_card_count_and_cost() -> None:
 
 def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     """The report's plan, the compare page and the what-if's comparison show a serving
-    workload's cost per result as one phrase: "$x per million tokens" (issue 24 item 6)."""
+    workload's cost per result as one phrase: "$x per million tokens"."""
     answers = STARTERS["llm-fine-tuning-startup"].document()
     membership, obj = submitted_assessment(answers=answers, title="Wording")
     report = generated_report(obj, number=1, answers=answers)
@@ -96,7 +96,7 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
 ):
     """Two versions priced from different catalogs: the page lists the price that moved (card,
     seller, billing, before and after) and counts the others; v1 was generated in English and
-    v2 in Chinese, and a Chinese page names every criterion in Chinese (issue 24 item 6)."""
+    v2 in Chinese, and a Chinese page names every criterion in Chinese."""
     from advisor.reference.models import Catalog, CatalogPrice
     from advisor.reference.services.catalog import catalog_clone, catalog_publish
 
@@ -126,7 +126,7 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     (row,) = _rows(page, f"{option['name']} · {used['provider']}")
     assert f"${float(old_hour):,.2f} per device-hour" in row
     assert f"${float(old_hour) * 2:,.2f} per device-hour" in row
-    # A price keeps its unit on its line at 1366 px (issue 24 item 6).
+    # A price keeps its unit on its line at 1366 px.
     assert f'<span class="text-nowrap">${float(old_hour):,.2f} per device-hour</span>' in page
     # The latency row names its metric without brackets inside brackets.
     assert "Latency: Whole answer on screen (default)</th>" in page

@@ -1,4 +1,4 @@
-"""Issue 22 item 1 and issue 24 item 2 through the report: a workload with no runnable, priced
+"""Dead ends through the report: a workload with no runnable, priced
 option shows on page one (page, PDF) what rules its options out, the relaxations that bring them
 back and the operator's sized server to quote, in both languages; never a bare "no option",
 and no sentence about a runner-up that the result does not have."""
@@ -122,7 +122,7 @@ def test_a_dead_end_quote_of_a_server_entered_without_its_spec_shows_the_sized_h
     editor: Client,  # noqa: F811
     language: str,
 ) -> None:
-    """Issue 22 item 1: where the operator's server carries no CPU, RAM, NVMe or network (a row
+    """Where the operator's server carries no CPU, RAM, NVMe or network (a row
     imported with the card and route only), the dead end's quote and the quote card show the
     host the engine sizes for the workload, never a blank "— cores"."""
     from advisor.reference.services.catalog import catalog_publish

@@ -1,4 +1,4 @@
-"""Issue 24 item 2 through the report page: the "would change if" flip to TPU for an int8 SGLang
+"""Honest levers through the report page: the "would change if" flip to TPU for an int8 SGLang
 team says to serve in bf16 as well (no TPU serves int8 under SGLang), in both languages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24 item 4: a serving benchmark's own result, pasted or uploaded for a report's first
+"""A serving benchmark's own result, pasted or uploaded for a report's first
 option, re-plans it in a new version that says what changed; refused results name every
 problem in the page's language and keep what was sent; measurements stay with their
 organisation; operator staff see measured-vs-estimated ratios without customer names."""
@@ -143,7 +143,7 @@ def test_a_wrong_result_names_every_problem_and_comes_back_in_the_box(
     response = client.post(_url(v1), {"file": upload})
     assert response.status_code == 400
     raw = response.content.decode()
-    # Options and fields are code that never wraps inside itself (issue 24 item 6).
+    # Options and fields are code that never wraps inside itself.
     assert '<code class="text-nowrap">--max-concurrency</code>' in raw
     assert '<code class="text-nowrap">max_concurrency</code> is missing' in raw
     page = html.unescape(re.sub(r"</?code[^>]*>", "", raw))

@@ -1,4 +1,4 @@
-"""Issue 24 item 3: the report page, the PDF body and the JSON carry the pilot that proves the
+"""The report page, the PDF body and the JSON carry the pilot that proves the
 plan, in the report's language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The walk's rough edges in the report's words (issue 24 item 6): no raw labels, no empty
+"""The walk's rough edges in the report's words: no raw labels, no empty
 placeholders, the billing reason in plain words, in both languages."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_chinese_pages_group_numbers_in_thousands_and_write_dates_in_words() -> 
 
 
 def test_chinese_text_addresses_the_reader_one_way() -> None:
-    """您 throughout: the message catalog and the engine's Chinese text (issue 24 item 6)."""
+    """您 throughout: the message catalog and the engine's Chinese text."""
     from pathlib import Path
 
     from advisor.engine.messages import CATALOG_TEXT, FIELD_LABELS, FIELD_QUESTIONS, MESSAGES

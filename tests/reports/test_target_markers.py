@@ -1,4 +1,4 @@
-"""Issue 21 items 5-6: an option that misses its target is marked as missing wherever the report
+"""An option that misses its target is marked as missing wherever the report
 lists it (page one, the option tables, the CSV), and when nothing meets a latency target page one
 says so with the best reachable figure and the levers."""
 

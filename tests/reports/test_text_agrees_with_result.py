@@ -1,4 +1,4 @@
-"""Issue 24 item 2: the report's risks, confidence wording and "would change if" are read from
+"""The report's risks, confidence wording and "would change if" are read from
 the result the plan shows. Every starter and every dead-end shape, in both languages: no runner-up
 sentence without a runner-up, no "no single change" beside a dead end, a dead end's own sentence
 among the risks, and a headline that recommends only what has an option."""

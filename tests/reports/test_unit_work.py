@@ -1,4 +1,4 @@
-"""Issue 21 item 7: work counted in its own unit reads in that unit in every output of the
+"""Work counted in its own unit reads in that unit in every output of the
 report: the page and the PDF (the throughput table with its source, cost per audio hour) and the
 CSV (cost per unit of work and the throughput's source), in English and Traditional Chinese."""
 

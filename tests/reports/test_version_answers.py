@@ -1,4 +1,4 @@
-"""Issue 24 item 1: a version saved from a what-if keeps its answers. Regenerating it (another
+"""A version saved from a what-if keeps its answers. Regenerating it (another
 language, a newer model or catalog) starts from them and says so, compare claims no change
 nobody made, and the customer can adopt a version's answers as the assessment's, after a
 confirmation, under the optimistic lock. Through the pages, as a form post (no JavaScript) and

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "zh-hant")
 GENERATED_AT = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
-# A result stored by engine 1.0.0 (result schema 1) for the fine-tuning starter, before #12.
+# A result stored by engine 1.0.0 (result schema 1) for the fine-tuning starter.
 V1_RESULT = Path(__file__).parent / "data" / "result_v1_fine_tuning_en.json"
 
 TEXT = {
@@ -84,7 +84,7 @@ TRT_TEAM = _answers(
 
 
 # The chatbot starter on an 8B model: 70B needs 8-way tensor parallelism, which no hosted
-# server in the catalog holds in one unit (issue 21), so hosting would have no priced option
+# server in the catalog holds in one unit, so hosting would have no priced option
 # and no cost gap; an 8B model fits one hosted GPU and keeps the gap this test reads.
 CHATBOT_8B = _answers("realtime-chatbot", model={"preset": "llama-3-8b"})
 
@@ -162,8 +162,8 @@ def test_v2_report_states_every_rule_applied_in_its_language(language: str) -> N
         assert escape(rule["statement"]) in html, rule["id"]
 
 
-# Issue 22 priced owned hardware, so the regulated-finance starter lost its "less hardware to
-# buy" lever; this expert team's first option has a numeric (micro-batch) lever.
+# Owned hardware is priced, so the regulated-finance starter has no "less hardware to buy"
+# lever; this expert team's first option has a numeric (micro-batch) lever.
 LEVER_TEAM = next(d for n, d, _c in CASES if n == "hk_hospital_fine_tunes_on_private_cloud")
 
 
@@ -184,7 +184,7 @@ def test_v2_report_shows_numeric_levers_as_a_table(language: str) -> None:
     result, rendered = lever_rendered(language)
     html, text = rendered.document_html, TEXT[language]
     levers = [c for c in result["recommendation"]["would_change_if"] if c.get("kind") == "lever"]
-    # Issue 21 moved this team's first options (the micro-batch lever was the 2 x A100's); each
+    # This team's first options are not the 2 x A100 whose lever was the micro-batch; each
     # lever the result has is a row of the table, worded as the report words it.
     assert levers
     assert f">{text['levers']}</h3>" in html
@@ -213,8 +213,8 @@ def test_mode_changed_by_cost_shows_the_preferred_mode_and_the_gap(language: str
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_v2_pdf_holds_the_why_this_option_section(language: str) -> None:
-    # The TRT team has options that need porting; since issue 21 re-ranked its first options it
-    # has no numeric lever, so the levers table is read from the regulated-finance starter's PDF.
+    # The TRT team has options that need porting; its first options
+    # have no numeric lever, so the levers table is read from the regulated-finance starter's PDF.
     for key, sections in (
         ("trt", ("heading", "rules", "porting")),
         ("levers", ("heading", "levers")),

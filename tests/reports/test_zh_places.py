@@ -1,4 +1,4 @@
-"""Issue 24 item 6: a zh-Hant page names a provider's region with its code kept and its place in
+"""A zh-Hant page names a provider's region with its code kept and its place in
 Chinese ("ap-southeast-1（新加坡）"), and the catalog's notes on where a card is offered read in
 Chinese; every region and note the bundled data writes has its Chinese form, so a new one
 cannot slip in untranslated."""

@@ -1,4 +1,4 @@
-"""Issue 15 item 4: a zh-Hant report is written in Traditional Chinese all the way, risks, known
+"""A zh-Hant report is written in Traditional Chinese all the way, risks, known
 gaps, server notes and the figures table included. What may stay in English is named data: card,
 provider, region and product names, units, and the catalog's own source citations."""
 
@@ -76,10 +76,10 @@ def named_data(result: dict[str, Any]) -> list[str]:
             # The unit it is bought in, as its seller names it ("gpu_1x_gh200", "HK-H100-8").
             if (o.get("unit") or {}).get("name"):
                 names.add(str(o["unit"]["name"]))
-            # An owned option's break-even names the rental it is compared with (issue 22).
+            # An owned option's break-even names the rental it is compared with.
             rental = (o.get("tco") or {}).get("break_even") or {}
             names.update(str(rental[k]) for k in ("provider", "region") if rental.get(k))
-        # A dead end's relaxations and quote name the offers they bring back (issue 22 item 1).
+        # A dead end's relaxations and quote name the offers they bring back.
         dead = w.get("dead_end") or {}
         for o in [*(r["option"] for r in dead.get("relaxations", [])), dead.get("quote") or {}]:
             names.update(str(o[k]) for k in ("name", "provider", "region", "unit") if o.get(k))
@@ -107,7 +107,7 @@ def english_left(text: str, result: dict[str, Any]) -> list[str]:
     for name in [*named_data(result), *ALLOWED]:
         text = text.replace(name, " ")
     text = re.sub(r"https?://\S+", " ", text)
-    # Citations of the reference files ("deployment_costs.md 1c") are item 3's to word.
+    # Citations of the reference files ("deployment_costs.md 1c") are worded elsewhere.
     text = re.sub(r"[\w./-]+\.(?:md|json|py)\b", " ", text)
     return [m.group(0) for m in ENGLISH_RUN.finditer(text)] + CODE_NAME.findall(text)
 

@@ -1,4 +1,4 @@
-"""zh-Hant number and date formats (issue 24 item 6): Django's own zh_Hant module groups digits
+"""zh-Hant number and date formats: Django's own zh_Hant module groups digits
 in fours with no separator ("12000", "1,2000" when forced); Taiwan and Hong Kong write money and
 counts in thousands with commas ("12,000"), as the site's English pages and its figures do.
 The dates are Django's zh_Hant ones."""

@@ -26,7 +26,7 @@ class _Rollback(Exception):
 
 class Command(BaseCommand):
     help = (
-        "Time the red team's amplification body (issue 11: 190,000 bad regions, ~1 MB) against "
+        "Time the red team's amplification body (190,000 bad regions, ~1 MB) against "
         "a valid document of the same endpoint, through the API, and through `assess`: prints "
         "status, answer size and milliseconds per request. Writes nothing it keeps."
     )

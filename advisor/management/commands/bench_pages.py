@@ -1,6 +1,6 @@
-"""`make bench-pages`: the pages issue 24's walk timed as slow, served one at a time in this
-process through Django's test client against the seeded demo: wall and CPU milliseconds and
-SQL queries per request, optionally a cProfile of each."""
+"""`make bench-pages`: the pages a walk through the product timed as slow, served one at a time in
+this process through Django's test client against the seeded demo: wall and CPU milliseconds and SQL
+queries per request, optionally a cProfile of each."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from advisor.services import assessments, reports, sharing
 from advisor.starters import STARTERS, Starter
 
 # The company running the site (its public name is what house offers are credited to) and two
-# customers. Issue 22: the operator's staff are its sales engineer and admin; a customer's
+# customers. The operator's staff are its sales engineer and admin; a customer's
 # members see only their own organisation (the demo once made the customer's member a member of
 # the operator, and a report told them "this is a server from" their own organisation).
 OPERATOR_ORG = "Harbour GPU Cloud"

@@ -460,7 +460,7 @@ class HouseOfferAdmin(CatalogRowAdmin):
         return _("%(fitted)s / %(won)s of %(read)s") % {"fitted": fitted, "won": won, "read": read}
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
-        # Issue 22 item 2: how many recent assessments each offer would have fitted and won,
+        # How many recent assessments each offer would have fitted and won,
         # from the stored results of the newest finished reports (one query per page).
         # Kept for this thread until its next changelist: the page renders after the return.
         _DEMAND.rows = selectors.house_offer_demand()

@@ -171,7 +171,7 @@ def catalog_next_version() -> int:
 def catalog_draft_for_edit(*, user: User | None) -> tuple[Catalog, bool]:
     """The draft an edit writes to, and whether it was created here: the newest draft, else
     a new one cloned from the published catalog (the bundled one on a fresh database), so that
-    the house-offer form works without cloning a draft first (issue 22 item 7)."""
+    the house-offer form works without cloning a draft first."""
     draft = Catalog.objects.filter(status=Catalog.Status.DRAFT).order_by("-version").first()
     if draft is not None:
         return draft, False

@@ -508,7 +508,7 @@ def test_a_catalog_preview_counts_the_flips_a_direct_computation_finds(
     editor: Client,
 ) -> None:
     # The L4 at a tenth of its price and with two thirds of its memory: more, cheaper cards. (The
-    # L4 is offered where the assessments are; the MI300X, used before, is not - issue 12.)
+    # L4 is offered where the assessments are; the MI300X, used before, is not.)
     for price in draft.prices.filter(accelerator__key="nvidia-l4"):
         price.usd_per_device_hour = (price.usd_per_device_hour or Decimal(0)) / 10
         price.as_of = timezone.localdate()

@@ -1,7 +1,7 @@
-"""Issue 14 item 5 on the command line: an offers file row may carry its premium route to mainland
-China (CN2 GIA/CMI), the Mbps its price includes and the price of one more Mbps a month; the
-import keeps them on the price row (converted to USD like the price) where the engine reads them,
-and refuses bad ones with every problem listed and nothing written."""
+"""Premium China bandwidth on the command line: an offers file row may carry its premium route to
+mainland China (CN2 GIA/CMI), the Mbps its price includes and the price of one more Mbps a month;
+the import keeps them on the price row (converted to USD like the price) where the engine reads
+them, and refuses bad ones with every problem listed and nothing written."""
 
 from __future__ import annotations
 

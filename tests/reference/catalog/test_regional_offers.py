@@ -1,5 +1,5 @@
-"""Issue 14 items 1-3 in the database: the migration that publishes them, the offers import on the
-command line and where each card is offered on the `/catalog/` page."""
+"""The catalog's corrections and regional offers in the database: the migration that publishes them,
+the offers import on the command line and where each card is offered on the `/catalog/` page."""
 
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def test_the_catalog_page_shows_where_each_card_is_offered_with_sources(client: 
 def test_a_row_of_wrong_types_lists_every_problem_of_that_row_and_writes_nothing(
     tmp_path: Path,
 ) -> None:
-    # Issue 23: only the row's first missing field was reported.
+    # Only the row's first missing field was reported.
     rows = json.loads(OFFERS.read_text("utf-8"))
     rows[3] = {
         "provider": 7,

@@ -435,7 +435,7 @@ def test_counts_of_one_read_in_the_singular(editor: Client, draft: ScoringModel)
     assert "of 1 submitted assessment whose recommendation would change" in text
 
 
-# --- queries (issue 24 item 6: the change page and its save took 2.6 s on a busy box) ----------
+# --- queries (the change page and its save took 2.6 s on a busy box) ----------
 
 
 def _queries(client: Client, url: str, data: dict[str, Any] | None = None) -> int:

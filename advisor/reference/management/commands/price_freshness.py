@@ -15,7 +15,7 @@ from advisor.reference.prices.base import RecordedTransport
 from advisor.reference.services.prices import PriceFreshness, price_freshness, price_refresh
 
 RECORDED = Path(settings.BASE_DIR) / "tests" / "fixtures" / "pricing"
-# Issue #14's goal: after a refresh, at most this share of a report's prices is stale or undated.
+# The goal: after a refresh, at most this share of a report's prices is stale or undated.
 GOAL = 0.10
 
 
