@@ -34,12 +34,12 @@ def test_the_age_table_counts_every_row_once() -> None:
     assert sum(c.undated for c in rows.values()) == sum(1 for p in PRICES if not p["as_of"])
 
 
-@pytest.mark.xfail(strict=True, reason="7 rows are still undated: their sources carry no date")
+@pytest.mark.xfail(strict=True, reason="3 rows undated: p037, rg33, rg39 (docs/prices.md)")
 def test_no_price_is_undated() -> None:
     assert [p["id"] for p in PRICES if not p["as_of"]] == []
 
 
-@pytest.mark.xfail(strict=True, reason="28 of 205 rows old or undated, unconfirmed (at most 20)")
+@pytest.mark.xfail(strict=True, reason="24 of 203 rows old or undated, unconfirmed (at most 20)")
 def test_at_most_a_tenth_of_the_prices_are_old_without_a_second_source() -> None:
     old = [
         p["id"]

@@ -40,8 +40,10 @@ def test_it_serves_with_the_stacks_of_the_l40s_the_same_ada_card(catalog: Catalo
 
 def test_its_prices_carry_source_date_and_staleness(catalog: Catalog) -> None:
     rows = {p.id: p for p in catalog.prices if p.accelerator_id == CARD}
-    assert set(rows) == {"p201", "p202", "p203"}
-    secure, community, gex130 = rows["p201"], rows["p202"], rows["p203"]
+    # Hetzner's GEX130 (p203, EUR 838 a month before its April 2026 price change, absent from
+    # Hetzner's GPU matrix of 2026-10-08) was withdrawn: no later public price dates it.
+    assert set(rows) == {"p201", "p202"}
+    secure, community = rows["p201"], rows["p202"]
     # Secure Cloud read again in SkyPilot's RunPod catalog (2026-12-06), the earlier pages kept.
     assert (secure.provider, secure.usd_per_device_hour, secure.as_of) == (
         "RunPod",
@@ -51,11 +53,6 @@ def test_its_prices_carry_source_date_and_staleness(catalog: Catalog) -> None:
     assert "skypilot-catalog" in secure.source and "runpod.io/pricing" in secure.source
     assert (community.usd_per_device_hour, community.as_of) == (0.74, "2026-03-16")
     assert "Community" in (community.note or "")
-    # Hetzner's GEX130: EUR 838 a month before its April 2026 price change, said so.
-    assert gex130.modes == ("dedicated_hosting", "bare_metal") and gex130.region_key == "europe"
-    assert gex130.usd_per_device_month == 932.95 and gex130.derived
-    assert "EUR 838" in gex130.source and "hetzner.com/dedicated-rootserver/gex130" in gex130.source
-    assert "STALE" in (gex130.note or "")
     purchase = catalog.figures["purchase_usd_nvidia_rtx_6000_ada"]
     assert purchase["value"] == 6800.0 and purchase["as_of"] and "$6,800" in purchase["source"]
     assert catalog.rule("purchase_price_by_accelerator")[CARD] == "purchase_usd_nvidia_rtx_6000_ada"
