@@ -27,7 +27,7 @@ from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
 from advisor.reporting.options import cost_per_result, where_sold
-from advisor.steps import STEPS
+from advisor.wizard.steps import STEPS
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import health, permissions, selectors, step_forms
+from advisor import health, permissions, selectors
 from advisor.decisions import languages
 from advisor.engine.problems import AnswersError, Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
@@ -35,8 +35,9 @@ from advisor.models import Assessment, Lead
 from advisor.services import assessments, prospects
 from advisor.services.reports import ReportThrottled
 from advisor.starters import STARTERS
-from advisor.steps import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
-from advisor.wizard import form_for
+from advisor.wizard import binding as step_forms
+from advisor.wizard.forms_by_step import form_for
+from advisor.wizard.steps import BY_SLUG, Step, applicable_steps, first_incomplete, neighbours
 
 
 @require_GET

@@ -7,9 +7,9 @@ reaching the forms.
 
 from __future__ import annotations
 
-from advisor.forms import steps as f
 from advisor.forms.base import StepForm
-from advisor.steps import STEPS, Step
+from advisor.wizard import forms as f
+from advisor.wizard.steps import STEPS, Step
 
 FORMS: dict[str, type[StepForm]] = {
     form.section: form

@@ -24,8 +24,8 @@ from advisor.forms.base import StepForm
 from advisor.labels import question_for
 from advisor.models import Assessment
 from advisor.services import assessments
-from advisor.steps import Step, applicable_steps
-from advisor.wizard import form_for
+from advisor.wizard.forms_by_step import form_for
+from advisor.wizard.steps import Step, applicable_steps
 
 IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
 # Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.
