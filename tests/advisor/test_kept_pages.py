@@ -218,8 +218,8 @@ def test_the_kept_panel_reads_nothing_of_the_catalog_or_scoring_model(
     client: Client, member: Any, slug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The wizard panel is kept per assessment version, not per published catalog and scoring
-    # model (views._step_context): only its {% live %} preview may read those. A step that
-    # comes to show them must add their published versions to the panel's key.
+    # model (advisor.wizard.views._step_context): only its {% live %} preview may read those.
+    # A step that comes to show them must add their published versions to the panel's key.
     monkeypatch.setattr(evaluation, "preview", lambda draft: None)
     obj = _new(member, _team_for(slug))
     statements: list[str] = []
