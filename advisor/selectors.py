@@ -254,7 +254,7 @@ def membership_for(*, user: User | AnonymousUser, organization: Organization) ->
 
 def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
     """What differs between two reports of one assessment, and the reasons that moved (the
-    answers that differ are worded from the wizard's forms: step_forms.answer_changes)."""
+    answers that differ are worded from the wizard's forms: wizard.binding.answer_changes)."""
     a, b = left.result or {}, right.result or {}
     ra, rb = a.get("recommendation", {}), b.get("recommendation", {})
     fields = ["accelerator", "deployment_mode", "billing", "confidence"]

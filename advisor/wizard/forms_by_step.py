@@ -1,7 +1,7 @@
 """Each wizard step's form, for the pages that show and bind them.
 
-The steps themselves (which exist, when they apply, when they are done) are `advisor.steps`,
-which knows no form, so that services, selectors and reporting can count progress without
+The steps themselves (which exist, when they apply, when they are done) are `steps`, which
+knows no form, so that services, selectors and reporting can count progress without
 reaching the forms.
 """
 
