@@ -18,8 +18,8 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from formtools.wizard.views import NamedUrlSessionWizardView, normalize_name
 
-from advisor.forms import steps as f
-from advisor.steps import BY_SLUG
+from advisor.wizard import forms as f
+from advisor.wizard.steps import BY_SLUG
 
 STEPS = [("organization", f.OrganizationStepForm), ("workloads", f.WorkloadsStepForm)]
 URL_NAME = "bench_peer_step"

@@ -25,7 +25,7 @@ from django_htmx.http import (
 )
 
 from accounts import throttle
-from advisor import permissions, selectors, step_forms
+from advisor import permissions, selectors
 from advisor.decisions import languages
 from advisor.engine.document import normalise
 from advisor.engine.problems import AnswersError
@@ -36,6 +36,7 @@ from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_
 from advisor.models import Assessment, Lead, Report, ShareLink
 from advisor.reporting.csv import cost_table_csv
 from advisor.services import assessments, leads, pdfs, reports, sharing, what_if
+from advisor.wizard import binding as step_forms
 
 POLL_SECONDS = 1
 

@@ -27,7 +27,7 @@ from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
 from advisor.reporting.options import cost_per_result, where_sold
-from advisor.steps import STEPS
+from advisor.wizard.steps import STEPS
 
 logger = logging.getLogger(__name__)
 
@@ -254,7 +254,7 @@ def membership_for(*, user: User | AnonymousUser, organization: Organization) ->
 
 def report_changes(*, left: Report, right: Report) -> dict[str, Any]:
     """What differs between two reports of one assessment, and the reasons that moved (the
-    answers that differ are worded from the wizard's forms: step_forms.answer_changes)."""
+    answers that differ are worded from the wizard's forms: wizard.binding.answer_changes)."""
     a, b = left.result or {}, right.result or {}
     ra, rb = a.get("recommendation", {}), b.get("recommendation", {})
     fields = ["accelerator", "deployment_mode", "billing", "confidence"]

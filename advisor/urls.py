@@ -8,6 +8,7 @@ from advisor import bench_views, measure_views, report_views, views
 from advisor.api.site import api
 from advisor.reference import views as scoring_views
 from advisor.reference.urls import moved_admin_urls
+from advisor.wizard import views as wizard_views
 
 advisor_patterns = (
     [
@@ -16,11 +17,11 @@ advisor_patterns = (
         path("assessments/new/", views.assessment_new, name="assessment_new"),
         path("prospects/new/", views.prospect_new, name="prospect_new"),
         path("assessments/<int:pk>/invite/", views.customer_invite, name="customer_invite"),
-        path("assessments/<int:pk>/", views.assessment, name="assessment"),
-        path("assessments/<int:pk>/steps/<slug:slug>/", views.step, name="step"),
-        path("assessments/<int:pk>/submit/", views.submit, name="submit"),
+        path("assessments/<int:pk>/", wizard_views.assessment, name="assessment"),
+        path("assessments/<int:pk>/steps/<slug:slug>/", wizard_views.step, name="step"),
+        path("assessments/<int:pk>/submit/", wizard_views.submit, name="submit"),
         path("assessments/<int:pk>/result/", views.result, name="result"),
-        path("assessments/<int:pk>/reopen/", views.reopen, name="reopen"),
+        path("assessments/<int:pk>/reopen/", wizard_views.reopen, name="reopen"),
         path("assessments/<int:pk>/reports/", report_views.report_request, name="report_request"),
         path("assessments/<int:pk>/reports/compare/", report_views.compare, name="compare"),
         path("assessments/<int:pk>/reports/<int:number>/", report_views.report, name="report"),

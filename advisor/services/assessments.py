@@ -24,7 +24,7 @@ from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment
 from advisor.services.reports import report_request, report_throttle
 from advisor.starters import BY_SLUG as STARTERS
-from advisor.steps import progress
+from advisor.wizard.steps import progress
 
 
 class PendingInput(Exception):

@@ -20,7 +20,7 @@ from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Report
 from advisor.services.assessments import assessment_write
 from advisor.services.reports import report_enqueue, report_throttle
-from advisor.steps import progress
+from advisor.wizard.steps import progress
 
 
 @dataclass

@@ -10,9 +10,9 @@ import pytest
 from django.utils.translation import override
 
 from advisor.engine import i18n
-from advisor.forms import steps  # noqa: F401 - defines the step forms
 from advisor.forms.base import StepForm
 from advisor.forms.what_if import WHAT_IF_FIELDS, WhatIfForm
+from advisor.wizard import forms  # noqa: F401 - defines the step forms
 
 LANGUAGES = ("en", "zh-hant")
 

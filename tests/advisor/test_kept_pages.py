@@ -24,8 +24,8 @@ from advisor.reference.services.catalog import catalog_clone, catalog_publish
 from advisor.reference.services.scoring import scoring_model_clone, scoring_model_publish
 from advisor.services import sharing
 from advisor.starters import BY_SLUG as STARTERS
-from advisor.steps import STEPS
 from advisor.templatetags import fragments
+from advisor.wizard.steps import STEPS
 from tests.factories import AssessmentFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def _team_for(slug: str) -> dict[str, Any]:
     """FULL, or for a step FULL does not reach (the work step asks serving-only teams what
     their model works on) FULL without its training."""
     from advisor.engine.answers import TRAINING_KINDS
-    from advisor.steps import BY_SLUG as STEP_BY_SLUG
+    from advisor.wizard.steps import BY_SLUG as STEP_BY_SLUG
 
     if STEP_BY_SLUG[slug].is_applicable(FULL):
         return FULL
@@ -218,8 +218,8 @@ def test_the_kept_panel_reads_nothing_of_the_catalog_or_scoring_model(
     client: Client, member: Any, slug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The wizard panel is kept per assessment version, not per published catalog and scoring
-    # model (views._step_context): only its {% live %} preview may read those. A step that
-    # comes to show them must add their published versions to the panel's key.
+    # model (advisor.wizard.views._step_context): only its {% live %} preview may read those.
+    # A step that comes to show them must add their published versions to the panel's key.
     monkeypatch.setattr(evaluation, "preview", lambda draft: None)
     obj = _new(member, _team_for(slug))
     statements: list[str] = []

@@ -53,6 +53,6 @@ def test_the_locustfile_names_the_people_and_their_flows(found: dict[str, Any]) 
 
 
 def test_the_locustfile_answers_every_step_of_the_wizard(found: dict[str, Any]) -> None:
-    from advisor.steps import STEPS
+    from advisor.wizard.steps import STEPS
 
     assert set(found["steps"]) == {step.slug for step in STEPS if step.section is not None}

@@ -18,7 +18,7 @@ from accounts.models import Role, User
 from advisor.models import Assessment, Lead
 from advisor.reference.services.catalog import catalog_publish
 from advisor.services import reports
-from advisor.steps import BY_SLUG as STEP_BY_SLUG
+from advisor.wizard.steps import BY_SLUG as STEP_BY_SLUG
 from tests.advisor.test_house_offers import _offer_post, _quote_url, editor
 from tests.factories import PASSWORD, CatalogFactory, MembershipFactory
 

@@ -14,7 +14,7 @@ from django.utils import translation
 from advisor.forms.base import StepForm
 from advisor.renderers import FAST_RENDERER
 from advisor.starters import STARTERS
-from advisor.wizard import FORMS as FORMS_BY_SECTION
+from advisor.wizard.forms_by_step import FORMS as FORMS_BY_SECTION
 
 FORMS = list(FORMS_BY_SECTION.values())
 # Awkward input: markup characters, an unconvertible number, a value no choice has.

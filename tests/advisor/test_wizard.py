@@ -13,8 +13,8 @@ from advisor.decisions import live
 from advisor.engine import parse_answers
 from advisor.models import Assessment
 from advisor.starters import BY_SLUG as STARTERS
-from advisor.steps import BY_SLUG as STEP_BY_SLUG
-from advisor.steps import STEPS
+from advisor.wizard.steps import BY_SLUG as STEP_BY_SLUG
+from advisor.wizard.steps import STEPS
 from tests.factories import AssessmentFactory, MembershipFactory
 from tests.wizard_posts import POSTS
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from advisor.engine.problems import check_partial
 from advisor.models import Assessment
-from advisor.steps import STEPS
-from advisor.wizard import FORMS
+from advisor.wizard.forms_by_step import FORMS
+from advisor.wizard.steps import STEPS
 from tests.factories import AssessmentFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment
 from advisor.services import reports, sharing
 from advisor.starters import STARTERS
-from advisor.steps import progress
+from advisor.wizard.steps import progress
 
 EMAIL = "bench-http@bench.example"
 ORG = "Benchmark HTTP"

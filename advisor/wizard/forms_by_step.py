@@ -1,15 +1,15 @@
 """Each wizard step's form, for the pages that show and bind them.
 
-The steps themselves (which exist, when they apply, when they are done) are `advisor.steps`,
-which knows no form, so that services, selectors and reporting can count progress without
+The steps themselves (which exist, when they apply, when they are done) are `steps`, which
+knows no form, so that services, selectors and reporting can count progress without
 reaching the forms.
 """
 
 from __future__ import annotations
 
-from advisor.forms import steps as f
 from advisor.forms.base import StepForm
-from advisor.steps import STEPS, Step
+from advisor.wizard import forms as f
+from advisor.wizard.steps import STEPS, Step
 
 FORMS: dict[str, type[StepForm]] = {
     form.section: form

@@ -1,5 +1,7 @@
-"""The wizard's step forms at work: a bound form turned into the data a service takes, a
-service's problems put back onto the form's fields, and answers shown as the forms word them.
+"""The wizard's step forms bound to a draft: input to service data, problems back on fields.
+
+A bound form is turned into the data a service takes, a service's problems are put back onto
+the form's fields, and answers are shown as the forms word them.
 
 Services take data (a section's value, the raw input, problems), never a form; this is the
 one place that binds a step's form to an assessment and attaches errors to it. Answers read
@@ -24,8 +26,8 @@ from advisor.forms.base import StepForm
 from advisor.labels import question_for
 from advisor.models import Assessment
 from advisor.services import assessments
-from advisor.steps import Step, applicable_steps
-from advisor.wizard import form_for
+from advisor.wizard.forms_by_step import form_for
+from advisor.wizard.steps import Step, applicable_steps
 
 IGNORED_INPUT = frozenset({"csrfmiddlewaretoken", "version", "action"})
 # Bounds on what a draft keeps of raw input: nobody types more, and the row stays small.

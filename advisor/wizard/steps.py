@@ -2,7 +2,7 @@
 
 Completeness is the engine's call: a step is complete when its section is present and the
 engine's full validation reports nothing under it. This module knows no form (services,
-selectors and reporting count progress with it); `advisor.wizard` gives each step its form.
+selectors and reporting count progress with it); `forms_by_step` gives each step its form.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Wizard step forms.
+"""The wizard's step forms, one per section of the answers document.
 
 Each form turns one section of the answers document into HTML inputs and back. The forms only
 convert types (text to numbers, "yes" to true); every rule about values — enums, bounds, what a
