@@ -20,9 +20,9 @@ from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff
 from advisor import charts
 from advisor.decisions import languages, pinned
-from advisor.engine import explain
 from advisor.engine import measured as M
 from advisor.engine.document import ResultDocument, Workload
+from advisor.engine.explain.reasons import reason_in
 from advisor.engine.problems import Problem, validate
 from advisor.models import Assessment, Lead, Measurement, Report, ShareLink
 from advisor.reporting.dead_ends import dead_end_offer
@@ -311,7 +311,7 @@ def _reasons_in(
     for r in reasons:
         worded = None
         if model is not None and r.get("answer_path"):
-            worded = explain.reason_in(
+            worded = reason_in(
                 model, str(r.get("criterion")), str(r["answer_path"]), r.get("answer_value"), lang
             )
         out[str(r.get("criterion"))] = (
