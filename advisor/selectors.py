@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts import rows
 from accounts.models import Membership, Organization, Role, User
 from accounts.selectors import is_operator_staff
-from advisor import charts
+from advisor.charts.results import chosen_option
 from advisor.decisions import languages, pinned
 from advisor.engine import measured as M
 from advisor.engine.document import ResultDocument, Workload
@@ -390,7 +390,7 @@ WORKLOAD_FIELDS = (
 
 def _first_option(result: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any]:
     """The facts a buyer compares about the option the report leads with for a workload."""
-    chosen = charts.chosen_option(cast(ResultDocument, result), cast(Workload, workload))
+    chosen = chosen_option(cast(ResultDocument, result), cast(Workload, workload))
     option: dict[str, Any] = dict(chosen) if chosen else {}
     if not option:
         return {}
@@ -447,7 +447,7 @@ def what_if_comparison(*, report: ResultDocument, what_if: ResultDocument) -> di
     before, after = report["recommendation"], what_if["recommendation"]
     targets: dict[str, dict[str, Any]] = {}
     for workload in what_if["workloads"]:
-        option = charts.chosen_option(what_if, workload)
+        option = chosen_option(what_if, workload)
         if option is None:
             continue
         targets[workload["kind"]] = {

@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import charts, selectors
+from advisor import selectors
+from advisor.charts.results import chosen_option, option_token_cost
 from advisor.engine import i18n
 from advisor.models import Report
 from advisor.starters import BY_SLUG as STARTERS
@@ -31,7 +32,7 @@ def _serving(report: Report) -> tuple[str, str]:
     and its monthly cost."""
     result = report.result
     (workload,) = [w for w in result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(result, workload)
+    option = chosen_option(result, workload)
     assert option is not None
     return f"{option['name']} × {option['count']}", f"${option['monthly_cost_usd']:,.0f}"
 
@@ -73,9 +74,9 @@ def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     report = generated_report(obj, number=1, answers=answers)
     generated_report(obj, number=2, answers=answers)
     (workload,) = [w for w in report.result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(report.result, workload)
+    option = chosen_option(report.result, workload)
     assert option is not None
-    token_cost, _slot = charts._token_cost(option)
+    token_cost, _slot = option_token_cost(option)
     phrase = f"${token_cost:,.2f} per million tokens"
     client = Client()
     client.force_login(membership.user)
@@ -104,7 +105,7 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     membership, obj = submitted_assessment(answers=answers, title="Prices")
     first = generated_report(obj, number=1, answers=answers)
     (workload,) = [w for w in first.result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(first.result, workload)
+    option = chosen_option(first.result, workload)
     assert option is not None
     used = option["prices"][option["billing_used"]]
     draft = catalog_clone(catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None)
