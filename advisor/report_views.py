@@ -25,7 +25,7 @@ from django_htmx.http import (
 )
 
 from accounts import throttle
-from advisor import permissions, selectors, step_forms
+from advisor import permissions, step_forms
 from advisor.decisions import languages
 from advisor.engine import AnswersError
 from advisor.engine.document import normalise
@@ -34,7 +34,23 @@ from advisor.forms.reports import ReportRequestForm, ShareLinkForm
 from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead, Report, ShareLink
+from advisor.reporting.compare import what_if_comparison
 from advisor.reporting.csv import cost_table_csv
+from advisor.selectors.assessments import assessment_get_for_user, membership_for
+from advisor.selectors.leads import (
+    lead_get_for_operator,
+    leads_for_report,
+    operator_name,
+    quote_snapshot,
+)
+from advisor.selectors.measurements import report_measured, report_measured_context
+from advisor.selectors.reports import (
+    report_changes,
+    report_exists_in_language,
+    report_get,
+    reports_for,
+)
+from advisor.selectors.sharing import share_link_by_token, share_link_get, share_links_for
 from advisor.services import assessments, leads, pdfs, reports, sharing, what_if
 
 POLL_SECONDS = 1
@@ -44,8 +60,8 @@ _no_store = cache_control(private=True, no_store=True)
 
 
 def _report(request: HtmxHttpRequest, pk: int, number: int) -> tuple[Assessment, Report]:
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    return assessment, selectors.report_get(assessment=assessment, number=number)
+    assessment = assessment_get_for_user(user=request.user, pk=pk)
+    return assessment, report_get(assessment=assessment, number=number)
 
 
 @login_required
@@ -63,12 +79,12 @@ def _report_context(
     quote_form: QuoteRequestForm | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
+    membership = membership_for(user=request.user, organization=assessment.organization)
     return {
         "assessment": assessment,
         "report": obj,
-        "reports": selectors.reports_for(assessment=assessment),
-        "links": selectors.share_links_for(report=obj),
+        "reports": reports_for(assessment=assessment),
+        "links": share_links_for(report=obj),
         "can_share": permissions.can_share(membership=membership, assessment=assessment),
         "request_form": ReportRequestForm(
             initial={"language": languages.engine_language(), "source": obj.number}
@@ -83,7 +99,7 @@ def _report_context(
         ),
         **_quote_context(obj, quote_form, _offer_asked(request, quote_form)),
         **_report_pdf_button(assessment, obj),
-        **selectors.report_measured_context(report=obj),
+        **report_measured_context(report=obj),
         **extra,
     }
 
@@ -134,14 +150,14 @@ def report_status(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
 @login_required
 @require_POST
 def report_request(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    assessment = assessment_get_for_user(user=request.user, pk=pk)
     form = ReportRequestForm(request.POST)
     if assessment.is_draft or not form.is_valid():
         messages.error(request, _("Submit the assessment before generating a report."))
         return redirect("advisor:assessment", pk=assessment.pk)
     user = request.user
     number = form.cleaned_data.get("source")
-    source = selectors.report_get(assessment=assessment, number=number) if number else None
+    source = report_get(assessment=assessment, number=number) if number else None
     try:
         obj = reports.report_request(
             assessment=assessment,
@@ -200,7 +216,7 @@ def _what_if_page(
 ) -> HttpResponse:
     """The what-if panel for htmx, the whole report page with it filled for a form post."""
     changes = (
-        selectors.what_if_comparison(report=normalise(obj.result or {}), what_if=outcome.result)
+        what_if_comparison(report=normalise(obj.result or {}), what_if=outcome.result)
         if outcome is not None and outcome.result is not None
         else None
     )
@@ -411,7 +427,7 @@ def report_csv(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpR
 @require_POST
 def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     assessment, obj = _report(request, pk, number)
-    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
+    membership = membership_for(user=request.user, organization=assessment.organization)
     if not permissions.can_share(membership=membership, assessment=assessment):
         raise Http404
     form = ShareLinkForm(request.POST)
@@ -442,9 +458,9 @@ def share_create(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
 @login_required
 @require_POST
 def share_revoke(request: AuthenticatedHttpRequest, pk: int, link_id: int) -> HttpResponse:
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    membership = selectors.membership_for(user=request.user, organization=assessment.organization)
-    link = selectors.share_link_get(assessment=assessment, pk=link_id)
+    assessment = assessment_get_for_user(user=request.user, pk=pk)
+    membership = membership_for(user=request.user, organization=assessment.organization)
+    link = share_link_get(assessment=assessment, pk=link_id)
     if not permissions.can_share(membership=membership, assessment=assessment):
         raise Http404
     sharing.share_link_revoke(link=link)
@@ -456,8 +472,8 @@ def share_revoke(request: AuthenticatedHttpRequest, pk: int, link_id: int) -> Ht
 @require_GET
 @_no_store
 def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    reports = list(selectors.reports_for(assessment=assessment))
+    assessment = assessment_get_for_user(user=request.user, pk=pk)
+    reports = list(reports_for(assessment=assessment))
     try:
         a = int(request.GET.get("a", ""))
         b = int(request.GET.get("b", ""))
@@ -470,12 +486,12 @@ def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             reverse("advisor:compare", kwargs={"pk": assessment.pk})
             + f"?a={done[1].number}&b={done[0].number}"
         )
-    left = _done(selectors.report_get(assessment=assessment, number=a))
-    right = _done(selectors.report_get(assessment=assessment, number=b))
+    left = _done(report_get(assessment=assessment, number=a))
+    right = _done(report_get(assessment=assessment, number=b))
     measured = None
     if (right.result or {}).get("measurements") != (left.result or {}).get("measurements"):
         # The later version was re-planned with a measured run: that run is why the plan moved.
-        measured = selectors.report_measured(report=right)
+        measured = report_measured(report=right)
     context = {
         "assessment": assessment,
         "left": left,
@@ -483,7 +499,7 @@ def compare(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "measured": measured,
         "reports": [r for r in reports if r.status == Report.Status.DONE],
         "changes": {
-            **selectors.report_changes(left=left, right=right),
+            **report_changes(left=left, right=right),
             "answers": step_forms.answer_changes(left.answers or {}, right.answers or {}),
         },
     }
@@ -497,7 +513,7 @@ SHARE_GUESSES = throttle.Limit("share-misses", limit=20, window=600)
 
 def _shared_link(request: HtmxHttpRequest, token: str) -> ShareLink | HttpResponse:
     """The live link for a token, or the response to send instead (404, or 429 for guessing)."""
-    link = selectors.share_link_by_token(token=token)
+    link = share_link_by_token(token=token)
     if link is not None:
         return link
     wait = throttle.hit(SHARE_GUESSES, throttle.client_ip(request))
@@ -554,7 +570,7 @@ def _shared_page(
     # whether a version in the page's language exists, rather than silently showing it as is.
     page_language = languages.engine_language()
     if page_language != report.language:
-        context["other_version_exists"] = selectors.report_exists_in_language(
+        context["other_version_exists"] = report_exists_in_language(
             report=report, language=page_language
         )
     return _private(render(request, "advisor/shared.html", context, status=status))
@@ -584,7 +600,7 @@ def shared_quote(request: HtmxHttpRequest, token: str) -> HttpResponse:
     report = link.report
     form = SharedQuoteRequestForm(request.POST)
     if not form.is_valid():
-        if selectors.quote_snapshot(report=report) is None:
+        if quote_snapshot(report=report) is None:
             raise Http404
         return _shared_page(
             request, link, token, form=form, offer_id=_offer_asked(request, form), status=400
@@ -692,9 +708,9 @@ def _quote_context(
     with_leads: bool = True,
 ) -> dict[str, Any]:
     done = obj.status == Report.Status.DONE
-    quote = selectors.quote_snapshot(report=obj, offer_id=offer_id) if done else None
+    quote = quote_snapshot(report=obj, offer_id=offer_id) if done else None
     if quote is None and offer_id:  # an offer the report no longer lists: the default one
-        quote = selectors.quote_snapshot(report=obj) if done else None
+        quote = quote_snapshot(report=obj) if done else None
     if quote is None:
         return {"quote": None}
     term = ((quote["offer"].get("server") or {}).get("min_term_months")) or 12
@@ -717,11 +733,11 @@ def _quote_context(
             china.get("route") or entered.get("china_bandwidth_type") or "cn2_gia"
         )
     # Credited to the operator by its current public name, whatever the row was saved with.
-    quote["offer"]["provider"] = selectors.operator_name() or quote["offer"].get("provider")
+    quote["offer"]["provider"] = operator_name() or quote["offer"].get("provider")
     return {
         "quote": quote,
         "quote_form": form or form_class(initial=initial),
-        "quote_leads": selectors.leads_for_report(report=obj) if with_leads else [],
+        "quote_leads": leads_for_report(report=obj) if with_leads else [],
     }
 
 
@@ -752,7 +768,7 @@ def quote_request(request: AuthenticatedHttpRequest, pk: int, number: int) -> Ht
             return _quote_throttled(request, assessment, obj, form, refusal)
         _say_quote_sent(request, lead, created)
         return redirect("advisor:report", pk=assessment.pk, number=obj.number)
-    if selectors.quote_snapshot(report=obj) is None:
+    if quote_snapshot(report=obj) is None:
         raise Http404
     # The page again with the form as typed and its problems (nothing is lost).
     context = _report_context(request, assessment, obj, quote_form=form)
@@ -784,7 +800,7 @@ def _quote_throttled(
 @login_required
 @require_POST
 def lead_status(request: AuthenticatedHttpRequest, lead_id: int) -> HttpResponse:
-    lead = selectors.lead_get_for_operator(user=request.user, pk=lead_id)
+    lead = lead_get_for_operator(user=request.user, pk=lead_id)
     form = LeadStatusForm(request.POST)
     if form.is_valid():
         leads.lead_set_status(lead=lead, status=form.cleaned_data["status"])

@@ -26,13 +26,26 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import health, permissions, selectors, step_forms
+from advisor import health, permissions, step_forms
 from advisor.decisions import evaluation, languages
 from advisor.engine import AnswersError
 from advisor.engine.problems import Problem
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Lead
+from advisor.selectors.assessments import (
+    answers_problems,
+    assessment_get_for_user,
+    assessment_get_in_memberships,
+    assessments_for_organization,
+    customer_organizations,
+    membership_for,
+    problems_by_step,
+    rows_digest,
+)
+from advisor.selectors.assessments import customer_assessments as recent_customer_assessments
+from advisor.selectors.leads import leads_for_user
+from advisor.selectors.reports import latest_report
 from advisor.services import assessments, prospects
 from advisor.services.reports import ReportThrottled
 from advisor.starters import STARTERS
@@ -67,13 +80,13 @@ def _dashboard(
     if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
-    own = list(selectors.assessments_for_organization(organization=membership.organization))
+    own = list(assessments_for_organization(organization=membership.organization))
     # The navbar lists the user's memberships anyway; read once, they also say whether the
     # user is a sales engineer anywhere, i.e. whether there can be customers to list.
     memberships = request_memberships(request)
     sells = any(m.role == Role.SALES_ENGINEER for m in memberships)
-    customers = list(selectors.customer_organizations(user=user)) if sells else []
-    customer_assessments = list(selectors.customer_assessments(user=user)) if customers else []
+    customers = list(customer_organizations(user=user)) if sells else []
+    customer_assessments = list(recent_customer_assessments(user=user)) if customers else []
     context = {
         "user_memberships": memberships,
         "membership": membership,
@@ -81,8 +94,8 @@ def _dashboard(
         "customers": customers,
         "customer_assessments": customer_assessments,
         # The tables are kept per what they show (dashboard.html's {% fragment %}s).
-        "assessments_key": selectors.rows_digest(own),
-        "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
+        "assessments_key": rows_digest(own),
+        "customers_key": rows_digest([*customers, *customer_assessments]),
         "prospect_form": (
             (prospect_form or ProspectForm())
             if customers or permissions.can_invite_customers(membership)
@@ -93,9 +106,7 @@ def _dashboard(
         "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
         # Quote requests: all of them for the operator's sales engineers, else the org's own.
-        "leads": list(
-            selectors.leads_for_user(user=user, organization=membership.organization)[:100]
-        ),
+        "leads": list(leads_for_user(user=user, organization=membership.organization)[:100]),
         "leads_operator": is_operator_staff(user=user),
         "lead_statuses": Lead.Status.choices,
     }
@@ -164,8 +175,8 @@ def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    membership = selectors.membership_for(user=request.user, organization=obj.organization)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
+    membership = membership_for(user=request.user, organization=obj.organization)
     if not permissions.can_invite_to_assessment(membership=membership, assessment=obj):
         raise Http404
     form = CustomerInviteForm(request.POST)
@@ -192,10 +203,10 @@ def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def assessment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Where an assessment link lands: its result once submitted, else the next step to do."""
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
-    step = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
+    step = first_incomplete(obj.answers, answers_problems(assessment=obj))
     return redirect("advisor:step", pk=obj.pk, slug=step.slug)
 
 
@@ -223,17 +234,17 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     # The wizard never shows the stored result. A page reads the memberships for its navbar
     # anyway, so a GET finds the assessment among them; a save needs no navbar.
     obj = (
-        selectors.assessment_get_in_memberships(
+        assessment_get_in_memberships(
             memberships=request_memberships(request), pk=pk, with_result=False
         )
         if request.method == "GET"
-        else selectors.assessment_get_for_user(user=request.user, pk=pk, with_result=False)
+        else assessment_get_for_user(user=request.user, pk=pk, with_result=False)
     )
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
     current = BY_SLUG.get(slug)
     if current is None or not current.is_applicable(obj.answers):
-        target = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
+        target = first_incomplete(obj.answers, answers_problems(assessment=obj))
         return redirect("advisor:step", pk=obj.pk, slug=target.slug)
     step_form_class = form_for(current)
     if step_form_class is None:
@@ -321,9 +332,7 @@ def _step_context(
     **extra: Any,
 ) -> dict[str, Any]:
     steps = functools.cache(lambda: applicable_steps(obj.answers))
-    problems = answer_problems or functools.cache(
-        lambda: selectors.answers_problems(assessment=obj)
-    )
+    problems = answer_problems or functools.cache(lambda: answers_problems(assessment=obj))
     around = functools.cache(lambda: neighbours(current, obj.answers))
     can_invite = _can_invite(request, obj)
     return {
@@ -394,7 +403,7 @@ def _render_step(
 
 
 def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpResponse:
-    problems = functools.cache(lambda: selectors.answers_problems(assessment=obj))
+    problems = functools.cache(lambda: answers_problems(assessment=obj))
     context = _step_context(
         request,
         obj,
@@ -403,7 +412,7 @@ def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpRes
         answer_problems=problems,
         keep=request.method == "GET",
         sections=_lazy(lambda: step_forms.review_sections(assessment=obj)),
-        problems=_lazy(lambda: selectors.problems_by_step(assessment=obj, problems=problems())),
+        problems=_lazy(lambda: problems_by_step(assessment=obj, problems=problems())),
         can_submit=_lazy(lambda: not problems() and not obj.pending_input),
     )
     return render_page_or_partial(request, "advisor/wizard.html", context)
@@ -412,7 +421,7 @@ def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpRes
 @login_required
 @require_POST
 def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     review_url = _step_url(obj, BY_SLUG["review"])
     if not obj.is_draft:
         return _go(request, reverse("advisor:result", kwargs={"pk": obj.pk}))
@@ -459,8 +468,8 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The assessment's latest report (in the reader's language when there is one)."""
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    report = selectors.latest_report(assessment=obj, language=languages.engine_language())
+    obj = assessment_get_for_user(user=request.user, pk=pk)
+    report = latest_report(assessment=obj, language=languages.engine_language())
     if report is None:
         return redirect("advisor:assessment", pk=obj.pk)
     return redirect("advisor:report", pk=obj.pk, number=report.number)
@@ -469,7 +478,7 @@ def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         assessments.assessment_reopen(assessment=obj)
     return redirect("advisor:step", pk=obj.pk, slug="review")

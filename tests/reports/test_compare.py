@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import selectors
 from advisor.charts.results import chosen_option, option_token_cost
 from advisor.engine import i18n
 from advisor.models import Report
+from advisor.reporting.compare import what_if_comparison
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.templatetags.advisor_tags import per_result
 from tests.reports.generated import generated_report, submitted_assessment
@@ -86,7 +86,7 @@ def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     assert f"{phrase} {phrase}" in " ".join(_rows(page, "Cost per result"))
     assert "per month" not in page
     # The what-if's comparison reads the same pair through the same filter.
-    what_if = selectors.what_if_comparison(report=report.result, what_if=report.result)
+    what_if = what_if_comparison(report=report.result, what_if=report.result)
     (serving,) = [w for w in what_if["workloads"] if w["kind"] == "realtime_inference"]
     (row,) = [f for f in serving["fields"] if f["field"] == "cost_to_result"]
     assert per_result(row["left"]) == phrase
