@@ -12,12 +12,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from advisor import permissions, selectors
+from advisor import permissions
 from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine import labels as E_labels
 from advisor.forms.measurements import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
+from advisor.selectors.assessments import assessment_get_for_user
+from advisor.selectors.measurements import (
+    first_serving_option,
+    measurement_ratios,
+    organization_measurement_get,
+    organization_measurements,
+)
+from advisor.selectors.reports import report_get
 from advisor.services import measurements, reports
 
 
@@ -38,9 +46,9 @@ def _problems(error: measurements.MeasurementError) -> list[str]:
 def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """GET: the form for a benchmark result. POST: parse it; a new version re-planned with it,
     or the form again with every problem named and the text as it was sent."""
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    obj = selectors.report_get(assessment=assessment, number=number)
-    first = selectors.first_serving_option(obj.result)
+    assessment = assessment_get_for_user(user=request.user, pk=pk)
+    obj = report_get(assessment=assessment, number=number)
+    first = first_serving_option(obj.result)
     form = MeasurementForm(request.POST or None, request.FILES or None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid() and first is not None:
@@ -78,7 +86,7 @@ def report_measure(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
             )
     lang = languages.engine_language()
     stack = str((obj.answers.get("frameworks") or {}).get("serving") or "")
-    runs = selectors.organization_measurements(assessment=assessment)
+    runs = organization_measurements(assessment=assessment)
     context = {
         "assessment": assessment,
         "report": obj,
@@ -99,8 +107,8 @@ def measurement_delete(
 ) -> HttpResponse:
     """A member deletes one of their organisation's measurements (audited in its history);
     back to the measurements page of the report it was opened from."""
-    assessment = selectors.assessment_get_for_user(user=request.user, pk=pk, with_result=False)
-    obj = selectors.organization_measurement_get(assessment=assessment, pk=measurement)
+    assessment = assessment_get_for_user(user=request.user, pk=pk, with_result=False)
+    obj = organization_measurement_get(assessment=assessment, pk=measurement)
     measurements.measurement_delete(measurement=obj, user=request.user)
     messages.success(request, _("The measurement was deleted: re-plans no longer use it."))
     return redirect(reverse("advisor:report_measure", kwargs={"pk": pk, "number": number}))
@@ -112,6 +120,4 @@ def measurements_staff(request: HttpRequest) -> HttpResponse:
     """Operator staff: measured over estimated per card and stack, no customer names."""
     if not permissions.can_read_reference(request.user):
         raise Http404
-    return render(
-        request, "reference/measurements.html", {"ratios": selectors.measurement_ratios()}
-    )
+    return render(request, "reference/measurements.html", {"ratios": measurement_ratios()})

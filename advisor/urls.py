@@ -4,10 +4,11 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from advisor import bench_views, measure_views, report_views, views
+from advisor import bench_views, measure_views, views
 from advisor.api.site import api
 from advisor.reference import views as scoring_views
 from advisor.reference.urls import moved_admin_urls
+from advisor.report_views import exports, pages, quotes, sharing, what_if
 from advisor.wizard import views as wizard_views
 
 advisor_patterns = (
@@ -22,67 +23,67 @@ advisor_patterns = (
         path("assessments/<int:pk>/submit/", wizard_views.submit, name="submit"),
         path("assessments/<int:pk>/result/", views.result, name="result"),
         path("assessments/<int:pk>/reopen/", wizard_views.reopen, name="reopen"),
-        path("assessments/<int:pk>/reports/", report_views.report_request, name="report_request"),
-        path("assessments/<int:pk>/reports/compare/", report_views.compare, name="compare"),
-        path("assessments/<int:pk>/reports/<int:number>/", report_views.report, name="report"),
+        path("assessments/<int:pk>/reports/", pages.report_request, name="report_request"),
+        path("assessments/<int:pk>/reports/compare/", pages.compare, name="compare"),
+        path("assessments/<int:pk>/reports/<int:number>/", pages.report, name="report"),
         path(
             "assessments/<int:pk>/reports/<int:number>/status/",
-            report_views.report_status,
+            pages.report_status,
             name="report_status",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/retry/",
-            report_views.report_retry,
+            pages.report_retry,
             name="report_retry",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/what-if/",
-            report_views.report_what_if,
+            what_if.report_what_if,
             name="report_what_if",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/what-if/save/",
-            report_views.report_what_if_save,
+            what_if.report_what_if_save,
             name="report_what_if_save",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/adopt/",
-            report_views.report_adopt,
+            what_if.report_adopt,
             name="report_adopt",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/pdf/",
-            report_views.report_pdf,
+            exports.report_pdf,
             name="report_pdf",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/pdf/button/",
-            report_views.report_pdf_button,
+            exports.report_pdf_button,
             name="report_pdf_button",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/json/",
-            report_views.report_json,
+            exports.report_json,
             name="report_json",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/csv/",
-            report_views.report_csv,
+            exports.report_csv,
             name="report_csv",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/share/",
-            report_views.share_create,
+            sharing.share_create,
             name="share_create",
         ),
         path(
             "assessments/<int:pk>/share-links/<int:link_id>/revoke/",
-            report_views.share_revoke,
+            sharing.share_revoke,
             name="share_revoke",
         ),
         path(
             "assessments/<int:pk>/reports/<int:number>/quote/",
-            report_views.quote_request,
+            quotes.quote_request,
             name="quote_request",
         ),
         path(
@@ -96,11 +97,11 @@ advisor_patterns = (
             name="measurement_delete",
         ),
         path("measurements/", measure_views.measurements_staff, name="measurements_staff"),
-        path("leads/<int:lead_id>/status/", report_views.lead_status, name="lead_status"),
-        path("s/<str:token>/", report_views.shared, name="shared"),
-        path("s/<str:token>/pdf/", report_views.shared_pdf, name="shared_pdf"),
-        path("s/<str:token>/quote/", report_views.shared_quote, name="shared_quote"),
-        path("s/<str:token>/pdf/button/", report_views.shared_pdf_button, name="shared_pdf_button"),
+        path("leads/<int:lead_id>/status/", quotes.lead_status, name="lead_status"),
+        path("s/<str:token>/", sharing.shared, name="shared"),
+        path("s/<str:token>/pdf/", sharing.shared_pdf, name="shared_pdf"),
+        path("s/<str:token>/quote/", sharing.shared_quote, name="shared_quote"),
+        path("s/<str:token>/pdf/button/", sharing.shared_pdf_button, name="shared_pdf_button"),
         path("scoring-models/", scoring_views.scoring_models, name="scoring_models"),
         path("catalog/", scoring_views.catalog, name="catalog"),
         path("scoring-models/<int:pk>/", scoring_views.scoring_model, name="scoring_model"),

@@ -22,11 +22,21 @@ from accounts.selectors import (
     request_memberships,
 )
 from accounts.services import InvitationError
-from advisor import health, permissions, selectors
+from advisor import health, permissions
 from advisor.decisions import languages
 from advisor.forms.assessments import CustomerInviteForm, NewAssessmentForm, ProspectForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest
 from advisor.models import Lead
+from advisor.selectors.assessments import (
+    assessment_get_for_user,
+    assessments_for_organization,
+    customer_organizations,
+    membership_for,
+    rows_digest,
+)
+from advisor.selectors.assessments import customer_assessments as recent_customer_assessments
+from advisor.selectors.leads import leads_for_user
+from advisor.selectors.reports import latest_report
 from advisor.services import assessments, prospects
 from advisor.starters import STARTERS
 from advisor.wizard.steps import applicable_steps
@@ -60,13 +70,13 @@ def _dashboard(
     if membership is None:
         # Someone whose last organisation removed them: offer to start a new one.
         return render(request, "advisor/dashboard.html", {"organization_form": OrganizationForm()})
-    own = list(selectors.assessments_for_organization(organization=membership.organization))
+    own = list(assessments_for_organization(organization=membership.organization))
     # The navbar lists the user's memberships anyway; read once, they also say whether the
     # user is a sales engineer anywhere, i.e. whether there can be customers to list.
     memberships = request_memberships(request)
     sells = any(m.role == Role.SALES_ENGINEER for m in memberships)
-    customers = list(selectors.customer_organizations(user=user)) if sells else []
-    customer_assessments = list(selectors.customer_assessments(user=user)) if customers else []
+    customers = list(customer_organizations(user=user)) if sells else []
+    customer_assessments = list(recent_customer_assessments(user=user)) if customers else []
     context = {
         "user_memberships": memberships,
         "membership": membership,
@@ -74,8 +84,8 @@ def _dashboard(
         "customers": customers,
         "customer_assessments": customer_assessments,
         # The tables are kept per what they show (dashboard.html's {% fragment %}s).
-        "assessments_key": selectors.rows_digest(own),
-        "customers_key": selectors.rows_digest([*customers, *customer_assessments]),
+        "assessments_key": rows_digest(own),
+        "customers_key": rows_digest([*customers, *customer_assessments]),
         "prospect_form": (
             (prospect_form or ProspectForm())
             if customers or permissions.can_invite_customers(membership)
@@ -86,9 +96,7 @@ def _dashboard(
         "new_form": _lazy(lambda: NewAssessmentForm(starters=_starter_choices())),
         "starters": STARTERS,
         # Quote requests: all of them for the operator's sales engineers, else the org's own.
-        "leads": list(
-            selectors.leads_for_user(user=user, organization=membership.organization)[:100]
-        ),
+        "leads": list(leads_for_user(user=user, organization=membership.organization)[:100]),
         "leads_operator": is_operator_staff(user=user),
         "lead_statuses": Lead.Status.choices,
     }
@@ -157,8 +165,8 @@ def prospect_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    membership = selectors.membership_for(user=request.user, organization=obj.organization)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
+    membership = membership_for(user=request.user, organization=obj.organization)
     if not permissions.can_invite_to_assessment(membership=membership, assessment=obj):
         raise Http404
     form = CustomerInviteForm(request.POST)
@@ -185,8 +193,8 @@ def customer_invite(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def result(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The assessment's latest report (in the reader's language when there is one)."""
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
-    report = selectors.latest_report(assessment=obj, language=languages.engine_language())
+    obj = assessment_get_for_user(user=request.user, pk=pk)
+    report = latest_report(assessment=obj, language=languages.engine_language())
     if report is None:
         return redirect("advisor:assessment", pk=obj.pk)
     return redirect("advisor:report", pk=obj.pk, number=report.number)

@@ -42,7 +42,7 @@ STEPS = int(env("LOAD_STEPS", 6))
 STEP_SECONDS = env("LOAD_STEP_SECONDS", 120)
 SPAWN_RATE = env("LOAD_SPAWN_RATE", 1)  # people arriving per second when a step begins
 REPORT_TIMEOUT = env("LOAD_REPORT_TIMEOUT", 120)
-POLL_SECONDS = 1  # advisor.report_views.POLL_SECONDS: the report page polls once a second
+POLL_SECONDS = 1  # advisor.report_views.common.POLL_SECONDS: the report page polls once a second
 PDF_POLL_SECONDS = 2  # templates/advisor/report/_pdf_button.html: the PDF button asks every 2 s
 
 # What each simulated person does, by class: the flows the load is made of.

@@ -24,7 +24,7 @@ from advisor.api.schemas import (
 )
 from advisor.decisions import languages
 from advisor.models import Assessment
-from advisor.selectors import assessment_get_for_user
+from advisor.selectors.assessments import assessment_get_for_user
 from advisor.services import assessments
 
 router = Router()

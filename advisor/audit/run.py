@@ -109,7 +109,7 @@ def build_case(doc: dict[str, Any]) -> INV.Case:
     """The team's report in both languages: result documents, page one and the text summary."""
     setup()
     from advisor.engine import evaluate, parse_answers
-    from advisor.engine.explain import text_summary
+    from advisor.engine.explain.summary import text_summary
     from advisor.reporting.render import render_report_html
 
     answers = parse_answers(doc)

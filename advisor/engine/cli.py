@@ -15,7 +15,7 @@ from typing import Any, NoReturn, TextIO
 
 from advisor.engine import i18n
 from advisor.engine.catalog import Catalog, load_catalog
-from advisor.engine.explain import text_summary
+from advisor.engine.explain.summary import text_summary
 from advisor.engine.parse import parse_answers
 from advisor.engine.problems import AnswersError, Problem, first_problems
 from advisor.engine.result import evaluate

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import organizations_for_user
-from advisor import charts
+from advisor.charts.impact import score_shift_chart
 from advisor.labels import label_for
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, ImpactPreview, PriceRefresh, ScoringModel
@@ -171,7 +171,7 @@ def preview_context(preview: ImpactPreview | None, *, user: User | AnonymousUser
     return {
         "preview": preview,
         "result": result,
-        "chart": charts.score_shift_chart(result) if result else None,
+        "chart": score_shift_chart(result) if result else None,
         "flipped": flipped[:PREVIEW_ROWS_SHOWN],
         "flipped_listable": len(flipped),
         # Of other organisations, or past the FLIPS_KEPT rows a preview keeps.

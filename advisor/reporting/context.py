@@ -9,7 +9,16 @@ from typing import Any, cast
 
 from django.utils.translation import gettext_lazy as _lazy
 
-from advisor import charts
+from advisor.charts.report import cost_chart, memory_chart, serving_chart, time_cost_chart
+from advisor.charts.results import (
+    INFERENCE_KINDS,
+    TRAINING_KINDS,
+    chosen_option,
+    option_run_cost,
+    option_token_cost,
+    pinned_catalog,
+)
+from advisor.charts.svg import as_data_uri
 from advisor.engine import i18n
 from advisor.engine.document import (
     Change,
@@ -95,19 +104,17 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         if phase_sizing
     ]
     server = result["server"]
-    training = [w for w in workloads if w["kind"] in charts.TRAINING_KINDS and w["options"]]
+    training = [w for w in workloads if w["kind"] in TRAINING_KINDS and w["options"]]
     serving = [
-        w
-        for w in workloads
-        if w["kind"] in charts.INFERENCE_KINDS and w["options"] and not in_units(w)
+        w for w in workloads if w["kind"] in INFERENCE_KINDS and w["options"] and not in_units(w)
     ]
     unit_work = [unit_work_context(w, language) for w in workloads if in_units(w)]
     cost_blocks = []
     for w in workloads:
-        svg = charts.cost_chart(result, language, workload=w["kind"])
-        cost_blocks.append({**w, "chart": charts.as_data_uri(svg) if svg else None})
-    time_svg = charts.time_cost_chart(result, language)
-    serving_svg = charts.serving_chart(result, language)
+        svg = cost_chart(result, language, workload=w["kind"])
+        cost_blocks.append({**w, "chart": as_data_uri(svg) if svg else None})
+    time_svg = time_cost_chart(result, language)
+    serving_svg = serving_chart(result, language)
     plans = [
         plan_context(result, w, raw) for w, raw in zip(workloads, result["workloads"], strict=True)
     ]
@@ -140,10 +147,10 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "memory": memory,
         "cost_blocks": cost_blocks,
         "training": training,
-        "time_chart": charts.as_data_uri(time_svg) if time_svg else None,
+        "time_chart": as_data_uri(time_svg) if time_svg else None,
         "serving": serving,
         "unit_work": unit_work,
-        "serving_chart": charts.as_data_uri(serving_svg) if serving_svg else None,
+        "serving_chart": as_data_uri(serving_svg) if serving_svg else None,
         "server": server,
         "server_name": names.get(server["accelerator_id"] or "", "") if server else "",
         "cost": cost,
@@ -185,7 +192,7 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
 
 def _accelerator_names(result: ResultDocument) -> dict[str, str]:
     # The names of the catalog version the result used; the result's own names win.
-    catalog = charts.pinned_catalog(result)
+    catalog = pinned_catalog(result)
     names = {acc.id: acc.name for acc in catalog.accelerators} if catalog is not None else {}
     for w in result["workloads"]:
         for o in w["options"]:
@@ -194,13 +201,13 @@ def _accelerator_names(result: ResultDocument) -> dict[str, str]:
 
 
 def _workload_context(result: ResultDocument, w: Workload, names: dict[str, str]) -> dict[str, Any]:
-    chosen = charts.chosen_option(result, w)
+    chosen = chosen_option(result, w)
     lang = result["lang"]
     options: list[dict[str, Any]] = []
     for o in w["options"]:
         compute = o["compute_usd_per_month"]
-        run_cost, run_slot = charts._run_cost(o)
-        token_cost, token_slot = charts._token_cost(o)
+        run_cost, run_slot = option_run_cost(o)
+        token_cost, token_slot = option_token_cost(o)
         options.append(
             {
                 **o,
@@ -253,7 +260,7 @@ def _memory_context(
     names: dict[str, str],
     language: str,
 ) -> dict[str, Any]:
-    svg = charts.memory_chart(result, language, phase=phase)
+    svg = memory_chart(result, language, phase=phase)
     # The chart shows the fewest devices per candidate; the text adds which cards cannot hold
     # the model at all and, for cards that need several devices, how they talk to each other.
     min_devices = sizing["min_devices"]
@@ -274,5 +281,5 @@ def _memory_context(
         "no_fit": no_fit,
         "interconnects": list(grouped.items()),
         "assumptions": [customer_text(a) for a in sizing["assumptions"]],
-        "chart": charts.as_data_uri(svg) if svg else None,
+        "chart": as_data_uri(svg) if svg else None,
     }

@@ -11,7 +11,7 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from advisor import charts
+from advisor.charts.results import BILLING_LABELS
 from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine import labels as engine_labels
@@ -157,7 +157,7 @@ def offer_source_rows(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
             price = o["prices"].get(slot)
             if not price:
                 continue
-            label = charts.BILLING_LABELS[slot]
+            label = BILLING_LABELS[slot]
             where = where_sold(price)
             if price.get("sold_as"):
                 where += f" · {price['sold_as']}"
@@ -307,7 +307,7 @@ def break_even_text(chosen: Option | None) -> str:
         return ""
     parts = []
     for slot, share in shares:
-        billing = charts.BILLING_LABELS.get(slot, slot)
+        billing = BILLING_LABELS.get(slot, slot)
         if share > 1:
             parts.append(
                 _("%(billing)s would not pay off even with the cards busy all month")

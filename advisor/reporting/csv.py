@@ -12,7 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from advisor import charts
+from advisor.charts.results import BILLING_LABELS, option_run_cost, option_token_cost
 from advisor.decisions import languages
 from advisor.engine import i18n
 from advisor.engine.document import normalise
@@ -56,7 +56,7 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                     _("Devices"),
                     _("Hours"),
                     *[
-                        _("%(billing)s compute (USD/month)") % {"billing": charts.BILLING_LABELS[s]}
+                        _("%(billing)s compute (USD/month)") % {"billing": BILLING_LABELS[s]}
                         for s in BILLING_SLOTS
                     ],
                     _("Storage (USD/month)"),
@@ -84,8 +84,8 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
             for o in w["options"]:
                 compute = o["compute_usd_per_month"]
                 price = option_price(o)
-                run_cost, _slot = charts._run_cost(o)
-                token_cost, _slot = charts._token_cost(o)
+                run_cost, _slot = option_run_cost(o)
+                token_cost, _slot = option_token_cost(o)
                 used = o["billing_used"]
                 writer.writerow(
                     csv_row(
@@ -101,7 +101,7 @@ def cost_table_csv(result: Mapping[str, Any], language: str) -> str:
                             _blank(o["staff_usd_per_month"]),
                             _blank(o.get("china_bandwidth_usd_per_month")),
                             _blank(o["monthly_cost_usd"]),
-                            charts.BILLING_LABELS[used] if used else "",
+                            BILLING_LABELS[used] if used else "",
                             _blank(run_cost),
                             _blank(token_cost),
                             price["source"]

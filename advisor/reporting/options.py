@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
-from advisor import charts
+from advisor.charts.results import TRAINING_KINDS, option_run_cost, option_token_cost
 from advisor.engine.document import Option, Price
 from advisor.labels import catalog_text, label_for, region_text, usd
 from advisor.reporting.text import ms_text
@@ -106,14 +106,14 @@ def cost_per_result(option: Mapping[str, Any], kind: str) -> tuple[float | None,
     """The cost a customer compares options by, at the billing the option uses, and what it is
     per: a training run, a million output tokens, or the team's own unit of work (1,000 images,
     an audio hour). Never per month: a serving option's cost to its result is per token."""
-    if kind in charts.TRAINING_KINDS:
-        run_cost, _slot = charts._run_cost(cast(Option, option))
+    if kind in TRAINING_KINDS:
+        run_cost, _slot = option_run_cost(cast(Option, option))
         return run_cost, "run"
     work = option.get("work")
     if work:
         unit_cost, _slot = unit_work_cost(option)
         return unit_cost, str(work.get("per") or "")
-    token_cost, _slot = charts._token_cost(cast(Option, option))
+    token_cost, _slot = option_token_cost(cast(Option, option))
     return token_cost, "million_tokens"
 
 

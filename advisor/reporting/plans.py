@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from advisor import charts
+from advisor.charts.results import BILLING_LABELS
 from advisor.engine.document import Change, Option, ResultDocument, Workload
 from advisor.labels import catalog_text, modes_text, region_text, usd
 from advisor.reporting import dead_ends as DE
@@ -73,7 +73,7 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         # The operator's own server on its demo price list: said so, with the quote it leads to.
         "demo": _demo(price),
         "deployment_mode": w["deployment_mode"],
-        "billing": charts.BILLING_LABELS.get(used, "") if used else "",
+        "billing": BILLING_LABELS.get(used, "") if used else "",
         "monthly": chosen["monthly_cost_usd"],
         "per_result": per_result,
         "per_result_text": per_result_text(per_result, per_key),

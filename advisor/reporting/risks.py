@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
-from advisor import charts
+from advisor.charts.results import INFERENCE_KINDS, TRAINING_KINDS
 from advisor.engine.document import ResultDocument
 from advisor.labels import label_for
 from advisor.reporting import dead_ends as DE
@@ -119,14 +119,14 @@ def next_step_lines(result: ResultDocument, workloads: list[dict[str, Any]]) -> 
         ),
         _("Get written quotes for the recommended option and its runner-up, with dates."),
     ]
-    if any(w["kind"] in charts.INFERENCE_KINDS for w in workloads):
+    if any(w["kind"] in INFERENCE_KINDS for w in workloads):
         steps.append(
             _(
                 "Load-test the serving stack at your peak traffic and check time to first token "
                 "and time per output token against your target."
             )
         )
-    if any(w["kind"] in charts.TRAINING_KINDS for w in workloads):
+    if any(w["kind"] in TRAINING_KINDS for w in workloads):
         steps.append(
             _(
                 "Time one full training run and checkpoint restore; use spot capacity only if "

@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 
 from accounts import throttle as rate_limits
 from accounts.models import Role, User
-from advisor import selectors
 from advisor.models import Lead, Report, ShareLink
+from advisor.selectors.leads import quote_snapshot
 from advisor.services.mail import email_send_after_commit
 
 
@@ -55,7 +55,7 @@ def lead_create(
     (selectors.quote_snapshot), and an email to the operating organisation's sales engineers,
     sent by a worker once it is committed."""
     snapshot = (
-        selectors.quote_snapshot(report=report, offer_id=offer_id)
+        quote_snapshot(report=report, offer_id=offer_id)
         if report.status == Report.Status.DONE
         else None
     )
@@ -206,7 +206,7 @@ def _bounded_request(
     with transaction.atomic():
         locked = Report.objects.select_for_update().select_related("assessment").get(pk=report.pk)
         snapshot = (
-            selectors.quote_snapshot(report=locked, offer_id=offer_id)
+            quote_snapshot(report=locked, offer_id=offer_id)
             if locked.status == Report.Status.DONE
             else None
         )

@@ -11,12 +11,12 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
-from advisor import selectors
 from advisor.decisions import evaluation
 from advisor.engine import measured as M
 from advisor.engine import parse_answers, pilot
 from advisor.engine.document import normalise
 from advisor.models import Assessment, Measurement, Report
+from advisor.selectors.measurements import first_serving_option
 from advisor.services.reports import engine_measurements, report_enqueue, report_throttle
 
 # The largest benchmark file read (a larger one is refused unread), and the error naming every
@@ -46,7 +46,7 @@ def report_measure(
     does not record it (engine/measured.py parse). Every attempt counts against the limits,
     refused ones too; a run beyond the card's physics (engine/measured.py `implausible`) is
     refused naming its fields."""
-    first = selectors.first_serving_option(report.result)
+    first = first_serving_option(report.result)
     serving = str((report.answers.get("frameworks") or {}).get("serving") or "")
     if first is None or not serving or not isinstance(report.result, dict):
         raise NothingToMeasure

@@ -12,9 +12,9 @@ from django.core.files.base import ContentFile
 from django.db.models import Q
 from django.utils import timezone
 
-from advisor import selectors
 from advisor.engine.document import normalise
 from advisor.models import Report
+from advisor.selectors.measurements import report_measured
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def report_pdf_render(*, report: Report) -> Report:
                 organization=report.assessment.organization.name,
                 language=report.language,
                 generated_at=report.started_at or report.requested_at,
-                measured=selectors.report_measured(report=report),
+                measured=report_measured(report=report),
             ).pdf
         name = f"report-{report.assessment_id}-{report.number}.pdf"
         stored = report.pdf.storage.save(

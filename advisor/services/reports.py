@@ -17,13 +17,13 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from accounts.models import Organization, User
-from advisor import selectors
 from advisor.decisions import evaluation, languages
 from advisor.engine import measured as M
 from advisor.engine import parse_answers
 from advisor.engine.document import ResultDocument, normalise
 from advisor.models import Assessment, Measurement, Report
 from advisor.reference.models import Catalog
+from advisor.selectors.measurements import report_measured
 from advisor.services.pdfs import report_pdf_enqueue
 
 logger = logging.getLogger(__name__)
@@ -203,7 +203,7 @@ def report_generate(*, report_id: int) -> Report | None:
             "generated_at": report.started_at,
         }
         report.result = result  # what report_measured compares with the version it is based on
-        common["measured"] = selectors.report_measured(report=report)
+        common["measured"] = report_measured(report=report)
         body, _document = render.render_report_html(**common)
     except ReportTimedOut:
         logger.error("report %s: stopped at its time limit", report_id)

@@ -56,7 +56,7 @@ register.filter(usd)
 @register.filter
 def billing_label(value: Any) -> Any:
     """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
-    from advisor.charts import BILLING_LABELS
+    from advisor.charts.results import BILLING_LABELS
     from advisor.engine.billing import BILLING_TO_SLOT
 
     if value in BILLING_LABELS:
@@ -209,7 +209,7 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def billing_short_label(value: Any) -> Any:
-    from advisor.charts import BILLING_SHORT_LABELS
+    from advisor.charts.results import BILLING_SHORT_LABELS
 
     return BILLING_SHORT_LABELS.get(value, value)
 

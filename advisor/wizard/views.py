@@ -18,12 +18,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from accounts.selectors import current_membership, request_memberships
-from advisor import permissions, selectors
+from advisor import permissions
 from advisor.decisions import languages
 from advisor.engine.problems import AnswersError, Problem
 from advisor.forms.assessments import CustomerInviteForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment
+from advisor.selectors.assessments import (
+    answers_problems,
+    assessment_get_for_user,
+    assessment_get_in_memberships,
+    problems_by_step,
+)
 from advisor.services import assessments
 from advisor.services.reports import ReportThrottled
 from advisor.wizard import binding as step_forms
@@ -35,10 +41,10 @@ from advisor.wizard.steps import BY_SLUG, Step, applicable_steps, first_incomple
 @require_GET
 def assessment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Where an assessment link lands: its result once submitted, else the next step to do."""
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
-    step = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
+    step = first_incomplete(obj.answers, answers_problems(assessment=obj))
     return redirect("advisor:step", pk=obj.pk, slug=step.slug)
 
 
@@ -66,17 +72,17 @@ def step(request: AuthenticatedHttpRequest, pk: int, slug: str) -> HttpResponse:
     # The wizard never shows the stored result. A page reads the memberships for its navbar
     # anyway, so a GET finds the assessment among them; a save needs no navbar.
     obj = (
-        selectors.assessment_get_in_memberships(
+        assessment_get_in_memberships(
             memberships=request_memberships(request), pk=pk, with_result=False
         )
         if request.method == "GET"
-        else selectors.assessment_get_for_user(user=request.user, pk=pk, with_result=False)
+        else assessment_get_for_user(user=request.user, pk=pk, with_result=False)
     )
     if not obj.is_draft:
         return redirect("advisor:result", pk=obj.pk)
     current = BY_SLUG.get(slug)
     if current is None or not current.is_applicable(obj.answers):
-        target = first_incomplete(obj.answers, selectors.answers_problems(assessment=obj))
+        target = first_incomplete(obj.answers, answers_problems(assessment=obj))
         return redirect("advisor:step", pk=obj.pk, slug=target.slug)
     step_form_class = form_for(current)
     if step_form_class is None:
@@ -164,9 +170,7 @@ def _step_context(
     **extra: Any,
 ) -> dict[str, Any]:
     steps = functools.cache(lambda: applicable_steps(obj.answers))
-    problems = answer_problems or functools.cache(
-        lambda: selectors.answers_problems(assessment=obj)
-    )
+    problems = answer_problems or functools.cache(lambda: answers_problems(assessment=obj))
     around = functools.cache(lambda: neighbours(current, obj.answers))
     can_invite = _can_invite(request, obj)
     return {
@@ -237,7 +241,7 @@ def _render_step(
 
 
 def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpResponse:
-    problems = functools.cache(lambda: selectors.answers_problems(assessment=obj))
+    problems = functools.cache(lambda: answers_problems(assessment=obj))
     context = _step_context(
         request,
         obj,
@@ -246,7 +250,7 @@ def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpRes
         answer_problems=problems,
         keep=request.method == "GET",
         sections=_lazy(lambda: step_forms.review_sections(assessment=obj)),
-        problems=_lazy(lambda: selectors.problems_by_step(assessment=obj, problems=problems())),
+        problems=_lazy(lambda: problems_by_step(assessment=obj, problems=problems())),
         can_submit=_lazy(lambda: not problems() and not obj.pending_input),
     )
     return render_page_or_partial(request, "advisor/wizard.html", context)
@@ -255,7 +259,7 @@ def _review(request: HtmxHttpRequest, obj: Assessment, current: Step) -> HttpRes
 @login_required
 @require_POST
 def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     review_url = _step_url(obj, BY_SLUG["review"])
     if not obj.is_draft:
         return _go(request, reverse("advisor:result", kwargs={"pk": obj.pk}))
@@ -301,7 +305,7 @@ def submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    obj = selectors.assessment_get_for_user(user=request.user, pk=pk)
+    obj = assessment_get_for_user(user=request.user, pk=pk)
     if not obj.is_draft:
         assessments.assessment_reopen(assessment=obj)
     return redirect("advisor:step", pk=obj.pk, slug="review")

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from accounts.backends import EmailBackend
 from accounts.rows import update_versioned
-from advisor import selectors
 from advisor.models import Assessment
+from advisor.selectors.assessments import assessment_get_for_user
 from tests.factories import AssessmentFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,13 +43,13 @@ def test_an_owned_assessment_is_the_orms_row_with_its_organisation() -> None:
     Assessment.objects.filter(pk=obj.pk).update(result={"en": {"score": 0.5}})
     orm = Assessment.objects.select_related("organization").get(pk=obj.pk)
 
-    read = selectors.assessment_get_for_user(user=member.user, pk=obj.pk)
+    read = assessment_get_for_user(user=member.user, pk=obj.pk)
     assert _fields(read) == _fields(orm)
     assert read.answers == ANSWERS and isinstance(read.answers["cost"]["hours_per_day"], int)
     assert _fields(read.organization) == _fields(orm.organization)
     assert read._state.adding is False and read._state.db == "default"
 
-    lean = selectors.assessment_get_for_user(user=member.user, pk=obj.pk, with_result=False)
+    lean = assessment_get_for_user(user=member.user, pk=obj.pk, with_result=False)
     assert lean.get_deferred_fields() == {"result"}
     assert _fields(lean, skip=("result",)) == _fields(orm, skip=("result",))
     with CaptureQueriesContext(connection) as queries:
@@ -62,18 +62,18 @@ def test_an_owned_assessment_is_the_orms_row_with_its_organisation() -> None:
 def test_an_id_that_is_not_an_assessment_is_not_found(pk: Any) -> None:
     member = MembershipFactory()
     with pytest.raises(Http404):
-        selectors.assessment_get_for_user(user=member.user, pk=pk)
+        assessment_get_for_user(user=member.user, pk=pk)
 
 
 def test_another_organisations_assessment_is_not_found() -> None:
     mine, theirs = MembershipFactory(), MembershipFactory()
     obj = AssessmentFactory(membership=theirs)
     with pytest.raises(Http404):
-        selectors.assessment_get_for_user(user=mine.user, pk=obj.pk)
+        assessment_get_for_user(user=mine.user, pk=obj.pk)
     # A second organisation of the reader does not make it theirs either.
     MembershipFactory(user=mine.user)
     with pytest.raises(Http404):
-        selectors.assessment_get_for_user(user=mine.user, pk=obj.pk)
+        assessment_get_for_user(user=mine.user, pk=obj.pk)
 
 
 def test_a_versioned_save_writes_only_over_the_version_it_read() -> None:

@@ -18,9 +18,10 @@ from django.test import Client
 from django.test.signals import template_rendered
 from django.urls import reverse
 
-from advisor import engine, selectors
+from advisor import engine
 from advisor.engine import problems as engine_problems
 from advisor.models import Assessment, Report
+from advisor.selectors.measurements import first_serving_option
 from advisor.services import pdfs, reports
 from advisor.starters import BY_SLUG as STARTERS
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, api_token_for
@@ -234,7 +235,7 @@ def _measured_version(client: Client, member: Any, capture: Any) -> Report:
     assessment.answers["inference"]["tokens_per_day"] = 150_000_000
     assessment.save()
     v1 = ReportFactory(assessment=assessment)
-    first = selectors.first_serving_option(v1.result)
+    first = first_serving_option(v1.result)
     assert first is not None
     run = RECORDED | {
         "max_concurrency": first["batch_per_replica"],

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from advisor import selectors
 from advisor.models import Report
+from advisor.selectors.measurements import first_serving_option
 from advisor.services import reports
 from tests.e2e.test_wizard_browser import _log_in
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
@@ -87,7 +87,7 @@ def test_the_pilot_loop_from_report_to_a_measured_version_and_compare(
         report_id=ReportFactory(assessment=obj, language=lang, queued=True).pk
     )
     assert v1 is not None and v1.status == Report.Status.DONE
-    first = selectors.first_serving_option(v1.result)
+    first = first_serving_option(v1.result)
     assert first is not None
     c = first["batch_per_replica"]
     worker()
@@ -169,7 +169,7 @@ def test_the_pilot_loop_from_report_to_a_measured_version_and_compare(
     _pdf_ready(page)
     v2 = Report.objects.get(assessment=obj, number=2)
     assert v2.status == Report.Status.DONE and v2.based_on_id == v1.pk
-    after = selectors.first_serving_option(v2.result)
+    after = first_serving_option(v2.result)
     assert after is not None
     section = page.locator("#measured")
     expect(section).to_contain_text(text["measured"])

@@ -260,8 +260,8 @@ def test_a_reweighted_scoring_model_changes_the_outcome(
 
 def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
     from advisor.engine import decide as DC
-    from advisor.engine import explain as X
     from advisor.engine import scoring as SC
+    from advisor.engine.explain import would_change as X
 
     answers = parse_answers(doc)
     ctx = DC.scoring_context(answers, CATALOG, DC.answers_shape(answers, CATALOG))

@@ -18,7 +18,7 @@ from advisor.engine import (
 from advisor.engine import answers as A
 from advisor.engine import schema as SCH
 from advisor.engine.bench import variants
-from advisor.engine.explain import text_summary
+from advisor.engine.explain.summary import text_summary
 from tests.engine.conftest import JAX_PRETRAIN, SAMPLE, sample
 from tests.engine.strategies import answers_docs
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import charts
+from advisor.charts.results import chosen_option, option_run_cost
 from advisor.decisions import evaluation
 from advisor.engine import i18n
 from advisor.models import Report
@@ -62,7 +62,7 @@ def test_page_one_names_card_provider_region_billing_and_cost_per_result(languag
     result = result_for(TWO_WORKLOADS, language)
     page_one = squash(pdf_pages(rendered_for(TWO_WORKLOADS, language).pdf, 1, 1))
     for w in result["workloads"]:
-        chosen = charts.chosen_option(result, w)
+        chosen = chosen_option(result, w)
         assert chosen is not None
         price = chosen["prices"][chosen["billing_used"]]
         assert f"{chosen['name']} × {chosen['count']}" in page_one
@@ -70,7 +70,7 @@ def test_page_one_names_card_provider_region_billing_and_cost_per_result(languag
         assert i18n.catalog_text(price["provider"], language) in page_one
         assert i18n.region_text(price["region"], language) in page_one
         assert f"${chosen['monthly_cost_usd']:,.0f}" in page_one
-    run_cost, _slot = charts._run_cost(result["workloads"][0]["options"][0])
+    run_cost, _slot = option_run_cost(result["workloads"][0]["options"][0])
     # The report's dollar format: whole dollars from $100, cents below (this first option costs
     # under $100 a run).
     assert PER_RUN[language].format(usd=usd(run_cost)) in page_one
@@ -82,7 +82,7 @@ def test_the_runner_up_is_named_with_the_difference() -> None:
     summary = squash(summary_html(TWO_WORKLOADS, "en"))
     training = result["workloads"][0]
     first, second = training["options"][:2]
-    diff = charts._run_cost(second)[0] - charts._run_cost(first)[0]
+    diff = option_run_cost(second)[0] - option_run_cost(first)[0]
     assert "Runner-up" in summary
     unit = second.get("unit") or {}
     if unit.get("kind") in ("server", "instance"):
@@ -159,7 +159,7 @@ def test_break_even_reads_as_a_sentence() -> None:
         s.slug
         for s in STARTERS
         if any(
-            (o := charts.chosen_option(result_for(s.slug, "en"), w))
+            (o := chosen_option(result_for(s.slug, "en"), w))
             and any(o["compute_usd_per_month"].get(k) is not None for k in ("monthly", "commit_1y"))
             for w in result_for(s.slug, "en")["workloads"]
         )
@@ -250,7 +250,7 @@ def test_the_report_page_leads_with_the_plan(
     plan = html[html.index('id="report-plan"') : html.index('id="report-confidence"')]
     result = report.result
     assert result is not None
-    chosen = charts.chosen_option(result, result["workloads"][0])
+    chosen = chosen_option(result, result["workloads"][0])
     assert chosen is not None
     price = chosen["prices"][chosen["billing_used"]]
     assert price["provider"] in plan and price["region"] in plan

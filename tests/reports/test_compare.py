@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from advisor import charts, selectors
+from advisor.charts.results import chosen_option, option_token_cost
 from advisor.engine import i18n
 from advisor.models import Report
+from advisor.reporting.compare import what_if_comparison
 from advisor.starters import BY_SLUG as STARTERS
 from advisor.templatetags.advisor_tags import per_result
 from tests.reports.generated import generated_report, submitted_assessment
@@ -31,7 +32,7 @@ def _serving(report: Report) -> tuple[str, str]:
     and its monthly cost."""
     result = report.result
     (workload,) = [w for w in result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(result, workload)
+    option = chosen_option(result, workload)
     assert option is not None
     return f"{option['name']} × {option['count']}", f"${option['monthly_cost_usd']:,.0f}"
 
@@ -73,9 +74,9 @@ def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     report = generated_report(obj, number=1, answers=answers)
     generated_report(obj, number=2, answers=answers)
     (workload,) = [w for w in report.result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(report.result, workload)
+    option = chosen_option(report.result, workload)
     assert option is not None
-    token_cost, _slot = charts._token_cost(option)
+    token_cost, _slot = option_token_cost(option)
     phrase = f"${token_cost:,.2f} per million tokens"
     client = Client()
     client.force_login(membership.user)
@@ -85,7 +86,7 @@ def test_the_report_compare_and_what_if_word_a_cost_per_result_alike() -> None:
     assert f"{phrase} {phrase}" in " ".join(_rows(page, "Cost per result"))
     assert "per month" not in page
     # The what-if's comparison reads the same pair through the same filter.
-    what_if = selectors.what_if_comparison(report=report.result, what_if=report.result)
+    what_if = what_if_comparison(report=report.result, what_if=report.result)
     (serving,) = [w for w in what_if["workloads"] if w["kind"] == "realtime_inference"]
     (row,) = [f for f in serving["fields"] if f["field"] == "cost_to_result"]
     assert per_result(row["left"]) == phrase
@@ -104,7 +105,7 @@ def test_compare_names_the_catalog_prices_that_changed_and_its_criteria_in_the_p
     membership, obj = submitted_assessment(answers=answers, title="Prices")
     first = generated_report(obj, number=1, answers=answers)
     (workload,) = [w for w in first.result["workloads"] if w["kind"] == "realtime_inference"]
-    option = charts.chosen_option(first.result, workload)
+    option = chosen_option(first.result, workload)
     assert option is not None
     used = option["prices"][option["billing_used"]]
     draft = catalog_clone(catalog=Catalog.objects.get(status=Catalog.Status.PUBLISHED), user=None)

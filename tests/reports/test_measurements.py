@@ -18,9 +18,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import selectors
 from advisor.engine.measured import MAX_BYTES
 from advisor.models import Measurement, Report
+from advisor.selectors.measurements import first_serving_option, measured_option
 from advisor.services import pdfs, reports, sharing
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, operator_member
 
@@ -55,7 +55,7 @@ def _url(report: Report, name: str = "report_measure") -> str:
 
 def _half_of_the_estimate(report: Report) -> str:
     """A recorded vLLM result at the plan's concurrency, at half the estimated throughput."""
-    first = selectors.first_serving_option(report.result)
+    first = first_serving_option(report.result)
     assert first is not None
     doc = RECORDED | {
         "max_concurrency": first["batch_per_replica"],
@@ -65,7 +65,7 @@ def _half_of_the_estimate(report: Report) -> str:
 
 
 def _at_the_estimate(report: Report) -> str:
-    first = selectors.first_serving_option(report.result) or {}
+    first = first_serving_option(report.result) or {}
     doc = RECORDED | {
         "max_concurrency": first["batch_per_replica"],
         "output_throughput": first["tokens_per_second_per_replica"],
@@ -96,8 +96,8 @@ def test_an_upload_makes_a_new_version_that_says_what_changed(
     assert (v2.based_on, v2.origin, v2.answers) == (v1, Report.Origin.REGENERATED, v1.answers)
     done = reports.report_generate(report_id=v2.pk)
     assert done is not None and done.status == Report.Status.DONE
-    before = selectors.first_serving_option(v1.result)
-    after = selectors.first_serving_option(done.result)
+    before = first_serving_option(v1.result)
+    after = first_serving_option(done.result)
     assert before is not None and after is not None
     assert done.result is not None
     (run,) = done.result["measurements"]
@@ -206,7 +206,7 @@ def test_regenerating_a_measured_version_keeps_its_measurements(
     assert done.result["measurements"] == v2.result["measurements"]
 
     def plan(report: Report) -> tuple[str, int]:
-        first = selectors.first_serving_option(report.result) or {}
+        first = first_serving_option(report.result) or {}
         return first["accelerator_id"], first["count"]
 
     # The re-plan is v2's (measured), not v1's (estimated).
@@ -304,8 +304,8 @@ def test_other_organisations_get_404_and_never_use_the_measurement(
         client.post(_url(theirs), {"text": _at_the_estimate(theirs)})
     mine = Report.objects.get(assessment=v1.assessment, number=2)
     their_v2 = Report.objects.get(assessment=theirs.assessment, number=2)
-    estimated = selectors.first_serving_option(theirs.result) or {}
-    measured = selectors.measured_option(their_v2.result) or {}
+    estimated = first_serving_option(theirs.result) or {}
+    measured = measured_option(their_v2.result) or {}
     assert measured["tokens_per_second_per_replica"] == estimated["tokens_per_second_per_replica"]
     assert measured["count"] == estimated["count"]
     assert mine.result is not None and their_v2.result is not None
@@ -322,7 +322,7 @@ def test_staff_see_ratios_per_card_without_customer_names(
     assert client.get(url).status_code == 404  # a customer
     client.force_login(operator_member(Role.SALES_ENGINEER))
     page = client.get(url).content.decode()
-    first = selectors.first_serving_option(v1.result) or {}
+    first = first_serving_option(v1.result) or {}
     assert first["accelerator_id"] in page and "0.50" in page
     assert owner.organization.name not in page and v1.assessment.title not in page
 
@@ -330,7 +330,7 @@ def test_staff_see_ratios_per_card_without_customer_names(
 def _sglang_jsonl(report: Report, ratio: float) -> str:
     """The recorded SGLang file (two runs), its newest at the plan's concurrency and at `ratio`
     of the estimated throughput per replica."""
-    first = selectors.first_serving_option(report.result)
+    first = first_serving_option(report.result)
     assert first is not None
     older, newest = (DATA / "sglang_bench_serving_h100.jsonl").read_text().splitlines()
     run = json.loads(newest) | {
@@ -354,7 +354,7 @@ def test_an_sglang_teams_bench_serving_jsonl_recalibrates_its_plan(
         for c in run["commands"]
     ]
     assert any(c.startswith("python -m sglang.bench_serving --backend sglang ") for c in commands)
-    before = selectors.first_serving_option(v1.result)
+    before = first_serving_option(v1.result)
     assert before is not None
     name = f"pilot-c{before['batch_per_replica']}.jsonl"
     upload = SimpleUploadedFile(name, _sglang_jsonl(v1, 0.5).encode())
@@ -365,7 +365,7 @@ def test_an_sglang_teams_bench_serving_jsonl_recalibrates_its_plan(
     assert done is not None and done.result is not None
     (run,) = done.result["measurements"]
     assert (run["source"], run["accelerator_id"]) == (name, before["accelerator_id"])
-    after = selectors.first_serving_option(done.result)
+    after = first_serving_option(done.result)
     assert after is not None
     # Half the estimated throughput: more devices or another card for the same load.
     assert (after["accelerator_id"], after["count"]) != (before["accelerator_id"], before["count"])
@@ -416,7 +416,7 @@ def test_the_measurements_page_names_the_file_the_pilot_saved(
     client: Client, owner: Any, serving: str, headers: dict[str, str], said: str
 ) -> None:
     v1 = _busy_report(owner, serving=serving)
-    first = selectors.first_serving_option(v1.result) or {}
+    first = first_serving_option(v1.result) or {}
     c = first["batch_per_replica"]
     name = f"pilot-c{c}.jsonl" if serving == "sglang" else f"pilot-c{c}.json"
     # The name the pilot's own commands give the file at the plan's concurrency.
@@ -464,7 +464,7 @@ def test_compare_names_the_measured_run_that_moved_the_plan(
         client.post(_url(v1), {"text": _half_of_the_estimate(v1)}, **headers)
     v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
     assert v2 is not None and v2.status == Report.Status.DONE
-    first = selectors.first_serving_option(v1.result) or {}
+    first = first_serving_option(v1.result) or {}
     est = first["tokens_per_second_per_replica"]
     assert est >= 1000  # so that the thousands separator shows
     url = reverse("advisor:compare", kwargs={"pk": v1.assessment_id})
@@ -492,7 +492,7 @@ def test_the_measured_section_writes_figures_as_the_report_does(
         client.post(_url(v1), {"text": _half_of_the_estimate(v1)})
     v2 = reports.report_generate(report_id=Report.objects.get(number=2).pk)
     assert v2 is not None
-    est = (selectors.first_serving_option(v1.result) or {})["tokens_per_second_per_replica"]
+    est = (first_serving_option(v1.result) or {})["tokens_per_second_per_replica"]
     assert est >= 1000
     page = html.unescape(client.get(_url(v2, "report")).content.decode())
     section = page[page.index('id="measured"') : page.index('id="report-summary"')]

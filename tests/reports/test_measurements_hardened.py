@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor import selectors
 from advisor.models import Measurement, Report
+from advisor.selectors.measurements import first_serving_option, measured_option
 from advisor.services import reports
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory, operator_member
 
@@ -55,7 +55,7 @@ def _busy_report(membership: Any) -> Report:
 
 def _run(report: Report, ratio: float = 1.0, **fields: Any) -> dict[str, Any]:
     """The recorded vLLM result at the plan's concurrency, at `ratio` of the estimate."""
-    first = selectors.first_serving_option(report.result) or {}
+    first = first_serving_option(report.result) or {}
     return (
         RECORDED
         | {
@@ -181,7 +181,7 @@ def test_the_newest_run_is_applied_and_the_report_names_it(
     client: Client, owner: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     v1 = _busy_report(owner)
-    estimated = selectors.first_serving_option(v1.result) or {}
+    estimated = first_serving_option(v1.result) or {}
     with django_capture_on_commit_callbacks(execute=False):
         _upload(client, v1, "a.json", _run(v1, 0.8))
         # The same day, pasted later: this one is applied.
@@ -189,7 +189,7 @@ def test_the_newest_run_is_applied_and_the_report_names_it(
         # An older run pasted last: the newer run stays applied.
         v4 = _upload(client, v1, "c.json", _run(v1, 0.7, date="20261101-090000"))
     for version in (v3, v4):
-        measured = selectors.measured_option(version.result) or {}
+        measured = measured_option(version.result) or {}
         assert measured["measured"]["source"] == "b.json"
         want = round(estimated["tokens_per_second_per_replica"] * 0.9, 1)
         assert measured["tokens_per_second_per_replica"] == pytest.approx(want, abs=0.11)
@@ -205,7 +205,7 @@ def test_a_measured_card_that_meets_the_target_stays_first(
     # untested card, but within the catalog's rank_cost_tolerance (25%) of it: a tie on price,
     # which the measurement outweighs.
     v1 = _busy_report(owner)
-    before = selectors.first_serving_option(v1.result) or {}
+    before = first_serving_option(v1.result) or {}
     # Its latencies as estimated: the run meets the target.
     latencies = {
         "p99_ttft_ms": before["ttft_ms"],
@@ -269,7 +269,7 @@ def test_a_run_stored_before_the_checks_moves_neither_plan_nor_calibration(
     client: Client, owner: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     v1 = _busy_report(owner)
-    first = selectors.first_serving_option(v1.result) or {}
+    first = first_serving_option(v1.result) or {}
     Measurement.objects.create(
         organization=owner.organization,
         report=v1,
@@ -295,7 +295,7 @@ def test_a_run_stored_before_the_checks_moves_neither_plan_nor_calibration(
     )
     with django_capture_on_commit_callbacks(execute=False):
         v2 = _upload(client, v1, "run.json", _run(v1, 0.9))
-    measured = selectors.measured_option(v2.result) or {}
+    measured = measured_option(v2.result) or {}
     assert measured["measured"]["source"] == "run.json"
     client.force_login(operator_member(Role.SALES_ENGINEER))
     page = client.get(reverse("advisor:measurements_staff")).content.decode()

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from weasyprint.urls import URLFetchingError
 
-from advisor import charts
+from advisor.charts.report import cost_chart, memory_chart, serving_chart, time_cost_chart
+from advisor.charts.svg import as_data_uri
 from advisor.decisions import evaluation
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.pdf import PDF_BASE_URL, STYLESHEET, _ReportFetcher
@@ -102,9 +103,9 @@ def pdf_text_for(slug: str, language: str) -> tuple[bytes, str, str]:
 
 
 def expected_charts(result: dict[str, Any], language: str) -> int:
-    svgs = [charts.memory_chart(result, language, phase=p) for p in ("training", "inference")]
-    svgs += [charts.cost_chart(result, language, workload=w["kind"]) for w in result["workloads"]]
-    svgs += [charts.time_cost_chart(result, language), charts.serving_chart(result, language)]
+    svgs = [memory_chart(result, language, phase=p) for p in ("training", "inference")]
+    svgs += [cost_chart(result, language, workload=w["kind"]) for w in result["workloads"]]
+    svgs += [time_cost_chart(result, language), serving_chart(result, language)]
     return sum(svg is not None for svg in svgs)
 
 
@@ -180,7 +181,7 @@ def test_stale_prices_are_flagged_in_sources_and_risks() -> None:
 
 def test_charts_are_static_svg_with_an_explicit_cjk_font() -> None:
     result = result_for("llm-fine-tuning-startup", "zh-hant")
-    svg = charts.cost_chart(result, "zh-hant")
+    svg = cost_chart(result, "zh-hant")
     assert svg is not None
     assert svg.startswith("<svg")
     assert "<script" not in svg
@@ -190,7 +191,7 @@ def test_charts_are_static_svg_with_an_explicit_cjk_font() -> None:
 
 def test_charts_carry_no_tooltip_markup() -> None:
     result = result_for("llm-fine-tuning-startup", "en")
-    svgs = [charts.memory_chart(result, "en", phase="training"), charts.cost_chart(result, "en")]
+    svgs = [memory_chart(result, "en", phase="training"), cost_chart(result, "en")]
     for svg in svgs:
         assert svg is not None
         assert "<desc" not in svg
@@ -217,9 +218,9 @@ def test_render_report_renders_body_document_and_pdf_once() -> None:
 
 def test_charts_are_none_without_data() -> None:
     result = result_for("realtime-chatbot", "en")
-    assert charts.time_cost_chart(result, "en") is None
-    assert charts.memory_chart(result, "en", phase="training") is None
-    assert charts.cost_chart({"workloads": []}, "en") is None
+    assert time_cost_chart(result, "en") is None
+    assert memory_chart(result, "en", phase="training") is None
+    assert cost_chart({"workloads": []}, "en") is None
 
 
 def test_pdf_fetcher_refuses_anything_but_static_css_and_data() -> None:
@@ -230,7 +231,7 @@ def test_pdf_fetcher_refuses_anything_but_static_css_and_data() -> None:
         fetcher.fetch("file:///etc/passwd")
     css = fetcher.fetch(PDF_BASE_URL + "static/" + STYLESHEET)
     assert b"@page" in css.read()
-    assert fetcher.fetch(charts.as_data_uri("<svg/>")).read() == b"<svg/>"
+    assert fetcher.fetch(as_data_uri("<svg/>")).read() == b"<svg/>"
 
 
 @pytest.mark.slow

@@ -1,26 +1,37 @@
-"""Report charts: a result document in, SVG text out (pygal).
-
-Pages embed the SVG as `<img src="data:...">` rather than inline: pygal puts a `<style>` element in
-its SVG, which the site's `style-src 'self'` CSP forbids inline but allows inside an isolated image.
-WeasyPrint renders the same data URIs, so the web page and the PDF show the same pictures.
-"""
+"""The report's charts: memory needed against usable memory, monthly cost against utilisation,
+training time against cost per run, and serving cost per million output tokens."""
 
 from __future__ import annotations
 
-import base64
-import math
-import re
-from collections.abc import Iterable
 from typing import Any
 
 import pygal
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, override
-from pygal.style import Style
+from django.utils.translation import override
 
-from advisor.decisions import pinned
-from advisor.engine import Catalog
+from advisor.charts.results import (
+    BILLING_LABELS,
+    FIXED_SLOTS,
+    HOURLY_SLOTS,
+    INFERENCE_KINDS,
+    TRAINING_KINDS,
+    chosen_option,
+    option_run_cost,
+    option_token_cost,
+    pinned_catalog,
+    workloads_of,
+)
+from advisor.charts.svg import (
+    NAME_CHARS,
+    PALETTE,
+    TITLE_CHARS,
+    chart_config,
+    chart_style,
+    fit,
+    nice_ticks,
+    render_svg,
+    usd,
+)
 from advisor.engine.document import (
     InferenceSizing,
     Option,
@@ -31,38 +42,7 @@ from advisor.engine.document import (
 from advisor.engine.sizing import usable_gib
 from advisor.labels import label_for
 
-# The same family the PDF body uses; Noto Sans CJK covers Latin too, so one stack serves both
-# languages. Stated on the chart's own style because an SVG image does not inherit page fonts.
-FONT_FAMILY = '"Noto Sans CJK TC", "Noto Sans TC", "Noto Sans", sans-serif'
-
-# Viewbox in px; the page scales the image to the A4 text width (about 170 mm).
-WIDTH = 760
-HEIGHT = 380
-
-# Longest text a chart shows, in characters. Names come from the catalog (up to 100 characters,
-# set by admins); pygal sizes its margins from label widths and, once a label is wider than the
-# picture, splits the axis title for a negative width forever (the worker grew to 1.7 GB).
-NAME_CHARS = 32
-LABEL_CHARS = 72
-TITLE_CHARS = 90
-
-TRAINING_KINDS = ("pretraining", "fine_tuning")
-INFERENCE_KINDS = ("realtime_inference", "batch_inference")
 MEMORY_PARTS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "other")
-HOURLY_SLOTS = ("on_demand", "spot", "capacity_block")
-FIXED_SLOTS = ("commit_1y", "commit_3y", "monthly")
-
-BILLING_LABELS: dict[str, Promise] = {
-    "on_demand": gettext_lazy("On-demand (hourly)"),
-    "spot": gettext_lazy("Spot"),
-    "capacity_block": gettext_lazy("Capacity block"),
-    "flex_start": gettext_lazy("Flex-start (queued)"),
-    "commit_1y": gettext_lazy("1-year commitment"),
-    "commit_3y": gettext_lazy("3-year commitment"),
-    "monthly": gettext_lazy("Monthly dedicated"),
-    "monthly_fixed": gettext_lazy("Fixed monthly"),
-    "purchase": gettext_lazy("Purchase or lease"),
-}
 
 MEMORY_COLORS = {
     "weights": "#1f5f8b",
@@ -74,196 +54,10 @@ MEMORY_COLORS = {
 }
 CAPACITY_COLOR = "#b9c3cc"
 
-# Short names for table headers, where eleven columns share the page width.
-BILLING_SHORT_LABELS: dict[str, Promise] = {
-    "on_demand": gettext_lazy("On-demand"),
-    "spot": gettext_lazy("Spot"),
-    "capacity_block": gettext_lazy("Cap. block"),
-    "commit_1y": gettext_lazy("1-yr commit"),
-    "commit_3y": gettext_lazy("3-yr commit"),
-    "monthly": gettext_lazy("Monthly"),
-}
-
-PALETTE = (
-    "#1f5f8b",  # deep blue
-    "#e07b39",  # orange
-    "#3a9d5d",  # green
-    "#8e5ea2",  # purple
-    "#c8423b",  # red
-    "#7a8793",  # grey
-    "#d4a72c",  # ochre
-    "#2aa1b3",  # teal
-    "#5b4a3f",
-    "#b5548c",
-    "#6f9a2e",
-    "#35495e",
-)
-
-
-def _style(colors: Iterable[str] = PALETTE) -> Style:
-    return Style(
-        font_family=FONT_FAMILY,
-        label_font_family=FONT_FAMILY,
-        major_label_font_family=FONT_FAMILY,
-        legend_font_family=FONT_FAMILY,
-        title_font_family=FONT_FAMILY,
-        value_font_family=FONT_FAMILY,
-        value_label_font_family=FONT_FAMILY,
-        tooltip_font_family=FONT_FAMILY,
-        no_data_font_family=FONT_FAMILY,
-        background="#ffffff",
-        plot_background="#ffffff",
-        foreground="#222222",
-        foreground_strong="#111111",
-        foreground_subtle="#666666",
-        guide_stroke_color="#dddddd",
-        major_guide_stroke_color="#cccccc",
-        colors=tuple(colors),
-        opacity=".9",
-        opacity_hover=".9",
-        transition="0ms",
-        title_font_size=15,
-        label_font_size=12,
-        major_label_font_size=12,
-        legend_font_size=12,
-        value_font_size=11,
-        value_label_font_size=11,
-        stroke_width=2.5,
-    )
-
-
-def fit(text: object, limit: int = LABEL_CHARS) -> str:
-    """`text` as a chart shows it: at most `limit` characters, an ellipsis where it was cut.
-
-    Every label, legend entry and title goes through here before pygal sees it."""
-    value = " ".join(str(text).split())
-    return value if len(value) <= limit else value[: limit - 1].rstrip() + "…"
-
-
-def _config(**overrides: Any) -> dict[str, Any]:
-    """Options every chart shares: static SVG (no JavaScript, no XML prologue), A4-friendly size."""
-    options: dict[str, Any] = {
-        "js": [],
-        "disable_xml_declaration": True,
-        "width": WIDTH,
-        "height": HEIGHT,
-        "explicit_size": False,
-        "legend_at_bottom": True,
-        # Leave the column count to pygal: with it set, pygal 3.1 reserves too few legend rows and
-        # the legend falls outside the picture.
-        "legend_at_bottom_columns": None,
-        "truncate_legend": -1,
-        "truncate_label": -1,
-        "margin": 12,
-        "spacing": 10,
-        "style": _style(),
-        "tooltip_border_radius": 0,
-    }
-    options.update(overrides)
-    for key in ("x_title", "y_title"):
-        if options.get(key):
-            options[key] = fit(options[key], TITLE_CHARS)
-    return options
-
-
-_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
-# What pygal writes only for its JavaScript tooltips and hover effects: per-value <desc> data,
-# <title> tooltips on the axis guides, the (invisible) tooltip layer, comments, and style rules
-# for hover, tooltip, active and transition states. A static picture draws none of it, and every
-# node and rule costs WeasyPrint time (the PDF parses, styles and walks each chart's whole tree).
-_DESC = re.compile(r"<desc\b[^>]*>[^<]*</desc>")
-_TITLE = re.compile(r"<title>[^<]*</title>")
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_TOOLTIP_LAYER = re.compile(
-    r'<g [^>]*class="plot tooltip-overlay"><g [^>]*class="tooltip">'
-    r'<rect [^>]*/><g class="text" /></g></g>'
-)
-# A bar without a width or a height draws nothing (pygal writes the stacked chart's empty cells).
-_BAR = re.compile(r'<g class="bar"><rect ([^>]*)/></g>')
-_STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.DOTALL)
-_UNUSED_RULE = re.compile(
-    r":hover|\.tooltip|\.active|\.map-element|\.gauge-background|\.bg-lines|\.no_data"
-    r"|\.bound|\.max-value|\.ci\b|\.xlink|\.subtle-fill"
-)
-
-
-def _static_css(css: str) -> str:
-    rules = []
-    for rule in css.split("}"):
-        selector, _brace, body = rule.partition("{")
-        if not body.strip() or _UNUSED_RULE.search(selector):
-            continue
-        declarations = [d for d in body.split(";") if d.strip() and "transition" not in d]
-        if declarations:
-            rules.append(f"{selector.strip()}{{{';'.join(declarations)}}}")
-    return "".join(rules)
-
-
-def _drop_empty_bar(match: re.Match[str]) -> str:
-    attributes = match.group(1)
-    return (
-        match.group(0) if " width=" in f" {attributes}" and " height=" in f" {attributes}" else ""
-    )
-
-
-def _render(chart: Any) -> str:
-    # pygal writes its config as a <script> even with js=[]; an <img> never runs it, but the
-    # SVG is also a download and must stay static.
-    svg = _SCRIPT.sub("", str(chart.render(is_unicode=True)))
-    svg = _COMMENT.sub("", _DESC.sub("", _TOOLTIP_LAYER.sub("", svg)))
-    svg = _BAR.sub(_drop_empty_bar, svg).replace(" tooltip-trigger", "")
-    # The first <title> names the chart (kept for a downloaded SVG); the rest are tooltips.
-    head, found, tail = svg.partition("</title>")
-    if found:
-        svg = head + found + _TITLE.sub("", tail)
-    return _STYLE.sub(lambda m: m.group(1) + _static_css(m.group(2)) + m.group(3), svg, count=1)
-
-
-def as_data_uri(svg: str) -> str:
-    """`data:image/svg+xml;base64,...` for an `<img src>` (see the module docstring for why)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
-
-
-def nice_ticks(top: float, count: int = 5) -> list[float]:
-    """0 and round steps (1, 2, 2.5 or 5 × 10^n) up to at least `top`, about `count` of them."""
-    if top <= 0:
-        return [0.0, 1.0]
-    raw = top / count
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    return [i * step for i in range(math.ceil(top / step - 1e-9) + 1)]
-
-
-def _usd(value: float) -> str:
-    return f"${value:,.0f}" if abs(value) >= 10 else f"${value:,.2f}"
-
 
 def _hours_per_month(result: ResultDocument) -> float:
     # The catalog's sourced figure, as every result records it (no constant to drift from it).
     return float(result["cost"]["figures_used"]["hours_per_month"]["value"])
-
-
-def pinned_catalog(result: ResultDocument) -> Catalog | None:
-    """The catalog version the result was computed with (see pinned.catalog_at)."""
-    return pinned.catalog_at(str(result["versions"]["catalog"]))
-
-
-def workloads_of(result: ResultDocument, kinds: Iterable[str]) -> list[Workload]:
-    wanted = set(kinds)
-    return [w for w in result["workloads"] if w["kind"] in wanted]
-
-
-def chosen_option(result: ResultDocument, workload: Workload) -> Option | None:
-    """The option the cost summary used for this workload (else the first, the cheapest)."""
-    options = workload["options"]
-    if not options:
-        return None
-    for entry in result["cost"]["by_workload"]:
-        if entry["workload"] == workload["kind"]:
-            for option in options:
-                if option["accelerator_id"] == entry["accelerator_id"]:
-                    return option
-    return options[0]
 
 
 # --- memory -----------------------------------------------------------------------------------
@@ -321,14 +115,14 @@ def memory_chart(result: ResultDocument, language: str, *, phase: str | None = N
         needed = _("Memory needed")
         rows = [fit(needed)] + [f"{fit(name, NAME_CHARS)} × {n}" for name, n, _cap in candidates]
         chart = pygal.HorizontalStackedBar(
-            **_config(
+            **chart_config(
                 height=max(260, 150 + 30 * len(rows)),
                 x_title=_("GiB"),
                 value_formatter=lambda v: f"{v:,.0f}",
                 y_labels=ticks,
                 range=(0, ticks[-1]),
                 # One colour per memory component, grey for the capacity bars.
-                style=_style([MEMORY_COLORS[p] for p in parts] + [CAPACITY_COLOR]),
+                style=chart_style([MEMORY_COLORS[p] for p in parts] + [CAPACITY_COLOR]),
             )
         )
         chart.title = fit(
@@ -347,7 +141,7 @@ def memory_chart(result: ResultDocument, language: str, *, phase: str | None = N
             fit(_("Usable memory × devices")),
             list(reversed([None, *[round(cap, 1) for _n, _c, cap in candidates]])),
         )
-        return _render(chart)
+        return render_svg(chart)
 
 
 # --- cost against utilisation -----------------------------------------------------------------
@@ -400,7 +194,7 @@ def _cost_svg(
     ticks = nice_ticks(max(v for _k, v in lines.values()))
     with override(language):
         chart = pygal.XY(
-            **_config(
+            **chart_config(
                 x_title=_("Utilisation (share of the month in use)"),
                 y_title=_("USD per month"),
                 range=(0, ticks[-1]),
@@ -408,7 +202,7 @@ def _cost_svg(
                 xrange=(0, 100),
                 x_labels=[0, 20, 40, 60, 80, 100],
                 x_value_formatter=lambda x: f"{x:.0f}%",
-                value_formatter=_usd,
+                value_formatter=usd,
                 show_dots=False,
                 dots_size=5,
             )
@@ -455,23 +249,7 @@ def _cost_svg(
                 [(x, 0.0), (x, top)],
                 stroke_style={"dasharray": "6, 4", "width": 1.5},
             )
-        return _render(chart)
-
-
-# --- time to result vs cost (training) ---------------------------------------------------------
-
-
-def _run_cost(option: Option) -> tuple[float | None, str | None]:
-    costs = option.get("cost_per_run_usd") or {}  # training options only
-    used = option["billing_used"]
-    cost = costs.get(used) if used else None
-    if cost is not None:
-        return cost, used
-    for slot in HOURLY_SLOTS:
-        cost = costs.get(slot)
-        if cost is not None:
-            return cost, slot
-    return None, None
+        return render_svg(chart)
 
 
 def short_name(name: str) -> str:
@@ -489,7 +267,7 @@ def time_cost_chart(result: ResultDocument, language: str) -> str | None:
     points: list[tuple[str, float, float, bool]] = []
     for w in workloads_of(result, TRAINING_KINDS):
         for o in w["options"]:
-            cost, _slot = _run_cost(o)
+            cost, _slot = option_run_cost(o)
             if cost is None:
                 continue
             name = f"{fit(o['name'], NAME_CHARS)} × {o['count']}"
@@ -502,14 +280,14 @@ def time_cost_chart(result: ResultDocument, language: str) -> str | None:
     x_ticks = nice_ticks(max(p[1] for p in points) * 1.1)
     with override(language):
         chart = pygal.XY(
-            **_config(
+            **chart_config(
                 height=420,
                 x_title=_("Hours per run (time to result)"),
                 y_title=_("USD per run"),
                 stroke=False,
                 dots_size=7,
                 print_labels=True,
-                value_formatter=_usd,
+                value_formatter=usd,
                 x_value_formatter=lambda x: f"{x:,.0f} h" if x >= 10 else f"{x:,.1f} h",
                 range=(0, y_ticks[-1]),
                 xrange=(0, x_ticks[-1]),
@@ -524,23 +302,7 @@ def time_cost_chart(result: ResultDocument, language: str) -> str | None:
             chart.add(
                 fit(title, TITLE_CHARS), [{"value": (hours, cost), "label": fit(short_name(name))}]
             )
-        return _render(chart)
-
-
-# --- serving cost (inference) ------------------------------------------------------------------
-
-
-def _token_cost(option: Option) -> tuple[float | None, str | None]:
-    costs = option.get("cost_per_million_output_tokens_usd") or {}  # serving options only
-    used = option["billing_used"]
-    cost = costs.get(used) if used else None
-    if cost is not None:
-        return cost, used
-    for slot in (*HOURLY_SLOTS, *FIXED_SLOTS):
-        cost = costs.get(slot)
-        if cost is not None:
-            return cost, slot
-    return None, None
+        return render_svg(chart)
 
 
 def serving_chart(result: ResultDocument, language: str) -> str | None:
@@ -550,7 +312,7 @@ def serving_chart(result: ResultDocument, language: str) -> str | None:
     for w in workloads:
         chosen = chosen_option(result, w)
         for o in w["options"]:
-            cost, slot = _token_cost(o)
+            cost, slot = option_token_cost(o)
             if cost is None:
                 continue
             name = f"{fit(o['name'], NAME_CHARS)} × {o['count']}"
@@ -567,7 +329,7 @@ def serving_chart(result: ResultDocument, language: str) -> str | None:
     ticks = nice_ticks(max(r[1] for r in rows) * 1.15)
     with override(language):
         chart = pygal.HorizontalBar(
-            **_config(
+            **chart_config(
                 height=max(240, 110 + 30 * len(rows)),
                 x_title=_("USD per million output tokens"),
                 show_legend=False,
@@ -586,39 +348,4 @@ def serving_chart(result: ResultDocument, language: str) -> str | None:
                 for _name, cost, chosen in ordered
             ],
         )
-        return _render(chart)
-
-
-# --- impact preview -----------------------------------------------------------------------
-
-
-def score_shift_chart(result: dict[str, Any]) -> str | None:
-    """An impact preview's histogram, as an SVG data URI (None without data): the shift of the
-    GPU−TPU score for a scoring model, the change of the monthly cost for a catalog."""
-    bins = result.get("shift", {}).get("histogram") or []
-    if not bins:
-        return None
-    pricing = result.get("kind") == "catalog"
-    chart = pygal.Bar(
-        **_config(
-            height=300,
-            show_legend=False,
-            x_title=_("Change of the recommended monthly cost (%)")
-            if pricing
-            else _("Shift of the GPU − TPU score (points; positive: towards GPU)"),
-            y_title=_("Assessments"),
-            x_label_rotation=30 if len(bins) > 8 else 0,
-        )
-    )
-    chart.title = fit(
-        _("How the draft catalog changes the monthly cost")
-        if pricing
-        else _("How the draft moves the GPU − TPU score"),
-        TITLE_CHARS,
-    )
-    chart.x_labels = [
-        f"{b['start']:g}" if b["start"] == b["end"] else f"{b['start']:g} … {b['end']:g}"
-        for b in bins
-    ]
-    chart.add(fit(_("Assessments")), [b["count"] for b in bins])
-    return as_data_uri(_render(chart))
+        return render_svg(chart)
