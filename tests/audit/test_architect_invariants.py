@@ -81,7 +81,7 @@ def test_the_generator_covers_every_answer_a_team_can_give(teams: list[dict[str,
         arch = model.get("architecture") or {}
         if arch:
             note("moe", arch.get("experts", 1) > 1)
-            note("gqa", arch["kv_heads"] < arch["attention_heads"])
+            note("gqa", arch["kv_group_size"] > 1)
         if "work" in doc:
             note("work", doc["work"]["model"])
         if "inference" in doc:
