@@ -266,6 +266,10 @@ def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "e
             out[f"{name}_words"] = _words(_OR, lang).join(
                 _words(_TYPE_WORDS[k], lang) if k in _TYPE_WORDS else k for k in kinds
             )
+    if code == "schema_version":
+        # The older versions still read, newest first: "2 or 1" / "2 或 1".
+        older = [v for v in str(params.get("older", "")).split(", ") if v]
+        out["older"] = (" or " if lang == "en" else " 或 ").join(reversed(older))
     if code == "enum":
         allowed = [v for v in str(params.get("allowed", "")).split(", ") if v]
         out["allowed_label"] = value_label(generic, allowed, lang)
