@@ -61,7 +61,7 @@ STARTERS: tuple[Starter, ...] = (
         _("E-commerce recommender retrained daily"),
         _("A TensorFlow recommender retrained every night on a stable pipeline, served in region."),
         {
-            "schema_version": 2,
+            "schema_version": 3,
             "organization": {"industry": "ecommerce", "regions": ["tokyo", "hong_kong"]},
             "workloads": [
                 {"kind": "pretraining", "schedule": "daily"},
@@ -119,7 +119,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Real-time chatbot"),
         _("A 70B assistant served around the clock with a latency target, on monthly servers."),
         {
-            "schema_version": 2,
+            "schema_version": 3,
             "organization": {"industry": "insurance", "regions": ["los_angeles", "us_west"]},
             "workloads": [{"kind": "realtime_inference", "schedule": "continuous"}],
             "maturity": {"stack_changes": "monthly", "pipeline": "evolving", "demand": "seasonal"},
@@ -158,7 +158,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Media batch transcription"),
         _("Nightly batch jobs over a media archive, ONNX models, cheapest capacity wins."),
         {
-            "schema_version": 2,
+            "schema_version": 3,
             "organization": {
                 "industry": "media",
                 "regions": ["taipei", "hong_kong", "mainland_china"],
@@ -207,7 +207,7 @@ STARTERS: tuple[Starter, ...] = (
         _("Regulated finance on private cloud"),
         _("A bank fine-tunes and serves a 7B model; data never leaves its own premises."),
         {
-            "schema_version": 2,
+            "schema_version": 3,
             "organization": {"industry": "finance", "regions": ["hong_kong"]},
             "workloads": [
                 {"kind": "fine_tuning", "schedule": "project_cycles"},

@@ -81,7 +81,7 @@ def _answers(starter: str | None, status: str) -> dict[str, Any]:
     from advisor.starters import BY_SLUG
 
     if starter is None and status != Assessment.Status.SUBMITTED:
-        return {"schema_version": 2}
+        return {"schema_version": 3}
     return BY_SLUG[starter or STARTER].document()
 
 

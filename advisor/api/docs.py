@@ -31,6 +31,8 @@ from advisor.api.schemas import (
     ANSWERS_SCHEMA_NAME,
     ANSWERS_V1_DRAFT_SCHEMA_NAME,
     ANSWERS_V1_SCHEMA_NAME,
+    ANSWERS_V2_DRAFT_SCHEMA_NAME,
+    ANSWERS_V2_SCHEMA_NAME,
     ErrorOut,
 )
 from advisor.engine.schema import answers_draft_schema, answers_schema
@@ -107,19 +109,26 @@ def answers_components() -> dict[str, dict[str, Any]]:
     """The answers schemas the document names: each version's whole and draft schema, and what a
     create accepts, one of the versions."""
 
-    def one_of(v1: str, v2: str, what: str) -> dict[str, Any]:
+    def one_of(v1: str, v2: str, v3: str, what: str) -> dict[str, Any]:
         # Told apart by schema_version, which each version fixes with `const` (and which a v1
         # draft must state): at most one branch can hold. No OpenAPI `discriminator` object: its
         # values are strings naming schemas, and schema_version is an integer (tools that pin a
         # branch to its discriminator value would pin the string "1" and make it unsatisfiable).
         return {
-            "description": f"{what} of answers version 2 ({v2}) or version 1 ({v1}), told "
-            "apart by schema_version. A version 1 document is checked by version 1's rules "
-            "(output_tokens at most context_tokens, else 400 with output_exceeds_context at "
-            "inference.output_tokens) and stored as version 2 with prompt_tokens = "
-            "context_tokens - output_tokens; answers are always returned as version 2. Any "
+            "description": f"{what} of answers version 3 ({v3}), version 2 ({v2}) or version "
+            f"1 ({v1}), told apart by schema_version. Every document valid by {v3} is accepted. "
+            "A version 1 or 2 document is checked by its version's rules, which compare two "
+            "numbers as JSON Schema cannot (version 1: output_tokens at most context_tokens, "
+            "else 400 with output_exceeds_context at inference.output_tokens; versions 1 and 2: "
+            "the custom architecture's kv_heads_divide, heads_divide_hidden, "
+            "head_dim_out_of_range, experts_per_token_exceed and active_exceeds_total), and is "
+            "stored as version 3 (prompt_tokens = context_tokens - output_tokens, kv_group_size "
+            "= attention_heads / kv_heads, head_dim = hidden_size / attention_heads when not "
+            "given, inactive_experts = experts - experts_per_token, active_parameter_share = "
+            "active_parameters / parameters); answers are always returned as version 3. Any "
             "other schema_version is refused with 400 at schema_version.",
             "oneOf": [
+                {"$ref": f"#/components/schemas/{v3}"},
                 {"$ref": f"#/components/schemas/{v2}"},
                 {"$ref": f"#/components/schemas/{v1}"},
             ],
@@ -128,13 +137,21 @@ def answers_components() -> dict[str, dict[str, Any]]:
     return {
         ANSWERS_SCHEMA_NAME: answers_schema(),
         ANSWERS_DRAFT_SCHEMA_NAME: answers_draft_schema(),
+        ANSWERS_V2_SCHEMA_NAME: answers_schema(2),
+        ANSWERS_V2_DRAFT_SCHEMA_NAME: answers_draft_schema(2),
         ANSWERS_V1_SCHEMA_NAME: answers_schema(1),
         ANSWERS_V1_DRAFT_SCHEMA_NAME: answers_draft_schema(1),
         ANSWERS_IN_SCHEMA_NAME: one_of(
-            ANSWERS_V1_SCHEMA_NAME, ANSWERS_SCHEMA_NAME, "A complete answers document"
+            ANSWERS_V1_SCHEMA_NAME,
+            ANSWERS_V2_SCHEMA_NAME,
+            ANSWERS_SCHEMA_NAME,
+            "A complete answers document",
         ),
         ANSWERS_DRAFT_IN_SCHEMA_NAME: one_of(
-            ANSWERS_V1_DRAFT_SCHEMA_NAME, ANSWERS_DRAFT_SCHEMA_NAME, "A draft"
+            ANSWERS_V1_DRAFT_SCHEMA_NAME,
+            ANSWERS_V2_DRAFT_SCHEMA_NAME,
+            ANSWERS_DRAFT_SCHEMA_NAME,
+            "A draft",
         ),
     }
 

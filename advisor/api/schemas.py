@@ -20,9 +20,11 @@ from advisor.engine.upgrade import upgrade_answers
 from advisor.models import Assessment
 from advisor.services import assessments
 
-ANSWERS_SCHEMA_NAME = "AnswersV2"
-ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV2Draft"
-# Still accepted on create (read as version 2 and stored so); never answered.
+ANSWERS_SCHEMA_NAME = "AnswersV3"
+ANSWERS_DRAFT_SCHEMA_NAME = "AnswersV3Draft"
+# Still accepted on create (read as version 3 and stored so); never answered.
+ANSWERS_V2_SCHEMA_NAME = "AnswersV2"
+ANSWERS_V2_DRAFT_SCHEMA_NAME = "AnswersV2Draft"
 ANSWERS_V1_SCHEMA_NAME = "AnswersV1"
 ANSWERS_V1_DRAFT_SCHEMA_NAME = "AnswersV1Draft"
 # What a create accepts: one of the versions, told apart by schema_version.
@@ -128,7 +130,7 @@ class AssessmentOut(AssessmentSummaryOut):
 
     @staticmethod
     def resolve_answers(obj: Assessment) -> dict[str, Any]:
-        # Stored answers are version 2 (migration 0019); a version 1 one is read as such.
+        # Stored answers are version 3 (migrations 0019 and 0022); an older one is read as such.
         return upgrade_answers(obj.answers)  # type: ignore[no-any-return]
 
     @staticmethod

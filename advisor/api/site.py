@@ -30,7 +30,7 @@ class AdvisorAPI(NinjaAPI):
         schemas = schema.setdefault("components", {}).setdefault("schemas", {})
         schemas.update(docs.answers_components())
         # A create's answers meet one version's draft schema when it is a draft, else one
-        # version's whole schema; what is answered is always version 2.
+        # version's whole schema; what is answered is always version 3.
         docs.answers_follow(
             schemas.get("AssessmentIn"),
             "draft",

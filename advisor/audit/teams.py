@@ -82,21 +82,22 @@ def architectures(draw: st.DrawFn) -> dict[str, Any]:
     mlp = 3 * hidden * intermediate
     embed = vocab * hidden * (1 if tied else 2)
     total = layers * (attention + mlp * experts) + embed
+    # Answers version 3: the heads as KV heads x group size, the experts as used + not used.
     arch: dict[str, Any] = {
         "parameters": total,
         "layers": layers,
         "hidden_size": hidden,
         "intermediate_size": intermediate,
-        "attention_heads": heads,
         "kv_heads": kv,
+        "kv_group_size": heads // kv,
         "head_dim": head_dim,
         "vocab_size": vocab,
         "tied_embeddings": tied,
     }
     if moe:
-        arch["experts"] = experts
         arch["experts_per_token"] = top_k
-        arch["active_parameters"] = layers * (attention + mlp * top_k) + embed
+        arch["inactive_experts"] = experts - top_k
+        arch["active_parameter_share"] = (layers * (attention + mlp * top_k) + embed) / total
     return arch
 
 

@@ -1,5 +1,6 @@
-"""Answers document v2: its vocabulary (enums, bounds, the schema version) and the frozen
-dataclasses a parsed document becomes. A v1 document is still read: upgrade.py turns it into v2.
+"""Answers document v3: its vocabulary (enums, bounds, the schema version) and the frozen
+dataclasses a parsed document becomes. v1 and v2 documents are still read: upgrade.py turns them
+into v3.
 
 The JSON Schema is built from these in schema.py (its cross-field `allOf` in
 schema_conditions.py), validated in problems.py and parsed into the dataclasses in parse.py.
@@ -8,6 +9,7 @@ schema_conditions.py), validated in problems.py and parsed into the dataclasses 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -15,11 +17,15 @@ from typing import Any
 
 from advisor.engine import clouds
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Version 1 gave inference.context_tokens (prompt + output) and output_tokens, which could
 # contradict each other (output > context); version 2 gives prompt_tokens and output_tokens,
-# which cannot. Both are accepted; a v1 document is upgraded (upgrade.py) and stored as v2.
-SCHEMA_VERSIONS = (1, SCHEMA_VERSION)
+# which cannot. Version 2's custom architecture still had four such pairs (kv_heads divides
+# attention_heads, attention_heads divides hidden_size, experts_per_token <= experts,
+# active_parameters <= parameters); version 3 states the shape by numbers that are each free
+# within their bounds (kv_group_size, head_dim, inactive_experts, active_parameter_share). All
+# three are accepted; an older document is upgraded (upgrade.py) and stored as v3.
+SCHEMA_VERSIONS = (1, 2, SCHEMA_VERSION)
 
 INDUSTRIES = (
     "ecommerce",
@@ -81,7 +87,7 @@ LATENCY_METRICS = ("whole_response", "ttft", "tpot")
 INFERENCE_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
 # CUDA architectures a team's custom kernels are built for (nvcc -gencode / TORCH_CUDA_ARCH_LIST).
 KERNEL_ARCHITECTURES = ("sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")
-# A dense model's architecture as the wizard asks it and a catalog preset's columns keep it.
+# A dense model's architecture as a catalog preset's columns keep it (its published config.json).
 ARCHITECTURE_FIELDS = (
     "parameters",
     "layers",
@@ -93,6 +99,22 @@ ARCHITECTURE_FIELDS = (
     "vocab_size",
     "tied_embeddings",
 )
+# A dense model's architecture as answers version 3 states it (and the wizard asks it): the
+# attention heads are kv_heads x kv_group_size, so no two of these can contradict each other.
+ARCHITECTURE_ANSWERS = (
+    "parameters",
+    "layers",
+    "hidden_size",
+    "intermediate_size",
+    "kv_heads",
+    "kv_group_size",
+    "head_dim",
+    "vocab_size",
+    "tied_embeddings",
+)
+# A mixture of experts in version 3 (optional, both or neither): experts = experts_per_token +
+# inactive_experts; active parameters = parameters x active_parameter_share.
+MOE_ANSWERS = ("experts_per_token", "inactive_experts", "active_parameter_share")
 TRAFFIC = ("steady", "daily_cycle", "bursty", "seasonal_peaks")
 # A batch job's window: hard = the results are useless after it; soft = late is
 # a nuisance, flagged but not disqualifying.
@@ -133,6 +155,19 @@ MIN_AMORTISATION_MONTHS = 6
 MAX_AMORTISATION_MONTHS = 120
 # Routed experts per layer (DeepSeek-V3 has 256; 4x headroom).
 MAX_EXPERTS = 1_024
+# Heads and their size. Answers v1/v2 bounded attention_heads and kv_heads by 1..1,024 and an
+# explicit head_dim by 8..1,024; v3 keeps those bounds for kv_heads, kv_group_size (v2's
+# attention_heads / kv_heads, at most 1,024) and head_dim, so every valid v2 shape has a v3 form
+# (bar a derived hidden_size / attention_heads outside 8..1,024, refused with its own problem).
+# Published configs (config.json, 2026-12): head_dim 64 (Llama-3.2-1B, gpt-oss), 128 (Llama 3,
+# Qwen2.5, Mistral, DeepSeek-V3's value heads), 192 (DeepSeek-V3's query/key heads, MLA), 256
+# (Gemma); query heads per KV head 1 (MHA) .. 71 (Falcon-7B, MQA).
+MAX_HEADS = 1_024
+MIN_HEAD_DIM = 8
+MAX_HEAD_DIM = 1_024
+# The least active parameters version 3 derives from a share: v2's least active_parameters (and
+# least parameters), so that a tiny share never sizes a model that computes with nothing.
+MIN_ACTIVE_PARAMETERS = 1_000_000
 
 # What a caller lists of an invalid document; the rest is counted ("and 12 more"). A wrong
 # document rarely has more than a handful of problems, and an answer that grows with the input
@@ -219,6 +254,55 @@ class Architecture:
     experts_per_token: int = 1
     active_parameters: int | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The architecture as answers version 3 states it (`architecture_from` reads it back
+        into the same dataclass)."""
+        head_dim = self.head_dim or max(1, self.hidden_size // self.attention_heads)
+        arch: dict[str, Any] = {
+            "parameters": self.parameters,
+            "layers": self.layers,
+            "hidden_size": self.hidden_size,
+            "intermediate_size": self.intermediate_size,
+            "kv_heads": self.kv_heads,
+            "kv_group_size": self.attention_heads // self.kv_heads,
+            "head_dim": head_dim,
+            "vocab_size": self.vocab_size,
+            "tied_embeddings": self.tied_embeddings,
+        }
+        if self.experts > 1:
+            arch["experts_per_token"] = self.experts_per_token
+            arch["inactive_experts"] = self.experts - self.experts_per_token
+        if self.active_parameters is not None:
+            # round(parameters x (active / parameters)) is active again for any two integers
+            # below 2^53 (the error of the two roundings is far below one half).
+            arch["active_parameter_share"] = self.active_parameters / self.parameters
+        return arch
+
+
+def architecture_from(a: Mapping[str, Any]) -> Architecture:
+    """A version 3 architecture (valid by the schema) as the engine's dataclass: the attention
+    heads are kv_heads x kv_group_size, the experts experts_per_token + inactive_experts, the
+    active parameters parameters x active_parameter_share (at least MIN_ACTIVE_PARAMETERS)."""
+    parameters, kv_heads = int(a["parameters"]), int(a["kv_heads"])
+    k = int(a.get("experts_per_token", 1))
+    share = a.get("active_parameter_share")
+    return Architecture(
+        parameters=parameters,
+        layers=int(a["layers"]),
+        hidden_size=int(a["hidden_size"]),
+        intermediate_size=int(a["intermediate_size"]),
+        attention_heads=kv_heads * int(a["kv_group_size"]),
+        kv_heads=kv_heads,
+        vocab_size=int(a["vocab_size"]),
+        tied_embeddings=bool(a["tied_embeddings"]),
+        head_dim=int(a["head_dim"]),
+        experts=k + int(a.get("inactive_experts", 0)),
+        experts_per_token=k,
+        active_parameters=None
+        if share is None
+        else max(MIN_ACTIVE_PARAMETERS, round(parameters * float(share))),
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Model:
@@ -277,7 +361,7 @@ class Work:
 
 @dataclass(frozen=True, slots=True)
 class Answers:
-    """A valid answers document v2 (build with `parse_answers`, which also reads v1)."""
+    """A valid answers document v3 (build with `parse_answers`, which also reads v1 and v2)."""
 
     schema_version: int
     organization: Organization
@@ -345,24 +429,7 @@ class Answers:
             if self.model.preset is not None:
                 doc["model"] = {"preset": self.model.preset}
             elif self.model.architecture is not None:
-                a = self.model.architecture
-                arch: dict[str, Any] = {
-                    "parameters": a.parameters,
-                    "layers": a.layers,
-                    "hidden_size": a.hidden_size,
-                    "intermediate_size": a.intermediate_size,
-                    "attention_heads": a.attention_heads,
-                    "kv_heads": a.kv_heads,
-                    "vocab_size": a.vocab_size,
-                    "tied_embeddings": a.tied_embeddings,
-                }
-                if a.head_dim is not None:
-                    arch["head_dim"] = a.head_dim
-                if a.experts > 1:
-                    arch["experts"] = a.experts
-                    arch["experts_per_token"] = a.experts_per_token
-                if a.active_parameters is not None:
-                    arch["active_parameters"] = a.active_parameters
+                arch = self.model.architecture.to_dict()
                 doc["model"] = {"architecture": arch}
         if self.training is not None:
             t = self.training

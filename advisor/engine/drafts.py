@@ -180,22 +180,7 @@ def _preview_shape(
         if not valid(doc):
             return None
         try:
-            parsed = A.Architecture(
-                parameters=int(arch["parameters"]),
-                layers=int(arch["layers"]),
-                hidden_size=int(arch["hidden_size"]),
-                intermediate_size=int(arch["intermediate_size"]),
-                attention_heads=int(arch["attention_heads"]),
-                kv_heads=int(arch["kv_heads"]),
-                vocab_size=int(arch["vocab_size"]),
-                tied_embeddings=bool(arch["tied_embeddings"]),
-                head_dim=int(arch["head_dim"]) if "head_dim" in arch else None,
-                experts=int(arch.get("experts", 1)),
-                experts_per_token=int(arch.get("experts_per_token", 1)),
-                active_parameters=int(arch["active_parameters"])
-                if "active_parameters" in arch
-                else None,
-            )
+            parsed = A.architecture_from(arch)
         except (KeyError, TypeError, ValueError):
             return None
         return S.shape_from_architecture(parsed)

@@ -181,6 +181,8 @@ BOUND_UNITS: dict[str, dict[str, str]] = {
     "model.architecture.layers": _m("{n} layers", "{n} 層"),
     "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),
     "model.architecture.kv_heads": _m("{n} heads", "{n} 個頭"),
+    "model.architecture.kv_group_size": _m("{n} heads", "{n} 個頭"),
+    "model.architecture.inactive_experts": _m("{n} experts", "{n} 個專家"),
     "model.architecture.experts": _m("{n} experts", "{n} 個專家"),
     "model.architecture.experts_per_token": _m("{n} experts", "{n} 個專家"),
     "model.architecture.active_parameters": _m("{n} parameters", "{n} 個參數"),
@@ -212,6 +214,8 @@ _PLURAL_EN = frozenset(
         "model.architecture.layers",
         "model.architecture.attention_heads",
         "model.architecture.kv_heads",
+        "model.architecture.kv_group_size",
+        "model.architecture.inactive_experts",
         "model.architecture.tied_embeddings",
         "model.architecture.experts",
         "model.architecture.active_parameters",
@@ -262,6 +266,10 @@ def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "e
             out[f"{name}_words"] = _words(_OR, lang).join(
                 _words(_TYPE_WORDS[k], lang) if k in _TYPE_WORDS else k for k in kinds
             )
+    if code == "schema_version":
+        # The older versions still read, newest first: "2 or 1" / "2 或 1".
+        older = [v for v in str(params.get("older", "")).split(", ") if v]
+        out["older"] = (" or " if lang == "en" else " 或 ").join(reversed(older))
     if code == "enum":
         allowed = [v for v in str(params.get("allowed", "")).split(", ") if v]
         out["allowed_label"] = value_label(generic, allowed, lang)

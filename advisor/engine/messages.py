@@ -146,6 +146,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the head dimension",
         "隱藏維度（{hidden}）必須是注意力頭數（{heads}）的倍數，或另行提供頭維度（head_dim）",
     ),
+    "problem.head_dim_out_of_range": _m(
+        "The hidden size ({hidden}) over the attention heads ({heads}) makes a head dimension of "
+        "{head_dim}, outside {low}..{high}: give the head dimension (schema version 3 asks it "
+        "instead)",
+        "隱藏維度（{hidden}）除以注意力頭數（{heads}）得出的頭維度為 {head_dim}，超出 "
+        "{low}..{high}：請提供頭維度（head_dim；結構描述版本 3 改為直接詢問此值）",
+    ),
+    "problem.inactive_experts_required": _m(
+        "Give the experts a token is not routed to, with the experts per token (e.g. 6 with 2 "
+        "for Mixtral-8x7B's 8)",
+        "請連同每個 token 使用的專家數，提供 token 不會路由到的專家數"
+        "（例如 Mixtral-8x7B 共 8 個：使用 2 個、其餘 6 個）",
+    ),
     "problem.residency_needs_on_premises": _m(
         "Data that must stay on your premises needs on premises or private cloud among the "
         "allowed deployment modes",
@@ -2029,12 +2042,19 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
     "model.architecture.intermediate_size": _m("intermediate size", "中間層維度"),
     "model.architecture.attention_heads": _m("attention heads", "注意力頭數"),
     "model.architecture.kv_heads": _m("KV heads", "KV 頭數"),
+    "model.architecture.kv_group_size": _m("query heads per KV head", "每個 KV 頭的查詢頭數"),
     "model.architecture.head_dim": _m("head dimension", "頭維度"),
     "model.architecture.vocab_size": _m("vocabulary size", "詞彙量"),
     "model.architecture.tied_embeddings": _m("tied embeddings", "共用嵌入層"),
     "model.architecture.experts": _m("experts", "專家數"),
     "model.architecture.experts_per_token": _m("experts per token", "每個 token 使用的專家數"),
     "model.architecture.active_parameters": _m("active parameters", "啟用參數量"),
+    "model.architecture.inactive_experts": _m(
+        "experts a token is not routed to", "token 不會路由到的專家數"
+    ),
+    "model.architecture.active_parameter_share": _m(
+        "share of parameters used per token", "每個 token 使用的參數比例"
+    ),
     "training": _m("training", "訓練"),
     "training.method": _m("training method", "訓練方法"),
     "training.lora_rank": _m("LoRA rank", "LoRA 秩"),
@@ -2096,19 +2116,24 @@ FIELD_QUESTIONS: dict[str, dict[str, str]] = {
     "model.architecture.layers": _m("Layers", "層數"),
     "model.architecture.hidden_size": _m("Hidden size", "隱藏維度"),
     "model.architecture.intermediate_size": _m("MLP intermediate size", "MLP 中間維度"),
-    "model.architecture.attention_heads": _m("Attention heads", "注意力頭數"),
     "model.architecture.kv_heads": _m("Key/value heads", "Key/Value 頭數"),
-    "model.architecture.head_dim": _m("Head dimension (optional)", "每頭維度（選填）"),
+    "model.architecture.kv_group_size": _m(
+        "Query heads per key/value head", "每個 Key/Value 頭對應的查詢頭數"
+    ),
+    "model.architecture.head_dim": _m("Head dimension", "每頭維度"),
     "model.architecture.vocab_size": _m("Vocabulary size", "詞彙表大小"),
     "model.architecture.tied_embeddings": _m(
         "Input and output embeddings shared", "輸入與輸出嵌入共用權重"
     ),
-    "model.architecture.experts": _m(
-        "Experts per layer (mixture of experts, optional)", "每層專家數（專家混合模型，選填）"
+    "model.architecture.experts_per_token": _m(
+        "Experts used per token (mixture of experts, optional)",
+        "每個 token 使用的專家數（專家混合模型，選填）",
     ),
-    "model.architecture.experts_per_token": _m("Experts used per token", "每個 token 使用的專家數"),
-    "model.architecture.active_parameters": _m(
-        "Active parameters per token (optional)", "每個 token 的啟用參數量（選填）"
+    "model.architecture.inactive_experts": _m(
+        "Experts per layer a token is not routed to", "每層中 token 不會路由到的專家數"
+    ),
+    "model.architecture.active_parameter_share": _m(
+        "Share of parameters used per token (optional)", "每個 token 使用的參數比例（選填）"
     ),
     "training.method": _m("Training method", "訓練方法"),
     "training.lora_rank": _m("LoRA rank", "LoRA 秩"),

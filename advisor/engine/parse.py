@@ -21,6 +21,7 @@ from advisor.engine.answers import (
     Training,
     Work,
     Workload,
+    architecture_from,
 )
 from advisor.engine.problems import AnswersError, validate
 from advisor.engine.upgrade import upgrade_answers
@@ -37,7 +38,7 @@ def _opt_float(value: Any) -> float | None:
 
 
 def parse_answers(doc: Mapping[str, Any]) -> Answers:
-    """Validate `doc` against the answers schema of its version (2, or 1 read as 2) and the
+    """Validate `doc` against the answers schema of its version (3, or 1 and 2 read as 3) and the
     cross-field rules; return frozen dataclasses.
 
     Raises AnswersError carrying every problem (schema and cross-field), not just the first.
@@ -59,21 +60,7 @@ def parse_answers(doc: Mapping[str, Any]) -> Answers:
         m = doc["model"]
         arch: Architecture | None = None
         if "architecture" in m:
-            a = m["architecture"]
-            arch = Architecture(
-                parameters=int(a["parameters"]),
-                layers=int(a["layers"]),
-                hidden_size=int(a["hidden_size"]),
-                intermediate_size=int(a["intermediate_size"]),
-                attention_heads=int(a["attention_heads"]),
-                kv_heads=int(a["kv_heads"]),
-                vocab_size=int(a["vocab_size"]),
-                tied_embeddings=bool(a["tied_embeddings"]),
-                head_dim=int(a["head_dim"]) if "head_dim" in a else None,
-                experts=int(a.get("experts", 1)),
-                experts_per_token=int(a.get("experts_per_token", 1)),
-                active_parameters=int(a["active_parameters"]) if "active_parameters" in a else None,
-            )
+            arch = architecture_from(m["architecture"])
         model = Model(preset=m.get("preset"), architecture=arch)
     training: Training | None = None
     # A section present but not applicable is accepted and ignored (documented in the schema).

@@ -1,11 +1,13 @@
 """Validating an answers document: Problem (a field path and a message in the user's terms), the
 schema's errors rewritten for people, bounds on hostile input and the cross-field rules.
 
-Only comparisons between two numbers (kv_heads divides attention_heads, attention_heads divides
-hidden_size, and in a version 1 document output <= context) are beyond JSON Schema; the schema
-says them in the fields' descriptions and `cross_field_problems` checks them. Version 2 asks the
-prompt and the output, which cannot contradict each other. A document is checked against the
-schema of the version it states (schema.version_of).
+Only comparisons between two numbers are beyond JSON Schema, and only documents of an older
+version hold any (version 1: output <= context; versions 1 and 2: kv_heads divides
+attention_heads, attention_heads divides hidden_size, experts_per_token <= experts,
+active_parameters <= parameters); their schemas say them in the fields' descriptions and
+`cross_field_problems` checks them. Version 3 states every rule in the schema's own terms: a
+document valid by its schema meets every rule here. A document is checked against the schema of
+the version it states (schema.version_of).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from jsonschema.exceptions import ValidationError
 from advisor.engine import i18n
 from advisor.engine.answers import (
     INFERENCE_KINDS,
+    MAX_HEAD_DIM,
     MAX_KEY_CHARS,
     MAX_PROBLEMS,
     MAX_UNKNOWN_KEYS,
+    MIN_HEAD_DIM,
     SCHEMA_VERSION,
     SCHEMA_VERSIONS,
     TRAINING_KINDS,
@@ -37,6 +41,7 @@ from advisor.engine.schema import (
     sections,
     version_of,
 )
+from advisor.engine.upgrade import v2_head_dim
 
 
 @dataclass(frozen=True)
@@ -330,53 +335,18 @@ def cross_field_problems(
     problems.extend(_work_problems(doc, kinds))
     model = _as_mapping(doc.get("model"))
     arch = _as_mapping(model.get("architecture")) if model is not None else None
-    if arch is not None:
-        heads, kv = arch.get("attention_heads"), arch.get("kv_heads")
-        if _is_int(heads) and _is_int(kv) and kv > 0 and heads % kv != 0:
-            problems.append(
-                Problem(
-                    "model.architecture.kv_heads",
-                    "kv_heads_divide",
-                    {"kv_heads": kv, "heads": heads},
-                )
-            )
-        experts, top_k = arch.get("experts", 1), arch.get("experts_per_token")
-        if _is_int(experts) and _is_int(top_k) and top_k > experts:
-            problems.append(
-                Problem(
-                    "model.architecture.experts_per_token",
-                    "experts_per_token_exceed",
-                    {"k": top_k, "experts": experts},
-                )
-            )
-        if _is_int(experts) and experts > 1 and top_k is None and not partial:
-            problems.append(
-                Problem("model.architecture.experts_per_token", "experts_k_required", {})
-            )
-        total, active = arch.get("parameters"), arch.get("active_parameters")
-        if _is_int(total) and _is_int(active) and active > total:
-            problems.append(
-                Problem(
-                    "model.architecture.active_parameters",
-                    "active_exceeds_total",
-                    {"active": i18n.fmt_number(active), "total": i18n.fmt_number(total)},
-                )
-            )
-        hidden = arch.get("hidden_size")
-        if (
-            "head_dim" not in arch
-            and _is_int(hidden)
-            and _is_int(heads)
-            and heads > 0
-            and hidden % heads != 0
-        ):
-            problems.append(
-                Problem(
-                    "model.architecture.hidden_size",
-                    "heads_divide_hidden",
-                    {"hidden": hidden, "heads": heads},
-                )
-            )
+    if arch is not None and version >= 3:
+        # Version 3's numbers are free within their bounds; a mixture of experts states both
+        # of its routing numbers (the schema's allOf says so too).
+        if not partial:
+            for given, needed, code in (
+                ("inactive_experts", "experts_per_token", "experts_k_required"),
+                ("experts_per_token", "inactive_experts", "inactive_experts_required"),
+            ):
+                if given in arch and needed not in arch:
+                    problems.append(Problem(f"model.architecture.{needed}", code, {}))
+    elif arch is not None:
+        problems.extend(_v2_architecture_problems(arch, partial=partial))
     deployment = _as_mapping(doc.get("deployment"))
     if deployment is not None:
         modes = deployment.get("allowed_modes")
@@ -387,6 +357,76 @@ def cross_field_problems(
             and not {"on_premises", "private_cloud"} & {m for m in modes if isinstance(m, str)}
         ):
             problems.append(Problem("deployment.data_residency", "residency_needs_on_premises", {}))
+    return problems
+
+
+def _v2_architecture_problems(arch: Mapping[str, Any], *, partial: bool) -> list[Problem]:
+    """Version 1 and 2's architecture rules: four comparisons of two numbers, and a head
+    dimension that version 3 (which asks it) can hold."""
+    problems: list[Problem] = []
+    heads, kv = arch.get("attention_heads"), arch.get("kv_heads")
+    if _is_int(heads) and _is_int(kv) and kv > 0 and heads % kv != 0:
+        problems.append(
+            Problem(
+                "model.architecture.kv_heads",
+                "kv_heads_divide",
+                {"kv_heads": kv, "heads": heads},
+            )
+        )
+    experts, top_k = arch.get("experts", 1), arch.get("experts_per_token")
+    if _is_int(experts) and _is_int(top_k) and top_k > experts:
+        problems.append(
+            Problem(
+                "model.architecture.experts_per_token",
+                "experts_per_token_exceed",
+                {"k": top_k, "experts": experts},
+            )
+        )
+    if _is_int(experts) and experts > 1 and top_k is None and not partial:
+        problems.append(Problem("model.architecture.experts_per_token", "experts_k_required", {}))
+    total, active = arch.get("parameters"), arch.get("active_parameters")
+    if _is_int(total) and _is_int(active) and active > total:
+        problems.append(
+            Problem(
+                "model.architecture.active_parameters",
+                "active_exceeds_total",
+                {"active": i18n.fmt_number(active), "total": i18n.fmt_number(total)},
+            )
+        )
+    hidden = arch.get("hidden_size")
+    if (
+        "head_dim" not in arch
+        and _is_int(hidden)
+        and _is_int(heads)
+        and heads > 0
+        and hidden % heads != 0
+    ):
+        problems.append(
+            Problem(
+                "model.architecture.hidden_size",
+                "heads_divide_hidden",
+                {"hidden": hidden, "heads": heads},
+            )
+        )
+    head_dim = v2_head_dim(arch)
+    if (
+        "head_dim" not in arch
+        and head_dim is not None
+        and not (MIN_HEAD_DIM <= head_dim <= MAX_HEAD_DIM)
+    ):
+        problems.append(
+            Problem(
+                "model.architecture.hidden_size",
+                "head_dim_out_of_range",
+                {
+                    "hidden": hidden,
+                    "heads": heads,
+                    "head_dim": head_dim,
+                    "low": MIN_HEAD_DIM,
+                    "high": i18n.fmt_number(MAX_HEAD_DIM),
+                },
+            )
+        )
     return problems
 
 
@@ -550,6 +590,7 @@ _MISSING = frozenset(
         "model_required",
         "lora_rank_required",
         "experts_k_required",
+        "inactive_experts_required",
     }
 )
 

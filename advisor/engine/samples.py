@@ -10,7 +10,7 @@ import copy
 from typing import Any, Final
 
 SAMPLE: Final[dict[str, Any]] = {
-    "schema_version": 2,
+    "schema_version": 3,
     "organization": {"industry": "ecommerce", "regions": ["hong_kong", "singapore"]},
     "workloads": [
         {"kind": "fine_tuning", "schedule": "weekly"},

@@ -1,6 +1,6 @@
 """The answers document's JSON Schema (published at /api/v1/schema and used by every validator)
-and the draft schema the wizard saves against; version 1's schema, which the API still accepts
-(upgrade.py reads a v1 document as v2), is built from version 2's.
+and the draft schema the wizard saves against; versions 1 and 2, which the API still accepts
+(upgrade.py reads them as v3), are built from version 3's.
 
 The schema is the single source of truth for field names, types, enums and bounds; the wizard, the
 API and the CLI all validate against it.
@@ -30,12 +30,16 @@ from advisor.engine.answers import (
     MAX_CONTEXT_TOKENS,
     MAX_DATASET_TOKENS,
     MAX_EXPERTS,
+    MAX_HEAD_DIM,
+    MAX_HEADS,
     MAX_OPS_HEADCOUNT,
     MAX_PARAMETERS,
     MAX_SEQUENCE_LENGTH,
     MAX_TOKENS_PER_DAY,
     MAX_WORK_PER_DAY,
+    MIN_ACTIVE_PARAMETERS,
     MIN_AMORTISATION_MONTHS,
+    MIN_HEAD_DIM,
     MIN_WORK_PER_DAY,
     MODES,
     OPS_CAPACITY,
@@ -101,60 +105,83 @@ def _unique_list(values: Sequence[str], lo: int, description: str) -> dict[str, 
 
 @cache
 def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
-    """The answers schema of `version` (1 or 2); shared, never to be changed: copy it first."""
+    """The answers schema of `version` (1, 2 or 3); shared, never to be changed: copy it first."""
     if version == 1:
-        return _v1(schema_doc(SCHEMA_VERSION))
+        return _v1(schema_doc(2))
+    if version == 2:
+        return _v2(schema_doc(SCHEMA_VERSION))
     architecture = _obj(
         {
             "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
             "layers": _int(1, 1_000, "Decoder layers."),
             "hidden_size": _int(
-                64, 131_072, "Model width; a multiple of attention_heads unless head_dim is given."
+                64,
+                131_072,
+                "Model width (the residual stream). Independent of the heads: the attention "
+                "projects it to kv_heads x kv_group_size x head_dim, which need not equal it "
+                "(Gemma 7B: 3,072 wide, 16 x 256 = 4,096).",
             ),
             "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
-            "attention_heads": _int(1, 1_024, "Query heads."),
-            "kv_heads": _int(1, 1_024, "Key/value heads (GQA); must divide attention_heads."),
+            "kv_heads": _int(
+                1, MAX_HEADS, "Key/value heads (GQA; 1 = multi-query, as many as heads = MHA)."
+            ),
+            "kv_group_size": _int(
+                1,
+                MAX_HEADS,
+                "Added in v3 (with kv_heads, replaces v2's attention_heads): query heads that "
+                "share one key/value head. The attention heads are kv_heads x kv_group_size "
+                "(Llama-3-70B: 8 x 8 = 64; 1 = multi-head attention).",
+            ),
             "head_dim": _int(
-                8,
-                1_024,
-                "Optional, added in v1: head dimension. Default hidden_size / attention_heads.",
+                MIN_HEAD_DIM,
+                MAX_HEAD_DIM,
+                "Required since v3 (v2 derived it from hidden_size / attention_heads): the size "
+                "of one attention head (64, 128, 256 in published models).",
             ),
             "vocab_size": _int(1, 2_000_000, "Vocabulary size."),
             "tied_embeddings": {
                 "type": "boolean",
                 "description": "Input embedding and output head share weights.",
             },
-            "experts": _int(
-                1,
-                MAX_EXPERTS,
-                "Optional, added in v1: routed experts per MoE layer (mixture of experts); "
-                "intermediate_size is then one expert's MLP width. Default 1 (a dense model).",
-            ),
             "experts_per_token": _int(
                 1,
                 MAX_EXPERTS,
-                "Optional, added in v1: experts each token is routed to (top-k); at most experts. "
-                "Required with experts > 1.",
+                "Optional, mixture of experts (with inactive_experts): routed experts each "
+                "token is sent to (top-k); intermediate_size is then one expert's MLP width. "
+                "Default: a dense model.",
             ),
-            "active_parameters": _int(
-                1_000_000,
-                MAX_PARAMETERS,
-                "Optional, added in v1: parameters used per token (<= parameters). Default for a "
-                "mixture of experts: parameters less the experts a token does not use, in every "
-                "layer.",
+            "inactive_experts": _int(
+                0,
+                MAX_EXPERTS - 1,
+                "Added in v3 (with experts_per_token, replaces v2's experts): routed experts per "
+                "MoE layer that a token is not sent to. The experts per layer are "
+                "experts_per_token + inactive_experts (Mixtral-8x7B: 2 + 6 = 8; DeepSeek-V3: "
+                "8 + 248 = 256).",
             ),
+            "active_parameter_share": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 1,
+                "description": "Added in v3 (replaces v2's active_parameters): the share of the "
+                "parameters a token uses, in (0, 1]; the active parameters are parameters x this "
+                f"share, rounded, at least {MIN_ACTIVE_PARAMETERS:,} (DeepSeek-V3: 37.6 of 671 "
+                "billion = 0.056). Default for a mixture of experts: parameters less the experts "
+                "a token does not use, in every layer.",
+            },
         },
         [
             "parameters",
             "layers",
             "hidden_size",
             "intermediate_size",
-            "attention_heads",
             "kv_heads",
+            "kv_group_size",
+            "head_dim",
             "vocab_size",
             "tied_embeddings",
         ],
-        "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA).",
+        "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA). Every "
+        "number is free within its bounds: none has to divide or stay below another.",
     )
     model = {
         "type": "object",
@@ -345,8 +372,8 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
     )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://advisor.example/schemas/answers-v2.json",
-        "title": "Advisor answers document, version 2",
+        "$id": "https://advisor.example/schemas/answers-v3.json",
+        "title": "Advisor answers document, version 3",
         "description": "Unknown keys are errors. Sections that do not apply may be absent; a "
         "section present but not applicable (e.g. training without a training workload) is "
         "accepted "
@@ -355,8 +382,10 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
         "properties": {
             "schema_version": {
                 "const": SCHEMA_VERSION,
-                "description": "Always 2. A version 1 document (AnswersV1: inference "
-                "context_tokens instead of prompt_tokens) is still accepted and read as version 2.",
+                "description": "Always 3. Version 2 documents (AnswersV2: a custom "
+                "architecture by attention_heads, kv_heads, experts and active_parameters) and "
+                "version 1 documents (AnswersV1: also inference context_tokens instead of "
+                "prompt_tokens) are still accepted and read as version 3.",
             },
             "organization": _obj(
                 {
@@ -502,8 +531,90 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
             "cost",
         ],
         "additionalProperties": False,
-        "allOf": conditions(),
+        "allOf": conditions(version=SCHEMA_VERSION),
     }
+
+
+def _architecture_v2() -> dict[str, Any]:
+    """Version 2's (and 1's) custom architecture, whose numbers had to agree with each other in
+    four ways the fields' descriptions state (problems.py checks them for those versions)."""
+    return _obj(
+        {
+            "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
+            "layers": _int(1, 1_000, "Decoder layers."),
+            "hidden_size": _int(
+                64, 131_072, "Model width; a multiple of attention_heads unless head_dim is given."
+            ),
+            "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
+            "attention_heads": _int(1, 1_024, "Query heads."),
+            "kv_heads": _int(1, 1_024, "Key/value heads (GQA); must divide attention_heads."),
+            "head_dim": _int(
+                8,
+                1_024,
+                "Optional, added in v1: head dimension. Default hidden_size / attention_heads.",
+            ),
+            "vocab_size": _int(1, 2_000_000, "Vocabulary size."),
+            "tied_embeddings": {
+                "type": "boolean",
+                "description": "Input embedding and output head share weights.",
+            },
+            "experts": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: routed experts per MoE layer (mixture of experts); "
+                "intermediate_size is then one expert's MLP width. Default 1 (a dense model).",
+            ),
+            "experts_per_token": _int(
+                1,
+                MAX_EXPERTS,
+                "Optional, added in v1: experts each token is routed to (top-k); at most experts. "
+                "Required with experts > 1.",
+            ),
+            "active_parameters": _int(
+                1_000_000,
+                MAX_PARAMETERS,
+                "Optional, added in v1: parameters used per token (<= parameters). Default for a "
+                "mixture of experts: parameters less the experts a token does not use, in every "
+                "layer.",
+            ),
+        },
+        [
+            "parameters",
+            "layers",
+            "hidden_size",
+            "intermediate_size",
+            "attention_heads",
+            "kv_heads",
+            "vocab_size",
+            "tied_embeddings",
+        ],
+        "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA).",
+    )
+
+
+def _v2(v3: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 of the schema: version 3 with v2's custom architecture (attention_heads,
+    kv_heads and hidden_size that must divide each other, experts and experts_per_token <=
+    experts, active_parameters <= parameters)."""
+    doc = copy.deepcopy(v3)
+    doc["$id"] = "https://advisor.example/schemas/answers-v2.json"
+    doc["title"] = "Advisor answers document, version 2"
+    doc["description"] = (
+        "Version 2, still accepted: a document is read as version 3 with kv_group_size = "
+        "attention_heads / kv_heads, head_dim = hidden_size / attention_heads when not given, "
+        "inactive_experts = experts - experts_per_token and active_parameter_share = "
+        "active_parameters / parameters. Four rules of its custom architecture compare two "
+        "numbers, which JSON Schema cannot state: kv_heads divides attention_heads "
+        "(kv_heads_divide), attention_heads divides hidden_size unless head_dim is given "
+        "(heads_divide_hidden; the head dimension so derived must be within 8..1,024: "
+        "head_dim_out_of_range), experts_per_token <= experts (experts_per_token_exceed) and "
+        "active_parameters <= parameters (active_exceeds_total); such a document is refused "
+        "with the rule's code. " + v3["description"]
+    )
+    doc["properties"]["schema_version"] = {"const": 2, "description": "Always 2."}
+    doc["properties"]["model"]["properties"]["architecture"] = _architecture_v2()
+    doc["allOf"] = conditions(version=2)
+    return doc
 
 
 def _v1(v2: dict[str, Any]) -> dict[str, Any]:
@@ -592,7 +703,7 @@ def _draft_schema(version: int) -> dict[str, Any]:
         "description": "What a draft may hold (check_partial): any part of an answers document, "
         "with no wrong values; required fields, minimum list sizes and the conditional "
         "sections do not apply until it is submitted.",
-        "allOf": conditions(draft=True),
+        "allOf": conditions(draft=True, version=version),
     }
     if version != SCHEMA_VERSION:
         # A draft that does not state its version is read as the current one (version_of), so
@@ -600,9 +711,19 @@ def _draft_schema(version: int) -> dict[str, Any]:
         draft["required"] = ["schema_version"]
         draft["description"] += (
             f" A version {version} draft states schema_version {version}; it is read as "
-            f"version {SCHEMA_VERSION}: prompt_tokens = context_tokens - output_tokens when both "
-            "are given (output_tokens at most context_tokens); a context without its output "
-            "cannot be split and is not kept."
+            f"version {SCHEMA_VERSION}"
+            + (
+                ": prompt_tokens = context_tokens - output_tokens when both are given "
+                "(output_tokens at most context_tokens); a context without its output cannot be "
+                "split and is not kept; and as version 2 is"
+                if version == 1
+                else ""
+            )
+            + ": kv_group_size = attention_heads / kv_heads when both are given, head_dim = "
+            "hidden_size / attention_heads when not given and both are, inactive_experts = "
+            "experts - experts_per_token and active_parameter_share = active_parameters / "
+            "parameters when both are; one of a pair without the other cannot be converted and "
+            "is not kept (kv_heads and hidden_size are)."
         )
     return draft
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from advisor.engine.answers import INFERENCE_KINDS, TRAINING_KINDS, WORK_MODEL_UNIT, WORKLOAD_KINDS
+from advisor.engine.answers import (
+    INFERENCE_KINDS,
+    SCHEMA_VERSION,
+    TRAINING_KINDS,
+    WORK_MODEL_UNIT,
+    WORKLOAD_KINDS,
+)
 
 
 def _kind_is(kinds: Iterable[str]) -> dict[str, Any]:
@@ -19,7 +25,48 @@ def _when(condition: dict[str, Any], then: dict[str, Any], description: str) -> 
     return {"description": description, "if": condition, "then": then}
 
 
-def conditions(*, draft: bool = False) -> list[dict[str, Any]]:
+def _architecture_is(node: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "required": ["model"],
+        "properties": {
+            "model": {"required": ["architecture"], "properties": {"architecture": node}}
+        },
+    }
+
+
+def _architecture_requires(field: str) -> dict[str, Any]:
+    return {"properties": {"model": {"properties": {"architecture": {"required": [field]}}}}}
+
+
+def _moe_rules(version: int) -> list[dict[str, Any]]:
+    """A mixture of experts states its routing: version 3 by experts_per_token and
+    inactive_experts together, versions 1 and 2 by experts_per_token when experts > 1."""
+    if version < 3:
+        return [
+            _when(
+                _architecture_is(
+                    {"required": ["experts"], "properties": {"experts": {"minimum": 2}}}
+                ),
+                _architecture_requires("experts_per_token"),
+                "model.architecture.experts_per_token is required for a mixture of experts "
+                "(experts > 1).",
+            )
+        ]
+    return [
+        _when(
+            _architecture_is({"required": [given]}),
+            _architecture_requires(needed),
+            f"model.architecture.{needed} is required with {given}: a mixture of experts "
+            "states both.",
+        )
+        for given, needed in (
+            ("inactive_experts", "experts_per_token"),
+            ("experts_per_token", "inactive_experts"),
+        )
+    ]
+
+
+def conditions(*, draft: bool = False, version: int = SCHEMA_VERSION) -> list[dict[str, Any]]:
     """The cross-field rules that JSON Schema can state, as the published schema's `allOf`.
 
     Each one restates a check of `cross_field_problems`, which keeps reporting it with its own
@@ -112,29 +159,7 @@ def conditions(*, draft: bool = False) -> list[dict[str, Any]]:
             {"required": ["model"]},
             "model is required when inference applies.",
         ),
-        _when(
-            {
-                "required": ["model"],
-                "properties": {
-                    "model": {
-                        "required": ["architecture"],
-                        "properties": {
-                            "architecture": {
-                                "required": ["experts"],
-                                "properties": {"experts": {"minimum": 2}},
-                            }
-                        },
-                    }
-                },
-            },
-            {
-                "properties": {
-                    "model": {"properties": {"architecture": {"required": ["experts_per_token"]}}}
-                }
-            },
-            "model.architecture.experts_per_token is required for a mixture of experts "
-            "(experts > 1).",
-        ),
+        *_moe_rules(version),
         _when(
             {
                 "required": ["training"],

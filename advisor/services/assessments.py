@@ -168,7 +168,8 @@ def _step_checked(
     """step_problems, plus every problem of the answers it returns (`validate`'s, for the
     progress count and the page). The merged answers are validated once; only a value the
     engine refuses costs another pass, to check what is left once it is dropped."""
-    # A draft stored as answers version 1 is saved as version 2 (the step forms ask v2's fields).
+    # A draft stored as answers version 1 or 2 is saved as version 3 (the step forms ask v3's
+    # fields).
     stored = upgrade_answers(assessment.answers)
     # A new top-level dict: only `section` is replaced or trimmed below, and that value is the
     # form's own (or a deep copy of the stored one), so the stored sections need no copy.
@@ -387,8 +388,8 @@ def assessment_create_from_document(
 
     A draft may be incomplete but must hold only values the wizard would keep (check_partial);
     anything else must be a complete, valid document and is submitted at once, its result
-    stored with it. A version 1 document is checked by version 1's rules and stored as
-    version 2 (upgrade_answers). Raises AnswersError listing every problem, or (for a
+    stored with it. A version 1 or 2 document is checked by its version's rules and
+    stored as version 3 (upgrade_answers). Raises AnswersError listing every problem, or (for a
     complete document) ReportThrottled past the report limits, and then stores nothing.
     """
     problems = check_partial(answers) if draft else validate(answers)

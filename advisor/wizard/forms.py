@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from advisor.engine import answers as A
-from advisor.engine.answers import ARCHITECTURE_FIELDS
+from advisor.engine.answers import ARCHITECTURE_ANSWERS, MOE_ANSWERS
 from advisor.forms.base import (
     StepForm,
     _checkboxes,
@@ -105,10 +105,6 @@ class WorkloadsStepForm(StepForm):
         return [(self[kind], self[f"{kind}_schedule"]) for kind in A.WORKLOAD_KINDS]
 
 
-# Mixture of experts: optional answers of the wizard (catalog presets keep theirs in `extra`).
-MOE_FIELDS = ("experts", "experts_per_token", "active_parameters")
-
-
 class ModelStepForm(StepForm):
     section = "model"
     source = _radio(
@@ -132,30 +128,40 @@ class ModelStepForm(StepForm):
     layers = _integer(label=question_for("model.architecture.layers"))
     hidden_size = _integer(label=question_for("model.architecture.hidden_size"))
     intermediate_size = _integer(label=question_for("model.architecture.intermediate_size"))
-    attention_heads = _integer(label=question_for("model.architecture.attention_heads"))
     kv_heads = _integer(
         label=question_for("model.architecture.kv_heads"),
-        help_text=_("Fewer than attention heads with GQA."),
+        help_text=_("num_key_value_heads in config.json, e.g. 8 for Llama-3-70B."),
     )
-    head_dim = _integer(label=question_for("model.architecture.head_dim"))
-    vocab_size = _integer(label=question_for("model.architecture.vocab_size"))
-    tied_embeddings = _yes_no(label=question_for("model.architecture.tied_embeddings"))
-    experts = _integer(
-        label=question_for("model.architecture.experts"),
+    kv_group_size = _integer(
+        label=question_for("model.architecture.kv_group_size"),
         help_text=_(
-            "Leave empty for a dense model. For a mixture of experts, the MLP size above is one "
-            "expert's."
+            "The attention heads are the key/value heads times this: 8 for Llama-3-70B "
+            "(64 heads over 8), 1 when every head has its own."
         ),
     )
+    head_dim = _integer(
+        label=question_for("model.architecture.head_dim"),
+        help_text=_("head_dim in config.json; else the hidden size over the attention heads."),
+    )
+    vocab_size = _integer(label=question_for("model.architecture.vocab_size"))
+    tied_embeddings = _yes_no(label=question_for("model.architecture.tied_embeddings"))
     experts_per_token = _integer(
         label=question_for("model.architecture.experts_per_token"),
-        help_text=_("e.g. 2 of 8 for Mixtral-8x7B."),
-    )
-    active_parameters = _integer(
-        label=question_for("model.architecture.active_parameters"),
         help_text=_(
-            "Memory holds every expert; compute uses the active ones. Derived from the shape "
-            "when left empty."
+            "Leave empty for a dense model. For a mixture of experts, e.g. 2 for Mixtral-8x7B; "
+            "the MLP size above is then one expert's."
+        ),
+    )
+    inactive_experts = _integer(
+        label=question_for("model.architecture.inactive_experts"),
+        help_text=_("The experts per layer less those used: 6 for Mixtral-8x7B (8 less 2)."),
+    )
+    active_parameter_share = _number(
+        label=question_for("model.architecture.active_parameter_share"),
+        help_text=_(
+            "Above 0, at most 1: e.g. 0.056 for DeepSeek-V3 (37.6 of 671 billion). Memory "
+            "holds every expert; compute uses this share. Derived from the shape when left "
+            "empty."
         ),
     )
 
@@ -166,7 +172,7 @@ class ModelStepForm(StepForm):
         preset.choices = [("", "—"), *choices("preset", A.preset_ids())]
 
     def architecture_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in (*ARCHITECTURE_FIELDS, *MOE_FIELDS)]
+        return [self[name] for name in (*ARCHITECTURE_ANSWERS, *MOE_ANSWERS)]
 
     def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
         model = answers.get("model")
@@ -188,7 +194,7 @@ class ModelStepForm(StepForm):
         if source == "architecture":
             arch = {
                 name: _from_field(self.cleaned_data.get(name))
-                for name in (*ARCHITECTURE_FIELDS, *MOE_FIELDS)
+                for name in (*ARCHITECTURE_ANSWERS, *MOE_ANSWERS)
                 if _from_field(self.cleaned_data.get(name)) is not None
             }
             return {"architecture": arch}

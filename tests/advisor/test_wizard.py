@@ -579,7 +579,7 @@ def test_the_inference_step_asks_the_prompt_and_the_answer_and_saves_them(
     )
     assert saved.status_code == 302, saved.content[:2000]
     obj.refresh_from_db()
-    assert obj.answers["schema_version"] == 2
+    assert obj.answers["schema_version"] == 3
     assert obj.answers["inference"]["prompt_tokens"] == 3000
     assert obj.answers["inference"]["output_tokens"] == 512
     assert "context_tokens" not in obj.answers["inference"]
@@ -593,7 +593,7 @@ def test_the_inference_step_asks_the_prompt_and_the_answer_and_saves_them(
     assert ">3,512<" in review  # both languages group thousands (advisor/formats/zh_Hant)
 
 
-def test_a_draft_stored_as_version_1_reads_and_saves_as_version_2(
+def test_a_draft_stored_as_version_1_reads_and_saves_as_version_3(
     client: Client, member: Any
 ) -> None:
     v1 = copy.deepcopy(FULL)
@@ -604,13 +604,49 @@ def test_a_draft_stored_as_version_1_reads_and_saves_as_version_2(
     page = client.get(_url(obj, "inference"))
     assert page.context["form"]["prompt_tokens"].value() == 3584
     assert "4,096" in client.get(_url(obj, "review")).text
-    # Saving another step stores the whole draft as version 2, the same context kept.
+    # Saving another step stores the whole draft as version 3, the same context kept.
     assert _post(client, obj, "cost", POSTS["cost"]).status_code == 302
     obj.refresh_from_db()
-    assert obj.answers["schema_version"] == 2
+    assert obj.answers["schema_version"] == 3
     assert obj.answers["inference"]["prompt_tokens"] == 3584
     assert "context_tokens" not in obj.answers["inference"]
     assert parse_answers(obj.answers).inference.context_tokens == 4096  # type: ignore[union-attr]
+
+
+def test_a_draft_stored_as_version_2_asks_and_saves_its_architecture_as_version_3(
+    client: Client, member: Any
+) -> None:
+    v2 = copy.deepcopy(FULL)
+    v2["schema_version"] = 2
+    v2["model"] = {
+        "architecture": {
+            "parameters": 46_702_792_704,
+            "layers": 32,
+            "hidden_size": 4096,
+            "intermediate_size": 14336,
+            "attention_heads": 32,
+            "kv_heads": 8,
+            "vocab_size": 32000,
+            "tied_embeddings": False,
+            "experts": 8,
+            "experts_per_token": 2,
+        }
+    }
+    obj = _new(member, v2)
+    form = client.get(_url(obj, "model")).context["form"]
+    # 32 heads over 8 KV heads, a head of 4,096 / 32, 8 experts less the 2 used.
+    assert [form[n].value() for n in ("kv_group_size", "head_dim", "inactive_experts")] == [
+        4,
+        128,
+        6,
+    ]
+    assert _post(client, obj, "cost", POSTS["cost"]).status_code == 302
+    obj.refresh_from_db()
+    assert obj.answers["schema_version"] == 3
+    arch = obj.answers["model"]["architecture"]
+    assert "attention_heads" not in arch and "experts" not in arch
+    parsed = parse_answers(obj.answers).model.architecture  # type: ignore[union-attr]
+    assert (parsed.attention_heads, parsed.experts, parsed.head_dim) == (32, 8, 128)
 
 
 def test_leaving_the_new_answers_empty_keeps_the_defaults(client: Client, member: Any) -> None:
@@ -795,24 +831,36 @@ def test_the_model_step_offers_mixture_of_experts_models_and_answers(
     obj = _new(member, FULL)
     page = client.get(_url(obj, "model")).text
     assert '<option value="mixtral-8x7b">Mixtral 8x7B (mixture of experts)</option>' in page
-    assert page.index('class="model-architecture"') < page.index('name="experts"')
+    assert page.index('class="model-architecture"') < page.index('name="inactive_experts"')
+    # Answers version 3: the heads as KV heads x group size, the experts as used + not used.
+    assert 'name="attention_heads"' not in page and 'name="experts"' not in page
     arch = {
         "source": "architecture",
         "parameters": "46702792704",
         "layers": "32",
         "hidden_size": "4096",
         "intermediate_size": "14336",
-        "attention_heads": "32",
         "kv_heads": "8",
+        "kv_group_size": "4",
+        "head_dim": "128",
         "vocab_size": "32000",
         "tied_embeddings": "no",
-        "experts": "8",
         "experts_per_token": "2",
+        "inactive_experts": "6",
+        "active_parameter_share": "0.2758",
     }
     _post(client, obj, "model", arch)
     obj.refresh_from_db()
+    assert obj.answers["schema_version"] == 3
     saved = obj.answers["model"]["architecture"]
-    assert (saved["experts"], saved["experts_per_token"]) == (8, 2)
+    assert (saved["kv_group_size"], saved["experts_per_token"], saved["inactive_experts"]) == (
+        4,
+        2,
+        6,
+    )
+    assert saved["active_parameter_share"] == 0.2758
+    shown = client.get(_url(obj, "model")).text
+    assert 'name="kv_group_size" value="4"' in shown and 'value="0.2758"' in shown
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hant"])

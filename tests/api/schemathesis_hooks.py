@@ -1,15 +1,14 @@
 """Hooks that Schemathesis loads (SCHEMATHESIS_HOOKS) when tests/api/test_schemathesis.py runs it.
 
-The published answers schema states every rule of an answers document but those that compare
-two numbers of the model's architecture: JSON Schema has no keyword for "a <= b" or "a divides b"
-(its `multipleOf` takes a constant). The schema says them in the fields' descriptions, and the
-API refuses a document that breaks one with 400 and the field's path. Schemathesis cannot read
-descriptions, so it would take such a document for a valid one and report the 400 as a schema-
-valid request rejected; these documents are not sent. Version 2's inference section has no such
-rule (its prompt and output tokens cannot contradict each other). Version 1, which a create still
-accepts (AnswersIn is one of AnswersV2 and AnswersV1), has one: output_tokens <= context_tokens,
-which its schema states in a description and the API refuses with output_exceeds_context; a
-version 1 document that breaks it is not sent either. Every other generated request is.
+The published answers schema of version 3 (AnswersV3, what the API answers) states every rule
+of an answers document: no number of it has to divide, or stay below, another, so every
+generated version 3 document is sent. A create still accepts versions 2 and 1 (AnswersIn is one
+of AnswersV3, AnswersV2 and AnswersV1), whose rules include comparisons of two numbers that JSON
+Schema has no keyword for ("a <= b", "a divides b": its `multipleOf` takes a constant): their
+schemas say them in the fields' descriptions, and the API refuses a document that breaks one
+with 400 and the field's path. Schemathesis cannot read descriptions, so it would take such a
+document for a valid one and report the 400 as a schema-valid request rejected; these older
+documents are not sent. Every other generated request is.
 """
 
 from __future__ import annotations
@@ -22,9 +21,11 @@ import schemathesis
 def _breaks_a_rule_beyond_json_schema(answers: Any) -> bool:
     if not isinstance(answers, dict):
         return False
-    inference = answers.get("inference")
     version = answers.get("schema_version")
-    if _whole(version) and version == 1 and isinstance(inference, dict):
+    if not (_whole(version) and version in (1, 2)):
+        return False
+    inference = answers.get("inference")
+    if version == 1 and isinstance(inference, dict):
         context, output = inference.get("context_tokens"), inference.get("output_tokens")
         if _whole(context) and _whole(output) and output > context:
             return True
@@ -44,7 +45,8 @@ def _breaks_a_rule_beyond_json_schema(answers: Any) -> bool:
         if _whole(total) and _whole(active) and active > total:
             return True
         if "head_dim" not in architecture and _whole(hidden) and _whole(heads) and heads > 0:
-            return bool(hidden % heads)
+            # The head the width and the heads make must divide, and fit version 3's bounds.
+            return bool(hidden % heads) or not 8 <= hidden // heads <= 1_024
     return False
 
 

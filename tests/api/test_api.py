@@ -89,7 +89,7 @@ def test_creates_a_submitted_assessment_with_its_result(api: Api, member: Member
 
 
 def test_creates_a_draft_without_a_result(api: Api) -> None:
-    answers = {"schema_version": 2, "training": {"micro_batch_size": 8}}
+    answers = {"schema_version": 3, "training": {"micro_batch_size": 8}}
     response = api.post(_body(answers=answers, draft=True))
     assert response.status_code == 201, response.content
     assert response.json()["status"] == "draft"
@@ -413,13 +413,13 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
     }
     assert set(spec["paths"]["/api/v1/assessments"]) == {"get", "post"}
     schemas = spec["components"]["schemas"]
-    assert schemas["AnswersV2"] == answers_schema()
-    assert schemas["AnswersV2Draft"] == answers_draft_schema()
-    # A draft's answers meet a draft schema, a submitted document's a whole one: on create either
-    # version's, on reading version 2's.
+    assert schemas["AnswersV3"] == answers_schema()
+    assert schemas["AnswersV3Draft"] == answers_draft_schema()
+    # A draft's answers meet a draft schema, a submitted document's a whole one: on create any
+    # version's, on reading version 3's.
     for name, field, value, draft, whole in (
         ("AssessmentIn", "draft", True, "AnswersDraftIn", "AnswersIn"),
-        ("AssessmentOut", "status", "draft", "AnswersV2Draft", "AnswersV2"),
+        ("AssessmentOut", "status", "draft", "AnswersV3Draft", "AnswersV3"),
     ):
         [rule] = schemas[name]["allOf"]
         assert rule["if"]["properties"][field] == {"const": value}
@@ -428,39 +428,49 @@ def test_openapi_description_references_the_engines_schema(api: Api) -> None:
     assert spec["components"]["securitySchemes"]["BearerToken"]["scheme"] == "bearer"
 
 
-def test_openapi_lists_answers_v2_and_still_documents_v1_as_accepted(api: Api) -> None:
+def test_openapi_lists_answers_v3_and_still_documents_v2_and_v1_as_accepted(api: Api) -> None:
     schemas = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    inference = schemas["AnswersV2"]["properties"]["inference"]
+    inference = schemas["AnswersV3"]["properties"]["inference"]
     assert {"prompt_tokens", "output_tokens"} <= set(inference["required"])
     assert "context_tokens" not in inference["properties"]
-    assert schemas["AnswersV2"]["properties"]["schema_version"]["const"] == 2
-    # Version 1 is published as it was, and a create's answers are one of the two versions (the
-    # draft's likewise), told apart by schema_version, with how version 1 is read.
+    assert schemas["AnswersV3"]["properties"]["schema_version"]["const"] == 3
+    architecture = schemas["AnswersV3"]["properties"]["model"]["properties"]["architecture"]
+    assert {"kv_heads", "kv_group_size", "head_dim"} <= set(architecture["required"])
+    assert "attention_heads" not in architecture["properties"]
+    # Versions 2 and 1 are published as they were, and a create's answers are one of the three
+    # versions (the draft's likewise), told apart by schema_version, with how the older are read.
+    assert schemas["AnswersV2"] == answers_schema(2)
+    assert schemas["AnswersV2Draft"] == answers_draft_schema(2)
     assert schemas["AnswersV1"] == answers_schema(1)
     assert schemas["AnswersV1Draft"] == answers_draft_schema(1)
     assert "context_tokens" in schemas["AnswersV1"]["properties"]["inference"]["required"]
-    for name, v2, v1 in (
-        ("AnswersIn", "AnswersV2", "AnswersV1"),
-        ("AnswersDraftIn", "AnswersV2Draft", "AnswersV1Draft"),
+    v2_architecture = schemas["AnswersV2"]["properties"]["model"]["properties"]["architecture"]
+    assert "attention_heads" in v2_architecture["required"]
+    for name, v3, v2, v1 in (
+        ("AnswersIn", "AnswersV3", "AnswersV2", "AnswersV1"),
+        ("AnswersDraftIn", "AnswersV3Draft", "AnswersV2Draft", "AnswersV1Draft"),
     ):
         assert schemas[name]["oneOf"] == [
+            {"$ref": f"#/components/schemas/{v3}"},
             {"$ref": f"#/components/schemas/{v2}"},
             {"$ref": f"#/components/schemas/{v1}"},
         ]
-        assert "output_exceeds_context" in schemas[name]["description"]
-    # A draft that states no version is read as version 2, so only version 2's draft takes it.
-    assert "schema_version" not in schemas["AnswersV2Draft"].get("required", [])
+        for code in ("output_exceeds_context", "kv_heads_divide", "heads_divide_hidden"):
+            assert code in schemas[name]["description"]
+    # A draft that states no version is read as version 3, so only version 3's draft takes it.
+    assert "schema_version" not in schemas["AnswersV3Draft"].get("required", [])
+    assert schemas["AnswersV2Draft"]["required"] == ["schema_version"]
     assert schemas["AnswersV1Draft"]["required"] == ["schema_version"]
 
 
-def test_a_version_2_document_is_stored_as_sent(api: Api) -> None:
-    assert VALID["schema_version"] == 2 and "prompt_tokens" in VALID["inference"]
+def test_a_version_3_document_is_stored_as_sent(api: Api) -> None:
+    assert VALID["schema_version"] == 3 and "prompt_tokens" in VALID["inference"]
     response = api.post(_body())
     assert response.status_code == 201, response.content
     assert Assessment.objects.get().answers == VALID == response.json()["answers"]
 
 
-def test_a_version_1_document_is_accepted_and_stored_as_version_2(api: Api) -> None:
+def test_a_version_1_document_is_accepted_and_stored_as_version_3(api: Api) -> None:
     v1 = as_v1(VALID)
     assert v1["inference"]["context_tokens"] == 4096 and v1["inference"]["output_tokens"] == 512
     response = api.post(_body(answers=v1))
@@ -474,7 +484,7 @@ def test_a_version_1_document_is_accepted_and_stored_as_version_2(api: Api) -> N
     response = api.post(_body(answers=draft, draft=True))
     assert response.status_code == 201, response.content
     assert Assessment.objects.get(pk=response.json()["id"]).answers == {
-        "schema_version": 2,
+        "schema_version": 3,
         "inference": {"prompt_tokens": 3584, "output_tokens": 512},
     }
 
@@ -701,7 +711,7 @@ def test_a_customer_anywhere_in_japan_is_an_answer_the_api_and_its_schema_take(a
     assert response.status_code == 201, response.content
     assert response.json()["answers"]["organization"]["regions"] == ["japan"]
     spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    regions = spec["AnswersV2"]["properties"]["organization"]["properties"]["regions"]
+    regions = spec["AnswersV3"]["properties"]["organization"]["properties"]["regions"]
     assert "japan" in regions["items"]["enum"]
 
 
@@ -725,5 +735,5 @@ def test_an_sglang_team_is_an_answer_the_api_and_its_schema_take(api: Api) -> No
     schema = api.get("/api/v1/schema/answers").json()["properties"]["frameworks"]["properties"]
     assert "sglang" in schema["serving"]["enum"]
     spec = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
-    frameworks = spec["AnswersV2"]["properties"]["frameworks"]["properties"]
+    frameworks = spec["AnswersV3"]["properties"]["frameworks"]["properties"]
     assert "sglang" in frameworks["serving"]["enum"]

@@ -23,7 +23,7 @@ from accounts.models import Membership
 from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
 from advisor.engine.problems import Problem
 from advisor.models import Assessment
-from tests.answers_versions import as_v1
+from tests.answers_versions import as_v1, as_v2
 from tests.api.test_api import URL, VALID, Api, _body
 from tests.factories import MembershipFactory, api_token_for
 
@@ -244,8 +244,8 @@ CROSS_FIELD_RULES = [
 def test_the_published_schema_refuses_what_the_api_refuses_in_the_apis_words(
     api: Api, spec: dict[str, Any], answers: dict[str, Any], problem: tuple[str, str]
 ) -> None:
-    assert _validator(spec, "AnswersV2").is_valid(VALID)
-    assert not _validator(spec, "AnswersV2").is_valid(answers)
+    assert _validator(spec, "AnswersV3").is_valid(VALID)
+    assert not _validator(spec, "AnswersV3").is_valid(answers)
     assert not _validator(spec, "AssessmentIn").is_valid(_body(answers=answers))
     response = api.post(_body(answers=answers))
     assert response.status_code == 400
@@ -258,9 +258,9 @@ def test_the_published_schema_refuses_what_the_api_refuses_in_the_apis_words(
 def test_a_draft_meets_the_published_draft_schema_and_reads_back_as_one(
     api: Api, spec: dict[str, Any]
 ) -> None:
-    answers = {"schema_version": 2, "workloads": TRAINING_ONLY}
-    assert _validator(spec, "AnswersV2Draft").is_valid(answers)
-    assert not _validator(spec, "AnswersV2").is_valid(answers)
+    answers = {"schema_version": 3, "workloads": TRAINING_ONLY}
+    assert _validator(spec, "AnswersV3Draft").is_valid(answers)
+    assert not _validator(spec, "AnswersV3").is_valid(answers)
     body = _body(answers=answers, draft=True)
     assert _validator(spec, "AssessmentIn").is_valid(body)
     response = api.post(body)
@@ -274,7 +274,7 @@ def test_a_draft_meets_the_published_draft_schema_and_reads_back_as_one(
 def test_a_draft_with_a_wrong_value_breaks_the_draft_schema_and_is_refused(
     api: Api, spec: dict[str, Any]
 ) -> None:
-    body = _body(answers={"schema_version": 2, "training": {"micro_batch_size": 0}}, draft=True)
+    body = _body(answers={"schema_version": 3, "training": {"micro_batch_size": 0}}, draft=True)
     assert not _validator(spec, "AssessmentIn").is_valid(body)
     assert api.post(body).status_code == 400
 
@@ -347,37 +347,37 @@ def test_a_title_with_a_nul_character_breaks_the_document_and_is_refused(
         ),
     ],
 )
-def test_a_version_1_document_valid_by_the_published_schema_is_accepted_and_returned_as_version_2(
+def test_a_version_1_document_valid_by_the_published_schema_is_accepted_and_returned_as_version_3(
     api: Api, spec: dict[str, Any], answers: dict[str, Any]
 ) -> None:
     assert _validator(spec, "AnswersV1").is_valid(answers)
-    assert not _validator(spec, "AnswersV2").is_valid(answers)
+    assert not _validator(spec, "AnswersV3").is_valid(answers)
     body = _body(answers=answers)
     errors = list(_validator(spec, "AssessmentIn").iter_errors(body))
     assert not errors, errors[0].message
     response = api.post(body)
     assert response.status_code == 201, response.content
     created = response.json()
-    assert created["answers"]["schema_version"] == 2
+    assert created["answers"]["schema_version"] == 3
     assert "context_tokens" not in created["answers"].get("inference", {})
-    assert _validator(spec, "AnswersV2").is_valid(created["answers"])
+    assert _validator(spec, "AnswersV3").is_valid(created["answers"])
     errors = list(_validator(spec, "AssessmentOut").iter_errors(created))
     assert not errors, errors[0].message
     assert Assessment.objects.get(pk=created["id"]).answers == created["answers"]
 
 
-def test_a_version_1_draft_meets_the_published_draft_schema_and_reads_back_as_version_2(
+def test_a_version_1_draft_meets_the_published_draft_schema_and_reads_back_as_version_3(
     api: Api, spec: dict[str, Any]
 ) -> None:
     answers = {"schema_version": 1, "inference": {"context_tokens": 4096, "output_tokens": 512}}
     assert _validator(spec, "AnswersV1Draft").is_valid(answers)
-    assert not _validator(spec, "AnswersV2Draft").is_valid(answers)
+    assert not _validator(spec, "AnswersV3Draft").is_valid(answers)
     body = _body(answers=answers, draft=True)
     assert _validator(spec, "AssessmentIn").is_valid(body)
     response = api.post(body)
     assert response.status_code == 201, response.content
     assert response.json()["answers"] == {
-        "schema_version": 2,
+        "schema_version": 3,
         "inference": {"prompt_tokens": 3584, "output_tokens": 512},
     }
     assert _validator(spec, "AssessmentOut").is_valid(response.json())
@@ -407,11 +407,14 @@ def test_a_version_1_output_over_its_context_is_the_rule_the_schema_cannot_state
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", "The schema version must be 2 (or 1, still accepted and read as 2), not {value}"),
-        ("zh-Hant", "結構描述版本必須是 2（仍接受 1，並當作 2 讀取），而不是 {value}"),
+        (
+            "en",
+            "The schema version must be 3 (or 2 or 1, still accepted and read as 3), not {value}",
+        ),
+        ("zh-Hant", "結構描述版本必須是 3（仍接受 2 或 1，並當作 3 讀取），而不是 {value}"),
     ],
 )
-@pytest.mark.parametrize("version", [3, 0])
+@pytest.mark.parametrize("version", [4, 0])
 @pytest.mark.parametrize("draft", [False, True])
 def test_a_schema_version_that_is_neither_is_400_naming_schema_version(
     client: Client,
@@ -437,3 +440,79 @@ def test_a_schema_version_that_is_neither_is_400_naming_schema_version(
     )
     assert errors[0]["message"] == words.format(value=version)
     assert not Assessment.objects.exists()
+
+
+# --- Answers version 3: the custom architecture has no rule the schema cannot state ---------
+
+# Schemathesis's stateful phase (seed 20261130) sent this architecture as version 2: valid by
+# AnswersV2, refused with heads_divide_hidden and kv_heads_divide.
+FOUND_V2 = {
+    "parameters": 1_000_000,
+    "layers": 1,
+    "hidden_size": 196,
+    "intermediate_size": 64,
+    "attention_heads": 181,
+    "kv_heads": 635,
+    "vocab_size": 1,
+    "tied_embeddings": False,
+}
+# Its nearest version 3 form: the heads are 635 KV heads of one query head each, the head size
+# is stated (the least the schema allows), and nothing has to divide anything.
+FOUND_V3 = {
+    **{k: v for k, v in FOUND_V2.items() if k != "attention_heads"},
+    "kv_group_size": 1,
+    "head_dim": 8,
+}
+
+
+def test_the_create_schemathesis_found_refused_is_accepted_in_version_3_terms(
+    api: Api, spec: dict[str, Any]
+) -> None:
+    v2 = {**as_v2(VALID), "model": {"architecture": FOUND_V2}}
+    body = _body(answers=v2)
+    assert _validator(spec, "AnswersV2").is_valid(v2)
+    assert _validator(spec, "AssessmentIn").is_valid(body)
+    response = api.post(body)
+    assert response.status_code == 400, response.content
+    assert {(e["path"], e["code"]) for e in response.json()["errors"]} == {
+        ("model.architecture.hidden_size", "heads_divide_hidden"),
+        ("model.architecture.kv_heads", "kv_heads_divide"),
+    }
+    assert not Assessment.objects.exists()
+    v3 = {**VALID, "model": {"architecture": FOUND_V3}}
+    body = _body(answers=v3)
+    assert _validator(spec, "AnswersV3").is_valid(v3)
+    assert _validator(spec, "AssessmentIn").is_valid(body)
+    response = api.post(body)
+    assert response.status_code == 201, response.content
+    assert response.json()["answers"] == v3
+
+
+def test_a_version_2_architecture_is_accepted_and_returned_as_version_3(
+    api: Api, spec: dict[str, Any]
+) -> None:
+    mixtral_v3 = {
+        "parameters": 46_702_792_704,
+        "layers": 32,
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "kv_heads": 8,
+        "kv_group_size": 4,
+        "head_dim": 128,
+        "vocab_size": 32000,
+        "tied_embeddings": False,
+        "experts_per_token": 2,
+        "inactive_experts": 6,
+        "active_parameter_share": 12_879_925_248 / 46_702_792_704,
+    }
+    v3 = {**VALID, "model": {"architecture": mixtral_v3}}
+    v2 = as_v2(v3)
+    assert v2["model"]["architecture"]["attention_heads"] == 32
+    assert v2["model"]["architecture"]["experts"] == 8
+    assert v2["model"]["architecture"]["active_parameters"] == 12_879_925_248
+    assert _validator(spec, "AnswersV2").is_valid(v2)
+    assert not _validator(spec, "AnswersV3").is_valid(v2)
+    created = api.post(_body(answers=v2)).json()
+    assert created["answers"] == v3
+    assert _validator(spec, "AnswersV3").is_valid(created["answers"])
+    assert created["result"] == api.post(_body(answers=v3)).json()["result"]

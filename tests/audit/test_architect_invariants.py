@@ -80,8 +80,8 @@ def test_the_generator_covers_every_answer_a_team_can_give(teams: list[dict[str,
         note("preset", model.get("preset"))
         arch = model.get("architecture") or {}
         if arch:
-            note("moe", arch.get("experts", 1) > 1)
-            note("gqa", arch["kv_heads"] < arch["attention_heads"])
+            note("moe", "inactive_experts" in arch)
+            note("gqa", arch["kv_group_size"] > 1)
         if "work" in doc:
             note("work", doc["work"]["model"])
         if "inference" in doc:

@@ -26,7 +26,7 @@ def _fast_password_hashing() -> None:
 
 
 JAX_PRETRAIN: dict[str, Any] = {
-    "schema_version": 2,
+    "schema_version": 3,
     "organization": {"industry": "research", "regions": ["tokyo", "us_east"]},
     "workloads": [{"kind": "pretraining", "schedule": "continuous"}],
     "maturity": {"stack_changes": "rarely", "pipeline": "standardized", "demand": "predictable"},

@@ -20,7 +20,7 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
     if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
         modes.append("on_premises")
     doc: dict[str, Any] = {
-        "schema_version": 2,
+        "schema_version": 3,
         "organization": {
             "industry": draw(st.sampled_from(A.INDUSTRIES)),
             "regions": draw(_subset(A.REGIONS, 1)),

@@ -66,7 +66,7 @@ def test_to_dict_round_trips() -> None:
         ({"organization.regions": ["tokyo", "tokyo"]}, ("organization.regions", "unique_items")),
         ({"deployment.colour": "blue"}, ("deployment.colour", "unknown_key")),
         ({"extra": 1}, ("extra", "unknown_key")),
-        ({"schema_version": 3}, ("schema_version", "schema_version")),
+        ({"schema_version": 4}, ("schema_version", "schema_version")),
         ({"cost": DELETE}, ("cost", "required")),
         ({"maturity.pipeline": DELETE}, ("maturity.pipeline", "required")),
         ({"training": DELETE}, ("training", "section_required")),
@@ -99,8 +99,9 @@ def test_a_10_to_the_15_parameter_model_is_rejected_with_a_clear_message() -> No
         "layers": 32,
         "hidden_size": 4096,
         "intermediate_size": 14336,
-        "attention_heads": 32,
         "kv_heads": 8,
+        "kv_group_size": 4,
+        "head_dim": 128,
         "vocab_size": 128256,
         "tied_embeddings": False,
     }
@@ -112,7 +113,7 @@ def test_a_10_to_the_15_parameter_model_is_rejected_with_a_clear_message() -> No
     assert "不得大於" in problem.message("zh-hant")
 
 
-def test_kv_heads_must_divide_attention_heads() -> None:
+def test_kv_heads_must_divide_attention_heads_in_a_version_2_document() -> None:
     arch = {
         "parameters": 10**9,
         "layers": 8,
@@ -124,7 +125,7 @@ def test_kv_heads_must_divide_attention_heads() -> None:
         "tied_embeddings": True,
     }
     assert ("model.architecture.kv_heads", "kv_heads_divide") in problems_of(
-        sample(model={"architecture": arch})
+        sample(schema_version=2, model={"architecture": arch})
     )
 
 
@@ -446,8 +447,8 @@ def _v1(**inference: Any) -> dict[str, Any]:
     return doc
 
 
-def test_the_sample_is_version_2_with_a_prompt_and_an_output() -> None:
-    assert SAMPLE["schema_version"] == 2
+def test_the_sample_is_version_3_with_a_prompt_and_an_output() -> None:
+    assert SAMPLE["schema_version"] == 3
     assert {"prompt_tokens", "output_tokens"} <= set(SAMPLE["inference"])
     assert "context_tokens" not in SAMPLE["inference"]
     inference = parse_answers(SAMPLE).inference
@@ -466,7 +467,7 @@ def test_a_version_1_document_is_read_as_version_2_with_the_same_context() -> No
         "output_tokens",
     ]
     assert parse_answers(v1) == parse_answers(SAMPLE)
-    assert parse_answers(v1).to_dict()["schema_version"] == 2
+    assert parse_answers(v1).to_dict()["schema_version"] == 3
 
 
 def test_a_version_1_context_of_only_its_output_is_a_prompt_of_none() -> None:
@@ -522,9 +523,9 @@ def test_a_version_1_draft_keeps_what_it_can_say_in_version_2() -> None:
     # A context without its output cannot be split; an output alone means the same in both.
     draft = {"schema_version": 1, "inference": {"context_tokens": 4096, "traffic": "steady"}}
     assert check_partial(draft) == []
-    assert upgrade_answers(draft) == {"schema_version": 2, "inference": {"traffic": "steady"}}
+    assert upgrade_answers(draft) == {"schema_version": 3, "inference": {"traffic": "steady"}}
     draft = {"schema_version": 1, "inference": {"output_tokens": 256}}
-    assert upgrade_answers(draft) == {"schema_version": 2, "inference": {"output_tokens": 256}}
+    assert upgrade_answers(draft) == {"schema_version": 3, "inference": {"output_tokens": 256}}
     # Any other version, and anything not a document, comes back as it is.
     assert upgrade_answers(SAMPLE) is SAMPLE
     assert upgrade_answers([1]) == [1]

@@ -14,15 +14,15 @@ from tests.engine.test_house_offers import _house, _with
 
 OPERATOR = "Harbour GPU Cloud"
 # Llama 3.1 405B (config.json of meta-llama/Llama-3.1-405B): 126 layers, hidden 16384, FFN
-# 53248, 128 heads with 8 KV heads of 128, vocabulary 128256.
+# 53248, 128 heads (8 KV heads of 16 query heads each) of 128, vocabulary 128256.
 LLAMA_405B = {
     "architecture": {
         "parameters": 405_853_388_800,
         "layers": 126,
         "hidden_size": 16384,
         "intermediate_size": 53248,
-        "attention_heads": 128,
         "kv_heads": 8,
+        "kv_group_size": 16,
         "head_dim": 128,
         "vocab_size": 128256,
         "tied_embeddings": False,
@@ -37,8 +37,8 @@ QWEN_14B = {
         "layers": 48,
         "hidden_size": 5120,
         "intermediate_size": 13824,
-        "attention_heads": 40,
         "kv_heads": 8,
+        "kv_group_size": 5,
         "head_dim": 128,
         "vocab_size": 152064,
         "tied_embeddings": False,
