@@ -1,10 +1,11 @@
 """Who may do what, in one place: the views, the templates (through advisor_tags) and the admin
 ask here.
 
-Whether someone sees an object at all is the getters' answer (selectors.assessments.assessment_get_for_user
-and friends 404 for anyone outside its organisation); these rules say what a person who sees it
-may do. Roles come from accounts.models.Role; powers over global data (scoring models, the
-catalog) from the operating organisation (accounts.selectors).
+Whether someone sees an object at all is the getters' answer
+(selectors.assessments.assessment_get_for_user and friends 404 for anyone outside its
+organisation); these rules say what a person who sees it may do.
+Roles come from accounts.models.Role; powers over global data (scoring models, the catalog)
+from the operating organisation (accounts.selectors).
 """
 
 from __future__ import annotations
