@@ -118,10 +118,20 @@ def billed_row(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> Pric
     doc = prices.get(used) if used else next((p for p in prices.values() if p), None)
     if not doc:
         return None
-    return next(
-        (p for p in catalog.prices_by_accelerator.get(acc_id, ()) if p.id == doc["price_id"]),
-        None,
-    )
+    return _row_index(catalog).get((acc_id, doc["price_id"]))
+
+
+def _row_index(catalog: Catalog) -> dict[tuple[str, str], Price]:
+    """(card, price id) -> the card's first catalog row with that id, built once per catalog."""
+
+    def build() -> dict[tuple[str, str], Price]:
+        index: dict[tuple[str, str], Price] = {}
+        for acc_id, rows in catalog.prices_by_accelerator.items():
+            for p in rows:
+                index.setdefault((acc_id, p.id), p)
+        return index
+
+    return catalog.memo("billed_row_index", build)
 
 
 def with_reach(

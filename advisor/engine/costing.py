@@ -163,6 +163,60 @@ def option_money(
     continuous: bool = False,
     min_units: int = 1,
 ) -> dict[str, Any]:
+    """An option's money (`_option_money`), memoised for the cost inputs: a real-time option
+    planned again for a longer round trip (china.with_reach, an unknown place) is priced on the
+    same devices and hours. Each caller gets its own dict; the docs in it are shared and
+    read-only, as the offer's prices are."""
+    key = (
+        "money",
+        acc.id,
+        mode,
+        count,
+        used_device_hours,
+        storage_gb,
+        egress_gb,
+        china_need,
+        tp,
+        training,
+        continuous,
+        min_units,
+    )
+    found = ci.sized.get(key)
+    if found is None or found[0] is not acc:
+        found = ci.sized[key] = (
+            acc,
+            _option_money(
+                acc,
+                mode,
+                count,
+                used_device_hours,
+                storage_gb,
+                egress_gb,
+                ci,
+                china_need,
+                tp,
+                training,
+                continuous,
+                min_units,
+            ),
+        )
+    return dict(found[1])
+
+
+def _option_money(
+    acc: Accelerator,
+    mode: str,
+    count: int,
+    used_device_hours: float,
+    storage_gb: float,
+    egress_gb: float,
+    ci: CostInputs,
+    china_need: tuple[float, str] | None,
+    tp: int,
+    training: bool,
+    continuous: bool,
+    min_units: int,
+) -> dict[str, Any]:
     """An option's money. A `continuous` service (real-time serving) is never priced on a
     capacity block: a block is booked for days, a service runs for good. Owned hardware is
     bought as at least `min_units` servers (a service's spare).

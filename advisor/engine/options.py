@@ -249,6 +249,34 @@ def _precision(answers: A.Answers, phase: str) -> str | None:
     return answers.inference.precision if answers.inference else None
 
 
+# Marks the cost inputs of a re-plan (in their `sized` memo): options built with them are
+# shared between the re-plans of one evaluation, read-only.
+REPLAN = ("replan",)
+
+
+def planning_key(answers: A.Answers) -> tuple[Any, ...]:
+    """The answers that sizing, the cost inputs and the options read: all of them but the ones
+    only the scores read (the allowed modes, which the decision's feasible modes carry in, the
+    portability and the industry). Answers with equal keys plan alike, so the re-plans of one
+    evaluation (flips, relaxations, quotes) share their sizing, cost inputs and options."""
+    dep = answers.deployment
+    return (
+        answers.schema_version,
+        answers.organization.regions,
+        answers.workloads,
+        answers.maturity,
+        answers.frameworks,
+        dep.clouds,
+        dep.china_connectivity,
+        dep.data_residency,
+        answers.cost,
+        answers.model,
+        answers.training,
+        answers.inference,
+        answers.work,
+    )
+
+
 def build(
     catalog: Catalog,
     answers: A.Answers,
@@ -263,7 +291,58 @@ def build(
     only_priced: bool = False,
 ) -> Options:
     """The ranked options of one workload for a family (gpu/tpu) in a deployment mode
-    (`only_priced`: just the cards with a price in that mode, enough to weigh the mode)."""
+    (`only_priced`: just the cards with a price in that mode, enough to weigh the mode).
+
+    Re-plans (cost inputs marked `REPLAN`: the flips and relaxations of one evaluation, which
+    only read their options) build each workload, family and mode once per planning key."""
+    if not ci.sized.get(REPLAN):
+        return _build(
+            catalog,
+            answers,
+            kind,
+            schedule,
+            acc_type,
+            mode,
+            sized,
+            ci,
+            lang,
+            only_priced=only_priced,
+        )
+    key = ("build", planning_key(answers), kind, schedule, acc_type, mode, lang, only_priced)
+    found = ci.sized.get(key)
+    if found is None or found[0] is not sized:
+        found = ci.sized[key] = (
+            sized,
+            _build(
+                catalog,
+                answers,
+                kind,
+                schedule,
+                acc_type,
+                mode,
+                sized,
+                ci,
+                lang,
+                only_priced=only_priced,
+            ),
+        )
+    built: Options = found[1]
+    return built
+
+
+def _build(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    *,
+    only_priced: bool = False,
+) -> Options:
     phase = SC.PHASE_OF[kind]
     out: list[dict[str, Any]] = []
     excluded: list[dict[str, Any]] = []

@@ -140,28 +140,31 @@ def _dominates(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether `a` is no worse than `b` on every axis a buyer weighs (runs the stack, offered
     where the customer is, meets the target, cost, time, region, firm and fresh price, devices)
     and better on at least one."""
-    if a.get("billing_used") != b.get("billing_used"):
-        return False  # priced on another billing (the one the team asked for) is its own axis
-    pa, pb = _price_terms(a), _price_terms(b)
-    worse_is_more = (
-        (
-            0 if a["stack"]["runnable"] else 1,
-            0 if b["stack"]["runnable"] else 1,
-        ),
-        (
-            0 if a["availability"]["available"] else 1,
-            0 if b["availability"]["available"] else 1,
-        ),
-        (_target_tier(a), _target_tier(b)),
-        (house(a), house(b)),
-        (a["cost_to_result"]["usd"], b["cost_to_result"]["usd"]),
-        (_time(a), _time(b)),
-        (pa[0], pb[0]),
-        (pa[1], pb[1]),
-        (pa[2], pb[2]),
-        (a["count"], b["count"]),
+    return _dominates_on(_axes(a), _axes(b))
+
+
+def _axes(o: Mapping[str, Any]) -> tuple[Any, tuple[Any, ...]]:
+    """An option's billing and its place on each axis `_dominates` weighs (less is better)."""
+    terms = _price_terms(o)
+    return o.get("billing_used"), (
+        0 if o["stack"]["runnable"] else 1,
+        0 if o["availability"]["available"] else 1,
+        _target_tier(o),
+        house(o),
+        o["cost_to_result"]["usd"],
+        _time(o),
+        terms[0],
+        terms[1],
+        terms[2],
+        o["count"],
     )
-    return all(x <= y for x, y in worse_is_more) and any(x < y for x, y in worse_is_more)
+
+
+def _dominates_on(a: tuple[Any, tuple[Any, ...]], b: tuple[Any, tuple[Any, ...]]) -> bool:
+    if a[0] != b[0]:
+        return False  # priced on another billing (the one the team asked for) is its own axis
+    pairs = tuple(zip(a[1], b[1], strict=True))
+    return all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
 
 
 def rank(
@@ -227,6 +230,15 @@ def rank(
     ranked = _measured_first(ranked, tolerance, kind, mode)
     kept: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
+    # Each priced option's axes, read once (the options do not change while they are ranked).
+    axes: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+
+    def axes_of(o: Mapping[str, Any]) -> tuple[Any, tuple[Any, ...]]:
+        found = axes.get(id(o))
+        if found is None:
+            found = axes[id(o)] = _axes(o)
+        return found
+
     for o in ranked:
         priced = (o.get("cost_to_result") or {}).get("usd") is not None
         # A measured option is never dropped for an estimate that looks as good.
@@ -236,7 +248,7 @@ def rank(
                 for k in kept
                 if priced
                 and _priced(k)
-                and _dominates(k, o)
+                and _dominates_on(axes_of(k), axes_of(o))
                 and (k.get("measured") or not o.get("measured"))
             ),
             None,

@@ -171,9 +171,19 @@ def evaluate(
     ci = cost_inputs(answers, catalog, when, stale_days, tuple(measurements))
     scored = d
 
+    plans: dict[tuple[Any, ...], tuple[O.Sized, BL.CostInputs]] = {}
+
     def plan(a: A.Answers) -> tuple[O.Sized, BL.CostInputs]:
-        # The sizing and cost inputs of changed answers (dead ends and flips re-plan with them).
-        return size_workloads(a, catalog, shape), cost_inputs(a, catalog, when, stale_days)
+        # The sizing and cost inputs of changed answers (dead ends and flips re-plan with them),
+        # once per planning key: answers that differ only where planning never reads share them
+        # and the options built with them (options.build memoises on the cost inputs).
+        key = O.planning_key(a)
+        found = plans.get(key)
+        if found is None:
+            replan = cost_inputs(a, catalog, when, stale_days)
+            replan.sized[O.REPLAN] = True
+            found = plans[key] = (size_workloads(a, catalog, shape), replan)
+        return found
 
     d, built_all, mode_docs = cost_aware(answers, catalog, d, sized, ci, lang)
     for i, (wd, (_, reasons)) in enumerate(zip(d.workloads, per_workload_reasons, strict=True)):

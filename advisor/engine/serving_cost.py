@@ -201,82 +201,105 @@ def _inference_option(
             measured["run"] = M.index_of(ci.measurements, m)
     base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
-        replicas = plan.replicas
-        meets_latency = plan.meets
-        overhead: dict[str, float] | None = None
-        if realtime:
-            # A real-time service is up all month on every device (catalog figure, 730 h).
-            busy_hours_per_month = catalog.figure("realtime_hours_per_month")
-        else:
-            # A daily batch run pays its provisioning, container start and weight loading too.
-            overhead = serving_run_overhead(mem.weight_bytes, catalog)
-            run_hours = per_day / (plan.tokens_per_second * replicas * 3600.0)
-            overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
-            busy_hours_per_month = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
-        count = plan.devices * replicas
-        used = count * busy_hours_per_month
-        monthly_tokens = per_day * hpm / 24.0
-        egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
-        storage_gb = mem.weight_bytes / 1e9
-        ci.sized[base_key] = (
-            count,
-            used,
-            storage_gb,
-            egress_gb,
-            monthly_tokens,
-            {
-                "accelerator_id": acc.id,
-                "name": acc.name,
-                "type": acc.type,
-                "count": count,
-                "tensor_parallel": plan.tp,
-                # A model no server holds: pipeline stages across this many servers.
-                **({"pipeline_parallel": plan.pp} if plan.pp > 1 else {}),
-                "replicas": replicas,
-                # The peak the fleet is sized for and the replicas the average needs.
-                **(
-                    {
-                        "peak_to_average": peak_to_average(inf, catalog),
-                        "peak_traffic_basis": (
-                            "answer" if inf.peak_to_average is not None else "traffic"
-                        ),
-                        "replicas_at_average": min(
-                            replicas,
-                            max(
-                                1,
-                                math.ceil(per_day / 86400.0 / plan.tokens_per_second),
-                                math.ceil(
-                                    inf.concurrent_sequences
-                                    / peak_to_average(inf, catalog)
-                                    / plan.batch
+
+        def make_base() -> tuple[int, float, float, float, float, dict[str, Any]]:
+            replicas = plan.replicas
+            meets_latency = plan.meets
+            overhead: dict[str, float] | None = None
+            if realtime:
+                # A real-time service is up all month on every device (catalog figure, 730 h).
+                busy_hours_per_month = catalog.figure("realtime_hours_per_month")
+            else:
+                # A daily batch run pays its provisioning, container start and weight loading too.
+                overhead = serving_run_overhead(mem.weight_bytes, catalog)
+                run_hours = per_day / (plan.tokens_per_second * replicas * 3600.0)
+                overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
+                busy_hours_per_month = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
+            count = plan.devices * replicas
+            used = count * busy_hours_per_month
+            monthly_tokens = per_day * hpm / 24.0
+            egress_gb = monthly_tokens * catalog.figure("response_bytes_per_token") / 1e9
+            storage_gb = mem.weight_bytes / 1e9
+            return (
+                count,
+                used,
+                storage_gb,
+                egress_gb,
+                monthly_tokens,
+                {
+                    "accelerator_id": acc.id,
+                    "name": acc.name,
+                    "type": acc.type,
+                    "count": count,
+                    "tensor_parallel": plan.tp,
+                    # A model no server holds: pipeline stages across this many servers.
+                    **({"pipeline_parallel": plan.pp} if plan.pp > 1 else {}),
+                    "replicas": replicas,
+                    # The peak the fleet is sized for and the replicas the average needs.
+                    **(
+                        {
+                            "peak_to_average": peak_to_average(inf, catalog),
+                            "peak_traffic_basis": (
+                                "answer" if inf.peak_to_average is not None else "traffic"
+                            ),
+                            "replicas_at_average": min(
+                                replicas,
+                                max(
+                                    1,
+                                    math.ceil(per_day / 86400.0 / plan.tokens_per_second),
+                                    math.ceil(
+                                        inf.concurrent_sequences
+                                        / peak_to_average(inf, catalog)
+                                        / plan.batch
+                                    ),
                                 ),
                             ),
-                        ),
-                    }
-                    if realtime
-                    else {}
-                ),
-                "batch_per_replica": plan.batch,
-                "hours": round(busy_hours_per_month, 1),
-                # A batch run's fixed overhead, in `hours` (once a day).
-                **({"run_overhead": overhead} if overhead else {}),
-                "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
-                "tpot_ms": round(plan.tpot_ms, 2),
-                "ttft_ms": round(plan.ttft_ms, 1),
-                "latency_ms": round(plan.latency_ms, 1),
-                "latency_metric": inf.latency_metric,
-                "latency_target_ms": inf.p95_latency_ms,
-                "latency_at_metric_ms": round(plan.metric_ms, 1),
-                "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
-                "round_trip_ms": rtt_ms if realtime else None,
-                "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
-                "meets_latency": meets_latency,
-                **target_margin(plan.metric_ms, inf.p95_latency_ms, catalog),
-                "bound": plan.bound,
-                "interconnect": S.interconnect_need(acc, plan.tp, training=False),
-                **(batch_window(inf, overhead, catalog) if overhead is not None else {}),
-                **({"measured": measured} if measured is not None else {}),
-            },
+                        }
+                        if realtime
+                        else {}
+                    ),
+                    "batch_per_replica": plan.batch,
+                    "hours": round(busy_hours_per_month, 1),
+                    # A batch run's fixed overhead, in `hours` (once a day).
+                    **({"run_overhead": overhead} if overhead else {}),
+                    "tokens_per_second_per_replica": round(plan.tokens_per_second, 1),
+                    "tpot_ms": round(plan.tpot_ms, 2),
+                    "ttft_ms": round(plan.ttft_ms, 1),
+                    "latency_ms": round(plan.latency_ms, 1),
+                    "latency_metric": inf.latency_metric,
+                    "latency_target_ms": inf.p95_latency_ms,
+                    "latency_at_metric_ms": round(plan.metric_ms, 1),
+                    "best_latency_at_metric_ms": round(plan.best_metric_ms, 1),
+                    "round_trip_ms": rtt_ms if realtime else None,
+                    "tp_comm_ms_per_token": round(plan.comm_ms_per_token, 3),
+                    "meets_latency": meets_latency,
+                    **target_margin(plan.metric_ms, inf.p95_latency_ms, catalog),
+                    "bound": plan.bound,
+                    "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+                    **(batch_window(inf, overhead, catalog) if overhead is not None else {}),
+                    **({"measured": measured} if measured is not None else {}),
+                },
+            )
+
+        # Memoised on the catalog too: the plan's inputs (its memo key), the round trip as given
+        # and the measurements determine it; nothing of the customer's cost inputs does.
+        ci.sized[base_key] = catalog.memo(
+            (
+                "serving_base",
+                acc.id,
+                kind,
+                shape,
+                inf,
+                mem.weight_bytes,
+                mem.parts["activations"],
+                demand,
+                rtt,
+                rtt_ms,
+                cap,
+                ci.serving,
+                ci.measurements,
+            ),
+            make_base,
         )
     count, used, storage_gb, egress_gb, monthly_tokens, base = ci.sized[base_key]
     china_need = None

@@ -137,6 +137,25 @@ def _training_count(
     return n_min, n, hours + overhead, target, basis
 
 
+def _base_memo(
+    acc: Accelerator,
+    kind: str,
+    schedule: str,
+    shape: S.ModelShape,
+    t: Training,
+    mem: S.TrainingMemory,
+    sized: tuple[int, int, float, float, str],
+    catalog: Catalog,
+) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
+    """`_training_base`, memoised on the catalog: it reads the card, the run's answers (which
+    determine `mem`) and its count and hours, nothing of the customer's cost inputs, so the
+    re-plans of one evaluation and other evaluations share it. Read-only by contract."""
+    return catalog.memo(
+        ("training_base", acc.id, kind, schedule, shape, t, sized),
+        lambda: _training_base(acc, kind, schedule, shape, t, mem, sized, catalog),
+    )
+
+
 def _training_base(
     acc: Accelerator,
     kind: str,
@@ -263,9 +282,7 @@ def training_option(
         return None
     base_key = ("training_base", acc.id, kind, schedule)
     if base_key not in ci.sized:
-        ci.sized[base_key] = _training_base(
-            acc, kind, schedule, shape, t, mem, ci.sized[key], catalog
-        )
+        ci.sized[base_key] = _base_memo(acc, kind, schedule, shape, t, mem, ci.sized[key], catalog)
     n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[base_key]
     hpm = catalog.hours_per_month
     tp = int(base["tensor_parallel"])
@@ -278,7 +295,7 @@ def training_option(
             count = money["billed_count"]
             more = run_hours(flops, acc, count, t, shape, mem, catalog)
             more += run_overhead(t, mem, catalog)["hours"]
-            ci.sized[bumped] = _training_base(
+            ci.sized[bumped] = _base_memo(
                 acc, kind, schedule, shape, t, mem, (n_min, count, more, target, basis), catalog
             )
         n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[bumped]
@@ -295,7 +312,7 @@ def training_option(
         if slow not in ci.sized:
             n_min, _n, _h, target, basis = ci.sized[key]
             longer = hours * network["time_factor"]
-            ci.sized[slow] = _training_base(
+            ci.sized[slow] = _base_memo(
                 acc, kind, schedule, shape, t, mem, (n_min, n, longer, target, basis), catalog
             )
         n, hours, run_device_hours, used, storage_gb, runs, base = ci.sized[slow]
