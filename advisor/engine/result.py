@@ -60,7 +60,7 @@ from advisor.engine.sizing_docs import inference_sizing_doc, training_sizing_doc
 # (decisions.evaluation.is_current) only by the same rules, and compare can say the engine moved.
 # 2.4.0 (2026-12-05): a price row that names no region is not where the customer is, and a
 # card's availability honours the team's clouds (3d3009c); Chinese lists joined with 、 (a8260ab).
-ENGINE_VERSION = "2.7.0"
+ENGINE_VERSION = "2.8.0"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
