@@ -10,6 +10,25 @@ export DEBUG="${DEBUG:-true}"
 unset PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX="$ROOT/var/pycache"
 # Plugins that only the browser and API-contract tests use stay unloaded.
-exec pytest -q -p no:playwright -p no:schemathesis -p no:anyio -p no:faker \
-  -m "not e2e and not services and not slow" \
-  tests/engine tests/advisor/test_step_form_markup.py tests/test_layers.py "$@"
+quick_pytest() {
+  pytest -q -p no:playwright -p no:schemathesis -p no:anyio -p no:faker \
+    -m "not e2e and not services and not slow" "$@"
+}
+PATHS=(tests/engine tests/advisor/test_step_form_markup.py tests/test_layers.py)
+# With arguments (`-k`, `--lf`, a path), one process, as before.
+if [ $# -gt 0 ] || [ "${QUICK_JOBS:-2}" = 1 ]; then
+  quick_pytest "${PATHS[@]}" "$@"
+  exit
+fi
+# Without: two processes, one per core, on halves of about equal time. These tests share nothing
+# (no database, no files, no ports), so they may run side by side. The three property-test
+# modules below take about half the time (docs/benchmarks.md, "Test suite").
+FIRST=(tests/engine/test_answers.py tests/engine/test_decision.py tests/engine/test_labels.py)
+mkdir -p var
+quick_pytest -p no:cacheprovider "${FIRST[@]}" >var/quick-1.log 2>&1 &
+first=$!
+status=0
+quick_pytest -p no:cacheprovider "${PATHS[@]}" "${FIRST[@]/#/--ignore=}" >var/quick-2.log 2>&1 || status=$?
+wait "$first" || status=$?
+cat var/quick-1.log var/quick-2.log
+exit "$status"

@@ -88,6 +88,10 @@ def test_make_run_serves_pages_on_a_fresh_checkout_with_the_cores_busy(
     env = {k: v for k, v in os.environ.items() if k not in (*SERVICE_VARS, "VAR_DIR")}
     env.update(HOST="127.0.0.1", PORT=str(port), DEMO_PASSWORD="make-run-test-1")
     env.pop("DJANGO_SETTINGS_MODULE", None)
+    # Bytecode as on a newcomer's machine: written beside the clone's own files on first import,
+    # not kept under this tree's var/ (the test command's cache) nor turned off.
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     # The uv this run uses, as a newcomer's shell would have it (the repo installs one when absent).
     uv = shutil.which("uv") or str(ROOT / "var" / "tools" / "bin" / "uv")
     if Path(uv).exists():

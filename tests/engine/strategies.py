@@ -11,81 +11,123 @@ def _subset(values: tuple[str, ...], min_size: int) -> st.SearchStrategy[list[st
     return st.lists(st.sampled_from(values), min_size=min_size, max_size=len(values), unique=True)
 
 
+# The strategies are built once, here, not inside the composites on every draw: Hypothesis
+# then computes each one's properties once, which was half the time a generated document took
+# (the documents drawn are the same).
+_KINDS = st.lists(st.sampled_from(A.WORKLOAD_KINDS), min_size=1, max_size=5, unique=True)
+_MODES = _subset(A.MODES, 1)
+_RESIDENCY = st.sampled_from(A.RESIDENCY)
+_INDUSTRY = st.sampled_from(A.INDUSTRIES)
+_REGIONS = _subset(A.REGIONS, 1)
+_SCHEDULE = st.sampled_from(A.SCHEDULES)
+_STACK_CHANGES = st.sampled_from(A.STACK_CHANGES)
+_PIPELINE = st.sampled_from(A.PIPELINES)
+_DEMAND = st.sampled_from(A.DEMANDS)
+_FRAMEWORK = st.sampled_from(A.FRAMEWORKS)
+_OTHER_FRAMEWORKS = _subset(A.FRAMEWORKS, 0)
+_SERVING = st.sampled_from(A.SERVING)
+_CLOUDS = _subset(A.CLOUDS, 0)
+_PORTABILITY = st.sampled_from(A.PORTABILITY)
+_BILLING = st.sampled_from(A.BILLING)
+_BUDGET = st.one_of(st.none(), st.floats(0, 1e7))
+_HOURS = st.floats(0, 24)
+_OPS_CAPACITY = st.sampled_from(A.OPS_CAPACITY)
+_OPS_HEADCOUNT = st.integers(0, A.MAX_OPS_HEADCOUNT)
+_OPS_REGION = st.sampled_from(A.REGIONS)
+_PRESET = st.sampled_from(A.preset_ids())
+_METHOD = st.sampled_from(A.TRAINING_METHODS)
+_TRAINING_PRECISION = st.sampled_from(A.TRAINING_PRECISIONS)
+_OPTIMIZER = st.sampled_from(A.OPTIMIZERS)
+_MICRO_BATCH = st.integers(1, 64)
+_SEQUENCE = st.integers(1, 32768)
+_DATASET_TOKENS = st.integers(1, 10**13)
+_EPOCHS = st.floats(0.1, 10)
+_DEADLINE = st.one_of(st.none(), st.floats(1, 10_000))
+_LORA_RANK = st.integers(1, 256)
+_INFERENCE_PRECISION = st.sampled_from(A.INFERENCE_PRECISIONS)
+_PROMPT_TOKENS = st.integers(0, 131072)
+_OUTPUT_TOKENS = st.integers(1, 131072)
+_CONCURRENT = st.integers(1, 512)
+_P95 = st.one_of(st.none(), st.floats(1, 600_000))
+_TOKENS_PER_DAY = st.integers(0, 10**11)
+_TRAFFIC = st.sampled_from(A.TRAFFIC)
+
+
 @st.composite
 def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
     """Valid answers documents across the whole enum space."""
-    kinds = draw(st.lists(st.sampled_from(A.WORKLOAD_KINDS), min_size=1, max_size=5, unique=True))
-    modes = draw(_subset(A.MODES, 1))
-    residency = draw(st.sampled_from(A.RESIDENCY))
+    kinds = draw(_KINDS)
+    modes = draw(_MODES)
+    residency = draw(_RESIDENCY)
     if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
         modes.append("on_premises")
     doc: dict[str, Any] = {
         "schema_version": 3,
         "organization": {
-            "industry": draw(st.sampled_from(A.INDUSTRIES)),
-            "regions": draw(_subset(A.REGIONS, 1)),
+            "industry": draw(_INDUSTRY),
+            "regions": draw(_REGIONS),
         },
-        "workloads": [{"kind": k, "schedule": draw(st.sampled_from(A.SCHEDULES))} for k in kinds],
+        "workloads": [{"kind": k, "schedule": draw(_SCHEDULE)} for k in kinds],
         "maturity": {
-            "stack_changes": draw(st.sampled_from(A.STACK_CHANGES)),
-            "pipeline": draw(st.sampled_from(A.PIPELINES)),
-            "demand": draw(st.sampled_from(A.DEMANDS)),
+            "stack_changes": draw(_STACK_CHANGES),
+            "pipeline": draw(_PIPELINE),
+            "demand": draw(_DEMAND),
         },
         "frameworks": {
-            "primary": draw(st.sampled_from(A.FRAMEWORKS)),
-            "others": draw(_subset(A.FRAMEWORKS, 0)),
+            "primary": draw(_FRAMEWORK),
+            "others": draw(_OTHER_FRAMEWORKS),
             "custom_kernels": draw(st.booleans()),
-            "serving": draw(st.sampled_from(A.SERVING)),
+            "serving": draw(_SERVING),
         },
         "deployment": {
             "allowed_modes": modes,
-            "clouds": draw(_subset(A.CLOUDS, 0)),
-            "portability": draw(st.sampled_from(A.PORTABILITY)),
+            "clouds": draw(_CLOUDS),
+            "portability": draw(_PORTABILITY),
             "china_connectivity": draw(st.booleans()),
             "data_residency": residency,
         },
         "cost": {
-            "billing": draw(st.sampled_from(A.BILLING)),
-            "monthly_budget_usd": draw(st.one_of(st.none(), st.floats(0, 1e7))),
-            "hours_per_day": draw(st.floats(0, 24)),
-            "ops_capacity": draw(st.sampled_from(A.OPS_CAPACITY)),
+            "billing": draw(_BILLING),
+            "monthly_budget_usd": draw(_BUDGET),
+            "hours_per_day": draw(_HOURS),
+            "ops_capacity": draw(_OPS_CAPACITY),
         },
     }
     # Optional answers added in v1: China reach left to the regions, the ops team's size and place.
     if draw(st.booleans()):
         del doc["deployment"]["china_connectivity"]
     if draw(st.booleans()):
-        doc["cost"]["ops_headcount"] = draw(st.integers(0, A.MAX_OPS_HEADCOUNT))
+        doc["cost"]["ops_headcount"] = draw(_OPS_HEADCOUNT)
     if draw(st.booleans()):
-        doc["cost"]["ops_region"] = draw(st.sampled_from(A.REGIONS))
+        doc["cost"]["ops_region"] = draw(_OPS_REGION)
     with_model = draw(st.booleans()) or bool(set(kinds) & (A.TRAINING_KINDS | A.INFERENCE_KINDS))
     if with_model:
-        doc["model"] = {"preset": draw(st.sampled_from(A.preset_ids()))}
+        doc["model"] = {"preset": draw(_PRESET)}
     if set(kinds) & A.TRAINING_KINDS:
-        method = draw(st.sampled_from(A.TRAINING_METHODS))
+        method = draw(_METHOD)
         training: dict[str, Any] = {
             "method": method,
-            "precision": draw(st.sampled_from(A.TRAINING_PRECISIONS)),
-            "optimizer": draw(st.sampled_from(A.OPTIMIZERS)),
-            "micro_batch_size": draw(st.integers(1, 64)),
-            "sequence_length": draw(st.integers(1, 32768)),
+            "precision": draw(_TRAINING_PRECISION),
+            "optimizer": draw(_OPTIMIZER),
+            "micro_batch_size": draw(_MICRO_BATCH),
+            "sequence_length": draw(_SEQUENCE),
             "gradient_checkpointing": draw(st.booleans()),
-            "dataset_tokens": draw(st.integers(1, 10**13)),
-            "epochs": draw(st.floats(0.1, 10)),
-            "deadline_hours": draw(st.one_of(st.none(), st.floats(1, 10_000))),
+            "dataset_tokens": draw(_DATASET_TOKENS),
+            "epochs": draw(_EPOCHS),
+            "deadline_hours": draw(_DEADLINE),
         }
         if method != "full":
-            training["lora_rank"] = draw(st.integers(1, 256))
+            training["lora_rank"] = draw(_LORA_RANK)
         doc["training"] = training
     if set(kinds) & A.INFERENCE_KINDS:
         doc["inference"] = {
-            "precision": draw(st.sampled_from(A.INFERENCE_PRECISIONS)),
-            "prompt_tokens": draw(st.integers(0, 131072)),
-            "output_tokens": draw(st.integers(1, 131072)),
-            "concurrent_sequences": draw(st.integers(1, 512)),
-            "p95_latency_ms": draw(st.one_of(st.none(), st.floats(1, 600_000))),
-            "tokens_per_day": draw(st.integers(0, 10**11)),
-            "traffic": draw(st.sampled_from(A.TRAFFIC)),
+            "precision": draw(_INFERENCE_PRECISION),
+            "prompt_tokens": draw(_PROMPT_TOKENS),
+            "output_tokens": draw(_OUTPUT_TOKENS),
+            "concurrent_sequences": draw(_CONCURRENT),
+            "p95_latency_ms": draw(_P95),
+            "tokens_per_day": draw(_TOKENS_PER_DAY),
+            "traffic": draw(_TRAFFIC),
         }
     return doc
 
@@ -116,9 +158,12 @@ KEYS = [
     "architecture",
 ]
 
+_DRAFTS = st.dictionaries(
+    st.one_of(st.sampled_from(KEYS), st.text(max_size=8)), json_values, max_size=8
+)
+
 
 @st.composite
 def draft_docs(draw: st.DrawFn) -> dict[str, Any]:
     """Arbitrary JSON-like dicts, biased towards the answers' own keys."""
-    keys = st.one_of(st.sampled_from(KEYS), st.text(max_size=8))
-    return draw(st.dictionaries(keys, json_values, max_size=8))
+    return draw(_DRAFTS)

@@ -222,11 +222,14 @@ def test_astronomically_large_numbers_get_a_bound_message_not_an_overflow() -> N
     assert "1e400" in problems[0].message("en")
 
 
+_VALID = answers_docs()
+
+
 @st.composite
 def _damaged(draw: st.DrawFn) -> dict[str, Any]:
     """A valid document with a few values removed or replaced by wrong ones (lists emptied,
     numbers out of range, both model choices, a LoRA rank dropped...)."""
-    doc = json.loads(json.dumps(draw(answers_docs())))
+    doc = json.loads(json.dumps(draw(_VALID)))
     wrong = st.sampled_from([None, "", -1, 0, 10**12, [], {}, "nope", True, 1.5])
     for _ in range(draw(st.integers(1, 4))):
         section = draw(st.sampled_from(sorted(doc)))
@@ -293,12 +296,15 @@ def test_a_document_checked_section_by_section_has_the_whole_schemas_problems(
     validate(seen)
     check_partial(seen)
     mixed = {**doc, **{k: v for k, v in seen.items() if k in ("cost", "model", "workloads")}}
+    expected: dict[tuple[int, bool], list[tuple[str, str, str]]] = {}  # the reference, once a doc
     for checked in (doc, mixed, doc):
         for partial, found in ((False, validate(checked)), (True, check_partial(checked))):
             keys = [
                 (p.path, p.code, json.dumps(p.params, sort_keys=True, default=str)) for p in found
             ]
-            assert keys == _whole_schema_problems(checked, partial), (checked, partial)
+            if (id(checked), partial) not in expected:
+                expected[id(checked), partial] = _whole_schema_problems(checked, partial)
+            assert keys == expected[id(checked), partial], (checked, partial)
 
 
 def test_a_section_is_remembered_by_its_exact_value() -> None:
