@@ -39,11 +39,13 @@ def _field(field: forms.Field) -> dict[str, Any]:
 
 
 def _forms() -> dict[str, Any]:
-    out = {
-        f"{section}:{form.__name__}": {n: _field(f) for n, f in form.base_fields.items()}
-        for section, form in FORMS.items()
-    }
-    out["what_if"] = {n: _field(f) for n, f in WhatIfForm.base_fields.items()}
+    out: dict[str, Any] = {}
+    for key, form in [
+        *((f"{s}:{f.__name__}", f) for s, f in FORMS.items()),
+        ("what_if", WhatIfForm),
+    ]:
+        out[key] = {n: _field(f) for n, f in form.base_fields.items()}
+        out[f"{key}:order"] = list(form.base_fields)
     return out
 
 
