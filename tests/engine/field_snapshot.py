@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from advisor.engine import i18n, labels
+from advisor.engine import fields, labels
 from advisor.engine.schema import answers_draft_schema, answers_schema
 
 PATH = Path(__file__).parent / "data" / "answer_fields.json"
@@ -24,10 +24,10 @@ def current() -> dict[str, Any]:
     return {
         "schemas": {str(v): answers_schema(v) for v in (1, 2, 3)},
         "draft_schemas": {str(v): answers_draft_schema(v) for v in (1, 2, 3)},
-        "field_labels": i18n.FIELD_LABELS,
-        "field_questions": i18n.FIELD_QUESTIONS,
-        "bound_units": i18n.BOUND_UNITS,
-        "plural_en": sorted(i18n._PLURAL_EN),
+        "field_labels": fields.labels(),
+        "field_questions": fields.questions(),
+        "bound_units": fields.bound_units(),
+        "plural_en": sorted(fields.plural_en()),
         "group_paths": {g: list(p) for g, p in labels.GROUP_PATHS.items()},
     }
 
