@@ -75,6 +75,14 @@ def field_question(path: str, lang: str = "en") -> str:
     return label if label == path else _start(label, lang)
 
 
+def field_help(path: str, lang: str = "en", *, what_if: bool = False) -> str:
+    """The help text under an answer's question in the wizard (or, `what_if`, in a report's
+    what-if form); "" when it has none."""
+    field = fields.by_path(_INDEX.sub("[]", path))
+    text = None if field is None else field.what_if_help if what_if else field.help
+    return "" if text is None else _words(text, lang)
+
+
 def value_label(path: str, value: Any, lang: str = "en") -> str:
     """Display label for an answer's value, read in the context of its field: enum values by
     label, lists joined, booleans as yes/no, numbers trimmed."""
