@@ -140,9 +140,7 @@ def asked_in(step: str) -> Iterator[Field]:
     """The answers the wizard step `step` asks field by field, in table order (a list of
     objects, such as the workloads, is asked by its step's own form)."""
     return (
-        f
-        for f in all_fields()
-        if f.step == step and f.type in ANSWER_TYPES and "[]" not in f.path
+        f for f in all_fields() if f.step == step and f.type in ANSWER_TYPES and "[]" not in f.path
     )
 
 
