@@ -63,6 +63,19 @@ def question_for(path: str) -> Any:
     return _lazy_question(path)
 
 
+def _help(path: str, what_if: bool) -> str:
+    return i18n.field_help(path, engine_language(), what_if=what_if)
+
+
+_lazy_help = lazy(_help, str)
+
+
+def help_for(path: str, *, what_if: bool = False) -> Any:
+    """The help text the field registry gives an answer path, in the active language: under the
+    wizard's question, or (`what_if`) under the report's what-if field."""
+    return _lazy_help(path, what_if)
+
+
 def choices(group: str, values: tuple[str, ...]) -> list[tuple[str, str | Promise]]:
     return [(v, label_for(group, v)) for v in values]
 

@@ -10,15 +10,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from advisor.engine import labels
-from advisor.engine.messages import (
-    CATALOG_TEXT,
-    FIELD_LABELS,
-    FIELD_QUESTIONS,
-    MESSAGES,
-    REGION_PLACES,
-    REGION_TEXT,
-)
+from advisor.engine import fields, labels
+from advisor.engine.messages import CATALOG_TEXT, MESSAGES, REGION_PLACES, REGION_TEXT
 
 LANGS = ("en", "zh-hant")
 
@@ -61,10 +54,10 @@ def field_label(path: str, lang: str = "en") -> str:
     """Display label for an answer path ("workloads[1].schedule" -> "workload 2 schedule");
     the path itself when there is none."""
     generic = _INDEX.sub("[]", path)
-    entry = FIELD_LABELS.get(generic)
-    if entry is None:
+    field = fields.by_path(generic)
+    if field is None:
         return path
-    text = entry.get(lang) or entry["en"]
+    text = _words(field.label, lang)
     match = _INDEX.search(path)
     if match is not None and generic.startswith("workloads[]."):
         n = int(match.group(1)) + 1
@@ -75,11 +68,19 @@ def field_label(path: str, lang: str = "en") -> str:
 def field_question(path: str, lang: str = "en") -> str:
     """How the wizard asks for an answer path ("training.micro_batch_size" -> "Micro-batch
     size"), which the what-if and the report's levers repeat; else its field label, capitalised."""
-    entry = FIELD_QUESTIONS.get(_INDEX.sub("[]", path))
-    if entry is not None:
-        return entry.get(lang) or entry["en"]
+    field = fields.by_path(_INDEX.sub("[]", path))
+    if field is not None and field.question is not None:
+        return _words(field.question, lang)
     label = field_label(path, lang)
     return label if label == path else _start(label, lang)
+
+
+def field_help(path: str, lang: str = "en", *, what_if: bool = False) -> str:
+    """The help text under an answer's question in the wizard (or, `what_if`, in a report's
+    what-if form); "" when it has none."""
+    field = fields.by_path(_INDEX.sub("[]", path))
+    text = None if field is None else field.what_if_help if what_if else field.help
+    return "" if text is None else _words(text, lang)
 
 
 def value_label(path: str, value: Any, lang: str = "en") -> str:
@@ -159,34 +160,6 @@ def labelled(params: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
-# How a bound reads for the answers that have a unit: "at most 24 hours a day", not "at most 24".
-BOUND_UNITS: dict[str, dict[str, str]] = {
-    "cost.hours_per_day": _m("{n} hours a day", "每天 {n} 小時"),
-    "cost.monthly_budget_usd": _m("US${n} a month", "每月 {n} 美元"),
-    "cost.ops_headcount": _m("{n} people", "{n} 人"),
-    "training.deadline_hours": _m("{n} hours", "{n} 小時"),
-    "training.dataset_tokens": _m("{n} tokens", "{n} 個 token"),
-    "training.sequence_length": _m("{n} tokens", "{n} 個 token"),
-    "training.micro_batch_size": _m("{n} sequences", "{n} 個序列"),
-    "inference.prompt_tokens": _m("{n} tokens", "{n} 個 token"),
-    "inference.context_tokens": _m("{n} tokens", "{n} 個 token"),
-    "inference.output_tokens": _m("{n} tokens", "{n} 個 token"),
-    "inference.concurrent_sequences": _m("{n} sequences", "{n} 個序列"),
-    "inference.tokens_per_day": _m("{n} tokens a day", "每天 {n} 個 token"),
-    "inference.p95_latency_ms": _m("{n} ms", "{n} 毫秒"),
-    "inference.peak_to_average": _m("{n} times the average", "平均的 {n} 倍"),
-    "inference.batch_window_hours": _m("{n} hours", "{n} 小時"),
-    "inference.batch_window_start_hour": _m("{n}:00", "{n}:00"),
-    "model.architecture.parameters": _m("{n} parameters", "{n} 個參數"),
-    "model.architecture.layers": _m("{n} layers", "{n} 層"),
-    "model.architecture.attention_heads": _m("{n} heads", "{n} 個頭"),
-    "model.architecture.kv_heads": _m("{n} heads", "{n} 個頭"),
-    "model.architecture.kv_group_size": _m("{n} heads", "{n} 個頭"),
-    "model.architecture.inactive_experts": _m("{n} experts", "{n} 個專家"),
-    "model.architecture.experts": _m("{n} experts", "{n} 個專家"),
-    "model.architecture.experts_per_token": _m("{n} experts", "{n} 個專家"),
-    "model.architecture.active_parameters": _m("{n} parameters", "{n} 個參數"),
-}
 _TYPE_WORDS: dict[str, dict[str, str]] = {
     "integer": _m("a whole number", "整數"),
     "number": _m("a number", "數字"),
@@ -197,42 +170,15 @@ _TYPE_WORDS: dict[str, dict[str, str]] = {
     "null": _m("empty", "空值"),
 }
 _OR = _m(" or ", "或")
-# English labels that take "are" ("Regions are required").
-_PLURAL_EN = frozenset(
-    {
-        "organization.regions",
-        "workloads",
-        "frameworks",
-        "frameworks.others",
-        "frameworks.custom_kernels",
-        "frameworks.kernel_architectures",
-        "maturity.stack_changes",
-        "deployment.allowed_modes",
-        "deployment.clouds",
-        "cost.hours_per_day",
-        "model.architecture.parameters",
-        "model.architecture.layers",
-        "model.architecture.attention_heads",
-        "model.architecture.kv_heads",
-        "model.architecture.kv_group_size",
-        "model.architecture.inactive_experts",
-        "model.architecture.tied_embeddings",
-        "model.architecture.experts",
-        "model.architecture.active_parameters",
-        "training.dataset_tokens",
-        "training.epochs",
-        "inference.prompt_tokens",
-        "inference.context_tokens",
-        "inference.output_tokens",
-        "inference.concurrent_sequences",
-        "inference.tokens_per_day",
-    }
-)
 _LIST_ITEM = re.compile(r"\[\d+\]$")
 
 
-def _words(table: dict[str, str], lang: str) -> str:
-    return table.get(lang) or table["en"]
+def _words(text: dict[str, str] | tuple[str, str], lang: str) -> str:
+    """`text` in `lang`, else in English: a {language: text} table or a field registry's
+    (English, Chinese) pair."""
+    if isinstance(text, tuple):
+        return text[1] if lang == "zh-hant" and text[1] else text[0]
+    return text.get(lang) or text["en"]
 
 
 def _start(text: str, lang: str) -> str:
@@ -254,7 +200,8 @@ def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "e
     for name in ("section_label", "kind_label"):
         if name in out:
             out[f"{name}_start"] = _start(out[name], lang)
-    unit = BOUND_UNITS.get(generic)
+    field = fields.by_path(generic)
+    unit = field.unit if field is not None else None
     if code in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
         limit = params.get("limit")
         text = _words(unit, lang).format(n=limit) if unit else str(limit)
@@ -274,7 +221,7 @@ def problem_message(code: str, path: str, params: dict[str, Any], lang: str = "e
         allowed = [v for v in str(params.get("allowed", "")).split(", ") if v]
         out["allowed_label"] = value_label(generic, allowed, lang)
     key = f"problem.{code}"
-    if code == "required" and lang == "en" and generic in _PLURAL_EN:
+    if code == "required" and lang == "en" and field is not None and field.plural_en:
         key += ".plural"
     if code == "min_items" and params.get("limit") == 1:
         key += ".one"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from advisor.engine import clouds
+from advisor.engine import clouds, fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,42 +710,9 @@ UNITS: Final[dict[str, str]] = {
     "vCPU per serving device": "vCPU／每個推論裝置",
 }
 
-# The answer paths whose values each group names (`workloads[i].x` is read as `workloads[].x`).
-GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = {
-    "industry": ("organization.industry",),
-    "region": ("organization.regions", "cost.ops_region"),
-    "kind": ("workloads[].kind",),
-    "schedule": ("workloads[].schedule",),
-    "stack_changes": ("maturity.stack_changes",),
-    "pipeline": ("maturity.pipeline",),
-    "demand": ("maturity.demand",),
-    "framework": (
-        "frameworks.primary",
-        "frameworks.others",
-    ),
-    "serving": ("frameworks.serving",),
-    "kernel_arch": ("frameworks.kernel_architectures",),
-    "mode": ("deployment.allowed_modes",),
-    "cloud": ("deployment.clouds",),
-    "portability": ("deployment.portability",),
-    "residency": ("deployment.data_residency",),
-    "billing": ("cost.billing",),
-    "ops": ("cost.ops_capacity",),
-    "preset": ("model.preset",),
-    "method": ("training.method",),
-    "training_precision": ("training.precision",),
-    "optimizer": ("training.optimizer",),
-    "optimizer_impl": ("training.optimizer_impl",),
-    "latency_metric": ("inference.latency_metric",),
-    "work_unit": ("work.unit",),
-    "work_model": ("work.model",),
-    "inference_precision": ("inference.precision",),
-    "traffic": ("inference.traffic",),
-    "batch_window": ("inference.batch_window_firmness",),
-    "availability": ("inference.availability",),
-    "tpu_region_coverage": ("derived.tpu_region_coverage",),
-    "latency_class": ("derived.latency_class",),
-}
+# The answer paths whose values each group names (`workloads[i].x` is read as `workloads[].x`):
+# each field's `group` in the field registry.
+GROUP_PATHS: Final[dict[str, tuple[str, ...]]] = fields.group_paths()
 PATH_GROUPS: Final[dict[str, str]] = {p: g for g, paths in GROUP_PATHS.items() for p in paths}
 
 # Where a sentence finds a value's words when no answer path is known: the plain words first, then

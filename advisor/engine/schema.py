@@ -15,54 +15,24 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from advisor.engine import fields
 from advisor.engine.answers import (
-    AVAILABILITY,
-    BATCH_WINDOW_FIRMNESS,
-    BILLING,
-    CLOUDS,
-    DEMANDS,
-    FRAMEWORKS,
-    INDUSTRIES,
-    INFERENCE_PRECISIONS,
-    KERNEL_ARCHITECTURES,
-    LATENCY_METRICS,
-    MAX_AMORTISATION_MONTHS,
     MAX_CONTEXT_TOKENS,
-    MAX_DATASET_TOKENS,
     MAX_EXPERTS,
-    MAX_HEAD_DIM,
-    MAX_HEADS,
-    MAX_OPS_HEADCOUNT,
     MAX_PARAMETERS,
-    MAX_SEQUENCE_LENGTH,
-    MAX_TOKENS_PER_DAY,
-    MAX_WORK_PER_DAY,
-    MIN_ACTIVE_PARAMETERS,
-    MIN_AMORTISATION_MONTHS,
-    MIN_HEAD_DIM,
-    MIN_WORK_PER_DAY,
-    MODES,
-    OPS_CAPACITY,
-    OPTIMIZER_IMPLS,
-    OPTIMIZERS,
-    PIPELINES,
-    PORTABILITY,
-    REGIONS,
-    RESIDENCY,
-    SCHEDULES,
     SCHEMA_VERSION,
     SCHEMA_VERSIONS,
-    SERVING,
-    STACK_CHANGES,
-    TRAFFIC,
-    TRAINING_METHODS,
-    TRAINING_PRECISIONS,
-    WORK_MODELS,
-    WORK_UNITS,
-    WORKLOAD_KINDS,
-    preset_ids,
 )
 from advisor.engine.schema_conditions import conditions
+
+
+def _properties(prefix: str) -> dict[str, Any]:
+    """The JSON Schema properties of the answers under `prefix`, from the field registry."""
+    return {f.name: f.schema() for f in fields.answers_in(prefix)}
+
+
+def _required(prefix: str) -> list[str]:
+    return [f.name for f in fields.answers_in(prefix) if f.required]
 
 
 def _enum(values: Sequence[str], description: str) -> dict[str, Any]:
@@ -111,75 +81,8 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
     if version == 2:
         return _v2(schema_doc(SCHEMA_VERSION))
     architecture = _obj(
-        {
-            "parameters": _int(1_000_000, MAX_PARAMETERS, "Total parameter count (10^6 .. 10^13)."),
-            "layers": _int(1, 1_000, "Decoder layers."),
-            "hidden_size": _int(
-                64,
-                131_072,
-                "Model width (the residual stream). Independent of the heads: the attention "
-                "projects it to kv_heads x kv_group_size x head_dim, which need not equal it "
-                "(Gemma 7B: 3,072 wide, 16 x 256 = 4,096).",
-            ),
-            "intermediate_size": _int(64, 1_048_576, "MLP width (per projection)."),
-            "kv_heads": _int(
-                1, MAX_HEADS, "Key/value heads (GQA; 1 = multi-query, as many as heads = MHA)."
-            ),
-            "kv_group_size": _int(
-                1,
-                MAX_HEADS,
-                "Added in v3 (with kv_heads, replaces v2's attention_heads): query heads that "
-                "share one key/value head. The attention heads are kv_heads x kv_group_size "
-                "(Llama-3-70B: 8 x 8 = 64; 1 = multi-head attention).",
-            ),
-            "head_dim": _int(
-                MIN_HEAD_DIM,
-                MAX_HEAD_DIM,
-                "Required since v3 (v2 derived it from hidden_size / attention_heads): the size "
-                "of one attention head (64, 128, 256 in published models).",
-            ),
-            "vocab_size": _int(1, 2_000_000, "Vocabulary size."),
-            "tied_embeddings": {
-                "type": "boolean",
-                "description": "Input embedding and output head share weights.",
-            },
-            "experts_per_token": _int(
-                1,
-                MAX_EXPERTS,
-                "Optional, mixture of experts (with inactive_experts): routed experts each "
-                "token is sent to (top-k); intermediate_size is then one expert's MLP width. "
-                "Default: a dense model.",
-            ),
-            "inactive_experts": _int(
-                0,
-                MAX_EXPERTS - 1,
-                "Added in v3 (with experts_per_token, replaces v2's experts): routed experts per "
-                "MoE layer that a token is not sent to. The experts per layer are "
-                "experts_per_token + inactive_experts (Mixtral-8x7B: 2 + 6 = 8; DeepSeek-V3: "
-                "8 + 248 = 256).",
-            ),
-            "active_parameter_share": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 1,
-                "description": "Added in v3 (replaces v2's active_parameters): the share of the "
-                "parameters a token uses, in (0, 1]; the active parameters are parameters x this "
-                f"share, rounded, at least {MIN_ACTIVE_PARAMETERS:,} (DeepSeek-V3: 37.6 of 671 "
-                "billion = 0.056). Default for a mixture of experts: parameters less the experts "
-                "a token does not use, in every layer.",
-            },
-        },
-        [
-            "parameters",
-            "layers",
-            "hidden_size",
-            "intermediate_size",
-            "kv_heads",
-            "kv_group_size",
-            "head_dim",
-            "vocab_size",
-            "tied_embeddings",
-        ],
+        _properties("model.architecture"),
+        _required("model.architecture"),
         "Decoder-only Transformer shape (Llama-style: SwiGLU MLP, RMSNorm, GQA). Every "
         "number is free within its bounds: none has to divide or stay below another.",
     )
@@ -187,184 +90,23 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
         "type": "object",
         "description": "Needed for sizing. Exactly one of preset or architecture. Required when a "
         "training or inference section is given.",
-        "properties": {
-            "preset": _enum(preset_ids(), "A bundled model preset (published config.json)."),
-            "architecture": architecture,
-        },
+        "properties": {**_properties("model"), "architecture": architecture},
         "additionalProperties": False,
         "oneOf": [{"required": ["preset"]}, {"required": ["architecture"]}],
     }
     training = _obj(
-        {
-            "method": _enum(TRAINING_METHODS, "full fine-tune / pre-train, LoRA or QLoRA."),
-            "lora_rank": _int(1, 4_096, "LoRA rank; required for lora and qlora."),
-            "precision": _enum(
-                TRAINING_PRECISIONS,
-                "fp32 | bf16_mixed (fp32 master weights, bf16 compute) | bf16 (params, grads and "
-                "optimizer state all bf16) | fp8_mixed.",
-            ),
-            "optimizer": _enum(OPTIMIZERS, "Optimizer."),
-            "optimizer_impl": {
-                **_enum(
-                    OPTIMIZER_IMPLS,
-                    "Optional, added in v1: how AdamW runs its step. fused (default) allocates no "
-                    "step scratch; foreach allocates a parameter-sized temporary.",
-                ),
-                "default": "fused",
-            },
-            "micro_batch_size": _int(1, 4_096, "Sequences per device per step."),
-            "sequence_length": _int(1, MAX_SEQUENCE_LENGTH, "Tokens per training sequence."),
-            "gradient_checkpointing": {
-                "type": "boolean",
-                "description": "Activation checkpointing per decoder layer.",
-            },
-            "dataset_tokens": _int(1, MAX_DATASET_TOKENS, "Tokens per epoch (1 .. 10^15)."),
-            "epochs": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 1_000,
-                "default": 1,
-                "description": "Passes over the dataset; default 1.",
-            },
-            "deadline_hours": {
-                "type": ["number", "null"],
-                "exclusiveMinimum": 0,
-                "maximum": 100_000,
-                "default": None,
-                "description": "Wall-clock hours the run must finish in; null = no deadline.",
-            },
-        },
-        [
-            "method",
-            "precision",
-            "optimizer",
-            "micro_batch_size",
-            "sequence_length",
-            "gradient_checkpointing",
-            "dataset_tokens",
-        ],
+        _properties("training"),
+        _required("training"),
         "Required when a pretraining or fine_tuning workload exists; ignored otherwise.",
     )
     inference = _obj(
-        {
-            "precision": _enum(INFERENCE_PRECISIONS, "Weight precision when serving."),
-            "prompt_tokens": _int(
-                0,
-                MAX_CONTEXT_TOKENS,
-                "Added in v2 (replaces v1's context_tokens): prompt tokens per sequence, the "
-                "input before the answer. The context a sequence holds is prompt_tokens + "
-                "output_tokens (v1's context_tokens).",
-            ),
-            "output_tokens": _int(1, MAX_CONTEXT_TOKENS, "Generated (answer) tokens per sequence."),
-            "concurrent_sequences": _int(1, 100_000, "Sequences in flight at once."),
-            "p95_latency_ms": {
-                "type": ["number", "null"],
-                "exclusiveMinimum": 0,
-                "maximum": 600_000,
-                "default": None,
-                "description": "p95 latency target in ms, measured as latency_metric says "
-                "(default: the whole response, first token + all output tokens); null = no target.",
-            },
-            "latency_metric": {
-                **_enum(
-                    LATENCY_METRICS,
-                    "Optional, added in v1: what p95_latency_ms measures. whole_response "
-                    "(default): time to the last output token; ttft: time to first token; tpot: "
-                    "time per output token after the first.",
-                ),
-                "default": "whole_response",
-            },
-            "tokens_per_day": _int(0, MAX_TOKENS_PER_DAY, "Output tokens generated per day."),
-            "traffic": _enum(TRAFFIC, "Shape of the request load."),
-            "peak_to_average": {
-                "type": "number",
-                "minimum": 1,
-                "maximum": 100,
-                "description": "Optional, added in v1: busiest-hour token rate over the "
-                "day's average (10 = peaks at ten times the average). Real-time serving is sized "
-                "for the peak. Default: the catalog's figure for `traffic`.",
-            },
-            "batch_window_hours": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 24,
-                "description": "Optional, added in v1: hours a batch_inference run must "
-                "finish in each day, from batch_window_start_hour; its run time (with "
-                "provisioning, container start and loading the weights) is checked against it as "
-                "a deadline is. Default: none (the run spreads over cost.hours_per_day).",
-            },
-            "batch_window_start_hour": _int(
-                0,
-                23,
-                "Optional, added in v1: local hour the batch window opens (1 = 01:00); "
-                "needs batch_window_hours. Default: not stated.",
-            ),
-            "batch_window_firmness": {
-                **_enum(
-                    BATCH_WINDOW_FIRMNESS,
-                    "Optional, added in v1: hard = a run past the window is a missed "
-                    "deadline (ranks after every option that meets it); soft = it is flagged. "
-                    "Needs batch_window_hours.",
-                ),
-                "default": "hard",
-            },
-            "availability": {
-                **_enum(
-                    AVAILABILITY,
-                    "Optional, added in v1: what a realtime_inference service must "
-                    "survive. survive_one_failure (default): one spare server (N+1) so a failed "
-                    "server still leaves capacity for the peak; best_effort: no spare, an outage "
-                    "is accepted; dev_test: development or test, no spare.",
-                ),
-                "default": "survive_one_failure",
-            },
-        },
-        [
-            "precision",
-            "prompt_tokens",
-            "output_tokens",
-            "concurrent_sequences",
-            "tokens_per_day",
-            "traffic",
-        ],
+        _properties("inference"),
+        _required("inference"),
         "Required when a batch_inference or realtime_inference workload exists; ignored otherwise.",
     )
     work = _obj(
-        {
-            "unit": _enum(
-                WORK_UNITS,
-                "What the model works on: images (vision), audio_hours (speech recognition), "
-                "passages (embedding) or pairs (query-passage reranking).",
-            ),
-            "model": _enum(
-                WORK_MODELS,
-                "The model, from the catalog's unit_workloads (each works in one unit: resnet-50 "
-                "images, whisper-large-v3-turbo audio_hours, bge-large-en-v1.5 passages, "
-                "bge-reranker-large pairs).",
-            ),
-            "per_day": {
-                "type": "number",
-                "minimum": MIN_WORK_PER_DAY,
-                "maximum": MAX_WORK_PER_DAY,
-                "description": f"Volume a day in the unit (at least {MIN_WORK_PER_DAY}): "
-                "images, hours of audio, passages or pairs.",
-            },
-            "p95_latency_ms": {
-                "type": ["number", "null"],
-                "exclusiveMinimum": 0,
-                "maximum": 600_000,
-                "default": None,
-                "description": "p95 latency target per image or per request in ms; null = none.",
-            },
-            "peak_to_average": {
-                "type": "number",
-                "minimum": 1,
-                "maximum": 100,
-                "description": "Busiest hour over the day's average for real-time serving. "
-                "Default: the catalog's figure for a daily cycle.",
-            },
-        },
-        ["unit", "model", "per_day"],
+        _properties("work"),
+        _required("work"),
         "Optional, added in v1: inference work counted in its own unit instead of "
         "tokens. With it, an inference workload needs no inference or model section (both are "
         "ignored for it); training stays in tokens, so no pretraining or fine_tuning workload "
@@ -388,11 +130,8 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                 "prompt_tokens) are still accepted and read as version 3.",
             },
             "organization": _obj(
-                {
-                    "industry": _enum(INDUSTRIES, "Industry."),
-                    "regions": _unique_list(REGIONS, 1, "Where users and data are (>= 1)."),
-                },
-                ["industry", "regions"],
+                _properties("organization"),
+                _required("organization"),
                 "Who the customer is.",
             ),
             "workloads": {
@@ -401,119 +140,27 @@ def schema_doc(version: int = SCHEMA_VERSION) -> dict[str, Any]:
                 "maxItems": 5,
                 "description": "1..5 workloads; kinds are unique.",
                 "items": _obj(
-                    {
-                        "kind": _enum(WORKLOAD_KINDS, "Workload kind."),
-                        "schedule": _enum(SCHEDULES, "How often it runs."),
-                    },
-                    ["kind", "schedule"],
-                    "One workload.",
+                    _properties("workloads[]"), _required("workloads[]"), "One workload."
                 ),
             },
             "maturity": _obj(
-                {
-                    "stack_changes": _enum(STACK_CHANGES, "How often the ML stack changes."),
-                    "pipeline": _enum(PIPELINES, "Pipeline maturity."),
-                    "demand": _enum(DEMANDS, "Predictability of demand."),
-                },
-                ["stack_changes", "pipeline", "demand"],
+                _properties("maturity"),
+                _required("maturity"),
                 "Team and demand maturity.",
             ),
             "frameworks": _obj(
-                {
-                    "primary": _enum(FRAMEWORKS, "Main framework."),
-                    "others": {
-                        **_unique_list(FRAMEWORKS, 0, "Other frameworks in use; default []."),
-                        "default": [],
-                    },
-                    "custom_kernels": {
-                        "type": "boolean",
-                        "description": "Custom CUDA/Triton ops or CUDA-only libraries.",
-                    },
-                    "serving": _enum(SERVING, "Serving stack."),
-                    "kernel_architectures": {
-                        **_unique_list(
-                            KERNEL_ARCHITECTURES,
-                            0,
-                            "Optional, added in v1: CUDA architectures the custom kernels are "
-                            "built for (sm_80 = A100, sm_90 = H100/H200, ...). A card of a newer "
-                            "architecture needs a rebuild; an older one cannot run them. Default "
-                            "[] (not stated). Read only when custom_kernels is true.",
-                        ),
-                        "default": [],
-                    },
-                },
-                ["primary", "custom_kernels", "serving"],
+                _properties("frameworks"),
+                _required("frameworks"),
                 "Software stack.",
             ),
             "deployment": _obj(
-                {
-                    "allowed_modes": _unique_list(MODES, 1, "Deployment modes allowed (>= 1)."),
-                    "clouds": {
-                        **_unique_list(
-                            CLOUDS, 0, "Clouds in use or acceptable; empty = any; default []."
-                        ),
-                        "default": [],
-                    },
-                    "portability": _enum(PORTABILITY, "Need to move between providers."),
-                    "china_connectivity": {
-                        "type": "boolean",
-                        "description": "Optional since v1 (was required): users or data in "
-                        "mainland China must be reached. Default: whether organization.regions "
-                        "includes mainland_china, so the question is asked once.",
-                    },
-                    "data_residency": _enum(RESIDENCY, "Where data may live."),
-                },
-                ["allowed_modes", "portability", "data_residency"],
+                _properties("deployment"),
+                _required("deployment"),
                 "Deployment constraints.",
             ),
             "cost": _obj(
-                {
-                    "billing": _enum(BILLING, "Billing preference."),
-                    "monthly_budget_usd": {
-                        "type": ["number", "null"],
-                        "minimum": 0,
-                        "maximum": 1e10,
-                        "default": None,
-                        "description": "Monthly budget in USD; null = not stated.",
-                    },
-                    "hours_per_day": {
-                        "type": "number",
-                        "minimum": 0,
-                        "maximum": 24,
-                        "description": "Hours per day the accelerators are busy (0..24).",
-                    },
-                    "ops_capacity": _enum(OPS_CAPACITY, "Operations staff available."),
-                    "ops_headcount": _int(
-                        0,
-                        MAX_OPS_HEADCOUNT,
-                        "Optional, added in v1: people who operate the infrastructure. When "
-                        "given, the staff cost prices the operations hours at the team's regional "
-                        "rate up to what this many people work in a month, and buys the rest in "
-                        "(the ops_capacity none premium); without it, ops_capacity decides.",
-                    ),
-                    "ops_region": _enum(
-                        REGIONS,
-                        "Optional, added in v1: where the operations staff work, for their wage. "
-                        "Default: the first of organization.regions.",
-                    ),
-                    "amortisation_months": _int(
-                        MIN_AMORTISATION_MONTHS,
-                        MAX_AMORTISATION_MONTHS,
-                        "Optional, added in v1: months over which owned hardware "
-                        "(private cloud, on premises) is paid off in its monthly cost. Default: "
-                        "the catalog's default_amortisation_months (36).",
-                    ),
-                    "capex_budget_usd": {
-                        "type": ["number", "null"],
-                        "minimum": 0,
-                        "maximum": 1e11,
-                        "default": None,
-                        "description": "Optional, added in v1: the most the team "
-                        "may spend buying owned hardware, in USD; an owned option whose purchase "
-                        "exceeds it says so. null = not stated.",
-                    },
-                },
-                ["billing", "hours_per_day", "ops_capacity"],
+                _properties("cost"),
+                _required("cost"),
                 "Cost preferences.",
             ),
             "model": model,

@@ -11,8 +11,9 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from advisor.engine import fields
 from advisor.engine import schema as SCH
-from advisor.labels import choices
+from advisor.labels import choices, help_for, question_for
 from advisor.renderers import FAST_RENDERER
 
 YES_NO = [("yes", _("Yes")), ("no", _("No"))]
@@ -91,6 +92,44 @@ def _number(**kwargs: Any) -> forms.FloatField:
     )
 
 
+def answer_field(path: str, *, what_if: bool = False) -> forms.Field:
+    """The form field of the answer at `path`, as the field registry declares it: its question
+    as the label, its help text, and the input its type takes (numbers typed as text, an enum
+    as a select or radio buttons, a list of values as checkboxes, yes/no as two radios). A
+    what-if field takes the what-if's help and shows an enum as a small select."""
+    field = fields.by_path(path)
+    if field is None:
+        raise KeyError(f"{path} is not in the field registry")
+    kwargs: dict[str, Any] = {"label": question_for(path)}
+    if (field.what_if_help if what_if else field.help) is not None:
+        kwargs["help_text"] = help_for(path, what_if=what_if)
+    group = field.group or field.name
+    if field.type == "integer":
+        return _integer(**kwargs)
+    if field.type == "number":
+        return _number(**kwargs)
+    if field.type == "boolean":
+        return _yes_no(**kwargs)
+    if field.type == "enum_list":
+        return _checkboxes(group, field.choices(), **kwargs)
+    if field.type == "enum" and what_if:
+        return forms.ChoiceField(
+            choices=choices(group, field.choices()),
+            required=False,
+            widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+            **kwargs,
+        )
+    if field.type == "enum":
+        build = _radio if field.widget == "radio" else _select
+        return build(group, field.choices(), **kwargs)
+    raise ValueError(f"{path} is a {field.type}: no form field")
+
+
+def step_fields(step: str) -> dict[str, forms.Field]:
+    """The form fields of the answers the wizard step `step` asks, in the registry's order."""
+    return {f.name: answer_field(f.path) for f in fields.asked_in(step)}
+
+
 class StepForm(forms.Form):
     """One wizard step; `section` is the top-level key of the answers document it edits."""
 
@@ -98,6 +137,18 @@ class StepForm(forms.Form):
     section: ClassVar[str]
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The step's questions come from the field registry, after the fields the class declares
+        # itself (a declared field of the same name, such as a custom choice, takes their place).
+        # Django's form metaclass sets base_fields after this hook runs, so they are added to
+        # declared_fields, which base_fields then is.
+        section = cls.__dict__.get("section")
+        if section is None:
+            return
+        for name, field in step_fields(section).items():
+            cls.declared_fields.setdefault(name, field)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

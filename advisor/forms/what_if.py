@@ -5,28 +5,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
 
-from advisor.engine import answers as A
+from advisor.engine import fields
 from advisor.engine import schema as SCH
-from advisor.forms.base import _checkboxes, _from_field, _integer, _number
-from advisor.labels import choices, question_for
+from advisor.engine.fields import Field
+from advisor.forms.base import _from_field, answer_field
 from advisor.renderers import FAST_RENDERER
 
-# The answers a what-if may change: field -> (section, key) of the answers document.
-WHAT_IF_FIELDS: dict[str, tuple[str, str]] = {
-    "hours_per_day": ("cost", "hours_per_day"),
-    "tokens_per_day": ("inference", "tokens_per_day"),
-    "p95_latency_ms": ("inference", "p95_latency_ms"),
-    "deadline_hours": ("training", "deadline_hours"),
-    "allowed_modes": ("deployment", "allowed_modes"),
-    # The answers that exclude options: where the users and data are decides
-    # the providers, regions and cards on offer; data residency rules out whole modes.
-    "regions": ("organization", "regions"),
-    "data_residency": ("deployment", "data_residency"),
-}
+# The answers a what-if may change (those the field registry marks), by form field name.
+WHAT_IF: dict[str, Field] = {f.name: f for f in fields.what_if_fields()}
 # The what-if's multiple-choice answers, shown as groups of checkboxes.
-WHAT_IF_LISTS = frozenset({"allowed_modes", "regions"})
+WHAT_IF_LISTS = frozenset(name for name, f in WHAT_IF.items() if f.type == "enum_list")
 
 
 class WhatIfForm(forms.Form):
@@ -39,36 +28,16 @@ class WhatIfForm(forms.Form):
     default_renderer = FAST_RENDERER
     # Blank means "no target" (null) for these; for the others the engine says it is required.
     nullable: ClassVar[frozenset[str]] = frozenset(
-        name
-        for name, (section, key) in WHAT_IF_FIELDS.items()
-        if key in SCH.nullable_fields(section)
-    )
-
-    hours_per_day = _number(label=question_for("cost.hours_per_day"), help_text=_("0 to 24."))
-    tokens_per_day = _integer(label=question_for("inference.tokens_per_day"))
-    p95_latency_ms = _number(
-        label=question_for("inference.p95_latency_ms"),
-        help_text=_("Leave empty for no latency target."),
-    )
-    deadline_hours = _number(
-        label=question_for("training.deadline_hours"), help_text=_("Leave empty for no deadline.")
-    )
-    allowed_modes = _checkboxes("mode", A.MODES, label=question_for("deployment.allowed_modes"))
-    regions = _checkboxes("region", A.REGIONS, label=question_for("organization.regions"))
-    data_residency = forms.ChoiceField(
-        label=question_for("deployment.data_residency"),
-        choices=choices("residency", A.RESIDENCY),
-        required=False,
-        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+        name for name, f in WHAT_IF.items() if f.name in SCH.nullable_fields(f.section)
     )
 
     def __init__(self, data: Any = None, *, answers: dict[str, Any]) -> None:
-        self.paths = {f"{section}.{key}": name for name, (section, key) in WHAT_IF_FIELDS.items()}
+        self.paths = {f.path: name for name, f in WHAT_IF.items()}
         initial = {}
-        for name, (section, key) in WHAT_IF_FIELDS.items():
-            held = answers.get(section)
+        for name, f in WHAT_IF.items():
+            held = answers.get(f.section)
             if isinstance(held, dict):
-                initial[name] = held.get(key)
+                initial[name] = held.get(f.name)
         super().__init__(data, initial=initial, auto_id="id_whatif_%s")
         for name in list(self.fields):
             if name not in initial:
@@ -86,7 +55,7 @@ class WhatIfForm(forms.Form):
         for name in self.fields:
             if name not in self.cleaned_data:
                 continue
-            path = "{}.{}".format(*WHAT_IF_FIELDS[name])
+            path = WHAT_IF[name].path
             value = self.cleaned_data[name]
             if name in WHAT_IF_LISTS:
                 values[path] = list(value or [])
@@ -108,3 +77,9 @@ class WhatIfForm(forms.Form):
             if name is not None and name in self.errors:
                 continue  # a conversion error already says what is wrong with it
             self.add_error(name, problem.message(language))
+
+
+# The fields, in the what-if's order (the registry's `what_if` place), built as the step forms'.
+WhatIfForm.base_fields.update(
+    {name: answer_field(f.path, what_if=True) for name, f in WHAT_IF.items()}
+)

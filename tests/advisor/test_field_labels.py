@@ -1,6 +1,6 @@
 """One field-label table: the wizard's step forms, the report's what-if and
-the report's levers word each answer as the engine's table (advisor/engine/i18n.py
-FIELD_QUESTIONS) does, in English and Traditional Chinese."""
+the report's levers word each answer as the engine's field registry
+(advisor/engine/fields) does, in English and Traditional Chinese."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.utils.translation import override
 
-from advisor.engine import i18n
+from advisor.engine import fields, i18n
 from advisor.forms.base import StepForm
-from advisor.forms.what_if import WHAT_IF_FIELDS, WhatIfForm
+from advisor.forms.what_if import WHAT_IF, WhatIfForm
 from advisor.wizard import forms  # noqa: F401 - defines the step forms
 
 LANGUAGES = ("en", "zh-hant")
@@ -34,30 +34,30 @@ def _answer_fields() -> list[tuple[str, str, Any]]:
             path = f"{form.section}.{name}"
             if form.section == "model" and name != "preset":
                 path = f"model.architecture.{name}"
-            if path in i18n.FIELD_LABELS:
+            if path in fields.labels():
                 out.append((form.__name__, path, field))
-    for name, (section, key) in WHAT_IF_FIELDS.items():
-        out.append(("WhatIfForm", f"{section}.{key}", WhatIfForm.base_fields[name]))
+    for name, field in WHAT_IF.items():
+        out.append(("WhatIfForm", field.path, WhatIfForm.base_fields[name]))
     return out
 
 
 def test_every_question_is_an_answer_path_with_a_field_label() -> None:
-    assert set(i18n.FIELD_QUESTIONS) <= set(i18n.FIELD_LABELS)
-    for entry in i18n.FIELD_QUESTIONS.values():
+    assert set(fields.questions()) <= set(fields.labels())
+    for entry in fields.questions().values():
         assert set(entry) == set(i18n.LANGS) and all(entry.values())
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_wizard_and_what_if_fields_take_their_label_from_the_engine_table(language: str) -> None:
-    fields = _answer_fields()
+    asked_fields = _answer_fields()
     # Every step's answers and all seven what-if fields; the context per sequence is shown on
     # the review (prompt + answer tokens) but asked no more since answers version 2.
     shown_not_asked = {"inference.context_tokens"}
-    asked = {path for form, path, _ in fields if form != "WhatIfForm"}
-    assert asked == set(i18n.FIELD_QUESTIONS) - shown_not_asked
-    assert len([f for f in fields if f[0] == "WhatIfForm"]) == len(WHAT_IF_FIELDS)
+    asked = {path for form, path, _ in asked_fields if form != "WhatIfForm"}
+    assert asked == set(fields.questions()) - shown_not_asked
+    assert len([f for f in asked_fields if f[0] == "WhatIfForm"]) == len(WHAT_IF)
     with override(language):
-        for form, path, field in fields:
+        for form, path, field in asked_fields:
             assert str(field.label) == i18n.field_question(path, language), (form, path)
 
 

@@ -10,6 +10,7 @@ from advisor.engine import (
     Catalog,
     ScoringModel,
     evaluate,
+    fields,
     i18n,
     labels,
     load_catalog,
@@ -151,7 +152,7 @@ def test_every_answer_path_has_a_field_label() -> None:
 
     found = set(paths(schema, ""))
     assert {"cost.billing", "workloads[].schedule", "model.architecture.kv_heads"} <= found
-    assert not {p for p in found if p not in i18n.FIELD_LABELS}
+    assert not {p for p in found if p not in fields.labels()}
 
 
 @pytest.mark.parametrize(("path", "values"), ENUMS.items())

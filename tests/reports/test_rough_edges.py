@@ -51,14 +51,15 @@ def test_chinese_text_addresses_the_reader_one_way() -> None:
     """您 throughout: the message catalog and the engine's Chinese text."""
     from pathlib import Path
 
-    from advisor.engine.messages import CATALOG_TEXT, FIELD_LABELS, FIELD_QUESTIONS, MESSAGES
+    from advisor.engine import fields
+    from advisor.engine.messages import CATALOG_TEXT, MESSAGES
 
     po = Path(__file__).resolve().parents[2] / "advisor/locale/zh_Hant/LC_MESSAGES/django.po"
     informal = [line for line in po.read_text(encoding="utf-8").splitlines() if "你" in line]
     assert informal == []
     engine = [
         key
-        for table in (MESSAGES, FIELD_LABELS, FIELD_QUESTIONS, CATALOG_TEXT)
+        for table in (MESSAGES, fields.labels(), fields.questions(), fields.helps(), CATALOG_TEXT)
         for key, text in table.items()
         if "你" in str(text)
     ]
