@@ -312,7 +312,7 @@ class Option(TypedDict):
     round_trip_ms: NotRequired[float | None]
     tp_comm_ms_per_token: NotRequired[float]
     meets_latency: NotRequired[bool]
-    # Figures a benchmark run measured in place of the estimates (engine/measured.py).
+    # Figures a benchmark run measured in place of the estimates (engine/measured/).
     measured: NotRequired[dict[str, Any]]
     bound: NotRequired[str]
     cost_per_million_output_tokens_usd: NotRequired[dict[str, float | None] | None]
@@ -588,7 +588,7 @@ class ResultDocument(TypedDict):
     server: Server | None
     servers: list[Server]
     cost: Cost
-    # Benchmark runs whose figures replaced the estimates (engine/measured.py), when any.
+    # Benchmark runs whose figures replaced the estimates (engine/measured/), when any.
     measurements: NotRequired[list[dict[str, Any]]]
     # Engine 2.6: workloads on the same servers, shared in time or separate (engine/fleet.py),
     # when two or more could share.
