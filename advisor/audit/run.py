@@ -267,7 +267,7 @@ def report(
         f"`AUDIT_TEAMS={n} AUDIT_SEED={audit_seed} make audit` on "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {seconds:,.0f} s. Generated teams "
         "(advisor/audit/teams.py) through the engine and the report in English and Traditional "
-        "Chinese; invariants in advisor/audit/invariants.py. Owner: `planner` marks the "
+        "Chinese; invariants in advisor/audit/invariants/. Owner: `planner` marks the "
         "invariants that depend on how plans are built in units as sold.",
         "",
         "| Invariant | Title | Owner | Violations | Teams |",

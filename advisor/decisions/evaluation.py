@@ -87,7 +87,7 @@ def measurement_problems(
     answers: Answers, result: ResultDocument, m: Measurement, *, devices: int
 ) -> list[M.ParseProblem]:
     """Every figure of `m`, a run on one replica of `devices` cards, that the card's physics
-    rules out for these answers' model (engine/measured.py `implausible`), with the catalog
+    rules out for these answers' model (engine/measured/physics.py `implausible`), with the catalog
     `result` used."""
     catalog = catalog_at(str(result["versions"]["catalog"])) or active_catalog()
     shape = answers_shape(answers, catalog)

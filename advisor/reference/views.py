@@ -14,10 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from advisor.labels import OPTION_CHOICES
 from advisor.permissions import can_read_reference, request_can_edit_reference
 from advisor.reference import selectors
 from advisor.reference.models import (
-    OPTION_CHOICES,
     Catalog,
     Contribution,
     ScoringModel,

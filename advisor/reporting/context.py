@@ -88,7 +88,7 @@ def budget_split(cost: Any) -> dict[str, Any] | None:
 
 def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
     """Everything the report templates show, derived from the result document (normalised:
-    see engine/document.py). Call inside `override(language)`: the derived sentences are
+    see engine/document/). Call inside `override(language)`: the derived sentences are
     translated here."""
     rec = result["recommendation"]
     cost = result["cost"]

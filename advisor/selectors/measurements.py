@@ -145,7 +145,7 @@ def measured_option(result: Any) -> dict[str, Any] | None:
 
 
 # The widest measured-over-estimated ratio the calibration takes: the slowest run a paste
-# accepts is a thousandth of the card's roofline (engine/measured.py SLOWEST_SHARE).
+# accepts is a thousandth of the card's roofline (engine/measured/physics.py SLOWEST_SHARE).
 _RATIO_FLOOR = M.SLOWEST_SHARE
 
 

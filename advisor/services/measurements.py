@@ -43,8 +43,8 @@ def report_measure(
     model and day), `based_on` names `report`. Raises MeasurementError naming every problem
     (nothing is stored), NothingToMeasure when the report has no serving option, and
     ReportThrottled past the limits. `concurrency` is the one the team typed, for a format that
-    does not record it (engine/measured.py parse). Every attempt counts against the limits,
-    refused ones too; a run beyond the card's physics (engine/measured.py `implausible`) is
+    does not record it (engine/measured/formats.py parse). Every attempt counts against the limits,
+    refused ones too; a run beyond the card's physics (engine/measured/physics.py `implausible`) is
     refused naming its fields."""
     first = first_serving_option(report.result)
     serving = str((report.answers.get("frameworks") or {}).get("serving") or "")

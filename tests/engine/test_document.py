@@ -1,4 +1,4 @@
-"""The result document's types (engine/document.py) describe what evaluate returns: every
+"""The result document's types (engine/document/) describe what evaluate returns: every
 required key is there, no key is unknown, and values have the stated types. A schema-1 document
 is brought up to them by normalise."""
 

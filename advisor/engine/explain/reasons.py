@@ -10,6 +10,7 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import i18n
 from advisor.engine import scoring as SC
+from advisor.engine.scoring.model import _value_keys
 
 _DERIVED_FROM = {
     "derived.utilisation": "cost.hours_per_day",
@@ -79,7 +80,7 @@ def _copy_reason(reason: Mapping[str, Any]) -> dict[str, Any]:
 
 def _reason(c: SC.Criterion, path: str, value: Any, lang: str) -> dict[str, Any]:
     contrib: dict[str, float] = {}
-    for key in SC._value_keys(value):
+    for key in _value_keys(value):
         for opt, raw in c.raw_contributions.get(key, {}).items():
             contrib[opt] = contrib.get(opt, 0.0) + c.weight * float(raw)
     contrib = {o: round(v, 3) for o, v in contrib.items() if abs(v) > 1e-12}

@@ -13,6 +13,8 @@ from typing import Any
 from advisor.engine import answers as A
 from advisor.engine import i18n
 from advisor.engine import scoring as SC
+from advisor.engine.scoring.decision import _best, _feasible_for, _total
+from advisor.engine.scoring.model import _INDEX
 
 _ORDERED = {
     "maturity.stack_changes": A.STACK_CHANGES,
@@ -199,14 +201,14 @@ class _Rescorer:
         self.scores = [w.scores for w in decision.workloads]
         self.key = SC.feasibility_key(decision.excluded)
         self.exclusion_inputs = SC.exclusion_inputs(facts, ctx)  # what the hard sweeps key on
-        self.index = tuple((SC._INDEX[a], SC._INDEX[m]) for a, m in SC.ALL_PAIRS)
-        self.totals = [sum(SC._total(s, p) for s in self.scores) for p in SC.ALL_PAIRS]
+        self.index = tuple((_INDEX[a], _INDEX[m]) for a, m in SC.ALL_PAIRS)
+        self.totals = [sum(_total(s, p) for s in self.scores) for p in SC.ALL_PAIRS]
         self.base = (decision.accelerator, decision.mode)
         self.live = tuple(SC.PAIR_INDEX[p] for p in decision.pairs)
         self.at = SC.PAIR_INDEX[self.base]
         # No pair feasible for every workload (unreachable for valid answers: GPUs are never
         # excluded): the base pair is a fallback, so every change is picked from scratch.
-        self.forced = not SC._feasible_for(self.kinds, self.key)[1]
+        self.forced = not _feasible_for(self.kinds, self.key)[1]
         lead = min(
             (self.totals[self.at] - self.totals[i] for i in self.live if i != self.at),
             default=math.inf,
@@ -293,7 +295,7 @@ class _Rescorer:
                 return self.base
             pairs: Sequence[SC.Pair] = [SC.ALL_PAIRS[i] for i in self.live]
         else:
-            pairs = SC._feasible_for(self.kinds, self.key if feasible is None else feasible)[1]
+            pairs = _feasible_for(self.kinds, self.key if feasible is None else feasible)[1]
             if not pairs:
                 per_workload = [
                     s if d is None else [a + b for a, b in zip(s, d, strict=True)]
@@ -302,8 +304,8 @@ class _Rescorer:
                 return SC.pick(self.kinds, self.key if feasible is None else feasible, per_workload)
         totals = self.totals
         if gains is None:
-            return SC._best(pairs, lambda p: totals[SC.PAIR_INDEX[p]])
-        return SC._best(pairs, lambda p: totals[SC.PAIR_INDEX[p]] + gains[SC.PAIR_INDEX[p]])
+            return _best(pairs, lambda p: totals[SC.PAIR_INDEX[p]])
+        return _best(pairs, lambda p: totals[SC.PAIR_INDEX[p]] + gains[SC.PAIR_INDEX[p]])
 
 
 # (change, patch, gains, bound, feasibility key or None, may move the hard constraints)

@@ -26,12 +26,12 @@ from advisor.reference import selectors
 from advisor.reference.admin.forms import OneLineName, SourcedForm
 from advisor.reference.admin.versioned import EditorsOnly, NamedHistory, NoBulkDelete
 from advisor.reference.models import (
-    MODE_CHOICES,
     Catalog,
     CatalogAccelerator,
     CatalogPreset,
     CatalogPrice,
 )
+from advisor.reference.models.catalog import MODE_CHOICES
 from advisor.reference.services.catalog import catalog_ensure_editable, catalog_region_groups
 
 

@@ -24,7 +24,8 @@ from advisor.reference.admin.catalog_rows import (
     region_choices,
 )
 from advisor.reference.admin.forms import SourcedForm
-from advisor.reference.models import MODE_CHOICES, Catalog, CatalogAccelerator, HouseOffer
+from advisor.reference.models import Catalog, CatalogAccelerator, HouseOffer
+from advisor.reference.models.catalog import MODE_CHOICES
 from advisor.reference.services.catalog import catalog_draft_for_edit, house_provider_name
 
 HOUSE_MODES = [(m, label) for m, label in MODE_CHOICES if m in ("dedicated_hosting", "bare_metal")]

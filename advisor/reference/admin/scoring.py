@@ -27,13 +27,12 @@ from advisor.reference.admin.versioned import (
     VersionedAdmin,
 )
 from advisor.reference.models import (
-    ANSWER_VALUES,
-    PHASE_CHOICES,
     Contribution,
     Criterion,
     ImpactPreview,
     ScoringModel,
 )
+from advisor.reference.models.scoring import ANSWER_VALUES, PHASE_CHOICES
 from advisor.reference.services.impact import impact_preview_request
 from advisor.reference.services.scoring import (
     SCORING_MODELS,

@@ -19,15 +19,17 @@ from advisor.jsonsafe import (
     NAME_HAS_CONTROL_CHARACTERS,
     has_control_characters,
 )
+from advisor.labels import OPTION_CHOICES
 from advisor.reference.models import (
-    ANSWER_VALUES,
-    MAX_POINTS,
-    MAX_WEIGHT,
-    OPTION_CHOICES,
-    PHASE_CHOICES,
     Contribution,
     Criterion,
     ScoringModel,
+)
+from advisor.reference.models.scoring import (
+    ANSWER_VALUES,
+    MAX_POINTS,
+    MAX_WEIGHT,
+    PHASE_CHOICES,
 )
 from advisor.reference.services.versioned import (
     Invalid,
