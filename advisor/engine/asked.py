@@ -88,6 +88,35 @@ def billing_reason(
             utilisation=i18n.percent(utilisation),
         )
     billing = headline["billing"]
+    code, be = _billing_code(answers, headline)
+    plan_key = f"billing.plan.{billing}"
+    reason = i18n.message(
+        code,
+        lang,
+        billing=i18n.message(plan_key, lang)
+        if plan_key in MESSAGES
+        else i18n.label(billing, lang).capitalize(),
+        kind=i18n.label(headline["workload"], lang),
+        utilisation=i18n.percent(headline["utilisation"]),
+        break_even=i18n.percent(be if be is not None else break_even),
+    )
+    stated = [
+        billing_statement(
+            answers.cost.billing,
+            headline,
+            options,
+            answers.maturity.demand != "unpredictable",
+            lang,
+        ),
+        over_budget,
+        lock_in_statement(headline, catalog, when, lang),
+    ]
+    return billing, " ".join([reason, *(x for x in stated if x)])
+
+
+def _billing_code(answers: A.Answers, headline: Mapping[str, Any]) -> tuple[str, float | None]:
+    """Why the headline option is billed in its price slot (a billing.* message), and that
+    slot's break-even where it is a fixed price."""
     slot = headline["billing_used"]
     be = (
         headline["break_even_utilisation"].get(slot)
@@ -124,29 +153,7 @@ def billing_reason(
         if slot in ("commit_1y", "commit_3y")
         else "billing.hosted_monthly"
     )
-    plan_key = f"billing.plan.{billing}"
-    reason = i18n.message(
-        code,
-        lang,
-        billing=i18n.message(plan_key, lang)
-        if plan_key in MESSAGES
-        else i18n.label(billing, lang).capitalize(),
-        kind=i18n.label(headline["workload"], lang),
-        utilisation=i18n.percent(headline["utilisation"]),
-        break_even=i18n.percent(be if be is not None else break_even),
-    )
-    stated = [
-        billing_statement(
-            answers.cost.billing,
-            headline,
-            options,
-            answers.maturity.demand != "unpredictable",
-            lang,
-        ),
-        over_budget,
-        lock_in_statement(headline, catalog, when, lang),
-    ]
-    return billing, " ".join([reason, *(x for x in stated if x)])
+    return code, be
 
 
 def billing_statement(

@@ -115,10 +115,10 @@ def evaluate(
     # Price: totals, staff once per team, the shared fleet, servers, the budget.
     costs = result_costs.price(decided, sizing, planned, workloads, catalog)
     # The billing the shown price uses, and why.
-    billing, billing_reason = _billing(decided, workloads, costs, catalog)
+    billed = _billing(decided, workloads, costs, catalog)
     # The recommendation, with what would change it.
     recommendation = _recommendation(
-        decided, sizing, planned, workloads, catalog, scoring, plan, (billing, billing_reason)
+        decided, sizing, planned, workloads, catalog, scoring, plan, billed
     )
     # Built as plain dicts (they are JSON); document.py states the shape readers rely on.
     return cast(

@@ -164,23 +164,7 @@ def _section(
         ),
     }
     notes += _no_option_notes(wd, options, decided, lang)
-    # Work in its own unit has no model shape but is planned all the same: it can end dead.
-    in_units = answers.work is not None and wd.kind in A.INFERENCE_KINDS
-    dead = (
-        None
-        if decided.shape is None and not in_units
-        else R.dead_end(
-            catalog,
-            answers,
-            wd.kind,
-            wd.schedule,
-            wd.mode,
-            options,
-            built.excluded,
-            plan,
-            lang,
-        )
-    )
+    dead = _dead_end(decided, wd, options, built.excluded, catalog, plan)
     relaxations: list[dict[str, Any]] = []
     if dead is not None:
         # Never a bare "no priced option": what rules every option out,
@@ -197,6 +181,34 @@ def _section(
         confidence=confidence,
         price_docs=price_docs,
         relaxations=relaxations,
+    )
+
+
+def _dead_end(
+    decided: Decided,
+    wd: SC.WorkloadDecision,
+    options: list[dict[str, Any]],
+    excluded: list[dict[str, Any]],
+    catalog: Catalog,
+    plan: R.Plan,
+) -> dict[str, Any] | None:
+    """The workload's dead end (relax.dead_end) where it is planned from a model's shape or
+    in its own unit; None where it has a runnable, priced option."""
+    answers, lang = decided.answers, decided.lang
+    # Work in its own unit has no model shape but is planned all the same: it can end dead.
+    in_units = answers.work is not None and wd.kind in A.INFERENCE_KINDS
+    if decided.shape is None and not in_units:
+        return None
+    return R.dead_end(
+        catalog,
+        answers,
+        wd.kind,
+        wd.schedule,
+        wd.mode,
+        options,
+        excluded,
+        plan,
+        lang,
     )
 
 
