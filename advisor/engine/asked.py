@@ -3,7 +3,8 @@ that billing costs instead; the budget gap in plain figures; the lock-in of a co
 older card generation; the fixed overhead of each short run; the traffic peak it is sized for.
 
 Each function reads a result's options (plain dicts) and returns sentences for the result's
-first page (the billing reason) and its notes; none changes an option.
+first page (billing_reason: evaluate's billing-reason stage) and its notes; none changes an
+option.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from advisor.engine import answers as A
 from advisor.engine import i18n
 from advisor.engine.billing import SLOT_TO_BILLING
 from advisor.engine.catalog import Catalog
@@ -55,6 +57,103 @@ def _monthly_as(option: Mapping[str, Any], slot: str) -> float | None:
         - float(option["compute_usd_per_month"][used] or 0.0)
         + float(compute)
     )
+
+
+def billing_reason(
+    answers: A.Answers,
+    catalog: Catalog,
+    when: date,
+    lang: str,
+    advised: tuple[str, str],
+    headline: Mapping[str, Any] | None,
+    options: Sequence[Mapping[str, Any]],
+    over_budget: str | None,
+) -> tuple[str, str]:
+    """The result's billing and why, for its first page.
+
+    The billing is the one the shown price uses: the headline option's (of the costliest
+    workload; `options` are its workload's). Why: the price slot it is billed in against the
+    utilisation and break-even, then whether the billing asked for was honoured (and if not, why
+    and what it costs), the budget gap (`over_budget`) and the lock-in of a commitment on an
+    older card. Without a headline option, the scores' mode's billing and the message `advised`
+    names for it."""
+    break_even = catalog.figure("commit_break_even_utilisation")
+    if headline is None:
+        billing, code = advised
+        utilisation = float(answers.cost.hours_per_day) / 24.0
+        return billing, i18n.message(
+            code,
+            lang,
+            break_even=i18n.percent(break_even),
+            utilisation=i18n.percent(utilisation),
+        )
+    billing = headline["billing"]
+    code, be = _billing_code(answers, headline)
+    plan_key = f"billing.plan.{billing}"
+    reason = i18n.message(
+        code,
+        lang,
+        billing=i18n.message(plan_key, lang)
+        if plan_key in MESSAGES
+        else i18n.label(billing, lang).capitalize(),
+        kind=i18n.label(headline["workload"], lang),
+        utilisation=i18n.percent(headline["utilisation"]),
+        break_even=i18n.percent(be if be is not None else break_even),
+    )
+    stated = [
+        billing_statement(
+            answers.cost.billing,
+            headline,
+            options,
+            answers.maturity.demand != "unpredictable",
+            lang,
+        ),
+        over_budget,
+        lock_in_statement(headline, catalog, when, lang),
+    ]
+    return billing, " ".join([reason, *(x for x in stated if x)])
+
+
+def _billing_code(answers: A.Answers, headline: Mapping[str, Any]) -> tuple[str, float | None]:
+    """Why the headline option is billed in its price slot (a billing.* message), and that
+    slot's break-even where it is a fixed price."""
+    slot = headline["billing_used"]
+    be = (
+        headline["break_even_utilisation"].get(slot)
+        if slot in ("monthly", "commit_1y", "commit_3y")
+        else None
+    )
+    fixed_priced = any(
+        headline["compute_usd_per_month"].get(s) is not None
+        for s in ("monthly", "commit_1y", "commit_3y")
+    )
+    # The lowest break-even among the fixed prices the option has: on-demand at or above it
+    # was chosen for another reason (paying as one goes was asked, demand is unpredictable),
+    # never "below the break-even".
+    fixed_be = [
+        v
+        for k, v in headline["break_even_utilisation"].items()
+        if v is not None and headline["compute_usd_per_month"].get(k) is not None
+    ]
+    above = bool(fixed_be) and headline["utilisation"] + 1e-9 >= min(fixed_be)
+    code = (
+        "billing.on_block"
+        if slot in ("capacity_block", "flex_start")
+        else "billing.only_on_demand"
+        if slot == "on_demand" and not fixed_priced
+        else "billing.on_demand_as_asked"
+        if slot == "on_demand" and above and answers.cost.billing == "pay_as_you_go"
+        else "billing.on_demand_unpredictable"
+        if slot == "on_demand" and above and answers.maturity.demand == "unpredictable"
+        else "billing.follows_utilisation"
+        if slot == "on_demand"
+        else "billing.clears_break_even"
+        if be is not None
+        else "billing.hosted_term"
+        if slot in ("commit_1y", "commit_3y")
+        else "billing.hosted_monthly"
+    )
+    return code, be
 
 
 def billing_statement(
