@@ -273,9 +273,14 @@ def _recommendation(
     built_all, workloads_doc, conf_parts = planned.built, workloads.docs, workloads.confidence
     billing, billing_reason = billed
     acc_conf = decided.accelerator_confidence
-    # The mode's confidence of the last workload where there is one (the scores' overall mode's
-    # otherwise): as evaluate has always read it.
-    mode_conf = conf_parts[-1][1] if conf_parts else decided.mode_confidence
+    # The team's mode confidence is the scores' overall one; each workload's own mode confidence
+    # counts in the mode part beside it, and the confidence is the weakest part.
+    mode_conf = decided.mode_confidence
+    parts = {
+        "family": acc_conf,
+        "mode": min([mode_conf, *(p[1] for p in conf_parts)]),
+        "card": min([1.0, *(p[2] for p in conf_parts)]),
+    }
     applied = sorted({r for rules in workloads.rules for r in rules}, key=O.RULES.index)
     return {
         "accelerator": d.accelerator,
@@ -283,12 +288,8 @@ def _recommendation(
         "billing": billing,
         "billing_reason": billing_reason,
         "rules": [{"id": r, "statement": i18n.message(f"rule.{r}", lang)} for r in applied],
-        "confidence": min(acc_conf, mode_conf, *(p[2] for p in conf_parts)),
-        "confidence_parts": {
-            "family": acc_conf,
-            "mode": min([mode_conf, *(p[1] for p in conf_parts)]),
-            "card": min([1.0, *(p[2] for p in conf_parts)]),
-        },
+        "confidence": min(parts.values()),
+        "confidence_parts": parts,
         "mode_confidence": mode_conf,
         "confidence_formula": scoring.raw.get("confidence", {}).get("formula"),
         "scores": family_scores(d),

@@ -178,11 +178,14 @@ def test_a_catalog_seeded_before_the_rtx_card_gains_it_and_its_los_angeles_serve
     published = Catalog.objects.get(status=Catalog.Status.PUBLISHED)
     assert published.version == version + 1
     assert published.prices.filter(extra__server__name="LAX-RTX6000ADA-4").count() == 3
-    assert set(
-        published.prices.filter(accelerator__key=card, extra__house__isnull=True).values_list(
-            "provider", flat=True
+    assert (
+        set(
+            published.prices.filter(accelerator__key=card, extra__house__isnull=True).values_list(
+                "provider", flat=True
+            )
         )
-    ) == sourced
+        == sourced
+    )
     assert published.data["figures"]["purchase_usd_nvidia_rtx_6000_ada"]["value"] == 6800.0
     assert published.prices.filter(extra__demo=True).count() == len(HOUSE_OFFERS)
     # And once is enough.
