@@ -183,9 +183,15 @@ def evaluate(
             replan = cost_inputs(a, catalog, when, stale_days)
             replan.sized[O.REPLAN] = True
             found = plans[key] = (size_workloads(a, catalog, shape), replan)
+            if not measurements and key == O.planning_key(answers):
+                # Planned alike: what the main plan built serves the re-plan as it is.
+                schedules = {w.kind: w.schedule for w in d.workloads}
+                O.seed_replan(replan, found[0], answers, schedules, built_all, lang)
         return found
 
     d, built_all, mode_docs = cost_aware(answers, catalog, d, sized, ci, lang)
+    # What the flips may reuse of this plan: the re-plans plan without measured runs.
+    planned_now = {} if measurements else R.planned_now(answers, scored, d, built_all)
     for i, (wd, (_, reasons)) in enumerate(zip(d.workloads, per_workload_reasons, strict=True)):
         built = built_all[(wd.kind, wd.accelerator, wd.mode)]
         options = built.options
@@ -582,6 +588,7 @@ def evaluate(
                 frozenset(str(w["kind"]) for w in workloads_doc if "dead_end" in w),
                 plan,
                 lang,
+                planned_now,
             ),
             *(
                 lever

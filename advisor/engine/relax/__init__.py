@@ -18,7 +18,7 @@ The result's assembly reads the names below.
 
 from advisor.engine.relax.common import HOSTED, Plan, neighbours
 from advisor.engine.relax.dead_end import dead_end, is_dead_end
-from advisor.engine.relax.flips import open_changes
+from advisor.engine.relax.flips import open_changes, planned_now
 from advisor.engine.relax.wording import option_summary
 
 __all__ = [
@@ -28,5 +28,6 @@ __all__ = [
     "is_dead_end",
     "neighbours",
     "open_changes",
+    "planned_now",
     "option_summary",
 ]
