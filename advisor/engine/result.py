@@ -10,9 +10,9 @@ from typing import Any, cast
 from advisor.engine import answers as A
 from advisor.engine import asked as Q
 from advisor.engine import billing as BL
+from advisor.engine import collector, i18n
 from advisor.engine import explain as X
 from advisor.engine import fleet as FL
-from advisor.engine import i18n
 from advisor.engine import levers as LV
 from advisor.engine import mode_choice as MC
 from advisor.engine import nonllm as NL
@@ -67,6 +67,7 @@ ENGINE_VERSION = "2.8.0"
 RESULT_SCHEMA_VERSION = 2
 
 
+@collector.paused
 def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
     """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
     answers = coerce(answers)
@@ -106,6 +107,7 @@ def _drop_private(reason: dict[str, Any]) -> dict[str, Any]:
     return reason
 
 
+@collector.paused
 def evaluate(
     answers: A.Answers | Mapping[str, Any],
     catalog: Catalog,

@@ -5,16 +5,21 @@ work it skips, on the benchmark's own documents."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 from typing import Any
 
 import pytest
 
-from advisor.engine import answers as A
-from advisor.engine import decide as DC
 from advisor.engine import (
+    AnswersError,
+    collector,
+    evaluate,
     load_catalog,
     load_scoring_model,
+    rescore,
 )
+from advisor.engine import answers as A
+from advisor.engine import decide as DC
 from advisor.engine import mode_choice as MC
 from advisor.engine import options as O
 from advisor.engine import scoring as SC
@@ -109,3 +114,32 @@ def test_the_main_plans_workloads_are_what_a_replan_makes_of_them(answers: A.Ans
         planned, _ = DC.plan_workload(answers, fresh, wd, sized2, ci2, "en", again)
         key = (O.planning_key(answers), DC.workload_plan_key(wd))
         assert now[key] == workload_outcome(again, planned), wd.kind
+
+
+def test_the_collector_is_off_during_an_evaluation_and_on_after() -> None:
+    seen: list[bool] = []
+
+    @collector.paused
+    def probe() -> None:
+        seen.append(gc.isenabled())
+
+    probe()
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_collector_comes_back_when_the_evaluation_raises() -> None:
+    with pytest.raises(AnswersError):
+        evaluate({"schema_version": 3}, load_catalog(), load_scoring_model())
+    assert gc.isenabled()
+
+
+def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
+    catalog, scoring = load_catalog(), load_scoring_model()
+    gc.disable()
+    try:
+        rescore(DOCS[0], catalog, scoring)
+        evaluate(DOCS[0], catalog, scoring)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
