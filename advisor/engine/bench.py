@@ -2,7 +2,9 @@
 
 Run it with `python -m advisor.engine.bench` (or `make bench-engine`).
 
-Targets: < 2 ms per assessment, < 30 s for 10,000 re-scores. Prints figures; asserts nothing.
+Targets: < 10 ms per assessment, < 30 s for 10,000 re-scores. Prints figures; asserts nothing.
+Each figure comes as wall-clock time and as this process's CPU time (`time.process_time`): on a
+machine other work shares, the wall clock counts the waits for a core, the CPU time does not.
 """
 
 from __future__ import annotations
@@ -54,15 +56,20 @@ def variants(n: int, seed: int = 7) -> list[A.Answers]:
     return out
 
 
+def _p95(values: list[float]) -> float:
+    return sorted(values)[int(len(values) * 0.95)]
+
+
 def main() -> None:
     catalog, scoring = load_catalog(), load_scoring_model()
     sample = variants(300)
     for a in sample[:20]:  # warm caches
         evaluate(a, catalog, scoring)
-    times = []
+    times, cpu_times = [], []
     for a in sample:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         evaluate(a, catalog, scoring)
+        cpu_times.append((time.process_time() - c0) * 1000)
         times.append((time.perf_counter() - t0) * 1000)
     doc_times = []
     for a in sample[:100]:
@@ -70,27 +77,36 @@ def main() -> None:
         t0 = time.perf_counter()
         evaluate(doc, catalog, scoring)
         doc_times.append((time.perf_counter() - t0) * 1000)
-    rescore_times = []
+    rescore_times, rescore_cpu = [], []
     for a in sample:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         rescore(a, catalog, scoring)
+        rescore_cpu.append((time.process_time() - c0) * 1000)
         rescore_times.append((time.perf_counter() - t0) * 1000)
     stored = variants(10_000, seed=11)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for a in stored:
         rescore(a, catalog, scoring)
+    bulk_cpu = time.process_time() - c0
     bulk = time.perf_counter() - t0
     print(
         f"evaluate (full result document, parsed answers): median {statistics.median(times):.2f} "
-        f"ms, "
-        f"p95 {sorted(times)[int(len(times) * 0.95)]:.2f} ms  (target < 2 ms)"
+        f"ms, p95 {_p95(times):.2f} ms  (target < 10 ms)"
+    )
+    print(
+        f"evaluate, CPU time: median {statistics.median(cpu_times):.2f} ms, "
+        f"p95 {_p95(cpu_times):.2f} ms"
     )
     print(
         f"evaluate from a raw dict (schema validation included): median "
         f"{statistics.median(doc_times):.2f} ms"
     )
-    print(f"rescore (fast path): median {statistics.median(rescore_times):.3f} ms")
+    print(
+        f"rescore (fast path): median {statistics.median(rescore_times):.3f} ms "
+        f"(CPU {statistics.median(rescore_cpu):.3f} ms)"
+    )
     print(f"re-score 10,000 stored assessments: {bulk:.2f} s  (target < 30 s)")
+    print(f"re-score 10,000 stored assessments, CPU time: {bulk_cpu:.2f} s")
 
 
 if __name__ == "__main__":

@@ -71,19 +71,10 @@ def cost_aware(
     built: MC.Built = {}
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
-    for wd in d.workloads:
-        mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
-        if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
-            # The family the scores prefer has no plan the team can sign under its answers
-            # as they are; the other family's plan is the answer, not a dead end.
-            other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
-            if other is not None:
-                alt = dataclasses.replace(wd, accelerator=other)
-                alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
-                if O.has_plan(built[(wd.kind, other, alt_mode)].options):
-                    wd, mode, doc = alt, alt_mode, alt_doc
+    for scored in d.workloads:
+        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built)
         docs[wd.kind] = doc
-        workloads.append(wd if mode == wd.mode else dataclasses.replace(wd, mode=mode))
+        workloads.append(wd)
     moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
     overall = d.mode
     families = [w.accelerator for w in workloads if w.kind != "preprocessing"]
@@ -95,6 +86,47 @@ def cost_aware(
         counts = [w.mode for w in workloads if w.accelerator == d.accelerator] or moved
         overall = max(dict.fromkeys(counts), key=counts.count)
     return dataclasses.replace(d, mode=overall, workloads=tuple(workloads)), built, docs
+
+
+def plan_workload(
+    answers: A.Answers,
+    catalog: Catalog,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[SC.WorkloadDecision, dict[str, Any] | None]:
+    """One workload of cost_aware: its family and mode weighed by cost, its options built into
+    `built` (keyed by its kind, so the workloads of one plan are independent of each other).
+    It reads of the workload's decision only its kind, schedule, family, mode and the feasible
+    families and modes (WORKLOAD_PLAN_FIELDS)."""
+    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
+    if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
+        # The family the scores prefer has no plan the team can sign under its answers
+        # as they are; the other family's plan is the answer, not a dead end.
+        other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
+        if other is not None:
+            alt = dataclasses.replace(wd, accelerator=other)
+            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
+            if O.has_plan(built[(wd.kind, other, alt_mode)].options):
+                wd, mode, doc = alt, alt_mode, alt_doc
+    return (wd if mode == wd.mode else dataclasses.replace(wd, mode=mode)), doc
+
+
+# What plan_workload reads of a workload's decision: equal on these, two decisions plan alike.
+WORKLOAD_PLAN_FIELDS = (
+    "kind",
+    "schedule",
+    "accelerator",
+    "mode",
+    "feasible_accelerators",
+    "feasible_modes",
+)
+
+
+def workload_plan_key(wd: SC.WorkloadDecision) -> tuple[Any, ...]:
+    return tuple(getattr(wd, f) for f in WORKLOAD_PLAN_FIELDS)
 
 
 def _planned(

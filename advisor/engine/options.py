@@ -252,13 +252,18 @@ def _precision(answers: A.Answers, phase: str) -> str | None:
 # Marks the cost inputs of a re-plan (in their `sized` memo): options built with them are
 # shared between the re-plans of one evaluation, read-only.
 REPLAN = ("replan",)
+# The one data residency planning tells apart from the others (billing, serving and the options
+# read it as "is it this"; planning_key and the option memo key on that alone).
+IN_REGION = "in_region"
 
 
 def planning_key(answers: A.Answers) -> tuple[Any, ...]:
     """The answers that sizing, the cost inputs and the options read: all of them but the ones
     only the scores read (the allowed modes, which the decision's feasible modes carry in, the
-    portability and the industry). Answers with equal keys plan alike, so the re-plans of one
-    evaluation (flips, relaxations, quotes) share their sizing, cost inputs and options."""
+    portability and the industry), and of the data residency only whether it keeps the data in
+    the team's regions (planning reads nothing else of it: on premises only is the scores'
+    concern). Answers with equal keys plan alike, so the re-plans of one evaluation (flips,
+    relaxations, quotes) share their sizing, cost inputs and options."""
     dep = answers.deployment
     return (
         answers.schema_version,
@@ -268,7 +273,7 @@ def planning_key(answers: A.Answers) -> tuple[Any, ...]:
         answers.frameworks,
         dep.clouds,
         dep.china_connectivity,
-        dep.data_residency,
+        dep.data_residency == IN_REGION,
         answers.cost,
         answers.model,
         answers.training,
@@ -308,7 +313,7 @@ def build(
             lang,
             only_priced=only_priced,
         )
-    key = ("build", planning_key(answers), kind, schedule, acc_type, mode, lang, only_priced)
+    key = _build_key(planning_key(answers), kind, schedule, acc_type, mode, lang, only_priced)
     found = ci.sized.get(key)
     if found is None or found[0] is not sized:
         found = ci.sized[key] = (
@@ -328,6 +333,41 @@ def build(
         )
     built: Options = found[1]
     return built
+
+
+def _build_key(
+    key: tuple[Any, ...],
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    lang: str,
+    only_priced: bool,
+) -> tuple[Any, ...]:
+    return ("build", key, kind, schedule, acc_type, mode, lang, only_priced)
+
+
+def seed_replan(
+    ci: BL.CostInputs,
+    sized: Sized,
+    answers: A.Answers,
+    schedules: Mapping[str, str],
+    built: Mapping[tuple[str, ...], Options],
+    lang: str,
+) -> None:
+    """Hand a re-plan (`ci`, marked REPLAN, and its `sized`) the options the main plan already
+    built for the same planning key (`built`, keyed as mode_choice.Built: kind, family, mode
+    and "priced" for a build of the priced cards only), so that it does not build them again.
+    Only for a main plan whose cost inputs equal the re-plan's (no measured runs). The
+    re-plans read the options and never change them; the main plan adds only the house
+    offers beside its first option, which no re-plan reads."""
+    key = planning_key(answers)
+    for (kind, acc_type, mode, *part), options in built.items():
+        only_priced = part == ["priced"]
+        ci.sized[_build_key(key, kind, schedules[kind], acc_type, mode, lang, only_priced)] = (
+            sized,
+            options,
+        )
 
 
 def _build(
@@ -561,7 +601,7 @@ def _option_inputs(
             ci.stale_days,
             ci.regions,
             ci.clouds,
-            ci.residency,
+            ci.residency == IN_REGION,
             ci.china,
             ci.ops_capacity,
             ci.ops_headcount,

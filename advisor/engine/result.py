@@ -10,8 +10,8 @@ from typing import Any, cast
 from advisor.engine import answers as A
 from advisor.engine import asked as Q
 from advisor.engine import billing as BL
+from advisor.engine import collector, i18n, result_costs, result_workloads
 from advisor.engine import explain as X
-from advisor.engine import i18n, result_costs, result_workloads
 from advisor.engine import levers as LV
 from advisor.engine import options as O
 from advisor.engine import relax as R
@@ -47,6 +47,7 @@ ENGINE_VERSION = "2.8.0"
 RESULT_SCHEMA_VERSION = 2
 
 
+@collector.paused
 def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
     """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
     answers = coerce(answers)
@@ -80,6 +81,7 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
 # --------------------------------------------------------------------------- evaluate
 
 
+@collector.paused
 def evaluate(
     answers: A.Answers | Mapping[str, Any],
     catalog: Catalog,
@@ -109,7 +111,7 @@ def evaluate(
     # Plan: each workload's options, its mode weighed by their cost.
     planned = _plan(decided, sizing, catalog, measurements)
     # Changed answers (dead ends' relaxations, flips) re-plan through one memo.
-    plan = _replanner(catalog, decided)
+    plan = _replanner(catalog, decided, planned)
     # Per-workload documents: options, notes, pilot, dead ends.
     workloads = result_workloads.documents(decided, sizing, planned, catalog, scoring, plan)
     # Price: totals, staff once per team, the shared fleet, servers, the budget.
@@ -203,12 +205,17 @@ def _plan(
     d, built_all, mode_docs = cost_aware(
         decided.answers, catalog, decided.scored, sizing.sized, ci, decided.lang
     )
-    return Planned(decision=d, built=built_all, mode_docs=mode_docs, ci=ci)
+    # What the flips may reuse of this plan: the re-plans plan without measured runs.
+    planned_now = (
+        {} if measurements else R.planned_now(decided.answers, decided.scored, d, built_all)
+    )
+    return Planned(decision=d, built=built_all, mode_docs=mode_docs, ci=ci, planned_now=planned_now)
 
 
-def _replanner(catalog: Catalog, decided: Decided) -> R.Plan:
+def _replanner(catalog: Catalog, decided: Decided, planned: Planned) -> R.Plan:
     """The re-planner of one evaluation (relax.Plan)."""
     when, stale_days, shape = decided.when, decided.stale_days, decided.shape
+    answers, measured = decided.answers, bool(planned.ci.measurements)
     plans: dict[tuple[Any, ...], tuple[O.Sized, BL.CostInputs]] = {}
 
     def plan(a: A.Answers) -> tuple[O.Sized, BL.CostInputs]:
@@ -221,6 +228,10 @@ def _replanner(catalog: Catalog, decided: Decided) -> R.Plan:
             replan = cost_inputs(a, catalog, when, stale_days)
             replan.sized[O.REPLAN] = True
             found = plans[key] = (size_workloads(a, catalog, shape), replan)
+            if not measured and key == O.planning_key(answers):
+                # Planned alike: what the main plan built serves the re-plan as it is.
+                schedules = {w.kind: w.schedule for w in planned.decision.workloads}
+                O.seed_replan(replan, found[0], answers, schedules, planned.built, decided.lang)
         return found
 
     return plan
@@ -321,6 +332,7 @@ def _recommendation(
                 frozenset(str(w["kind"]) for w in workloads_doc if "dead_end" in w),
                 plan,
                 lang,
+                planned.planned_now,
             ),
             *(
                 lever

@@ -63,6 +63,8 @@ class Planned:
     built: MC.Built
     mode_docs: dict[str, dict[str, Any] | None]
     ci: BL.CostInputs
+    # What the flips may reuse of this plan (relax.planned_now); empty with measured runs.
+    planned_now: dict[tuple[Any, ...], tuple[str, str, bool]]
 
 
 @dataclass(frozen=True)

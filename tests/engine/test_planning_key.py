@@ -1,6 +1,7 @@
 """evaluate shares one re-plan between flips and relaxations whose answers have the same
 planning key, so the key must change with every answer that sizing, the cost inputs or the
-options read: all of them but the three only the scores read."""
+options read: all of them but the three only the scores read, and the data residency only where
+planning tells it apart (whether it keeps the data in the team's regions)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ SCORES_ONLY = {
     "deployment.portability",
     "organization.industry",
 }
+# Read by planning only as "in region or not" (test_replans holds the options to that): any
+# other value plans as the sample's "none" does.
+IN_REGION_ONLY = {"deployment.data_residency"}
 
 
 def _changed(value: Any, path: str) -> list[tuple[str, Any]]:
@@ -39,5 +43,10 @@ def test_the_planning_key_moves_with_every_answer_but_the_scores_own() -> None:
     answers = parse_answers(sample())
     base = planning_key(answers)
     moved = {path: planning_key(changed) != base for path, changed in _changed(answers, "")}
-    assert {path for path, yes in moved.items() if not yes} == SCORES_ONLY
+    assert {path for path, yes in moved.items() if not yes} == SCORES_ONLY | IN_REGION_ONLY
+    assert answers.deployment.data_residency == "none"
+    in_region = dataclasses.replace(
+        answers, deployment=dataclasses.replace(answers.deployment, data_residency="in_region")
+    )
+    assert planning_key(in_region) != base
     assert len(moved) > 40  # every section was walked

@@ -1,0 +1,145 @@
+"""What evaluate's re-plans (the flips and relaxations it checks) share with the main plan and with
+each other, and why that leaves every result as it was: each shortcut is checked against the
+work it skips, on the benchmark's own documents."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+from typing import Any
+
+import pytest
+
+from advisor.engine import (
+    AnswersError,
+    collector,
+    evaluate,
+    load_catalog,
+    load_scoring_model,
+    rescore,
+)
+from advisor.engine import answers as A
+from advisor.engine import decide as DC
+from advisor.engine import mode_choice as MC
+from advisor.engine import options as O
+from advisor.engine import scoring as SC
+from advisor.engine.bench import variants
+from advisor.engine.relax import planned_now
+from advisor.engine.relax.flips import workload_outcome
+
+DOCS = variants(40, seed=5)
+
+
+def _fresh() -> Any:
+    """A catalog loaded anew (load_catalog() hands out one shared catalog and its memos)."""
+    catalog = load_catalog(load_catalog().to_dict())
+    assert catalog is not load_catalog()
+    return catalog
+
+
+def _plan(answers: A.Answers, catalog: Any) -> tuple[O.Sized, Any]:
+    shape = DC.answers_shape(answers, catalog)
+    when = DC.as_of_date(catalog, None)
+    ci = DC.cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
+    return DC.size_workloads(answers, catalog, shape), ci
+
+
+def _built(answers: A.Answers, catalog: Any) -> dict[tuple[str, str, str], Any]:
+    """Every workload's options in every family and mode, on a catalog of its own."""
+    sized, ci = _plan(answers, catalog)
+    return {
+        (w.kind, family, mode): O.build(
+            catalog, answers, w.kind, w.schedule, family, mode, sized, ci, "en"
+        )
+        for w in answers.workloads
+        for family in ("gpu", "tpu")
+        for mode in A.MODES
+    }
+
+
+def _with_residency(answers: A.Answers, residency: str) -> A.Answers:
+    modes = tuple(dict.fromkeys((*answers.deployment.allowed_modes, "on_premises")))
+    dep = dataclasses.replace(answers.deployment, data_residency=residency, allowed_modes=modes)
+    return dataclasses.replace(answers, deployment=dep)
+
+
+@pytest.mark.parametrize("answers", DOCS[:12])
+def test_planning_tells_data_residency_apart_only_by_keeping_data_in_region(
+    answers: A.Answers,
+) -> None:
+    # The planning key holds "none" and "on premises only" alike, so a flip between them
+    # reuses the other's options: the options built under each, each on a freshly loaded
+    # catalog (no memo between them), are the same. "In region" is told apart, and moves them.
+    anywhere = _with_residency(answers, "none")
+    on_premises = _with_residency(answers, "on_premises_only")
+    in_region = _with_residency(answers, "in_region")
+    assert O.planning_key(anywhere) == O.planning_key(on_premises)
+    assert O.planning_key(anywhere) != O.planning_key(in_region)
+    first, second = _built(anywhere, _fresh()), _built(on_premises, _fresh())
+    assert first == second
+
+
+def test_in_region_residency_does_change_what_is_planned() -> None:
+    # The check above can fail: residency that keeps data in the team's regions rules cards out.
+    catalog = _fresh()
+    moved = [
+        a
+        for a in DOCS[:12]
+        if _built(_with_residency(a, "none"), catalog)
+        != _built(_with_residency(a, "in_region"), catalog)
+    ]
+    assert moved
+
+
+@pytest.mark.parametrize("answers", DOCS)
+def test_the_main_plans_workloads_are_what_a_replan_makes_of_them(answers: A.Answers) -> None:
+    # The flips read a workload from the main plan (relax.planned_now) where its planning key
+    # and its decision are the main plan's: planned again under a re-plan's cost inputs (marked
+    # REPLAN, no measured runs) on a catalog of its own, each comes out the same.
+    catalog, scoring = load_catalog(), load_scoring_model()
+    shape = DC.answers_shape(answers, catalog)
+    scored = SC.decide(
+        SC.answers_facts(answers), scoring, DC.scoring_context(answers, catalog, shape)
+    )
+    sized, ci = _plan(answers, catalog)
+    decided, built, _ = DC.cost_aware(answers, catalog, scored, sized, ci, "en")
+    now = planned_now(answers, scored, decided, built)
+    assert len(now) == len(answers.workloads)
+
+    fresh = _fresh()
+    sized2, ci2 = _plan(answers, fresh)
+    ci2.sized[O.REPLAN] = True
+    again: MC.Built = {}
+    for wd in scored.workloads:
+        planned, _ = DC.plan_workload(answers, fresh, wd, sized2, ci2, "en", again)
+        key = (O.planning_key(answers), DC.workload_plan_key(wd))
+        assert now[key] == workload_outcome(again, planned), wd.kind
+
+
+def test_the_collector_is_off_during_an_evaluation_and_on_after() -> None:
+    seen: list[bool] = []
+
+    @collector.paused
+    def probe() -> None:
+        seen.append(gc.isenabled())
+
+    probe()
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_the_collector_comes_back_when_the_evaluation_raises() -> None:
+    with pytest.raises(AnswersError):
+        evaluate({"schema_version": 3}, load_catalog(), load_scoring_model())
+    assert gc.isenabled()
+
+
+def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
+    catalog, scoring = load_catalog(), load_scoring_model()
+    gc.disable()
+    try:
+        rescore(DOCS[0], catalog, scoring)
+        evaluate(DOCS[0], catalog, scoring)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
