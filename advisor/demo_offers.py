@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers.samples import DELETE, sample
 
 CHECKED = "2026-12-02"
 # JPY per USD: offers_hk_tokyo_la.md §1 (ECB reference rates of 2026-05-08, derived).

@@ -1,4 +1,4 @@
-"""The label table (advisor/engine/labels.py) in the active language, for forms, model choices,
+"""The label table (advisor/engine/text/labels.py) in the active language, for forms, model choices,
 templates and the report; and how they write a provider's price page and a dollar amount.
 
 The table holds both languages itself, so these labels need no gettext catalog entry: a lazy
@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 
-from advisor.engine import clouds, i18n, labels
+from advisor.engine.text import clouds, i18n, labels
 from advisor.languages import engine_language
 
 
@@ -40,7 +40,7 @@ def modes_text(modes: Any) -> str:
 def region_text(region: Any) -> str:
     """Where an offer is, in the active language: the provider's region code kept, its place
     named in the reader's language ("ap-southeast-1（新加坡）"); an operator's own words as
-    entered (advisor/engine/i18n.py region_text)."""
+    entered (advisor/engine/text/i18n.py region_text)."""
     return i18n.region_text(str(region or ""), engine_language())
 
 
@@ -88,7 +88,7 @@ OPTION_CHOICES = choices("accelerator", ("gpu", "tpu")) + choices(
 
 def price_page(provider: str) -> str:
     """Where a customer checks a provider's price, in the active language: a named cloud's own
-    price page (advisor/engine/clouds.py), any other provider's "<provider> price list". The
+    price page (advisor/engine/text/clouds.py), any other provider's "<provider> price list". The
     research-note source of each price stays on /catalog/."""
     cloud = clouds.BY_NAME.get(provider)
     if cloud is not None:

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from advisor import permissions
 from advisor.decisions import languages
-from advisor.engine import i18n
-from advisor.engine import labels as E_labels
+from advisor.engine.text import i18n
+from advisor.engine.text import labels as E_labels
 from advisor.forms.measurements import MeasurementForm
 from advisor.htmx import AuthenticatedHttpRequest
 from advisor.selectors.assessments import assessment_get_for_user

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers.samples import DELETE, sample
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from advisor.api.schemas import (
     ANSWERS_V2_SCHEMA_NAME,
     ErrorOut,
 )
-from advisor.engine.schema import answers_draft_schema, answers_schema
+from advisor.engine.answers.schema import answers_draft_schema, answers_schema
 
 router = Router()
 

@@ -20,8 +20,8 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from advisor.api.auth import InvalidTokensLimited, RateLimited
 from advisor.api.parsing import BodyRefused, BodyTooLarge, NotJSON
 from advisor.decisions import languages
-from advisor.engine.answers import MAX_PROBLEMS
-from advisor.engine.problems import AnswersError, first_problems, join_path
+from advisor.engine.answers.problems import AnswersError, first_problems, join_path
+from advisor.engine.answers.vocabulary import MAX_PROBLEMS
 from advisor.services.reports import ReportThrottled
 
 # Room for a path in an error; a longer one (an unknown key of 100 KB) is elided.

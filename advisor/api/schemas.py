@@ -14,9 +14,9 @@ from pydantic_core import PydanticCustomError
 
 from accounts.validators import validate_plain_name
 from advisor.decisions import languages
-from advisor.engine.answers import MAX_PROBLEMS
-from advisor.engine.document import ResultDocument
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers.upgrade import upgrade_answers
+from advisor.engine.answers.vocabulary import MAX_PROBLEMS
+from advisor.engine.result.document import ResultDocument
 from advisor.models import Assessment
 from advisor.services import assessments
 

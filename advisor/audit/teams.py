@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.engine import answers as A
+from advisor.engine.answers import vocabulary as A
 
 # Archetypes and their weights (out of 100). "core" is the operator's core customer.
 ARCHETYPES = (

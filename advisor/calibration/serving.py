@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from advisor.engine import sizing, throughput
-from advisor.engine.answers import Architecture, Inference
+from advisor.engine import sizing
+from advisor.engine.answers.vocabulary import Architecture, Inference
 from advisor.engine.catalog import Catalog
+from advisor.engine.sizing import throughput
 
 ORACLE = Path(__file__).parent / "data" / "serving_oracle.json"
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from advisor.engine import sizing as S
-from advisor.engine.answers import Architecture, Training
+from advisor.engine.answers.vocabulary import Architecture, Training
 from advisor.engine.catalog import Catalog, load_catalog
 
 BAND = (0.7, 1.4)

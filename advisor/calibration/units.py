@@ -11,8 +11,8 @@ import statistics
 from collections.abc import Iterable
 
 from advisor.engine import load_catalog
-from advisor.engine import nonllm as NL
 from advisor.engine.catalog import Catalog
+from advisor.engine.planning import nonllm as NL
 
 _DLE = (
     "https://github.com/NVIDIA/DeepLearningExamples/blob/729963dd47e7c8bd462ad10bfac7a7b0b604e6dd/"

@@ -32,7 +32,7 @@ from advisor.charts.svg import (
     render_svg,
     usd,
 )
-from advisor.engine.document import (
+from advisor.engine.result.document import (
     InferenceSizing,
     Option,
     ResultDocument,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from advisor.decisions import pinned
 from advisor.engine import Catalog
-from advisor.engine.document import Option, ResultDocument, Workload
+from advisor.engine.result.document import Option, ResultDocument, Workload
 
 TRAINING_KINDS = ("pretraining", "fine_tuning")
 INFERENCE_KINDS = ("realtime_inference", "batch_inference")

@@ -15,10 +15,10 @@ from advisor.decisions.languages import engine_language
 from advisor.decisions.live import active_both, active_catalog, active_scoring_model
 from advisor.decisions.pinned import catalog_at, scoring_model_at
 from advisor.engine import Answers, sizing
-from advisor.engine import measured as M
-from advisor.engine.decide import answers_shape
-from advisor.engine.document import ResultDocument
-from advisor.engine.measured import Measurement
+from advisor.engine.planning.decide import answers_shape
+from advisor.engine.result.document import ResultDocument
+from advisor.engine.sizing import measured as M
+from advisor.engine.sizing.measured import Measurement
 
 
 def evaluate(
@@ -87,8 +87,8 @@ def measurement_problems(
     answers: Answers, result: ResultDocument, m: Measurement, *, devices: int
 ) -> list[M.ParseProblem]:
     """Every figure of `m`, a run on one replica of `devices` cards, that the card's physics
-    rules out for these answers' model (engine/measured/physics.py `implausible`), with the catalog
-    `result` used."""
+    rules out for these answers' model (engine/sizing/measured/physics.py `implausible`), with
+    the catalog `result` used."""
     catalog = catalog_at(str(result["versions"]["catalog"])) or active_catalog()
     shape = answers_shape(answers, catalog)
     acc = catalog.by_id.get(m.accelerator_id)

@@ -15,9 +15,9 @@ import statistics
 import time
 from typing import Any
 
-from advisor.engine import answers as A
 from advisor.engine import evaluate, load_catalog, load_scoring_model, parse_answers, rescore
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers.samples import DELETE, sample
 
 # The shared sample without the answers that only bound a result (budget, deadline, latency).
 BASE: dict[str, Any] = sample(

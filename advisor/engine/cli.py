@@ -13,14 +13,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from advisor.engine import i18n
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.answers.problems import AnswersError, Problem, first_problems
+from advisor.engine.answers.schema import answers_schema
 from advisor.engine.catalog import Catalog, load_catalog
 from advisor.engine.explain.summary import text_summary
-from advisor.engine.parse import parse_answers
-from advisor.engine.problems import AnswersError, Problem, first_problems
-from advisor.engine.result import evaluate
-from advisor.engine.schema import answers_schema
-from advisor.engine.scoring import ScoringModel, load_scoring_model
+from advisor.engine.ranking.scoring import ScoringModel, load_scoring_model
+from advisor.engine.result.evaluate import evaluate
+from advisor.engine.text import i18n
 
 MAX_BYTES = 1_000_000  # 1 MB: an answers document is a few KB; anything larger is a mistake
 
@@ -198,6 +198,6 @@ def main(
 
 
 def _not_object(doc: Any) -> NoReturn:
-    from advisor.engine.problems import check_partial
+    from advisor.engine.answers.problems import check_partial
 
     raise AnswersError(check_partial(doc))

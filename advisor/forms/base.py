@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine import fields
-from advisor.engine import schema as SCH
+from advisor.engine.answers import fields
+from advisor.engine.answers import schema as SCH
 from advisor.labels import choices, help_for, question_for
 from advisor.renderers import FAST_RENDERER
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 class MeasurementForm(forms.Form):
     """A serving benchmark's own result, pasted or uploaded; parsed by the
-    engine (engine/measured/), which names every problem."""
+    engine (engine/sizing/measured/), which names every problem."""
 
     text = forms.CharField(
         label=_("Paste the benchmark's result file"),

@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 from django import forms
 
-from advisor.engine import fields
-from advisor.engine import schema as SCH
-from advisor.engine.fields import Field
+from advisor.engine.answers import fields
+from advisor.engine.answers import schema as SCH
+from advisor.engine.answers.fields import Field
 from advisor.forms.base import _from_field, answer_field
 from advisor.renderers import FAST_RENDERER
 

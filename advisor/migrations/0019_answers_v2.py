@@ -4,7 +4,7 @@ plus the output) becomes prompt_tokens = context_tokens - output_tokens, in its 
 Rewrites every assessment's answers and the raw input a wizard step still holds for them
 (pending_input), and every report version's frozen answers. The engine sees the same context
 either way (prompt + output), so no stored result changes. The rules are written out here rather
-than imported from advisor.engine.upgrade: a migration must keep doing what it did when the
+than imported from advisor.engine.answers.upgrade: a migration must keep doing what it did when the
 engine moves on.
 """
 

@@ -14,8 +14,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts import throttle
 from advisor.decisions import languages
-from advisor.engine.document import normalise
-from advisor.engine.problems import AnswersError
+from advisor.engine.answers.problems import AnswersError
+from advisor.engine.result.document import normalise
 from advisor.forms.what_if import WhatIfForm
 from advisor.htmx import AuthenticatedHttpRequest, render_page_or_partial
 from advisor.models import Assessment, Report

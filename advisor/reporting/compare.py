@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from advisor.charts.results import chosen_option
-from advisor.engine.document import ResultDocument, Workload
+from advisor.engine.result.document import ResultDocument, Workload
 from advisor.reporting.options import cost_per_result, where_sold
 
 # What the compare page shows of each workload's first option, in this order.

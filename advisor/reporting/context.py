@@ -19,14 +19,14 @@ from advisor.charts.results import (
     pinned_catalog,
 )
 from advisor.charts.svg import as_data_uri
-from advisor.engine import i18n
-from advisor.engine.document import (
+from advisor.engine.result.document import (
     Change,
     InferenceSizing,
     ResultDocument,
     TrainingSizing,
     Workload,
 )
+from advisor.engine.text import i18n
 from advisor.labels import label_for
 from advisor.labels import price_page as _price_page
 from advisor.reporting.costs import (
@@ -88,7 +88,7 @@ def budget_split(cost: Any) -> dict[str, Any] | None:
 
 def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
     """Everything the report templates show, derived from the result document (normalised:
-    see engine/document/). Call inside `override(language)`: the derived sentences are
+    see engine/result/document/). Call inside `override(language)`: the derived sentences are
     translated here."""
     rec = result["recommendation"]
     cost = result["cost"]
@@ -131,7 +131,8 @@ def report_context(result: ResultDocument, *, language: str) -> dict[str, Any]:
         "result": result,
         "rec": rec,
         "plans": plans,
-        # Workloads on the same servers: one shared fleet, or separate and why (engine/fleet.py).
+        # Workloads on the same servers: one shared fleet, or separate and why
+        # (engine/planning/fleet.py).
         "fleets": [
             customer_text(g["statement"]) for g in (result.get("fleet") or {}).get("groups") or []
         ],

@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor.charts.results import BILLING_LABELS
 from advisor.decisions import languages
-from advisor.engine import i18n
-from advisor.engine import labels as engine_labels
-from advisor.engine import nonllm as NL
-from advisor.engine.document import Cost, Option, PriceUsed, ResultDocument
+from advisor.engine.planning import nonllm as NL
+from advisor.engine.result.document import Cost, Option, PriceUsed, ResultDocument
+from advisor.engine.text import i18n
+from advisor.engine.text import labels as engine_labels
 from advisor.labels import catalog_text, label_for, modes_text, region_text, usd
 from advisor.labels import price_page as _price_page
 from advisor.reporting.options import (
@@ -377,7 +377,7 @@ def figure_rows(cost: Cost, language: str) -> list[dict[str, Any]]:
         as_of = parse_date(fig["as_of"])
         stale = bool(as_of and today and limit and (today - as_of).days > limit)
         unit = engine_labels.unit(fig.get("unit") or "", language)
-        # One label table (advisor/engine/labels.py) names every figure in both languages.
+        # One label table (advisor/engine/text/labels.py) names every figure in both languages.
         label = engine_labels.shown("figure", key, language)
         rows.append({"key": key, **fig, "label": label, "unit": unit, "stale": stale})
     return rows

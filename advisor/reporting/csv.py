@@ -14,8 +14,8 @@ from django.utils.translation import override
 
 from advisor.charts.results import BILLING_LABELS, option_run_cost, option_token_cost
 from advisor.decisions import languages
-from advisor.engine import i18n
-from advisor.engine.document import normalise
+from advisor.engine.result.document import normalise
+from advisor.engine.text import i18n
 from advisor.labels import label_for
 from advisor.reporting.options import BILLING_SLOTS, option_price, target_verdict, unit_work_cost
 

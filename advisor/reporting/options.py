@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from advisor.charts.results import TRAINING_KINDS, option_run_cost, option_token_cost
-from advisor.engine.document import Option, Price
+from advisor.engine.result.document import Option, Price
 from advisor.labels import catalog_text, label_for, region_text, usd
 from advisor.reporting.text import ms_text
 

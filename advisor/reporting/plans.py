@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from advisor.charts.results import BILLING_LABELS
-from advisor.engine.document import Change, Option, ResultDocument, Workload
+from advisor.engine.result.document import Change, Option, ResultDocument, Workload
 from advisor.labels import catalog_text, modes_text, region_text, usd
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.options import (

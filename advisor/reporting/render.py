@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import override
 
 from advisor.decisions import languages
-from advisor.engine.document import ResultDocument, normalise
+from advisor.engine.result.document import ResultDocument, normalise
 from advisor.reporting.context import report_context
 from advisor.reporting.pdf import render_report_pdf, stylesheet_href
 

@@ -8,7 +8,7 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 
 from advisor.charts.results import INFERENCE_KINDS, TRAINING_KINDS
-from advisor.engine.document import ResultDocument
+from advisor.engine.result.document import ResultDocument
 from advisor.labels import label_for
 from advisor.reporting import dead_ends as DE
 from advisor.reporting.text import customer_text

@@ -9,13 +9,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from advisor.decisions import languages
-from advisor.engine import i18n
-from advisor.engine.document import Change, Excluded, Option, Reason, Workload
+from advisor.engine.result.document import Change, Excluded, Option, Reason, Workload
+from advisor.engine.text import i18n
 from advisor.labels import label_for, usd
 from advisor.reporting.options import latency_text, mfu_text, time_text
 from advisor.reporting.text import customer_text, percent, rationale_of
 
-# Which label group of the label table (advisor/engine/labels.py) names an answer path's values.
+# Which label group of the label table (advisor/engine/text/labels.py) names an answer path's
+# values.
 ANSWER_GROUPS = {
     "organization.industry": "industry",
     "organization.regions": "region",

@@ -16,7 +16,7 @@ from django.http import Http404
 from accounts import rows
 from accounts.models import Membership, Organization, Role, User
 from advisor.decisions import languages
-from advisor.engine.problems import Problem, validate
+from advisor.engine.answers.problems import Problem, validate
 from advisor.models import Assessment
 from advisor.wizard.steps import STEPS
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import Http404
 
-from advisor.engine import measured as M
+from advisor.engine.sizing import measured as M
 from advisor.models import Assessment, Measurement, Report
 
 
@@ -145,7 +145,7 @@ def measured_option(result: Any) -> dict[str, Any] | None:
 
 
 # The widest measured-over-estimated ratio the calibration takes: the slowest run a paste
-# accepts is a thousandth of the card's roofline (engine/measured/physics.py SLOWEST_SHARE).
+# accepts is a thousandth of the card's roofline (engine/sizing/measured/physics.py SLOWEST_SHARE).
 _RATIO_FLOOR = M.SLOWEST_SHARE
 
 

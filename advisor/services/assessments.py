@@ -17,10 +17,10 @@ from accounts.models import Organization, User
 from accounts.rows import update_versioned
 from advisor.decisions import evaluation, languages
 from advisor.engine import AnswersError, parse_answers
-from advisor.engine.answers import SCHEMA_VERSION
-from advisor.engine.document import ResultDocument, normalise
-from advisor.engine.problems import Problem, check_partial, draft_problems, validate
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers.problems import Problem, check_partial, draft_problems, validate
+from advisor.engine.answers.upgrade import upgrade_answers
+from advisor.engine.answers.vocabulary import SCHEMA_VERSION
+from advisor.engine.result.document import ResultDocument, normalise
 from advisor.models import Assessment
 from advisor.services.reports import report_request, report_throttle
 from advisor.starters import BY_SLUG as STARTERS

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from advisor.decisions import evaluation
-from advisor.engine import measured as M
-from advisor.engine import parse_answers, pilot
-from advisor.engine.document import normalise
+from advisor.engine import parse_answers
+from advisor.engine.explain import pilot
+from advisor.engine.result.document import normalise
+from advisor.engine.sizing import measured as M
 from advisor.models import Assessment, Measurement, Report
 from advisor.selectors.measurements import first_serving_option
 from advisor.services.reports import engine_measurements, report_enqueue, report_throttle
@@ -43,9 +44,9 @@ def report_measure(
     model and day), `based_on` names `report`. Raises MeasurementError naming every problem
     (nothing is stored), NothingToMeasure when the report has no serving option, and
     ReportThrottled past the limits. `concurrency` is the one the team typed, for a format that
-    does not record it (engine/measured/formats.py parse). Every attempt counts against the limits,
-    refused ones too; a run beyond the card's physics (engine/measured/physics.py `implausible`) is
-    refused naming its fields."""
+    does not record it (engine/sizing/measured/formats.py parse). Every attempt counts against the
+    limits, refused ones too; a run beyond the card's physics (engine/sizing/measured/physics.py
+    `implausible`) is refused naming its fields."""
     first = first_serving_option(report.result)
     serving = str((report.answers.get("frameworks") or {}).get("serving") or "")
     if first is None or not serving or not isinstance(report.result, dict):

@@ -12,7 +12,7 @@ from django.core.files.base import ContentFile
 from django.db.models import Q
 from django.utils import timezone
 
-from advisor.engine.document import normalise
+from advisor.engine.result.document import normalise
 from advisor.models import Report
 from advisor.selectors.measurements import report_measured
 

@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from advisor.decisions import evaluation, languages
-from advisor.engine import measured as M
 from advisor.engine import parse_answers
-from advisor.engine.document import ResultDocument, normalise
+from advisor.engine.result.document import ResultDocument, normalise
+from advisor.engine.sizing import measured as M
 from advisor.models import Assessment, Measurement, Report
 from advisor.reference.models import Catalog
 from advisor.selectors.measurements import report_measured

@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.models import User
 from advisor.decisions import evaluation
 from advisor.engine import AnswersError, parse_answers
-from advisor.engine.document import ResultDocument, normalise
-from advisor.engine.problems import Problem, validate
+from advisor.engine.answers.problems import Problem, validate
+from advisor.engine.result.document import ResultDocument, normalise
 from advisor.models import Assessment, Report
 from advisor.services.assessments import assessment_write
 from advisor.services.reports import report_enqueue, report_throttle

@@ -57,7 +57,7 @@ register.filter(usd)
 def billing_label(value: Any) -> Any:
     """The translated name of a billing slot or plan ("on_demand", "commit_1y", "purchase")."""
     from advisor.charts.results import BILLING_LABELS
-    from advisor.engine.billing import BILLING_TO_SLOT
+    from advisor.engine.pricing.billing import BILLING_TO_SLOT
 
     if value in BILLING_LABELS:
         return BILLING_LABELS[value]

@@ -20,8 +20,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from advisor.decisions import languages
-from advisor.engine.problems import Problem
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers.problems import Problem
+from advisor.engine.answers.upgrade import upgrade_answers
 from advisor.forms.base import StepForm
 from advisor.labels import question_for
 from advisor.models import Assessment

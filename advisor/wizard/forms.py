@@ -18,8 +18,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine import answers as A
-from advisor.engine.answers import ARCHITECTURE_ANSWERS, MOE_ANSWERS
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers.vocabulary import ARCHITECTURE_ANSWERS, MOE_ANSWERS
 from advisor.forms.base import (
     StepForm,
     _from_field,

@@ -14,8 +14,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine import answers as A
-from advisor.engine.problems import Problem
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers.problems import Problem
 
 Answers = dict[str, Any]
 

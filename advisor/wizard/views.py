@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from accounts.selectors import current_membership, request_memberships
 from advisor import permissions
 from advisor.decisions import languages
-from advisor.engine.problems import AnswersError, Problem
+from advisor.engine.answers.problems import AnswersError, Problem
 from advisor.forms.assessments import CustomerInviteForm
 from advisor.htmx import AuthenticatedHttpRequest, HtmxHttpRequest, render_page_or_partial
 from advisor.models import Assessment

@@ -7,7 +7,7 @@ import pytest
 from django.apps import apps as django_apps
 
 from advisor.engine import parse_answers
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers.upgrade import upgrade_answers
 from advisor.models import Assessment, Report
 from advisor.starters import STARTERS
 from tests.answers_versions import as_v1

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.utils.translation import override
 
-from advisor.engine import fields, i18n
+from advisor.engine.answers import fields
+from advisor.engine.text import i18n
 from advisor.forms.base import StepForm
 from advisor.forms.what_if import WHAT_IF, WhatIfForm
 from advisor.wizard import forms  # noqa: F401 - defines the step forms

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from advisor.engine import fields, i18n, problems
-from advisor.engine import schema as SCH
-from advisor.engine.fields import Field
+from advisor.engine.answers import fields, problems
+from advisor.engine.answers import schema as SCH
+from advisor.engine.answers.fields import Field
+from advisor.engine.text import i18n
 from advisor.forms.base import StepForm, answer_field, step_fields
 
 QUESTION = Field(

@@ -19,7 +19,7 @@ from django.test.signals import template_rendered
 from django.urls import reverse
 
 from advisor import engine
-from advisor.engine import problems as engine_problems
+from advisor.engine.answers import problems as engine_problems
 from advisor.models import Assessment, Report
 from advisor.selectors.measurements import first_serving_option
 from advisor.services import pdfs, reports

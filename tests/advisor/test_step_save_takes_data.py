@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.engine.problems import Problem
+from advisor.engine.answers.problems import Problem
 from advisor.models import Assessment
 from advisor.services import assessments
 from tests.factories import MembershipFactory

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor.decisions import evaluation
-from advisor.engine.problems import validate
+from advisor.engine.answers.problems import validate
 from advisor.models import Assessment, Report
 from tests.factories import AssessmentFactory, MembershipFactory, ReportFactory
 

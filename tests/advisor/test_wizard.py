@@ -26,7 +26,7 @@ FULL = STARTERS["llm-fine-tuning-startup"].answers
 def _team_for(slug: str) -> dict[str, Any]:
     """FULL, or for a step FULL does not reach (the work step asks serving-only teams what
     their model works on) FULL without its training."""
-    from advisor.engine.answers import TRAINING_KINDS
+    from advisor.engine.answers.vocabulary import TRAINING_KINDS
 
     if STEP_BY_SLUG[slug].is_applicable(FULL):
         return FULL

@@ -10,7 +10,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.engine.problems import check_partial
+from advisor.engine.answers.problems import check_partial
 from advisor.models import Assessment
 from advisor.wizard.forms_by_step import FORMS
 from advisor.wizard.steps import STEPS

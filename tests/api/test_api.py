@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from accounts.models import Membership
 from accounts.services import api_token_revoke
 from advisor.engine import answers_schema, check_partial, parse_answers
-from advisor.engine.schema import answers_draft_schema
+from advisor.engine.answers.schema import answers_draft_schema
 from advisor.models import Assessment
 from advisor.starters import STARTERS
 from tests.answers_versions import as_v1

@@ -20,8 +20,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from accounts.models import Membership
-from advisor.engine.answers import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
-from advisor.engine.problems import Problem
+from advisor.engine.answers.problems import Problem
+from advisor.engine.answers.vocabulary import MODES, RESIDENCY, TRAINING_METHODS, WORKLOAD_KINDS
 from advisor.models import Assessment
 from tests.answers_versions import as_v1, as_v2
 from tests.api.test_api import URL, VALID, Api, _body

@@ -13,8 +13,8 @@ import pytest
 
 from advisor.audit import invariants as INV
 from advisor.audit import run
-from advisor.engine import answers as A
 from advisor.engine import parse_answers
+from advisor.engine.answers import vocabulary as A
 
 SEED = 20261206
 TEAMS = 300

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, load_catalog, load_scoring_model
-from advisor.engine.samples import DELETE, SAMPLE, sample, set_path
+from advisor.engine.answers.samples import DELETE, SAMPLE, sample, set_path
 
 __all__ = ["DELETE", "JAX_PRETRAIN", "SAMPLE", "sample", "set_path"]
 

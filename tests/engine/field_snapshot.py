@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from advisor.engine import fields, labels
-from advisor.engine.schema import answers_draft_schema, answers_schema
+from advisor.engine.answers import fields
+from advisor.engine.answers.schema import answers_draft_schema, answers_schema
+from advisor.engine.text import labels
 
 PATH = Path(__file__).parent / "data" / "answer_fields.json"
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
 from advisor.engine.bench import variants
-from advisor.engine.i18n import LANGS
+from advisor.engine.text.i18n import LANGS
 from advisor.starters import STARTERS
 from tests.engine.conftest import JAX_PRETRAIN, SAMPLE
 from tests.engine.test_expert_cases import CASES

@@ -4,7 +4,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.engine import answers as A
+from advisor.engine.answers import vocabulary as A
 
 
 def _subset(values: tuple[str, ...], min_size: int) -> st.SearchStrategy[list[str]]:

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
-from advisor.engine import problems as engine_problems
-from advisor.engine.answers import MAX_CONTEXT_TOKENS
-from advisor.engine.i18n import LANGS, MESSAGES
-from advisor.engine.labels import GROUPS
-from advisor.engine.problems import draft_problems, validate
-from advisor.engine.schema import schema_doc, validator
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers import problems as engine_problems
+from advisor.engine.answers.problems import draft_problems, validate
+from advisor.engine.answers.schema import schema_doc, validator
+from advisor.engine.answers.upgrade import upgrade_answers
+from advisor.engine.answers.vocabulary import MAX_CONTEXT_TOKENS
+from advisor.engine.text.i18n import LANGS, MESSAGES
+from advisor.engine.text.labels import GROUPS
 from tests.engine.conftest import DELETE, SAMPLE, sample
 from tests.engine.strategies import answers_docs, draft_docs
 
@@ -215,7 +215,7 @@ def test_every_message_exists_in_both_languages() -> None:
 
 
 def test_astronomically_large_numbers_get_a_bound_message_not_an_overflow() -> None:
-    from advisor.engine.problems import check_partial
+    from advisor.engine.answers.problems import check_partial
 
     problems = check_partial({"training": {"micro_batch_size": 10**400}})
     assert [(p.path, p.code) for p in problems] == [("training.micro_batch_size", "maximum")]

@@ -16,10 +16,10 @@ from schemathesis.generation.jsonschema.builder import build
 
 from advisor.engine import AnswersError, Catalog, ScoringModel, evaluate, parse_answers
 from advisor.engine import sizing as S
-from advisor.engine.answers import MAX_HEAD_DIM, SCHEMA_VERSION, SCHEMA_VERSIONS
-from advisor.engine.problems import check_partial, validate
-from advisor.engine.schema import answers_draft_schema, answers_schema
-from advisor.engine.upgrade import upgrade_answers
+from advisor.engine.answers.problems import check_partial, validate
+from advisor.engine.answers.schema import answers_draft_schema, answers_schema
+from advisor.engine.answers.upgrade import upgrade_answers
+from advisor.engine.answers.vocabulary import MAX_HEAD_DIM, SCHEMA_VERSION, SCHEMA_VERSIONS
 from tests.engine.conftest import SAMPLE
 
 # The generator Schemathesis draws API requests from (draft 2020-12), here on the answers schema

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, parse_answers
-from advisor.engine.problems import validate
+from advisor.engine.answers.problems import validate
 from tests.engine.conftest import sample
 
 

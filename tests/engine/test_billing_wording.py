@@ -8,7 +8,7 @@ import re
 import pytest
 
 from advisor.engine import evaluate, load_catalog, load_scoring_model
-from advisor.engine.labels import GROUPS
+from advisor.engine.text.labels import GROUPS
 from advisor.starters import STARTERS
 
 CATALOG = load_catalog()

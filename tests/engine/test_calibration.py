@@ -12,9 +12,9 @@ from typing import NamedTuple
 import pytest
 
 from advisor.engine import sizing as S
-from advisor.engine import throughput as TH
-from advisor.engine.answers import Architecture, Inference
+from advisor.engine.answers.vocabulary import Architecture, Inference
 from advisor.engine.catalog import Catalog
+from advisor.engine.sizing import throughput as TH
 
 BAND = (0.7, 1.4)
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine.parse import parse_answers
-from advisor.engine.problems import AnswersError
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.answers.problems import AnswersError
 from tests.engine.test_expert_cases import team
 
 FORMATS = ("bf16", "fp16", "fp8", "int8", "int4")

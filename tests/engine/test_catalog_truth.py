@@ -12,7 +12,7 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine.catalog import CatalogError
-from advisor.engine.offers import import_offers
+from advisor.engine.catalog.offers import import_offers
 from tests.engine.test_expert_cases import CASES, team, workload
 
 OFFERS = Path(__file__).parents[1] / "fixtures" / "offers" / "offers_hk_tokyo_la.json"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine.samples import sample
+from advisor.engine.answers.samples import sample
 from advisor.starters import STARTERS
 from tests.engine.test_expert_cases import team, workload
 

@@ -20,7 +20,7 @@ from advisor.engine import (
 )
 from advisor.engine import load_catalog as _load_catalog  # noqa: E402
 from advisor.engine import load_scoring_model as _load_scoring  # noqa: E402
-from advisor.engine.samples import DELETE
+from advisor.engine.answers.samples import DELETE
 from tests.engine.conftest import JAX_PRETRAIN, sample, set_path
 from tests.engine.strategies import answers_docs, draft_docs
 
@@ -267,9 +267,9 @@ def test_a_reweighted_scoring_model_changes_the_outcome(
 
 
 def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
-    from advisor.engine import decide as DC
-    from advisor.engine import scoring as SC
     from advisor.engine.explain import would_change as X
+    from advisor.engine.planning import decide as DC
+    from advisor.engine.ranking import scoring as SC
 
     answers = parse_answers(doc)
     ctx = DC.scoring_context(answers, CATALOG, DC.answers_shape(answers, CATALOG))

@@ -1,4 +1,4 @@
-"""The result document's types (engine/document/) describe what evaluate returns: every
+"""The result document's types (engine/result/document/) describe what evaluate returns: every
 required key is there, no key is unknown, and values have the stated types. A schema-1 document
 is brought up to them by normalise."""
 
@@ -12,7 +12,7 @@ from typing import Any, NotRequired, Union, get_args, get_origin, get_type_hints
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.document import ResultDocument, normalise
+from advisor.engine.result.document import ResultDocument, normalise
 from advisor.starters import STARTERS
 from tests.engine.conftest import JAX_PRETRAIN, sample
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine import ranking as RK
-from advisor.engine.i18n import label
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers.samples import DELETE, sample
+from advisor.engine.ranking import tiers as RK
+from advisor.engine.text.i18n import label
 from advisor.starters import STARTERS
 
 Result = dict[str, Any]
@@ -2114,7 +2114,7 @@ def test_beyond_on_demand_stock_is_priced_on_a_capacity_block_or_needs_a_reserva
     """An option larger than its provider rents on demand is priced on the
     provider's capacity block where the catalog has one (with its terms), else it says it needs
     a reservation; in both languages."""
-    from advisor.engine.option_notes import unit_notes
+    from advisor.engine.explain.option_notes import unit_notes
 
     doc = copy.deepcopy(
         next(

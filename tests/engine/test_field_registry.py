@@ -1,5 +1,5 @@
-"""The answer field registry (advisor/engine/fields.py) is where each answer is declared once;
-what is built from it must be what the product published before it existed."""
+"""The answer field registry (advisor/engine/answers/fields/) is where each answer is declared
+once; what is built from it must be what the product published before it existed."""
 
 from __future__ import annotations
 

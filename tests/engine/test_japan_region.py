@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.parse import parse_answers
-from advisor.engine.problems import AnswersError
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.answers.problems import AnswersError
 from tests.engine.test_expert_cases import CASES, team, workload
 
 

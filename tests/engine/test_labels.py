@@ -6,20 +6,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from advisor.engine import (
-    Catalog,
-    ScoringModel,
-    evaluate,
-    fields,
-    i18n,
-    labels,
-    load_catalog,
-    load_scoring_model,
-)
-from advisor.engine import answers as A
-from advisor.engine import schema as SCH
+from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
+from advisor.engine.answers import fields
+from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import vocabulary as A
 from advisor.engine.bench import variants
 from advisor.engine.explain.summary import text_summary
+from advisor.engine.text import i18n, labels
 from tests.engine.conftest import JAX_PRETRAIN, SAMPLE, sample
 from tests.engine.strategies import answers_docs
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.measured import (
+from advisor.engine.sizing.measured import (
     MAX_BYTES,
     Measurement,
     MeasurementError,
@@ -241,7 +241,7 @@ def test_refuses_what_is_no_benchmark_result(raw: str, problem: tuple[str, str])
 
 @pytest.mark.parametrize("lang", ["en", "zh-hant"])
 def test_every_problem_has_words_in_both_languages(lang: str) -> None:
-    from advisor.engine import i18n
+    from advisor.engine.text import i18n
 
     for code in (
         "too_large",

@@ -15,9 +15,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, parse_answers, ranking
-from advisor.engine.decide import answers_shape
-from advisor.engine.measured import (
+from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, parse_answers
+from advisor.engine.planning.decide import answers_shape
+from advisor.engine.ranking import tiers as ranking
+from advisor.engine.sizing import inference_memory
+from advisor.engine.sizing.measured import (
     MAX_BYTES,
     Bounds,
     Measurement,
@@ -27,7 +29,6 @@ from advisor.engine.measured import (
     implausible,
     parse,
 )
-from advisor.engine.sizing import inference_memory
 
 from .conftest import sample
 

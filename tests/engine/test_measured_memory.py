@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.engine import sizing as S
-from advisor.engine.answers import Inference, Training
+from advisor.engine.answers.vocabulary import Inference, Training
 from advisor.engine.catalog import Catalog
 
 # (preset, method, precision, micro-batch, sequence, checkpointing, measured GiB[, AdamW impl])

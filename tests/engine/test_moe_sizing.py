@@ -8,10 +8,10 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine import sizing as S
-from advisor.engine import throughput as TH
-from advisor.engine.answers import Architecture, Inference, Training
-from advisor.engine.parse import parse_answers
-from advisor.engine.problems import AnswersError
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.answers.problems import AnswersError
+from advisor.engine.answers.vocabulary import Architecture, Inference, Training
+from advisor.engine.sizing import throughput as TH
 from tests.engine.conftest import sample
 
 # Mixtral-8x7B's published config.json as an architecture answer, once as the dense model the

@@ -12,11 +12,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine import answers as A
-from advisor.engine import nonllm as NL
-from advisor.engine import parse as PA
-from advisor.engine import problems as PB
-from advisor.engine import schema as SCH
+from advisor.engine.answers import parse as PA
+from advisor.engine.answers import problems as PB
+from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.planning import nonllm as NL
 from tests.engine.test_expert_cases import CASES
 
 

@@ -14,8 +14,8 @@ import pytest
 
 import advisor.engine
 from advisor.engine import Catalog, ScoringModel, load_catalog
-from advisor.engine.measured import parse
-from advisor.engine.result import evaluate
+from advisor.engine.result.evaluate import evaluate
+from advisor.engine.sizing.measured import parse
 from tests.engine.conftest import DELETE, sample
 
 DATA = Path(__file__).parent / "data"

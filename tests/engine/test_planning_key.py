@@ -9,8 +9,8 @@ import dataclasses
 from typing import Any
 
 from advisor.engine import parse_answers
-from advisor.engine.options import planning_key
-from advisor.engine.samples import sample
+from advisor.engine.answers.samples import sample
+from advisor.engine.planning.options import planning_key
 
 # Read by the scores alone (the decision's feasible modes carry the allowed modes in).
 SCORES_ONLY = {

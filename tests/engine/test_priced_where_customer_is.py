@@ -13,8 +13,8 @@ import dataclasses
 from typing import Any
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine import options as O
-from advisor.engine.parse import parse_answers
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.planning import options as O
 from tests.engine.test_expert_cases import team, workload
 
 

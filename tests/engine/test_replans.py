@@ -18,14 +18,14 @@ from advisor.engine import (
     load_scoring_model,
     rescore,
 )
-from advisor.engine import answers as A
-from advisor.engine import decide as DC
-from advisor.engine import mode_choice as MC
-from advisor.engine import options as O
-from advisor.engine import scoring as SC
+from advisor.engine.answers import vocabulary as A
 from advisor.engine.bench import variants
-from advisor.engine.relax import planned_now
-from advisor.engine.relax.flips import workload_outcome
+from advisor.engine.planning import decide as DC
+from advisor.engine.planning import mode_choice as MC
+from advisor.engine.planning import options as O
+from advisor.engine.planning.relax import planned_now
+from advisor.engine.planning.relax.flips import workload_outcome
+from advisor.engine.ranking import scoring as SC
 
 DOCS = variants(40, seed=5)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from advisor.demo_offers import house_offers
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine.offers import import_offers
+from advisor.engine.catalog.offers import import_offers
 from tests.engine.test_expert_cases import team, workload
 
 CARD = "nvidia-rtx-6000-ada"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from advisor.engine import load_catalog, load_scoring_model, preview
-from advisor.engine import schema as SCH
+from advisor.engine.answers import schema as SCH
 
 CATALOG = load_catalog()
 SCORING = load_scoring_model()

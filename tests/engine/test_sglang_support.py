@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
-from advisor.engine import answers as A
+from advisor.engine.answers import vocabulary as A
 from advisor.engine.bench import variants
-from advisor.engine.stack import stack_fit
+from advisor.engine.catalog.stack import stack_fit
 from tests.engine.test_expert_cases import team, workload
 
 SGLANG = "sgl-project/sglang"

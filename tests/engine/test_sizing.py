@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.engine import sizing as S
-from advisor.engine import throughput as TH
-from advisor.engine.answers import Architecture, Inference, Training
+from advisor.engine.answers.vocabulary import Architecture, Inference, Training
 from advisor.engine.catalog import Catalog
+from advisor.engine.sizing import throughput as TH
 from tests.engine.conftest import sample
 
 GIB = 2**30

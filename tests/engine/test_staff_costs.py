@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
-from advisor.engine.asked import budget_statement
-from advisor.engine.costing import team_staff
-from advisor.engine.decide import cost_inputs
-from advisor.engine.parse import parse_answers
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.answers.samples import DELETE, sample
+from advisor.engine.planning.decide import cost_inputs
+from advisor.engine.pricing.asked import budget_statement
+from advisor.engine.pricing.costing import team_staff
 from tests.engine.strategies import answers_docs
 
 CATALOG = load_catalog()

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from advisor.calibration import training as TC
 from advisor.engine import sizing as S
-from advisor.engine.answers import Training
+from advisor.engine.answers.vocabulary import Training
 from advisor.engine.catalog import Catalog, load_catalog
 
 CATALOG = load_catalog()

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine import answers as A
-from advisor.engine import nonllm as NL
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.planning import nonllm as NL
 from tests.engine.test_expert_cases import CASES
 
 TOKYO = "tokyo_ecommerce_classifies_200m_product_images_a_day"

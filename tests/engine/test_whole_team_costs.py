@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
-from advisor.engine.billing import CostInputs
-from advisor.engine.costing import staff_hours, team_staff
-from advisor.engine.decide import cost_inputs
-from advisor.engine.parse import parse_answers
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.planning.decide import cost_inputs
+from advisor.engine.pricing.billing import CostInputs
+from advisor.engine.pricing.costing import staff_hours, team_staff
 from tests.engine.conftest import sample
 from tests.engine.test_expert_cases import TRADING_3MS, workload
 

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from advisor.engine import evaluate, i18n, labels, load_catalog, load_scoring_model
+from advisor.engine import evaluate, load_catalog, load_scoring_model
+from advisor.engine.text import i18n, labels
 from tests.engine.conftest import JAX_PRETRAIN, SAMPLE
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -16,7 +16,7 @@ from django.urls import reverse
 from accounts.models import Role
 from advisor.charts.results import chosen_option, option_run_cost
 from advisor.decisions import evaluation
-from advisor.engine import i18n
+from advisor.engine.text import i18n
 from advisor.models import Report
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from advisor.charts.results import chosen_option, option_token_cost
-from advisor.engine import i18n
+from advisor.engine.text import i18n
 from advisor.models import Report
 from advisor.reporting.compare import what_if_comparison
 from advisor.starters import BY_SLUG as STARTERS

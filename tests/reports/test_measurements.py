@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from advisor.engine.measured import MAX_BYTES
+from advisor.engine.sizing.measured import MAX_BYTES
 from advisor.models import Measurement, Report
 from advisor.selectors.measurements import first_serving_option, measured_option
 from advisor.services import pdfs, reports, sharing

@@ -51,8 +51,8 @@ def test_chinese_text_addresses_the_reader_one_way() -> None:
     """您 throughout: the message catalog and the engine's Chinese text."""
     from pathlib import Path
 
-    from advisor.engine import fields
-    from advisor.engine.messages import CATALOG_TEXT, MESSAGES
+    from advisor.engine.answers import fields
+    from advisor.engine.text.messages import CATALOG_TEXT, MESSAGES
 
     po = Path(__file__).resolve().parents[2] / "advisor/locale/zh_Hant/LC_MESSAGES/django.po"
     informal = [line for line in po.read_text(encoding="utf-8").splitlines() if "你" in line]

@@ -15,7 +15,7 @@ import pytest
 from django.utils.html import escape
 
 from advisor.decisions import evaluation
-from advisor.engine.samples import DELETE, sample
+from advisor.engine.answers.samples import DELETE, sample
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text

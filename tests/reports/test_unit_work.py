@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from advisor.decisions import evaluation
-from advisor.engine import nonllm as NL
+from advisor.engine.planning import nonllm as NL
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.render import RenderedReport, render_report
 from tests.engine.test_expert_cases import CASES

@@ -13,8 +13,8 @@ import pytest
 from django.utils.translation import override
 
 from advisor.demo_offers import HOUSE_OFFERS
-from advisor.engine import i18n
-from advisor.engine.messages import REGION_PLACES
+from advisor.engine.text import i18n
+from advisor.engine.text.messages import REGION_PLACES
 from advisor.labels import price_page
 from advisor.reporting.options import where_sold
 from tests.reports.test_zh_report_language import body_for, result_for

@@ -16,8 +16,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import override
 
 from advisor.decisions import evaluation, live
-from advisor.engine.document import normalise
-from advisor.engine.parse import parse_answers
+from advisor.engine.answers.parse import parse_answers
+from advisor.engine.result.document import normalise
 from advisor.reporting.context import report_context
 from advisor.reporting.render import render_report
 from advisor.reporting.text import customer_text

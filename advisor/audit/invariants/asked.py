@@ -16,7 +16,7 @@ from advisor.audit.invariants.case import (
     _v,
     _workloads,
 )
-from advisor.engine import answers as A
+from advisor.engine.answers import vocabulary as A
 
 # ------------------------------------------------------------------------------- I4: targets
 

@@ -1,4 +1,6 @@
-"""The catalog: accelerators, prices, sizing figures and model presets, each figure with its source.
+"""The catalog room: accelerators, prices, offers and the stacks each card runs.
+
+The catalog: accelerators, prices, sizing figures and model presets, each figure with its source.
 
 Seeded from shared/reference (accelerators.json, deployment_offers.json, deployment_costs.md,
 sizing.md). Admins may load their own catalog data (same shape) to fill the known gaps.

@@ -6,9 +6,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from advisor.engine import clouds
+from advisor.engine.answers.problems import Problem, join_path
 from advisor.engine.catalog.entries import BILLING_KINDS
-from advisor.engine.problems import Problem, join_path
+from advisor.engine.text import clouds
 
 _NUM_OR_NULL = {"type": ["number", "null"]}
 _SOURCED = {"source": {"type": "string", "minLength": 1}, "as_of": {"type": ["string", "null"]}}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.engine.problems import Problem
+from advisor.engine.answers.problems import Problem
 
 # flex_start (Google's DWS Flex-start) is its own billing: queued capacity at a discount that,
 # unlike spot, is not preempted once it runs.

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
-from advisor.engine import answers as A
-from advisor.engine import i18n
-from advisor.engine import scoring as SC
-from advisor.engine.scoring.model import _value_keys
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking.scoring.model import _value_keys
+from advisor.engine.text import i18n
 
 _DERIVED_FROM = {
     "derived.utilisation": "cost.hours_per_day",

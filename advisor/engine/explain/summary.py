@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.engine import i18n
-from advisor.engine.document import ResultDocument
+from advisor.engine.result.document import ResultDocument
+from advisor.engine.text import i18n
 
 
 def _fmt(value: Any) -> str:

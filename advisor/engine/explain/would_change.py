@@ -10,11 +10,11 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from advisor.engine import answers as A
-from advisor.engine import i18n
-from advisor.engine import scoring as SC
-from advisor.engine.scoring.decision import _best, _feasible_for, _total
-from advisor.engine.scoring.model import _INDEX
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking.scoring.decision import _best, _feasible_for, _total
+from advisor.engine.ranking.scoring.model import _INDEX
+from advisor.engine.text import i18n
 
 _ORDERED = {
     "maturity.stack_changes": A.STACK_CHANGES,

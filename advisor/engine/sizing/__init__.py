@@ -1,4 +1,6 @@
-"""Memory, time and device-count sizing for decoder-only Transformers (Llama-style blocks);
+"""Sizing: what a model needs of a card (memory, compute, throughput), measured or estimated.
+
+Memory, time and device-count sizing for decoder-only Transformers (Llama-style blocks);
 serving throughput and the serving plan are in throughput.py.
 
 Memory follows what current PyTorch allocates for a Hugging Face causal LM: weights, gradients and

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.engine.answers import Inference, Training
+from advisor.engine.answers.vocabulary import Inference, Training
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.sizing.shape import GIB, ModelShape, usable_gib
 

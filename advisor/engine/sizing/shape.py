@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.engine.answers import Architecture
+from advisor.engine.answers.vocabulary import Architecture
 from advisor.engine.catalog import Accelerator, Catalog, ModelPreset
 
 GIB = float(2**30)

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from advisor.engine.answers import Training
+from advisor.engine.answers.vocabulary import Training
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.sizing.shape import ModelShape
 

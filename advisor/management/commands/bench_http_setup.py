@@ -17,7 +17,7 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts import services as account_services
 from accounts.models import Organization, Role, User
-from advisor.engine.problems import validate
+from advisor.engine.answers.problems import validate
 from advisor.management.timing import counting, timed
 from advisor.management.waiting import wait_for_report_and_pdf
 from advisor.models import Assessment

@@ -21,7 +21,7 @@ from accounts import services as account_services
 from accounts.models import Organization
 from advisor.decisions import live
 from advisor.engine import AnswersError, parse_answers
-from advisor.engine import answers as A
+from advisor.engine.answers import vocabulary as A
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, Criterion, ScoringModel
 from advisor.reference.services.catalog import catalog_clone

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from advisor import jsonsafe
-from advisor.engine.answers import ARCHITECTURE_FIELDS, preset_ids
+from advisor.engine.answers.vocabulary import ARCHITECTURE_FIELDS, preset_ids
 from advisor.labels import label_for
 from advisor.permissions import request_can_edit_reference
 from advisor.reference import selectors

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from advisor.engine import clouds
+from advisor.engine.text import clouds
 from advisor.labels import OPTION_CHOICES
 from advisor.reference.catalog_rows import (
     ACCELERATOR_COLUMNS,
@@ -32,8 +32,8 @@ ACCELERATOR_KIND_CHOICES = [("gpu", _("GPU")), ("tpu", _("TPU"))]
 
 
 def cloud_choices() -> list[tuple[str, Any]]:
-    """The engine's cloud list (advisor/engine/clouds.py); a callable, so that a new cloud makes
-    no migration."""
+    """The engine's cloud list (advisor/engine/text/clouds.py); a callable, so that a new cloud
+    makes no migration."""
     return [(c.key, c.name) for c in clouds.PUBLIC_CLOUDS] + [(clouds.OTHER, _("Other provider"))]
 
 

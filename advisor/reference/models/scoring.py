@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from advisor.engine import scoring
+from advisor.engine.ranking import scoring
 from advisor.labels import OPTION_CHOICES
 from advisor.reference.models.versioned import Versioned
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext
 from accounts.models import Organization, User
 from advisor.decisions import languages, live
 from advisor.engine import load_catalog
-from advisor.engine.answers import preset_ids
+from advisor.engine.answers.vocabulary import preset_ids
 from advisor.engine.catalog import CatalogError
-from advisor.engine.offers import import_offers
+from advisor.engine.catalog.offers import import_offers
 from advisor.jsonsafe import JSONRefused, has_control_characters, json_load_bounded
 from advisor.reference.catalog_rows import (
     CATALOG_ROW_KEYS,

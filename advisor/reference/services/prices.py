@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from accounts.models import User
 from advisor.decisions import live
 from advisor.engine import evaluate, load_catalog
-from advisor.engine.samples import sample
+from advisor.engine.answers.samples import sample
 from advisor.reference.models import Catalog, PriceRefresh
 from advisor.reference.prices import registry as price_sources
 from advisor.reference.prices.base import (

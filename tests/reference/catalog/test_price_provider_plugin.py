@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Role
-from advisor.engine.samples import sample
+from advisor.engine.answers.samples import sample
 from advisor.management.commands.assess import Command as Assess
 from advisor.reference.models import Catalog, PriceRefresh
 from advisor.reference.prices import registry

@@ -1,0 +1,1 @@
+"""The answers document: its vocabulary, JSON Schema, validation, parsing and older versions."""

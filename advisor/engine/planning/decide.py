@@ -1,0 +1,342 @@
+"""What evaluate and rescore share: the model's shape, the scoring context, the sizing, the cost
+inputs and the decision weighed by cost (a workload's mode moves to its cheaper runnable one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from advisor.engine import sizing as S
+from advisor.engine.answers import parse as PA
+from advisor.engine.answers import vocabulary as A
+from advisor.engine.catalog import Catalog
+from advisor.engine.planning import mode_choice as MC
+from advisor.engine.planning import options as O
+from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing import costing as C
+from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking.scoring import ScoringModel
+from advisor.engine.sizing.measured import Measurement
+from advisor.engine.text import i18n
+
+
+def answers_shape(answers: A.Answers, catalog: Catalog) -> S.ModelShape | None:
+    model = answers.model
+    if model is None:
+        return None
+    if model.architecture is not None:
+        return S.shape_from_architecture(model.architecture)
+    preset = catalog.presets.get(model.preset or "")
+    return S.shape_from_preset(preset) if preset else None
+
+
+def scoring_context(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> SC.Context:
+    flops = None
+    if shape is not None and answers.training is not None:
+        flops = S.training_flops(shape, answers.training).total
+    return SC.Context(
+        region_tpus={k: tuple(v.get("tpus", ())) for k, v in catalog.regions.items()},
+        training_flops=flops,
+    )
+
+
+def coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
+    return answers if isinstance(answers, A.Answers) else PA.parse_answers(answers)
+
+
+def size_workloads(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> O.Sized:
+    tmem = tflops = imem = None
+    kinds = set(answers.kinds)
+    if shape is not None and answers.training is not None and kinds & A.TRAINING_KINDS:
+        tmem = S.training_memory(shape, answers.training, catalog)
+        tflops = S.training_flops(shape, answers.training)
+    if shape is not None and answers.inference is not None:
+        imem = S.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
+    return O.Sized(shape, tmem, tflops, imem)
+
+
+def cost_aware(
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+) -> tuple[SC.Decision, MC.Built, dict[str, dict[str, Any] | None]]:
+    """The scores' decision with each workload's mode weighed by the cost of its best runnable
+    option (mode_choice.choose_mode); the overall mode follows the workloads."""
+    built: MC.Built = {}
+    docs: dict[str, dict[str, Any] | None] = {}
+    workloads = []
+    for scored in d.workloads:
+        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built)
+        docs[wd.kind] = doc
+        workloads.append(wd)
+    moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
+    overall = d.mode
+    families = [w.accelerator for w in workloads if w.kind != "preprocessing"]
+    if families and d.accelerator not in families:
+        # Every workload left the scores' family for one it can be planned on.
+        d = dataclasses.replace(d, accelerator=max(dict.fromkeys(families), key=families.count))
+    if moved and all(w.mode != d.mode for w in workloads if w.accelerator == d.accelerator):
+        # Every workload left the scores' overall mode: the overall mode is the most common one.
+        counts = [w.mode for w in workloads if w.accelerator == d.accelerator] or moved
+        overall = max(dict.fromkeys(counts), key=counts.count)
+    return dataclasses.replace(d, mode=overall, workloads=tuple(workloads)), built, docs
+
+
+def plan_workload(
+    answers: A.Answers,
+    catalog: Catalog,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[SC.WorkloadDecision, dict[str, Any] | None]:
+    """One workload of cost_aware: its family and mode weighed by cost, its options built into
+    `built` (keyed by its kind, so the workloads of one plan are independent of each other).
+    It reads of the workload's decision only its kind, schedule, family, mode and the feasible
+    families and modes (WORKLOAD_PLAN_FIELDS)."""
+    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
+    if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
+        # The family the scores prefer has no plan the team can sign under its answers
+        # as they are; the other family's plan is the answer, not a dead end.
+        other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
+        if other is not None:
+            alt = dataclasses.replace(wd, accelerator=other)
+            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
+            if O.has_plan(built[(wd.kind, other, alt_mode)].options):
+                wd, mode, doc = alt, alt_mode, alt_doc
+    return (wd if mode == wd.mode else dataclasses.replace(wd, mode=mode)), doc
+
+
+# What plan_workload reads of a workload's decision: equal on these, two decisions plan alike.
+WORKLOAD_PLAN_FIELDS = (
+    "kind",
+    "schedule",
+    "accelerator",
+    "mode",
+    "feasible_accelerators",
+    "feasible_modes",
+)
+
+
+def workload_plan_key(wd: SC.WorkloadDecision) -> tuple[Any, ...]:
+    return tuple(getattr(wd, f) for f in WORKLOAD_PLAN_FIELDS)
+
+
+def _planned(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[str, dict[str, Any] | None]:
+    """The workload's mode weighed by cost, its options built into `built`."""
+    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
+    if (wd.kind, wd.accelerator, mode) not in built:
+        built[(wd.kind, wd.accelerator, mode)] = O.build(
+            catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+        )
+    return mode, doc
+
+
+def real_changes(
+    changes: list[dict[str, Any]],
+    current: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    built: MC.Built,
+) -> list[dict[str, Any]]:
+    """Only changes that give a different recommendation: not the current one, not a list that
+    only forbids what is recommended, and not a mode that cost would move back from."""
+    out = []
+    verdicts: dict[tuple[str, str], bool] = {}
+    for change in changes:
+        target = (change["accelerator"], change["deployment_mode"])
+        if target == current:
+            continue
+        if any(
+            isinstance(c["from"], list)
+            and isinstance(c["to"], list)
+            and set(c["to"]) < set(c["from"])
+            for c in change["changes"]
+        ):
+            continue  # narrowing a list only forbids what is recommended: not a lever
+        if target not in verdicts:
+            verdicts[target] = _cost_keeps(target, answers, catalog, d, sized, ci, built)
+        kept = verdicts[target]
+        if kept:
+            out.append(change)
+    return out
+
+
+def card_confidence(
+    options: list[dict[str, Any]], catalog: Catalog, budget: float | None = None
+) -> float:
+    """How sure the first card is: 0.5 + 0.5 * min(1, cost gap to the next runnable, available,
+    priced option / (full-gap fraction * its cost)); 1.0 when it is the only one; 0.5 when the
+    first is unpriced; at most 0.5 when it misses its latency or deadline target, or when it
+    alone costs more a month than the budget (a whole 8-card server bought for a job
+    that fits one card was "100%" sure at $17,114 over a $15,000 budget)."""
+    if not options:
+        return 0.5
+    first = options[0]
+    cost = first["cost_to_result"]["usd"]
+    if cost is None:
+        conf = 0.5
+    else:
+        nxt = [
+            o["cost_to_result"]["usd"]
+            for o in options[1:]
+            if o["stack"]["runnable"]
+            and o["availability"]["available"]
+            and o["cost_to_result"]["usd"] is not None
+        ]
+        if not nxt or cost <= 0:
+            conf = 1.0
+        else:
+            full = catalog.figure("card_confidence_full_gap") * cost
+            conf = round(0.5 + 0.5 * min(1.0, max(0.0, nxt[0] - cost) / full), 3)
+    if first.get("meets_latency") is False or first.get("meets_deadline") is False:
+        conf = min(conf, 0.5)
+    monthly = first.get("monthly_cost_usd")
+    if monthly is not None:
+        # The budget is checked against compute and hosting; operations are named apart.
+        monthly -= float(first.get("staff_usd_per_month") or 0) + float(
+            first.get("ops_bought_in_usd_per_month") or 0
+        )
+    if budget is not None and monthly is not None and monthly > budget:
+        conf = min(conf, 0.5)
+    return conf
+
+
+def _cost_keeps(
+    target: tuple[str, str],
+    answers: A.Answers,
+    catalog: Catalog,
+    d: SC.Decision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    built: MC.Built,
+) -> bool:
+    """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
+    modes are never moved by cost, and public cloud is where the catalog's prices are, so only
+    GPU flips to a hosted mode (dedicated hosting, bare metal) are checked."""
+    if target[0] != "gpu" or target[1] not in ("dedicated_hosting", "bare_metal"):
+        return True
+    for wd in d.workloads:
+        trial = dataclasses.replace(
+            wd,
+            accelerator=target[0],
+            mode=target[1],
+            feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
+        )
+        mode, _ = MC.choose_mode(
+            catalog, answers, trial, sized, ci, "en", built, full_preferred=False
+        )
+        if mode != target[1]:
+            return False
+    return True
+
+
+def headline_option(firsts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first option whose billing the headline shows: of the costliest workload."""
+    return max(
+        (o for o in firsts if o.get("billing")),
+        key=lambda o: o["monthly_cost_usd"] or 0.0,
+        default=None,
+    )
+
+
+def family_scores(d: SC.Decision) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for acc in SC.ACCELERATORS:
+        idx = SC.OPTIONS.index(acc)
+        feasible = [w for w in d.workloads if acc in w.feasible_accelerators]
+        out[acc] = round(sum(w.scores[idx] for w in feasible), 3) if feasible else None
+    return out
+
+
+def as_of_date(catalog: Catalog, today: date | str | None) -> date:
+    if isinstance(today, date):
+        return today
+    if isinstance(today, str):
+        return date.fromisoformat(today)
+    newest = catalog.newest_price_date()
+    return date.fromisoformat(newest) if newest else date(1970, 1, 1)
+
+
+def confidence_pair(d: SC.Decision, scoring: ScoringModel) -> tuple[float, float]:
+    return (
+        SC.confidence(d.accelerator_margin, d.max_margin, scoring),
+        SC.confidence(d.mode_margin, d.max_margin, scoring),
+    )
+
+
+def cost_inputs(
+    answers: A.Answers,
+    catalog: Catalog,
+    when: date,
+    stale_days: float,
+    measurements: tuple[Measurement, ...] = (),
+) -> BL.CostInputs:
+    m = answers.maturity
+    return BL.CostInputs(
+        catalog=catalog,
+        today=when,
+        stale_days=stale_days,
+        regions=answers.organization.regions,
+        clouds=answers.deployment.clouds,
+        residency=answers.deployment.data_residency,
+        china=answers.deployment.china_connectivity,
+        ops_capacity=answers.cost.ops_capacity,
+        ops_headcount=answers.cost.ops_headcount,
+        staff_region=staff_region_of(answers),
+        billing=answers.cost.billing,
+        predictable=m.demand != "unpredictable",
+        stable=m.stack_changes in ("quarterly", "rarely") and m.pipeline == "standardized",
+        serving=answers.frameworks.serving,
+        amortisation_months=answers.cost.amortisation_months,
+        capex_budget_usd=answers.cost.capex_budget_usd,
+        measurements=measurements,
+    )
+
+
+def staff_region_of(answers: A.Answers) -> str | None:
+    # Where the operations staff work: their answer, else where the organisation is first.
+    return answers.cost.ops_region or next(iter(answers.organization.regions), None)
+
+
+def staff_section(
+    answers: A.Answers, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], str | None]:
+    """What the staff cost was priced with (result cost.staff), and a note when the region has
+    no sourced wage of its own."""
+    region = staff_region_of(answers)
+    key, regional = C.staff_wage_figure(catalog, region)
+    doc = {
+        "region": region,
+        "wage_figure": key,
+        "regional_wage": regional,
+        "usd_per_hour": round(C.staff_usd_per_hour(catalog, region), 2),
+        "headcount": answers.cost.ops_headcount,
+        # No operations staff of its own: every staff hour is bought in (a contractor or a
+        # managed service), which the report says where it states the staff cost.
+        "bought_in": answers.cost.ops_capacity == "none" or answers.cost.ops_headcount == 0,
+    }
+    note = None
+    if not regional:
+        note = i18n.message(
+            "cost.staff_us_wage", lang, region=i18n.value_label("cost.ops_region", region, lang)
+        )
+    return doc, note

@@ -1,0 +1,1 @@
+"""Scoring and ranking: hard constraints, soft scores, tiers and dominance."""
