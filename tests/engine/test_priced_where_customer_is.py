@@ -14,7 +14,7 @@ from typing import Any
 
 from advisor.engine import Catalog, ScoringModel, evaluate
 from advisor.engine.answers.parse import parse_answers
-from advisor.engine.planning import options as O
+from advisor.engine.planning.availability import unknown_place
 from tests.engine.test_expert_cases import team, workload
 
 
@@ -106,7 +106,7 @@ def test_a_region_less_row_adds_the_round_trip_of_an_unknown_place_to_serving(
     unplaced = [o for o in w["options"] if _row(o)["region"] == "global (not stated)"]
     assert unplaced
     for o in unplaced:
-        assert o["availability"] == O.unknown_place(catalog, ["tokyo"])
+        assert o["availability"] == unknown_place(catalog, ["tokyo"])
         assert o["round_trip_ms"] == 242.0
         assert not _in_region(o)
     assert _in_region(w["options"][0])

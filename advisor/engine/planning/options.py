@@ -16,15 +16,16 @@ from advisor.engine.answers import vocabulary as A
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.catalog import stack as ST
 from advisor.engine.planning import nonllm as NL
-from advisor.engine.planning import serving_cost as SV
 from advisor.engine.planning import training_cost as TR
+from advisor.engine.planning.availability import availability, unknown_place
+from advisor.engine.planning.house import house_beside_first
+from advisor.engine.planning.priced_option import IN_REGION, priced_option, priced_pairs
 from advisor.engine.pricing import billing as BL
 from advisor.engine.pricing import china as CN
 from advisor.engine.pricing import owned as OW
 from advisor.engine.pricing import units as UN
 from advisor.engine.ranking import scoring as SC
 from advisor.engine.ranking import tiers as RK
-from advisor.engine.text import clouds as CL
 from advisor.engine.text import i18n
 
 # Rule ids stated in the result document (recommendation.rules, workloads[].rules).
@@ -61,136 +62,6 @@ class Options:
     # devices, same billing): left out of `options`, each whole with `dominated_by`, the id of
     # the option that beats it.
     dominated: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-
-
-def round_trip_ms(catalog: Catalog, a: str, b: str) -> float | None:
-    """Round-trip time between two region keys from the catalog table (None = not measured)."""
-    if a == b:
-        return 0.0
-    pairs = catalog.round_trip.get("pairs", {})
-    value = pairs.get(f"{a}|{b}", pairs.get(f"{b}|{a}"))
-    return None if value is None else float(value)
-
-
-def availability(
-    catalog: Catalog,
-    acc: Accelerator,
-    mode: str,
-    regions: Sequence[str],
-    clouds: Sequence[str] = (),
-) -> dict[str, Any]:
-    """Whether the card is offered where the customer is (memoised on the catalog).
-
-    Public cloud: the catalog's availability table per region (a price-list row is not
-    availability); a region missing from the table falls back to a price row located there.
-    When the team names its `clouds`, only what those clouds offer counts (AWS offering a card
-    in Tokyo does not make it available to a team that rents only from Azure), as only their
-    prices price it. Hosted modes: an offer located in one of the customer's regions. Owned
-    modes (private cloud, on premises): the customer's own hardware, available where the
-    customer is (`owned`).
-    """
-    key = ("availability", acc.id, mode, tuple(regions), tuple(clouds))
-    return catalog.memo(
-        key, lambda: _availability(catalog, acc, mode, tuple(regions), tuple(clouds))
-    )
-
-
-def _offered_in(
-    catalog: Catalog, acc: Accelerator, mode: str, clouds: Sequence[str]
-) -> tuple[set[str], str | None]:
-    table = catalog.availability.get("regions", {})
-    named = mode == "public_cloud" and bool(clouds)
-    priced = {
-        p.region_key
-        for p in catalog.prices_by_accelerator.get(acc.id, ())
-        if mode in p.modes and p.region_key and (not named or p.cloud in clouds)
-    }
-    if mode != "public_cloud":
-        return priced, None
-    if named:
-        offered = {
-            r
-            for r, v in table.items()
-            for e in v.get("by_provider") or ()
-            if acc.id in (e.get("cards") or ()) and CL.of_provider(str(e["provider"])) in clouds
-        }
-    else:
-        offered = {r for r, v in table.items() if acc.id in v.get("public_cloud", ())}
-    offered |= {r for r in priced if r not in table}
-    return offered, catalog.availability.get("source")
-
-
-def _availability(
-    catalog: Catalog,
-    acc: Accelerator,
-    mode: str,
-    regions: tuple[str, ...],
-    clouds: tuple[str, ...],
-) -> dict[str, Any]:
-    if mode in OW.OWNED_MODES:
-        # The customer's own hardware is installed where the customer is: no offer to look up.
-        return {
-            "available": True,
-            "regions": list(regions),
-            "nearest_region": None,
-            "round_trip_ms": None,
-            "source": None,
-            "as_of": None,
-            "owned": True,
-        }
-    offered, source = _offered_in(catalog, acc, mode, clouds)
-    # Offered in the customer's country counts (Tokyo data may live in Ishikari); the option's
-    # price then says where, and the report notes the distance.
-    here = [r for r in regions if r in offered or any(BL.in_country(o, (r,)) for o in offered)]
-    nearest: str | None = None
-    rtt: float | None = None
-    if not here and offered:
-        best: tuple[float, str] | None = None
-        for r in regions:
-            for o in sorted(offered):
-                t = round_trip_ms(catalog, r, o)
-                if t is not None and (best is None or (t, o) < best):
-                    best = (t, o)
-        if best is not None:
-            rtt, nearest = best
-    table = catalog.availability.get("regions", {})
-    sources = sorted(
-        {str(table[r]["source"]) for r in regions if r in table and "source" in table[r]}
-    )
-    return {
-        "available": bool(here),
-        "regions": here,
-        "nearest_region": nearest,
-        "round_trip_ms": rtt,
-        "source": "; ".join(sources) or source,
-        "as_of": catalog.availability.get("as_of"),
-    }
-
-
-def unknown_place(catalog: Catalog, regions: Sequence[str]) -> dict[str, Any]:
-    """The availability of an option billed on a row that names no region, for a customer who
-    names theirs: not where the customer is (nobody can check it is), and as far as the farthest
-    region the round-trip table measures from the customer's nearest region (a row "global (not
-    stated)" may run anywhere its provider does). None when no region of theirs is measured."""
-
-    def build() -> dict[str, Any]:
-        pairs = catalog.round_trip.get("pairs", {})
-        farthest = [
-            max(float(v) for k, v in pairs.items() if r in k.split("|"))
-            for r in regions
-            if any(r in k.split("|") for k in pairs)
-        ]
-        return {
-            "available": False,
-            "regions": [],
-            "nearest_region": None,
-            "round_trip_ms": min(farthest) if farthest else None,
-            "source": catalog.round_trip.get("source"),
-            "as_of": catalog.round_trip.get("as_of"),
-            "location_unknown": True,
-        }
-
-    return catalog.memo(("unknown_place", tuple(regions)), build)
 
 
 def _region_less(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> bool:
@@ -252,9 +123,6 @@ def _precision(answers: A.Answers, phase: str) -> str | None:
 # Marks the cost inputs of a re-plan (in their `sized` memo): options built with them are
 # shared between the re-plans of one evaluation, read-only.
 REPLAN = ("replan",)
-# The one data residency planning tells apart from the others (billing, serving and the options
-# read it as "is it this"; planning_key and the option memo key on that alone).
-IN_REGION = "in_region"
 
 
 def planning_key(answers: A.Answers) -> tuple[Any, ...]:
@@ -394,7 +262,7 @@ def _build(
     work = answers.work if phase == "inference" else None
     if (sized.shape is None and work is None) or phase == "preprocessing":
         return Options(out, excluded)
-    priced = _priced_pairs(catalog) if only_priced else None
+    priced = priced_pairs(catalog) if only_priced else None
     for index, acc in enumerate(catalog.accelerators):
         if acc.type != acc_type or (priced is not None and (acc.id, mode) not in priced):
             continue
@@ -459,9 +327,7 @@ def _build(
                     answers.frameworks,
                     separate_preprocessing="preprocessing" in answers.kinds,
                 )
-            return _priced_option(
-                catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt
-            )
+            return priced_option(catalog, answers, kind, schedule, acc, mode, phase, sized, ci, rtt)
 
         def planned(
             rtt: float | None,
@@ -547,218 +413,9 @@ def _build(
     )
 
 
-# Fields of an option doc that are its own (copied out of the memo); `prices` and
-# `break_even_utilisation` are the memoised offer's, shared and read-only by contract.
-_OWN_DICTS = (
-    "cost_per_run_usd",
-    "cost_to_result",
-    "compute_usd_per_month",
-    "cost_per_million_output_tokens_usd",
-)
-
-
-_OPTION_MEMO_MAX = 10_000
-
-
-def _copy_option(option: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(option)
-    for k in _OWN_DICTS:
-        if k in out:
-            out[k] = dict(out[k])
-    out["missing_prices"] = list(out["missing_prices"])
-    return out
-
-
-def _option_inputs(
-    catalog: Catalog,
-    answers: A.Answers,
-    kind: str,
-    schedule: str,
-    mode: str,
-    phase: str,
-    shape: S.ModelShape,
-    ci: BL.CostInputs,
-) -> object:
-    """A token for everything a card's priced option reads besides the card and the round trip:
-    the workload, the mode, the sizing answers (which determine the memory and FLOPs) and the
-    cost inputs. Memoised on the catalog, so equal inputs give the same token."""
-    local = ("option_inputs", kind, schedule, mode)
-    token = ci.sized.get(local)
-    if token is None:
-        sizing = (
-            (answers.training,)
-            if phase == "training"
-            else (answers.inference, answers.frameworks.serving, answers.cost.hours_per_day)
-        )
-        key = (
-            "option_inputs",
-            kind,
-            schedule,
-            mode,
-            shape,
-            sizing,
-            ci.today,
-            ci.stale_days,
-            ci.regions,
-            ci.clouds,
-            ci.residency == IN_REGION,
-            ci.china,
-            ci.ops_capacity,
-            ci.ops_headcount,
-            ci.staff_region,
-            ci.billing,
-            ci.predictable,
-            ci.stable,
-            ci.measurements,
-        )
-        token = ci.sized[local] = catalog.memo(key, object)
-    return token
-
-
-def _priced_option(
-    catalog: Catalog,
-    answers: A.Answers,
-    kind: str,
-    schedule: str,
-    acc: Accelerator,
-    mode: str,
-    phase: str,
-    sized: Sized,
-    ci: BL.CostInputs,
-    rtt: float | None,
-) -> dict[str, Any] | None:
-    """One card's sized and priced option (None = it does not fit), memoised on the catalog:
-    the same cards in the same modes recur across the builds of one evaluation and across
-    evaluations of the same answers. A copy is handed out, so callers may change it."""
-
-    def compute() -> dict[str, Any] | None:
-        shape = sized.shape
-        if shape is None:
-            return None
-        if phase == "training" and sized.tmem and sized.tflops and answers.training:
-            return TR.training_option(
-                acc,
-                mode,
-                kind,
-                schedule,
-                shape,
-                answers.training,
-                sized.tmem,
-                sized.tflops,
-                ci,
-            )
-        if phase == "inference" and sized.imem and answers.inference:
-            return SV.inference_option(
-                acc,
-                mode,
-                kind,
-                shape,
-                answers.inference,
-                sized.imem,
-                answers.cost.hours_per_day,
-                ci,
-                rtt_ms=rtt,
-            )
-        return None
-
-    if sized.shape is None:
-        return None
-    token = _option_inputs(catalog, answers, kind, schedule, mode, phase, sized.shape, ci)
-    memo: dict[Any, dict[str, Any] | None] = catalog.memo("option_memo", dict)
-    key = (token, acc.id, rtt)
-    try:
-        found = memo[key]
-    except KeyError:
-        if len(memo) >= _OPTION_MEMO_MAX:  # option docs are large: a memo of their own, bounded
-            memo.clear()
-        found = memo[key] = compute()
-    return None if found is None else _copy_option(found)
-
-
-def billed_price(option: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The price the option is billed at (None when it has none)."""
-    used = option.get("billing_used")
-    price: Mapping[str, Any] | None = (option.get("prices") or {}).get(used) if used else None
-    return price
-
-
 def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:
     """Some option runs the team's stack as it is and has a price: a plan it can sign."""
     return any(
         o["stack"]["runnable"] and (o.get("cost_to_result") or {}).get("usd") is not None
         for o in options
     )
-
-
-def _priced_pairs(catalog: Catalog) -> frozenset[tuple[str, str]]:
-    """(accelerator, mode) pairs that have at least one price in the catalog."""
-    return catalog.memo(
-        "priced_pairs",
-        lambda: frozenset(
-            (p.accelerator_id, m)
-            for p in catalog.prices
-            if not p.on_request or p.indicative
-            for m in p.modes
-        ),
-    )
-
-
-def house_beside_first(options: Sequence[dict[str, Any]], lang: str = "en") -> None:
-    """The operator's own servers sold on request that fit this workload (an
-    option runnable with the team's stack, the server in the customer's region) are listed on the
-    first priced option as `house_on_request`, with their sizing, so that the report shows
-    "our server for this workload: ask for a price" beside it. They stay unpriced and are never
-    ranked as if priced; the key is absent when there is none (results keep their bytes)."""
-    if not options:
-        return
-    found = house_offers(options, lang=lang)
-    if not found:
-        return
-    first = beside_first(options)
-    # The server that prices the option itself is its plan, not a server beside it.
-    own = billed_price(first)
-    found = [f for f in found if not own or f["price_id"] != own["price_id"]]
-    if found:
-        first["house_on_request"] = found
-
-
-def beside_first(options: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The option the operator's servers are shown beside: the first priced one, else the first."""
-    return next((o for o in options if o["cost_to_result"]["usd"] is not None), options[0])
-
-
-def house_offers(
-    options: Sequence[Mapping[str, Any]], near: Sequence[str] = (), *, lang: str = "en"
-) -> list[dict[str, Any]]:
-    """The operator's servers sold on request among a mode's options, each sized for the card's
-    option: runnable with the team's stack, the server in the customer's region or in one of
-    the `near` regions (neighbours), once each."""
-    found: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for o in options:
-        if not o["stack"]["runnable"]:
-            continue
-        for offer in o.get("on_request") or []:
-            if not offer.get("house") or offer["price_id"] in seen:
-                continue
-            # Only a server where the customer is or next door (the list beside an option
-            # names the rest).
-            here = offer.get("region_match") == "exact" and o["availability"]["available"]
-            if not (here or offer.get("region_key") in near):
-                continue
-            seen.add(offer["price_id"])
-            needed = int(o.get("min_count") or o["count"])
-            per_unit = max(1, int(offer.get("gpus_per_unit") or 1))
-            found.append(
-                {
-                    **offer,
-                    "accelerator_id": o["accelerator_id"],
-                    "name": o["name"],
-                    "needed_count": needed,
-                    "servers": -(-needed // per_unit),
-                    "option_rank": o["rank"],
-                    # How the server is sold, in words, wherever it is shown.
-                    "deployment": i18n.deployment_words(offer.get("modes") or (), lang),
-                }
-            )
-    return found

@@ -32,6 +32,8 @@ from advisor.engine.planning import nonllm as NL
 from advisor.engine.planning import options as O
 from advisor.engine.planning import relax as R
 from advisor.engine.planning.decide import card_confidence
+from advisor.engine.planning.house import beside_first, house_offers
+from advisor.engine.planning.priced_option import billed_price
 from advisor.engine.pricing import asked as Q
 from advisor.engine.pricing import billing as BL
 from advisor.engine.ranking import scoring as SC
@@ -365,11 +367,11 @@ def _house_from_hosted_modes(
     ):
         return
     near = R.neighbours(catalog, answers.organization.regions)
-    first = O.beside_first(options)
+    first = beside_first(options)
     listed = list(first.get("house_on_request") or [])
     seen = {str(h["price_id"]) for h in listed}
     # The server that prices the first option is its plan, not a server beside it.
-    own = O.billed_price(first)
+    own = billed_price(first)
     if own:
         seen.add(str(own["price_id"]))
     for mode in allowed:
@@ -378,7 +380,7 @@ def _house_from_hosted_modes(
             built[key] = O.build(
                 catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
             )
-        for offer in O.house_offers(built[key].options, near, lang=lang):
+        for offer in house_offers(built[key].options, near, lang=lang):
             if offer["price_id"] not in seen:
                 seen.add(offer["price_id"])
                 listed.append({**offer, "deployment_mode": mode})

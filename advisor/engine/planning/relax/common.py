@@ -10,6 +10,7 @@ from typing import Any
 from advisor.engine.answers import vocabulary as A
 from advisor.engine.catalog import Catalog
 from advisor.engine.planning import options as O
+from advisor.engine.planning.availability import round_trip_ms
 from advisor.engine.pricing import billing as BL
 from advisor.engine.ranking import scoring as SC
 from advisor.engine.text import i18n
@@ -59,7 +60,7 @@ def neighbours(catalog: Catalog, regions: Sequence[str]) -> list[str]:
     for n in catalog.regions:
         if n in regions or n in out or n == "japan":
             continue
-        rtts = [O.round_trip_ms(catalog, r, n) for r in regions]
+        rtts = [round_trip_ms(catalog, r, n) for r in regions]
         known = [t for t in rtts if t is not None]
         if known:
             timed.append((min(known), n))

@@ -9,6 +9,7 @@ from typing import Any
 from advisor.engine.answers import vocabulary as A
 from advisor.engine.catalog import Catalog, Price
 from advisor.engine.planning import options as O
+from advisor.engine.planning.priced_option import billed_price
 from advisor.engine.planning.relax.common import HOSTED, Plan, neighbours, with_answer
 from advisor.engine.pricing import billing as BL
 from advisor.engine.text import i18n
@@ -70,7 +71,7 @@ def quote(
 def _priced_by(option: Mapping[str, Any], price_id: str) -> bool:
     """Whether the house offer prices the option on a firm figure (an indicative one is a
     quote to ask for)."""
-    price = O.billed_price(option) or {}
+    price = billed_price(option) or {}
     return price.get("price_id") == price_id and not price.get("indicative")
 
 

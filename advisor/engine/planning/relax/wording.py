@@ -7,7 +7,7 @@ from typing import Any
 
 from advisor.engine.answers import vocabulary as A
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import options as O
+from advisor.engine.planning.availability import round_trip_ms
 from advisor.engine.planning.relax.common import Relax, regions_text
 from advisor.engine.text import i18n
 
@@ -46,7 +46,7 @@ def _gives_up(
         region = str(r.region)
         known = [
             t
-            for t in (O.round_trip_ms(catalog, x, region) for x in answers.organization.regions)
+            for t in (round_trip_ms(catalog, x, region) for x in answers.organization.regions)
             if t is not None
         ]
         code = (

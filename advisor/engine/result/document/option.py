@@ -64,7 +64,7 @@ class Availability(TypedDict):
     # Owned hardware (private cloud, on premises) is where the customer is by definition.
     owned: NotRequired[bool]
     # Billed on a row that names no region: not where the customer is, its round trip the
-    # farthest measured from the customer's nearest region (options.unknown_place).
+    # farthest measured from the customer's nearest region (availability.unknown_place).
     location_unknown: NotRequired[bool]
 
 
