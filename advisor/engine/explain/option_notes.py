@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from advisor.engine.catalog import Catalog
-from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing.regions import in_country
 from advisor.engine.text import i18n, labels
 
 
@@ -190,7 +190,7 @@ def _basis_notes(
                 regions=i18n.list_separator(lang).join(
                     i18n.value_label("organization.regions", r, lang)
                     for r in regions
-                    if BL.in_country(price["region_key"], (r,))
+                    if in_country(price["region_key"], (r,))
                 ),
             )
         ]

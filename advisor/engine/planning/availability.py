@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.pricing import billing as BL
 from advisor.engine.pricing import owned as OW
+from advisor.engine.pricing.regions import in_country
 from advisor.engine.text import clouds as CL
 
 
@@ -89,7 +89,7 @@ def _availability(
     offered, source = _offered_in(catalog, acc, mode, clouds)
     # Offered in the customer's country counts (Tokyo data may live in Ishikari); the option's
     # price then says where, and the report notes the distance.
-    here = [r for r in regions if r in offered or any(BL.in_country(o, (r,)) for o in offered)]
+    here = [r for r in regions if r in offered or any(in_country(o, (r,)) for o in offered)]
     nearest: str | None = None
     rtt: float | None = None
     if not here and offered:

@@ -12,9 +12,10 @@ from advisor.engine import sizing as S
 from advisor.engine.answers.vocabulary import Inference
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.pricing import tco as T
-from advisor.engine.pricing.billing import CostInputs, in_country, not_offered, unit_of
+from advisor.engine.pricing.billing import CostInputs, unit_of
 from advisor.engine.pricing.costing import capacity_doc, option_money, round_or_none, target_margin
 from advisor.engine.pricing.owned import unpriced_doc
+from advisor.engine.pricing.regions import in_country, not_offered
 from advisor.engine.sizing import measured as M
 from advisor.engine.sizing import throughput as TH
 

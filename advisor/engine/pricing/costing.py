@@ -1,7 +1,7 @@
 """An option's money: compute per billing slot, storage, egress, operations staff, owned
 hardware, the premium China route, capacity beyond the on-demand ceiling and the target margin.
 
-Prices are chosen in billing.py; training and serving options (training_cost.py,
+Prices are chosen in price_rows.py; training and serving options (training_cost.py,
 serving_cost.py) call `option_money` with their device counts and hours; ranking.py orders them.
 """
 
@@ -20,15 +20,13 @@ from advisor.engine.pricing.billing import (
     HOURLY_SLOTS,
     SLOT_TO_BILLING,
     CostInputs,
-    PriceChoice,
-    best_offer,
     billed_devices,
-    cheaper_elsewhere,
     china_bandwidth_cost,
     choose_slot,
-    on_request_offers,
 )
+from advisor.engine.pricing.offers import best_offer
 from advisor.engine.pricing.owned import OWNED_MODES, owned_doc
+from advisor.engine.pricing.price_rows import PriceChoice, cheaper_elsewhere, on_request_offers
 from advisor.engine.text import clouds
 
 

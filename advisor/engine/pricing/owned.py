@@ -9,7 +9,8 @@ from typing import Any
 
 from advisor.engine.catalog import Accelerator
 from advisor.engine.pricing import tco as T
-from advisor.engine.pricing.billing import CostInputs, PriceChoice, is_stale
+from advisor.engine.pricing.billing import CostInputs
+from advisor.engine.pricing.price_rows import PriceChoice, is_stale
 
 
 def owned_doc(

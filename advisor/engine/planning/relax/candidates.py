@@ -35,7 +35,7 @@ _WEIGHT = {
     "residency": 3,
 }
 # Regions in one country, for what a team keeps when a neighbouring region is added (data in the
-# US stays in the US). Wider than billing.COUNTRY, which decides residency for prices, on purpose:
+# US stays in the US). Wider than regions.COUNTRY, which decides residency for prices, on purpose:
 # this only words the trade-off and never admits a price.
 _COUNTRY = {
     "los_angeles": "us",

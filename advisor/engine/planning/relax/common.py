@@ -12,6 +12,7 @@ from advisor.engine.catalog import Catalog
 from advisor.engine.planning import options as O
 from advisor.engine.planning.availability import round_trip_ms
 from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing.regions import NEIGHBOURS
 from advisor.engine.ranking import scoring as SC
 from advisor.engine.text import i18n
 
@@ -22,7 +23,7 @@ Plan = Callable[[A.Answers], tuple[O.Sized, BL.CostInputs]]
 HOSTED = ("public_cloud", "dedicated_hosting", "bare_metal")
 # Mainland China has no measured round trip in the catalog; its neighbour for hosting is Hong
 # Kong, where the China routes (CN2 GIA, CMI) the catalog prices land.
-_FIXED_NEIGHBOURS = BL.NEIGHBOURS
+_FIXED_NEIGHBOURS = NEIGHBOURS
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

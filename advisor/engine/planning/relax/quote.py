@@ -12,6 +12,7 @@ from advisor.engine.planning import options as O
 from advisor.engine.planning.priced_option import billed_price
 from advisor.engine.planning.relax.common import HOSTED, Plan, neighbours, with_answer
 from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing.regions import in_country
 from advisor.engine.text import i18n
 
 
@@ -38,7 +39,7 @@ def quote(
     best: tuple[tuple[int, int, int, str], dict[str, Any]] | None = None
     for p in _house_offers(catalog):
         key = str(p.region_key)
-        here = key in regions or BL.in_country(key, regions)
+        here = key in regions or in_country(key, regions)
         if not here and key not in near:
             continue
         modes = [m for m in p.modes if m in answers.deployment.allowed_modes]
