@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 
 from advisor.engine import AnswersError, Problem, answers_schema, check_partial, parse_answers
 from advisor.engine.answers import problems as engine_problems
+from advisor.engine.answers.cross_field import cross_field_problems
 from advisor.engine.answers.problems import draft_problems, validate
 from advisor.engine.answers.schema import schema_doc, validator
 from advisor.engine.answers.upgrade import upgrade_answers
@@ -267,7 +268,7 @@ def _whole_schema_problems(doc: dict[str, Any], partial: bool) -> list[tuple[str
         for error in validator(partial).iter_errors(bounded)
         for p in engine_problems._schema_problems(error)
     ]
-    found += engine_problems.cross_field_problems(bounded, partial=partial)
+    found += cross_field_problems(bounded, partial=partial)
     typed = {p.path for p in found if p.code == "type"}
     too_long = {p.path for p in found if p.code == "max_length"}
     # A wrong schema_version first (the rest were judged by the current version), then by path.

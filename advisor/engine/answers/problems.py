@@ -1,24 +1,21 @@
-"""Validating an answers document: Problem (a field path and a message in the user's terms), the
-schema's errors rewritten for people, bounds on hostile input and the cross-field rules.
+"""Validating an answers document: the schema's errors rewritten for people, bounds on hostile
+input, the cross-field rules (cross_field.py) run after them, and the problems a draft may have.
 
-Only comparisons between two numbers are beyond JSON Schema, and only documents of an older
-version hold any (version 1: output <= context; versions 1 and 2: kv_heads divides
-attention_heads, attention_heads divides hidden_size, experts_per_token <= experts,
-active_parameters <= parameters); their schemas say them in the fields' descriptions and
-`cross_field_problems` checks them. Version 3 states every rule in the schema's own terms: a
-document valid by its schema meets every rule here. A document is checked against the schema of
-the version it states (schema.version_of).
+Problem and AnswersError (problem.py) are exported from here too: pages and forms name this
+module only. A document is checked against the schema of the version it states
+(schema.version_of).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
+from advisor.engine.answers.cross_field import cross_field_problems
+from advisor.engine.answers.problem import AnswersError, Problem, join_path
 from advisor.engine.answers.schema import (
     root_validator,
     schema_doc,
@@ -26,64 +23,24 @@ from advisor.engine.answers.schema import (
     sections,
     version_of,
 )
-from advisor.engine.answers.upgrade import v2_head_dim
 from advisor.engine.answers.vocabulary import (
-    INFERENCE_KINDS,
-    MAX_HEAD_DIM,
     MAX_KEY_CHARS,
     MAX_PROBLEMS,
     MAX_UNKNOWN_KEYS,
-    MIN_HEAD_DIM,
     SCHEMA_VERSION,
     SCHEMA_VERSIONS,
-    TRAINING_KINDS,
-    WORK_MODEL_UNIT,
-    WORK_UNITS,
-    WORKLOAD_KINDS,
 )
 from advisor.engine.text import i18n
 
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an answers document: where (`path`), what (`code`) and details."""
-
-    path: str
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def message(self, lang: str = "en") -> str:
-        """The problem as a sentence in `lang` ("en" or "zh-hant")."""
-        return i18n.problem_message(self.code, self.path, self.params, lang)
-
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
-        """JSON form: path, code, params and the message in `lang`."""
-        return {
-            "path": self.path,
-            "code": self.code,
-            "params": dict(self.params),
-            "message": self.message(lang),
-        }
-
-
-class AnswersError(ValueError):
-    """An answers document is invalid; `.problems` lists every problem found."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems: list[Problem] = list(problems)
-        summary = "; ".join(f"{p.path or '(root)'}: {p.message()}" for p in self.problems[:5])
-        super().__init__(f"{len(self.problems)} problem(s): {summary}")
-
-
-def join_path(parts: Iterable[str | int]) -> str:
-    """Render a JSON path as `workloads[1].kind`."""
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
+__all__ = [
+    "AnswersError",
+    "Problem",
+    "check_partial",
+    "draft_problems",
+    "first_problems",
+    "join_path",
+    "validate",
+]
 
 
 def _fmt_value(value: Any) -> str:
@@ -253,206 +210,6 @@ def first_problems(
 ) -> tuple[list[Problem], int]:
     """The problems a caller lists (at most `limit`) and how many more there are."""
     return list(problems[:limit]), max(0, len(problems) - limit)
-
-
-def _as_mapping(value: Any) -> Mapping[str, Any] | None:
-    return value if isinstance(value, Mapping) else None
-
-
-def cross_field_problems(
-    doc: Mapping[str, Any], *, partial: bool, version: int = SCHEMA_VERSION
-) -> list[Problem]:
-    """Rules across fields. Each rule only runs on values that are structurally valid."""
-    problems: list[Problem] = []
-    workloads = doc.get("workloads")
-    kinds: list[str] = []
-    if isinstance(workloads, list):
-        first_seen: dict[str, int] = {}
-        for i, w in enumerate(workloads):
-            kind = w.get("kind") if isinstance(w, Mapping) else None
-            if not isinstance(kind, str) or kind not in WORKLOAD_KINDS:
-                continue
-            if kind in first_seen:
-                problems.append(
-                    Problem(
-                        f"workloads[{i}].kind",
-                        "duplicate_workload",
-                        {"kind": kind, "first": f"workloads[{first_seen[kind]}]"},
-                    )
-                )
-            else:
-                first_seen[kind] = i
-                kinds.append(kind)
-    training = _as_mapping(doc.get("training"))
-    inference = _as_mapping(doc.get("inference"))
-    if not partial:
-        needs_training = [k for k in kinds if k in TRAINING_KINDS]
-        if needs_training and "training" not in doc:
-            problems.append(
-                Problem(
-                    "training",
-                    "section_required",
-                    {"section": "training", "kinds": ", ".join(needs_training)},
-                )
-            )
-        needs_inference = [k for k in kinds if k in INFERENCE_KINDS]
-        if needs_inference and "inference" not in doc and "work" not in doc:
-            problems.append(
-                Problem(
-                    "inference",
-                    "section_required",
-                    {"section": "inference", "kinds": ", ".join(needs_inference)},
-                )
-            )
-        # Work counted in its own unit needs no token inference section (nor a model for it).
-        applicable = {
-            "training": bool(needs_training),
-            "inference": bool(needs_inference) and "work" not in doc,
-        }
-        present = [s for s in ("training", "inference") if s in doc and applicable[s]]
-        if present and "model" not in doc:
-            problems.append(Problem("model", "model_required", {"sections": ", ".join(present)}))
-    if training is not None:
-        method = training.get("method")
-        if method in ("lora", "qlora") and "lora_rank" not in training and not partial:
-            problems.append(Problem("training.lora_rank", "lora_rank_required", {"method": method}))
-    if inference is not None:
-        # Version 1 only: its context included the output, so the two could contradict.
-        ctx, out = inference.get("context_tokens"), inference.get("output_tokens")
-        if version == 1 and _is_int(ctx) and _is_int(out) and out > ctx:
-            problems.append(
-                Problem(
-                    "inference.output_tokens",
-                    "output_exceeds_context",
-                    {"output": i18n.fmt_number(out), "context": i18n.fmt_number(ctx)},
-                )
-            )
-        if "batch_window_hours" not in inference and not partial:
-            # The start and the firmness describe a window: without its length there is none.
-            for key in ("batch_window_start_hour", "batch_window_firmness"):
-                if key in inference:
-                    problems.append(Problem(f"inference.{key}", "batch_window_hours_required", {}))
-    problems.extend(_work_problems(doc, kinds))
-    model = _as_mapping(doc.get("model"))
-    arch = _as_mapping(model.get("architecture")) if model is not None else None
-    if arch is not None and version >= 3:
-        # Version 3's numbers are free within their bounds; a mixture of experts states both
-        # of its routing numbers (the schema's allOf says so too).
-        if not partial:
-            for given, needed, code in (
-                ("inactive_experts", "experts_per_token", "experts_k_required"),
-                ("experts_per_token", "inactive_experts", "inactive_experts_required"),
-            ):
-                if given in arch and needed not in arch:
-                    problems.append(Problem(f"model.architecture.{needed}", code, {}))
-    elif arch is not None:
-        problems.extend(_v2_architecture_problems(arch, partial=partial))
-    deployment = _as_mapping(doc.get("deployment"))
-    if deployment is not None:
-        modes = deployment.get("allowed_modes")
-        if (
-            deployment.get("data_residency") == "on_premises_only"
-            and isinstance(modes, list)
-            and modes
-            and not {"on_premises", "private_cloud"} & {m for m in modes if isinstance(m, str)}
-        ):
-            problems.append(Problem("deployment.data_residency", "residency_needs_on_premises", {}))
-    return problems
-
-
-def _v2_architecture_problems(arch: Mapping[str, Any], *, partial: bool) -> list[Problem]:
-    """Version 1 and 2's architecture rules: four comparisons of two numbers, and a head
-    dimension that version 3 (which asks it) can hold."""
-    problems: list[Problem] = []
-    heads, kv = arch.get("attention_heads"), arch.get("kv_heads")
-    if _is_int(heads) and _is_int(kv) and kv > 0 and heads % kv != 0:
-        problems.append(
-            Problem(
-                "model.architecture.kv_heads",
-                "kv_heads_divide",
-                {"kv_heads": kv, "heads": heads},
-            )
-        )
-    experts, top_k = arch.get("experts", 1), arch.get("experts_per_token")
-    if _is_int(experts) and _is_int(top_k) and top_k > experts:
-        problems.append(
-            Problem(
-                "model.architecture.experts_per_token",
-                "experts_per_token_exceed",
-                {"k": top_k, "experts": experts},
-            )
-        )
-    if _is_int(experts) and experts > 1 and top_k is None and not partial:
-        problems.append(Problem("model.architecture.experts_per_token", "experts_k_required", {}))
-    total, active = arch.get("parameters"), arch.get("active_parameters")
-    if _is_int(total) and _is_int(active) and active > total:
-        problems.append(
-            Problem(
-                "model.architecture.active_parameters",
-                "active_exceeds_total",
-                {"active": i18n.fmt_number(active), "total": i18n.fmt_number(total)},
-            )
-        )
-    hidden = arch.get("hidden_size")
-    if (
-        "head_dim" not in arch
-        and _is_int(hidden)
-        and _is_int(heads)
-        and heads > 0
-        and hidden % heads != 0
-    ):
-        problems.append(
-            Problem(
-                "model.architecture.hidden_size",
-                "heads_divide_hidden",
-                {"hidden": hidden, "heads": heads},
-            )
-        )
-    head_dim = v2_head_dim(arch)
-    if (
-        "head_dim" not in arch
-        and head_dim is not None
-        and not (MIN_HEAD_DIM <= head_dim <= MAX_HEAD_DIM)
-    ):
-        problems.append(
-            Problem(
-                "model.architecture.hidden_size",
-                "head_dim_out_of_range",
-                {
-                    "hidden": hidden,
-                    "heads": heads,
-                    "head_dim": head_dim,
-                    "low": MIN_HEAD_DIM,
-                    "high": i18n.fmt_number(MAX_HEAD_DIM),
-                },
-            )
-        )
-    return problems
-
-
-def _work_problems(doc: Mapping[str, Any], kinds: Sequence[Any]) -> list[Problem]:
-    """The work section's own rules: its model works in the unit given, and training (sized in
-    tokens) does not come with it."""
-    work = _as_mapping(doc.get("work"))
-    if work is None:
-        return []
-    out = []
-    model, unit = work.get("model"), work.get("unit")
-    expected = WORK_MODEL_UNIT.get(model) if isinstance(model, str) else None
-    if expected is not None and unit in WORK_UNITS and unit != expected:
-        out.append(
-            Problem("work.model", "work_model_unit", {"work_model": model, "work_unit": unit})
-        )
-    training = [k for k in kinds if k in TRAINING_KINDS]
-    if training:
-        out.append(Problem("work", "work_with_training", {"kinds": ", ".join(training)}))
-    return out
-
-
-def _is_int(value: Any) -> TypeGuard[int | float]:
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
-    )
 
 
 def _collect(doc: Any, *, partial: bool) -> list[Problem]:
