@@ -2186,6 +2186,12 @@ REGION_PLACES: dict[str, dict[str, str]] = {
         "Japan; city not stated in sources", "日本；來源未註明城市"
     ),
 }
+# The region a TPU v6e 3-year row names: where the launch announcement offered the chip.
+_TPU_V6E_3Y = (
+    "US (announcement: US East, Europe West, Asia Northeast; "
+    "region of the 3-year figure not stated)"
+)
+
 REGION_TEXT: dict[str, dict[str, str]] = {
     "Japan (JP)": _m("Japan (JP)", "日本（JP）"),
     "Hong Kong (HK)": _m("Hong Kong (HK)", "香港（HK）"),
@@ -2234,6 +2240,9 @@ REGION_TEXT: dict[str, dict[str, str]] = {
     "North America": _m("North America", "北美"),
     "US (Lambda regions)": _m("US (Lambda regions)", "美國（Lambda 的區域）"),
     "US (region not stated)": _m("US (region not stated)", "美國（未註明區域）"),
+    _TPU_V6E_3Y: _m(
+        _TPU_V6E_3Y, "美國（公告列出美國東部、歐洲西部、亞洲東北部；未註明三年期價格的區域）"
+    ),
     # Shown inside brackets by rank.unlocated_passed_over: no brackets of its own.
     "global (not stated)": _m("global (not stated)", "全球，未註明地點"),
     # The demo operator's own servers (advisor/demo_offers.py).
