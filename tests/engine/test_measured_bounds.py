@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, parse_answers
@@ -74,8 +75,17 @@ def _parse_or_refuse(raw: str | bytes, concurrency: int | None = 32) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(max_size=2000), st.binary(max_size=2000)))
+@example("\ufeff")  # a byte-order mark and nothing else, which Hypothesis found
+@example(b"\xef\xbb\xbf \n")
 def test_arbitrary_text_or_bytes_never_raise_anything_but_its_own_error(raw: str | bytes) -> None:
     _parse_or_refuse(raw)
+
+
+@pytest.mark.parametrize("raw", ["\ufeff", b"\xef\xbb\xbf", "\ufeff\n  "])
+def test_a_file_of_only_byte_order_marks_is_empty(raw: str | bytes) -> None:
+    with pytest.raises(MeasurementError) as refused:
+        parse(raw, accelerator_id=H100, serving="vllm", source="x", today="2026-12-02")
+    assert [p.code for p in refused.value.problems] == ["empty"]
 
 
 # The shapes that reach past Python's own limits: nesting (RecursionError), digits (int() and

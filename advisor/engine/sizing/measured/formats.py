@@ -199,9 +199,11 @@ def _text(raw: bytes | str) -> str:
         text = raw.decode() if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise MeasurementError([ParseProblem("not_json")]) from None
-    if not text.strip():
+    # A byte-order mark is not text: a file of nothing else is empty.
+    text = text.lstrip("\ufeff").strip()
+    if not text:
         raise MeasurementError([ParseProblem("empty")])
-    return text.lstrip("\ufeff").strip()
+    return text
 
 
 _JSON_CODES = {
