@@ -43,6 +43,19 @@ say "check --deploy";  env -u SECURE_SSL_REDIRECT -u SESSION_COOKIE_SECURE -u CS
 # axe-core for the accessibility audit (tests/e2e/test_accessibility.py), into the ignored var/.
 say "axe-core";        [ -f var/axe/node_modules/axe-core/axe.min.js ] \
                          || npm install --silent --no-audit --no-fund --prefix var/axe axe-core@4
-say "pytest (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
-# Exit code 5 (no tests collected) fails like any other non-zero code.
-pytest "$@"
+# Exit code 5 (no tests collected) fails like any other non-zero code. `python -m pytest` puts
+# the repository on the path for the early plugin that keeps parallel workers apart.
+run_pytest() { python -m pytest -p tests.xdist_isolation "$@"; }
+if [ $# -gt 0 ]; then
+  say "pytest $* (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
+  run_pytest "$@"
+  exit
+fi
+# The whole suite: one worker per core, at most four (TEST_JOBS), each with its own test database, Redis
+# database, media folder, live server, browser and Celery workers; tests sharing an expensive
+# module fixture stay together (xdist_group). What keeps every core busy by design runs after.
+jobs="${TEST_JOBS:-$(( $(nproc) < 4 ? $(nproc) : 4 ))}"
+say "pytest, $jobs workers (database: ${DATABASE_URL%%:*}, broker: ${REDIS_URL%%:*})"
+run_pytest -n "$jobs" --dist loadgroup -m "not alone"
+say "pytest, the tests that run alone"
+run_pytest -m alone

@@ -35,6 +35,18 @@ def _throttle_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language. A test that renders in Chinese leaves its
+    thread's language active, and which test runs next on the same thread depends on how the
+    parallel run shares the tests out."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     from django.core.cache import cache
 
@@ -210,6 +222,16 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
     server.start()
     yield server
     server.stop()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Parallel workers need their own Redis database and media folder, which only the early
+    # plugin can arrange (tests/xdist_isolation.py says why).
+    if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("ADVISOR_XDIST_ISOLATED"):
+        raise pytest.UsageError(
+            "parallel runs need the isolation plugin: "
+            "python -m pytest -p tests.xdist_isolation -n 2 (make test does this)"
+        )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -29,7 +29,9 @@ from tests.advisor.test_settings import SERVICE_VARS
 ROOT = Path(__file__).resolve().parents[2]
 COME_UP_SECONDS = float(os.environ.get("MAKE_RUN_TIMEOUT", "1200"))
 
-pytestmark = pytest.mark.slow
+# It keeps every core busy on purpose, which would starve the other parallel worker's browser
+# waits: make test runs it by itself, after the parallel part.
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 def _checkout(dest: Path) -> None:
