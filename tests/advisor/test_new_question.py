@@ -1,9 +1,9 @@
 """The new-question recipe (docs/architecture.md), checked with a question the product does not
 ask: declared once in the field registry at run time, it reaches the published JSON Schema, the
 validation and its problems' words, the labels in both languages, the wizard's step form, the
-what-if and the engine, which reads it from the parsed answers by name (`answers.cost.most_servers`)
-and writes it back in the answers' document. No other file is edited: neither the answers'
-dataclasses (vocabulary.py) nor the parser."""
+what-if and the engine, which reads it from the parsed answers by name
+(`answers.cost.answer("most_servers")`) and writes it back in the answers' document. No other
+file is edited: neither the answers' dataclasses (vocabulary.py) nor the parser."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def test_one_declaration_reaches_the_step_form_and_the_what_if(question: Field) 
 def _most_servers(answers: Answers) -> int | None:
     # The engine module that would use the answer reads it so (typed Any: mypy takes it as
     # stated here).
-    most: int | None = answers.cost.most_servers
+    most: int | None = answers.cost.answer("most_servers")
     return most
 
 
@@ -165,14 +165,14 @@ def test_one_declaration_reaches_the_engine_by_name(question: Field) -> None:
     assert parse_answers(stated.to_dict()) == stated
     # Changing other answers keeps it; the engine's relaxations change it like any answer.
     cheaper = dataclasses.replace(stated.cost, hours_per_day=4.0)
-    assert cheaper.most_servers == 4
-    assert with_answer(stated, "cost.most_servers", 6).cost.most_servers == 6
+    assert cheaper.answer("most_servers") == 4
+    assert with_answer(stated, "cost.most_servers", 6).cost.answer("most_servers") == 6
     assert with_answer(stated, "cost.most_servers", None) == left_out
     assert replaced(left_out.cost, most_servers=4) == stated.cost
     with pytest.raises(TypeError, match="least_servers"):
         replaced(stated.cost, least_servers=1)
-    with pytest.raises(AttributeError):
-        stated.cost.least_servers  # noqa: B018
+    with pytest.raises(KeyError):
+        stated.cost.answer("least_servers")
     result = evaluate(_document(most_servers=4), load_catalog(), load_scoring_model())
     assert result == evaluate(_document(), load_catalog(), load_scoring_model())
 
@@ -181,14 +181,14 @@ def test_a_declared_default_is_read_when_the_answer_is_left_out(
     question_with_default: Field,
 ) -> None:
     left_out = parse_answers(_document())
-    assert left_out.cost.most_servers == 12
+    assert left_out.cost.answer("most_servers") == 12
     assert left_out == parse_answers(_document(most_servers=12))
     assert "most_servers" not in left_out.to_dict()["cost"]  # only when not the default
-    assert parse_answers(_document(most_servers=3)).cost.most_servers == 3
+    assert parse_answers(_document(most_servers=3)).cost.answer("most_servers") == 3
 
 
 def test_the_engine_does_not_know_the_question_before_it_is_declared() -> None:
-    with pytest.raises(AttributeError, match="most_servers"):
-        parse_answers(_document()).cost.most_servers  # noqa: B018
+    with pytest.raises(KeyError, match="most_servers"):
+        parse_answers(_document()).cost.answer("most_servers")
     for module in (vocabulary, parse, sections):
         assert "most_servers" not in inspect.getsource(module)

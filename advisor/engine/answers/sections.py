@@ -20,10 +20,11 @@ class Section:
     """A section of a parsed answers document (`PATH` in the registry: "cost", "workloads[]").
 
     Its attributes are the answers the engine reads by type. The section's other registry
-    answers are kept in `extra`, only those that differ from their default, and read as
-    attributes all the same (`answers.cost.<name>`, typed Any): a stated value, else the
-    registry's default. Python asks `__getattr__` only for a name no slot holds, so the typed
-    attributes are read at slot speed.
+    answers are kept in `extra`, only those that differ from their default, and read by name
+    with `answer` (`answers.cost.answer(name)`): a stated value, else the registry's
+    default. They are not attributes on purpose: mypy then still catches a misspelled typed
+    attribute, and a name the registry does not hold fails at the first run of the code that
+    asks for it.
     """
 
     PATH: ClassVar[str] = ""
@@ -32,15 +33,17 @@ class Section:
 
     extra: Extra = field(default=(), kw_only=True)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "extra":
-            raise AttributeError(name)
+    def answer(self, name: str) -> Any:
+        """The section's answer `name`, typed attribute or registry-only alike; KeyError for a
+        name the registry does not declare in this section."""
+        if name in self.__dataclass_fields__ and name != "extra":
+            return getattr(self, name)
         for key, value in self.extra:
             if key == name:
                 return value
         f = fields.by_path(f"{self.PATH}.{name}")
         if f is None or f.type not in fields.ANSWER_TYPES:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            raise KeyError(f"{type(self).__name__} has no answer {name!r}")
         return _default(f)
 
 
