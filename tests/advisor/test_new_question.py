@@ -1,18 +1,27 @@
 """The new-question recipe (docs/architecture.md), checked with a question the product does not
 ask: declared once in the field registry at run time, it reaches the published JSON Schema, the
-validation and its problems' words, the labels in both languages, the wizard's step form and the
-what-if. No other table is edited."""
+validation and its problems' words, the labels in both languages, the wizard's step form, the
+what-if and the engine, which reads it from the parsed answers by name
+(`answers.cost.answer("most_servers")`) and writes it back in the answers' document. No other
+file is edited: neither the answers' dataclasses (vocabulary.py) nor the parser."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Iterator
 
 import pytest
 from django.utils import translation
 
-from advisor.engine.answers import fields, problems
+from advisor.engine import evaluate, load_catalog, load_scoring_model, parse_answers
+from advisor.engine.answers import fields, parse, problems, sections, vocabulary
 from advisor.engine.answers import schema as SCH
 from advisor.engine.answers.fields import Field
+from advisor.engine.answers.sections import replaced
+from advisor.engine.answers.vocabulary import Answers
+from advisor.engine.planning.options import planning_key
+from advisor.engine.planning.relax.common import with_answer
 from advisor.engine.text import i18n
 from advisor.forms.base import StepForm, answer_field, step_fields
 
@@ -41,15 +50,24 @@ def _clear_schema_caches() -> None:
     problems._MEMO.clear()
 
 
-@pytest.fixture
-def question() -> Iterator[Field]:
-    undo = fields.register(QUESTION)
+def _declared(field: Field) -> Iterator[Field]:
+    undo = fields.register(field)
     _clear_schema_caches()
     try:
-        yield QUESTION
+        yield field
     finally:
         undo()
         _clear_schema_caches()
+
+
+@pytest.fixture
+def question() -> Iterator[Field]:
+    yield from _declared(QUESTION)
+
+
+@pytest.fixture
+def question_with_default() -> Iterator[Field]:
+    yield from _declared(dataclasses.replace(QUESTION, default=12))
 
 
 def _document(**cost: object) -> dict[str, object]:
@@ -124,3 +142,53 @@ def test_one_declaration_reaches_the_step_form_and_the_what_if(question: Field) 
         assert str(answer_field("cost.most_servers", what_if=True).help_text) == (
             "Leave empty for no limit."
         )
+
+
+def _most_servers(answers: Answers) -> int | None:
+    # The engine module that would use the answer reads it so (typed Any: mypy takes it as
+    # stated here).
+    most: int | None = answers.cost.answer("most_servers")
+    return most
+
+
+def test_one_declaration_reaches_the_engine_by_name(question: Field) -> None:
+    stated, left_out = parse_answers(_document(most_servers=4)), parse_answers(_document())
+    assert _most_servers(stated) == 4
+    assert _most_servers(left_out) is None  # the question has no default
+    assert stated.cost.hours_per_day == left_out.cost.hours_per_day == 8.0
+    # Equality, hashing and what the engine memoises on tell the two apart.
+    assert stated != left_out and hash(stated) != hash(left_out)
+    assert planning_key(stated) != planning_key(left_out)
+    # The answers' document keeps it, and reads back to equal answers.
+    assert stated.to_dict()["cost"]["most_servers"] == 4
+    assert "most_servers" not in left_out.to_dict()["cost"]
+    assert parse_answers(stated.to_dict()) == stated
+    # Changing other answers keeps it; the engine's relaxations change it like any answer.
+    cheaper = dataclasses.replace(stated.cost, hours_per_day=4.0)
+    assert cheaper.answer("most_servers") == 4
+    assert with_answer(stated, "cost.most_servers", 6).cost.answer("most_servers") == 6
+    assert with_answer(stated, "cost.most_servers", None) == left_out
+    assert replaced(left_out.cost, most_servers=4) == stated.cost
+    with pytest.raises(TypeError, match="least_servers"):
+        replaced(stated.cost, least_servers=1)
+    with pytest.raises(KeyError):
+        stated.cost.answer("least_servers")
+    result = evaluate(_document(most_servers=4), load_catalog(), load_scoring_model())
+    assert result == evaluate(_document(), load_catalog(), load_scoring_model())
+
+
+def test_a_declared_default_is_read_when_the_answer_is_left_out(
+    question_with_default: Field,
+) -> None:
+    left_out = parse_answers(_document())
+    assert left_out.cost.answer("most_servers") == 12
+    assert left_out == parse_answers(_document(most_servers=12))
+    assert "most_servers" not in left_out.to_dict()["cost"]  # only when not the default
+    assert parse_answers(_document(most_servers=3)).cost.answer("most_servers") == 3
+
+
+def test_the_engine_does_not_know_the_question_before_it_is_declared() -> None:
+    with pytest.raises(KeyError, match="most_servers"):
+        parse_answers(_document()).cost.answer("most_servers")
+    for module in (vocabulary, parse, sections):
+        assert "most_servers" not in inspect.getsource(module)

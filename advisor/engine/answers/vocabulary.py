@@ -2,8 +2,11 @@
 dataclasses a parsed document becomes. v1 and v2 documents are still read: upgrade.py turns them
 into v3.
 
-The JSON Schema is built from these in schema.py (its cross-field `allOf` in
-schema_conditions.py), validated in problems.py and parsed into the dataclasses in parse.py.
+The JSON Schema is built from these and the field registry (fields/) in schema.py (its
+cross-field `allOf` in schema_conditions.py), validated in problems.py and parsed into the
+dataclasses in parse.py: each section's attributes are read by their registry entries, and an
+answer the registry declares and a dataclass does not is kept and read all the same
+(sections.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from advisor.engine.answers.sections import Section, extra_doc, read
 from advisor.engine.text import clouds
 
 SCHEMA_VERSION = 3
@@ -190,26 +194,34 @@ def preset_ids() -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class Organization:
+class Organization(Section):
+    PATH = "organization"
+
     industry: str
     regions: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Workload:
+class Workload(Section):
+    PATH = "workloads[]"
+
     kind: str
     schedule: str
 
 
 @dataclass(frozen=True, slots=True)
-class Maturity:
+class Maturity(Section):
+    PATH = "maturity"
+
     stack_changes: str
     pipeline: str
     demand: str
 
 
 @dataclass(frozen=True, slots=True)
-class Frameworks:
+class Frameworks(Section):
+    PATH = "frameworks"
+
     primary: str
     others: tuple[str, ...]
     custom_kernels: bool
@@ -218,7 +230,9 @@ class Frameworks:
 
 
 @dataclass(frozen=True, slots=True)
-class Deployment:
+class Deployment(Section):
+    PATH = "deployment"
+
     allowed_modes: tuple[str, ...]
     clouds: tuple[str, ...]
     portability: str
@@ -227,7 +241,9 @@ class Deployment:
 
 
 @dataclass(frozen=True, slots=True)
-class Cost:
+class Cost(Section):
+    PATH = "cost"
+
     billing: str
     monthly_budget_usd: float | None
     hours_per_day: float
@@ -239,7 +255,10 @@ class Cost:
 
 
 @dataclass(frozen=True, slots=True)
-class Architecture:
+class Architecture(Section):
+    PATH = "model.architecture"
+    DERIVED_FROM = frozenset({"kv_group_size", "inactive_experts", "active_parameter_share"})
+
     parameters: int
     layers: int
     hidden_size: int
@@ -276,26 +295,20 @@ class Architecture:
             # round(parameters x (active / parameters)) is active again for any two integers
             # below 2^53 (the error of the two roundings is far below one half).
             arch["active_parameter_share"] = self.active_parameters / self.parameters
-        return arch
+        return arch | extra_doc(self)
 
 
 def architecture_from(a: Mapping[str, Any]) -> Architecture:
     """A version 3 architecture (valid by the schema) as the engine's dataclass: the attention
     heads are kv_heads x kv_group_size, the experts experts_per_token + inactive_experts, the
     active parameters parameters x active_parameter_share (at least MIN_ACTIVE_PARAMETERS)."""
-    parameters, kv_heads = int(a["parameters"]), int(a["kv_heads"])
+    parameters = int(a["parameters"])
     k = int(a.get("experts_per_token", 1))
     share = a.get("active_parameter_share")
-    return Architecture(
-        parameters=parameters,
-        layers=int(a["layers"]),
-        hidden_size=int(a["hidden_size"]),
-        intermediate_size=int(a["intermediate_size"]),
-        attention_heads=kv_heads * int(a["kv_group_size"]),
-        kv_heads=kv_heads,
-        vocab_size=int(a["vocab_size"]),
-        tied_embeddings=bool(a["tied_embeddings"]),
-        head_dim=int(a["head_dim"]),
+    return read(
+        Architecture,
+        a,
+        attention_heads=int(a["kv_heads"]) * int(a["kv_group_size"]),
         experts=k + int(a.get("inactive_experts", 0)),
         experts_per_token=k,
         active_parameters=None
@@ -305,13 +318,17 @@ def architecture_from(a: Mapping[str, Any]) -> Architecture:
 
 
 @dataclass(frozen=True, slots=True)
-class Model:
+class Model(Section):
+    PATH = "model"
+
     preset: str | None
     architecture: Architecture | None
 
 
 @dataclass(frozen=True, slots=True)
-class Training:
+class Training(Section):
+    PATH = "training"
+
     method: str
     lora_rank: int | None
     precision: str
@@ -326,7 +343,9 @@ class Training:
 
 
 @dataclass(frozen=True, slots=True)
-class Inference:
+class Inference(Section):
+    PATH = "inference"
+
     precision: str
     prompt_tokens: int
     output_tokens: int
@@ -349,8 +368,10 @@ class Inference:
 
 
 @dataclass(frozen=True, slots=True)
-class Work:
+class Work(Section):
     """Inference work in its own unit: images, audio hours, passages, pairs."""
+
+    PATH = "work"
 
     unit: str
     model: str
@@ -388,7 +409,9 @@ class Answers:
                 "industry": self.organization.industry,
                 "regions": list(self.organization.regions),
             },
-            "workloads": [{"kind": w.kind, "schedule": w.schedule} for w in self.workloads],
+            "workloads": [
+                {"kind": w.kind, "schedule": w.schedule, **extra_doc(w)} for w in self.workloads
+            ],
             "maturity": {
                 "stack_changes": self.maturity.stack_changes,
                 "pipeline": self.maturity.pipeline,
@@ -425,12 +448,15 @@ class Answers:
             doc["cost"]["amortisation_months"] = self.cost.amortisation_months
         if self.cost.capex_budget_usd is not None:
             doc["cost"]["capex_budget_usd"] = self.cost.capex_budget_usd
+        # The answers only the registry declares: only when not default.
+        for name in ("organization", "maturity", "frameworks", "deployment", "cost"):
+            doc[name].update(extra_doc(getattr(self, name)))
         if self.model is not None:
             if self.model.preset is not None:
-                doc["model"] = {"preset": self.model.preset}
+                doc["model"] = {"preset": self.model.preset, **extra_doc(self.model)}
             elif self.model.architecture is not None:
                 arch = self.model.architecture.to_dict()
-                doc["model"] = {"architecture": arch}
+                doc["model"] = {"architecture": arch, **extra_doc(self.model)}
         if self.training is not None:
             t = self.training
             training: dict[str, Any] = {
@@ -448,7 +474,7 @@ class Answers:
                 training["optimizer_impl"] = t.optimizer_impl
             if t.lora_rank is not None:
                 training["lora_rank"] = t.lora_rank
-            doc["training"] = training
+            doc["training"] = training | extra_doc(t)
         if self.inference is not None:
             i = self.inference
             doc["inference"] = {
@@ -471,6 +497,7 @@ class Answers:
                 doc["inference"]["batch_window_start_hour"] = i.batch_window_start_hour
             if i.availability != "survive_one_failure":
                 doc["inference"]["availability"] = i.availability
+            doc["inference"].update(extra_doc(i))
         if self.work is not None:
             w = self.work
             doc["work"] = {
@@ -481,4 +508,5 @@ class Answers:
             }
             if w.peak_to_average is not None:
                 doc["work"]["peak_to_average"] = w.peak_to_average
+            doc["work"].update(extra_doc(w))
         return doc

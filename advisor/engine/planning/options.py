@@ -130,18 +130,21 @@ def planning_key(answers: A.Answers) -> tuple[Any, ...]:
     only the scores read (the allowed modes, which the decision's feasible modes carry in, the
     portability and the industry), and of the data residency only whether it keeps the data in
     the team's regions (planning reads nothing else of it: on premises only is the scores'
-    concern). Answers with equal keys plan alike, so the re-plans of one evaluation (flips,
-    relaxations, quotes) share their sizing, cost inputs and options."""
+    concern). The answers only the field registry declares are in, whatever reads them.
+    Answers with equal keys plan alike, so the re-plans of one evaluation (flips, relaxations,
+    quotes) share their sizing, cost inputs and options."""
     dep = answers.deployment
     return (
         answers.schema_version,
         answers.organization.regions,
+        answers.organization.extra,
         answers.workloads,
         answers.maturity,
         answers.frameworks,
         dep.clouds,
         dep.china_connectivity,
         dep.data_residency == IN_REGION,
+        dep.extra,
         answers.cost,
         answers.model,
         answers.training,

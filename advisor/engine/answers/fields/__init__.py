@@ -11,8 +11,8 @@ schema.py, which builds versions 1 and 2 from version 3.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final
 
@@ -58,14 +58,15 @@ class Field:
     widget: str | None = None  # an enum's input: select | radio (lists are checkboxes)
     what_if: int = 0  # its place in a report's what-if form (1 first); 0: not offered there
     what_if_help: Text | None = None  # the what-if's help text
+    # Its key in its section: the path's last part ("hours_per_day"), read once per document.
+    name: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", self.path.rsplit(".", 1)[-1])
 
     @property
     def section(self) -> str:
         return self.path.split(".", 1)[0].removesuffix("[]")
-
-    @property
-    def name(self) -> str:
-        return self.path.rsplit(".", 1)[-1]
 
     def choices(self) -> tuple[str, ...]:
         values = self.values() if callable(self.values) else self.values
@@ -103,6 +104,26 @@ class Field:
         node["description"] = self.description
         return node
 
+    def read(self, section: Mapping[str, Any]) -> Any:
+        """Its value in `section`, its section of a document valid by `schema`, as the engine's
+        dataclasses hold it: the stated value, else its default (None when it has none); an
+        integer as int, a number as float, a boolean as bool, a list as a tuple. KeyError when
+        it is required and missing (the wizard's preview reads drafts, and tells so)."""
+        value = section[self.name] if self.required else section.get(self.name, self.default)
+        if value is None or value is NO_DEFAULT:
+            return None
+        convert = _CONVERT.get(self.type)
+        return value if convert is None else convert(value)
+
+
+# How `Field.read` turns a JSON value of each answer type into the engine's (an enum stays a str).
+_CONVERT: Final[dict[str, Callable[[Any], Any]]] = {
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "enum_list": tuple,
+}
+
 
 def _load() -> tuple[Field, ...]:
     from advisor.engine.answers.fields.table import FIELDS  # noqa: PLC0415 - the data imports Field
@@ -134,6 +155,13 @@ def answers_in(prefix: str) -> Iterator[Field]:
     for f in all_fields():
         if f.type in ANSWER_TYPES and f.path.rsplit(".", 1)[0] == prefix:
             yield f
+
+
+@cache
+def section_answers(prefix: str) -> tuple[Field, ...]:
+    """`answers_in(prefix)` as a tuple, kept until `register` changes the registry (the parser
+    reads it for every document)."""
+    return tuple(answers_in(prefix))
 
 
 def asked_in(step: str) -> Iterator[Field]:
@@ -192,9 +220,11 @@ def register(field: Field) -> Callable[[], None]:
     views read here are cached by their users: call `refresh` hooks after both."""
     _EXTRA.append(field)
     _by_path.cache_clear()
+    section_answers.cache_clear()
 
     def undo() -> None:
         _EXTRA.remove(field)
         _by_path.cache_clear()
+        section_answers.cache_clear()
 
     return undo

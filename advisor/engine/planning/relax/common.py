@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers.sections import replaced
 from advisor.engine.catalog import Catalog
 from advisor.engine.planning import options as O
 from advisor.engine.planning.availability import round_trip_ms
@@ -47,7 +48,7 @@ def modes_text(modes: Sequence[str], lang: str) -> str:
 def with_answer(answers: A.Answers, path: str, value: Any) -> A.Answers:
     section, field = path.split(".")
     return dataclasses.replace(
-        answers, **{section: dataclasses.replace(getattr(answers, section), **{field: value})}
+        answers, **{section: replaced(getattr(answers, section), **{field: value})}
     )
 
 
