@@ -17,6 +17,7 @@ from advisor.engine.planning import mode_choice as MC
 from advisor.engine.planning import options as O
 from advisor.engine.pricing import billing as BL
 from advisor.engine.pricing import costing as C
+from advisor.engine.pricing import owned as OW
 from advisor.engine.ranking import scoring as SC
 from advisor.engine.ranking.scoring import ScoringModel
 from advisor.engine.sizing.measured import Measurement
@@ -112,6 +113,67 @@ def plan_workload(
             if O.has_plan(built[(wd.kind, other, alt_mode)].options):
                 wd, mode, doc = alt, alt_mode, alt_doc
     return (wd if mode == wd.mode else dataclasses.replace(wd, mode=mode)), doc
+
+
+def plan_outcome(
+    answers: A.Answers,
+    catalog: Catalog,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[str, str, bool]:
+    """What plan_workload makes of one workload, and only that: the family and mode it plans
+    the workload on and whether a card there runs the team's stack as it is (priced or on
+    request). The same answer as plan_workload's, with fewer cards built: where a mode's priced
+    cards settle it (_verdict), the others are never built (the flips ask only this)."""
+    mode, _ = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=True)
+    plan, runnable = _verdict(catalog, answers, wd, mode, sized, ci, lang, built)
+    if not plan:
+        other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
+        if other is not None:
+            alt = dataclasses.replace(wd, accelerator=other)
+            alt_mode, _ = MC.choose_mode(catalog, answers, alt, sized, ci, lang, built, lean=True)
+            alt_plan, alt_runnable = _verdict(
+                catalog, answers, alt, alt_mode, sized, ci, lang, built
+            )
+            if alt_plan:
+                return other, alt_mode, alt_runnable
+    return wd.accelerator, mode, runnable
+
+
+def _verdict(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    mode: str,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[bool, bool]:
+    """Whether the workload's options in `mode` hold a plan (options.has_plan) and whether one
+    runs the stack as it is, as the build of all its cards would say. In a rented mode only
+    the cards with a price row there have a price, so the build of those (which choose_mode
+    left in `built`) settles both when one of its options runs the stack; else the cards are
+    planned one by one until both are known (options.holds_plan)."""
+    key = (wd.kind, wd.accelerator, mode)
+    full = built.get(key)
+    if full is not None:
+        return O.has_plan(full.options), any(o["stack"]["runnable"] for o in full.options)
+    priced = built.get((*key, "priced"))
+    if (
+        priced is not None
+        and mode not in OW.OWNED_MODES
+        and any(o["stack"]["runnable"] for o in priced.options)
+    ):
+        # Only a runnable, priced option dominates a runnable one: whichever options another
+        # dominates, a build keeps a runnable one (and a plan) where it had one.
+        return O.has_plan(priced.options), True
+    return O.holds_plan(
+        catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+    )
 
 
 # What plan_workload reads of a workload's decision: equal on these, two decisions plan alike.

@@ -7,7 +7,7 @@ forbids, are listed as excluded with their reason.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,9 +251,80 @@ def _build(
     *,
     only_priced: bool = False,
 ) -> Options:
-    phase = SC.PHASE_OF[kind]
-    out: list[dict[str, Any]] = []
     excluded: list[dict[str, Any]] = []
+    out = list(
+        _card_options(
+            catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced, excluded
+        )
+    )
+    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
+    for rank, o in enumerate(out, 1):
+        del o["_index"]
+        o["rank"] = rank
+    house_beside_first(out, lang)
+    return Options(
+        out,
+        excluded,
+        [{k: v for k, v in o.items() if k != "_index"} for o in dropped],
+    )
+
+
+def holds_plan(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+) -> tuple[bool, bool]:
+    """What `build` would say of the options through has_plan, and whether one of them runs the
+    team's stack as it is, card by card until both are known (no ranking: which options another
+    dominates changes neither, as only a runnable, priced option dominates a runnable one)."""
+    runnable = False
+    cards = _card_options(
+        catalog,
+        answers,
+        kind,
+        schedule,
+        acc_type,
+        mode,
+        sized,
+        ci,
+        lang,
+        False,
+        [],
+        runnable_only=True,
+    )
+    for o in cards:
+        if o["stack"]["runnable"]:
+            runnable = True
+            if (o.get("cost_to_result") or {}).get("usd") is not None:
+                return True, True
+    return False, runnable
+
+
+def _card_options(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    only_priced: bool,
+    excluded: list[dict[str, Any]],
+    *,
+    runnable_only: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """The options of `build`, unranked and each with `_index` (its catalog order), one card at
+    a time; the cards left out are added to `excluded` with their reason. `runnable_only`: only
+    the cards that run the team's stack as it is (holds_plan)."""
+    phase = SC.PHASE_OF[kind]
     fw = answers.frameworks
     residency = answers.deployment.data_residency
     regions = answers.organization.regions
@@ -261,7 +332,7 @@ def _build(
     # throughput, not from a model shape.
     work = answers.work if phase == "inference" else None
     if (sized.shape is None and work is None) or phase == "preprocessing":
-        return Options(out, excluded)
+        return
     priced = priced_pairs(catalog) if only_priced else None
     for index, acc in enumerate(catalog.accelerators):
         if acc.type != acc_type or (priced is not None and (acc.id, mode) not in priced):
@@ -278,6 +349,8 @@ def _build(
                 _precision(answers, phase),
                 fw.kernel_architectures,
             )
+        if runnable_only and not fit.runnable:
+            continue
         if fit.status == "unsupported":
             excluded.append(
                 {
@@ -400,17 +473,7 @@ def _build(
             if unit["kind"] == "vendor_build":
                 option["billed_count"] = unit["billed"]  # bought as the vendor builds it
         option["_index"] = index
-        out.append(option)
-    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
-    for rank, o in enumerate(out, 1):
-        del o["_index"]
-        o["rank"] = rank
-    house_beside_first(out, lang)
-    return Options(
-        out,
-        excluded,
-        [{k: v for k, v in o.items() if k != "_index"} for o in dropped],
-    )
+        yield option
 
 
 def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:

@@ -84,8 +84,7 @@ def _opens(
         found = planned.get(wkey)
         if found is None:
             sized, ci = plan(answers)
-            wd, _ = DC.plan_workload(answers, catalog, aimed, sized, ci, lang, built)
-            found = planned[wkey] = workload_outcome(built, wd)
+            found = planned[wkey] = DC.plan_outcome(answers, catalog, aimed, sized, ci, lang, built)
         accelerator, mode, runnable = found
         moved = (accelerator, mode) != (was.accelerator, was.mode)
         if not moved and aimed.kind in dead:
