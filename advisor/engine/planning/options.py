@@ -203,6 +203,39 @@ def build(
     return built
 
 
+def signable(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+) -> list[dict[str, Any]]:
+    """The options `build` gives that run the team's stack as it is and have a price, in rank
+    order. In a rented mode only the cards with a price row there have a price, and those rank
+    among themselves as they do among all the cards (runnable, then priced, first; only a
+    priced option dominates another): the build of the priced cards alone gives the same
+    options in the same order, each differing only in its `rank` and in the operator's servers
+    listed beside the first. That build is used unless a re-plan already holds the full one
+    (owned hardware is priced without a row: all its cards are built)."""
+    full = None
+    if ci.sized.get(REPLAN):
+        key = _build_key(planning_key(answers), kind, schedule, acc_type, mode, lang, False)
+        found = ci.sized.get(key)
+        full = found[1] if found is not None and found[0] is sized else None
+    if full is None:
+        rented = mode not in OW.OWNED_MODES
+        full = build(
+            catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced=rented
+        )
+    return [
+        o for o in full.options if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
+    ]
+
+
 def _build_key(
     key: tuple[Any, ...],
     kind: str,
