@@ -143,3 +143,26 @@ def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("path", "first", "second"),
+    [("amortisation_months", 36, 60), ("capex_budget_usd", 1_000_000.0, 10_000.0)],
+)
+def test_a_warm_option_memo_tells_owned_hardware_answers_apart(
+    path: str, first: Any, second: Any
+) -> None:
+    # The catalog memoises each card's priced option across evaluations: two teams that differ
+    # only in owned hardware's term or purchase cap get each its own cost of ownership, the
+    # one a catalog without memos gives.
+    scoring = load_scoring_model()
+
+    def owned(value: Any) -> A.Answers:
+        answers = DOCS[0]
+        cost = dataclasses.replace(answers.cost, **{path: value})
+        dep = dataclasses.replace(answers.deployment, allowed_modes=("on_premises",))
+        return dataclasses.replace(answers, cost=cost, deployment=dep)
+
+    warm = _fresh()
+    evaluate(owned(first), warm, scoring)
+    assert evaluate(owned(second), warm, scoring) == evaluate(owned(second), _fresh(), scoring)
