@@ -475,11 +475,14 @@ def _card_options(
             )
             continue
         if option is None:
-            n_min = (
-                S.min_training_devices(sized.tmem, acc, catalog)
-                if phase == "training" and sized.tmem is not None
-                else None
-            )
+            n_min = None
+            if phase == "training" and sized.tmem is not None:
+                # The same in every mode: once per card in the evaluation.
+                n_min = ci.sized.get(("min_training_devices", acc.id), False)
+                if n_min is False:
+                    n_min = ci.sized[("min_training_devices", acc.id)] = S.min_training_devices(
+                        sized.tmem, acc, catalog
+                    )
             if TR.beyond_one_pcie_node(acc, n_min, catalog):
                 excluded.append(
                     {
