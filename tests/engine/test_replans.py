@@ -186,6 +186,7 @@ def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.An
     # The flips ask decide.plan_outcome, which builds only the cards that settle the answer:
     # the family, the mode and whether a card runs the stack are plan_workload's, whose
     # options are all built (each on a catalog of its own).
+    # Without the mode asked for, it may be left out (None), the rest the same.
     lean_catalog, full_catalog = _fresh(), _fresh()
     sized, ci = _plan(answers, lean_catalog)
     sized2, ci2 = _plan(answers, full_catalog)
@@ -193,8 +194,13 @@ def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.An
     for wd in _decisions(answers, lean_catalog):
         full: MC.Built = {}
         planned, _ = DC.plan_workload(answers, full_catalog, wd, sized2, ci2, "en", full)
+        want = workload_outcome(full, planned)
         got = DC.plan_outcome(answers, lean_catalog, wd, sized, ci, "en", lean)
-        assert got == workload_outcome(full, planned), (wd.kind, wd.accelerator, wd.mode)
+        assert got == want, (wd.kind, wd.accelerator, wd.mode)
+        family, mode, runnable = DC.plan_outcome(
+            answers, lean_catalog, wd, sized, ci, "en", {}, mode_needed=False
+        )
+        assert (family, mode or want[1], runnable) == want, (wd.kind, wd.accelerator, wd.mode)
 
 
 @pytest.mark.parametrize("answers", DOCS[:20])

@@ -123,11 +123,34 @@ def plan_outcome(
     ci: BL.CostInputs,
     lang: str,
     built: MC.Built,
-) -> tuple[str, str, bool]:
+    *,
+    mode_needed: bool = True,
+) -> tuple[str, str | None, bool]:
     """What plan_workload makes of one workload, and only that: the family and mode it plans
     the workload on and whether a card there runs the team's stack as it is (priced or on
     request). The same answer as plan_workload's, with fewer cards built: where a mode's priced
-    cards settle it (_verdict), the others are never built (the flips ask only this)."""
+    cards settle it (_verdict), the others are never built (the flips ask only this).
+
+    Without `mode_needed` the mode is None where it would change nothing else: every mode
+    choose_mode may pick holds a plan, so the workload keeps its family and a card that runs
+    the stack whichever mode its cost picks; each mode is then checked card by card until a
+    plan is found (options.holds_plan), and no mode is weighed."""
+    if not mode_needed and all(
+        O.holds_plan(
+            catalog,
+            answers,
+            wd.kind,
+            wd.schedule,
+            wd.accelerator,
+            mode,
+            sized,
+            ci,
+            lang,
+            only_priced=mode not in OW.OWNED_MODES,
+        )[0]
+        for mode in MC.candidate_modes(answers, wd, sized)
+    ):
+        return wd.accelerator, None, True
     mode, _ = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=True)
     plan, runnable = _verdict(catalog, answers, wd, mode, sized, ci, lang, built)
     if not plan:

@@ -53,6 +53,23 @@ def priced_decides(options: Sequence[Mapping[str, Any]]) -> bool:
     return s[0] == 0 and s[2] == 0
 
 
+def candidate_modes(answers: A.Answers, wd: SC.WorkloadDecision, sized: Sized) -> list[str]:
+    """The modes choose_mode may pick for the workload: the scores' first, then the other
+    feasible modes the catalog prices (public cloud only, for TPUs), where cost weighs them."""
+    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
+        return [wd.mode]
+    return [
+        wd.mode,
+        *(
+            m
+            for m in wd.feasible_modes
+            if m != wd.mode
+            and m in _PRICED_MODES
+            and (wd.accelerator == "gpu" or m == "public_cloud")
+        ),
+    ]
+
+
 def choose_mode(
     catalog: Catalog,
     answers: A.Answers,
@@ -103,13 +120,7 @@ def choose_mode(
     # Standing per mode from its priced cards (the best priced runnable option is what a mode
     # costs); the chosen mode is then built in full by the caller.
     preferred = get(wd.mode, full=False)
-    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
-        return wd.mode, None
-    modes = [
-        m
-        for m in wd.feasible_modes
-        if m != wd.mode and m in _PRICED_MODES and (acc == "gpu" or m == "public_cloud")
-    ]
+    modes = candidate_modes(answers, wd, sized)[1:]
     if not modes:
         return wd.mode, None
     base = standing(preferred.options)

@@ -312,10 +312,14 @@ def holds_plan(
     sized: Sized,
     ci: BL.CostInputs,
     lang: str,
+    *,
+    only_priced: bool = False,
 ) -> tuple[bool, bool]:
     """What `build` would say of the options through has_plan, and whether one of them runs the
     team's stack as it is, card by card until both are known (no ranking: which options another
-    dominates changes neither, as only a runnable, priced option dominates a runnable one)."""
+    dominates changes neither, as only a runnable, priced option dominates a runnable one).
+    `only_priced`: of the cards with a price row in the mode only, which in a rented mode
+    (where no other card has a price) still settles has_plan."""
     runnable = False
     cards = _card_options(
         catalog,
@@ -327,7 +331,7 @@ def holds_plan(
         sized,
         ci,
         lang,
-        False,
+        only_priced,
         [],
         runnable_only=True,
     )
