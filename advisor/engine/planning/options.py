@@ -215,25 +215,42 @@ def signable(
     lang: str,
 ) -> list[dict[str, Any]]:
     """The options `build` gives that run the team's stack as it is and have a price, in rank
-    order. In a rented mode only the cards with a price row there have a price, and those rank
-    among themselves as they do among all the cards (runnable, then priced, first; only a
-    priced option dominates another): the build of the priced cards alone gives the same
-    options in the same order, each differing only in its `rank` and in the operator's servers
-    listed beside the first. That build is used unless a re-plan already holds the full one
-    (owned hardware is priced without a row: all its cards are built)."""
-    full = None
+    order, each as `build` makes it but for its `rank` and the operator's servers listed beside
+    the first. They rank among themselves as they do among all the cards: an option that runs
+    the stack ranks before any that does not (ranking.tiers: runnable, then priced, first), and
+    only a runnable, priced option dominates one. So only the cards that run the stack are
+    planned and ranked, and in a rented mode only those with a price row there (no other card
+    has a price in it); a build the re-plan already holds serves as it is."""
+    rented = mode not in OW.OWNED_MODES
     if ci.sized.get(REPLAN):
-        key = _build_key(planning_key(answers), kind, schedule, acc_type, mode, lang, False)
-        found = ci.sized.get(key)
-        full = found[1] if found is not None and found[0] is sized else None
-    if full is None:
-        rented = mode not in OW.OWNED_MODES
-        full = build(
-            catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced=rented
-        )
-    return [
-        o for o in full.options if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
-    ]
+        key = planning_key(answers)
+        for only_priced in (False, True) if rented else (False,):
+            found = ci.sized.get(_build_key(key, kind, schedule, acc_type, mode, lang, only_priced))
+            if found is not None and found[0] is sized:
+                return [
+                    o
+                    for o in found[1].options
+                    if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
+                ]
+    cards = _card_options(
+        catalog,
+        answers,
+        kind,
+        schedule,
+        acc_type,
+        mode,
+        sized,
+        ci,
+        lang,
+        rented,
+        [],
+        runnable_only=True,
+    )
+    ranked, _dominated = RK.rank(list(cards), catalog, kind=kind, mode=mode)
+    for rank, o in enumerate(ranked, 1):
+        del o["_index"]
+        o["rank"] = rank
+    return [o for o in ranked if o["cost_to_result"]["usd"] is not None]
 
 
 def _build_key(
