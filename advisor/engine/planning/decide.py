@@ -66,14 +66,18 @@ def cost_aware(
     sized: O.Sized,
     ci: BL.CostInputs,
     lang: str,
+    *,
+    lean: bool = False,
 ) -> tuple[SC.Decision, MC.Built, dict[str, dict[str, Any] | None]]:
     """The scores' decision with each workload's mode weighed by the cost of its best runnable
-    option (mode_choice.choose_mode); the overall mode follows the workloads."""
+    option (mode_choice.choose_mode); the overall mode follows the workloads. `lean`: for a
+    caller that reads no workload's options but its first (leading_option): `built` may hold
+    only the priced cards' builds that settle the plan (plan_workload)."""
     built: MC.Built = {}
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
     for scored in d.workloads:
-        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built)
+        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built, lean=lean)
         docs[wd.kind] = doc
         workloads.append(wd)
     moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
@@ -97,22 +101,73 @@ def plan_workload(
     ci: BL.CostInputs,
     lang: str,
     built: MC.Built,
+    *,
+    lean: bool = False,
 ) -> tuple[SC.WorkloadDecision, dict[str, Any] | None]:
     """One workload of cost_aware: its family and mode weighed by cost, its options built into
     `built` (keyed by its kind, so the workloads of one plan are independent of each other).
     It reads of the workload's decision only its kind, schedule, family, mode and the feasible
-    families and modes (WORKLOAD_PLAN_FIELDS)."""
-    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
-    if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
+    families and modes (WORKLOAD_PLAN_FIELDS). `lean`: the modes are weighed as
+    choose_mode(lean=True) weighs them, and whether a mode holds a plan is settled as
+    _verdict settles it, so the chosen mode is built in full only where that needs it."""
+    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built, lean=lean)
+    if not _holds(catalog, answers, wd, mode, sized, ci, lang, built, lean=lean):
         # The family the scores prefer has no plan the team can sign under its answers
         # as they are; the other family's plan is the answer, not a dead end.
         other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
         if other is not None:
             alt = dataclasses.replace(wd, accelerator=other)
-            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
-            if O.has_plan(built[(wd.kind, other, alt_mode)].options):
+            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built, lean=lean)
+            if _holds(catalog, answers, alt, alt_mode, sized, ci, lang, built, lean=lean):
                 wd, mode, doc = alt, alt_mode, alt_doc
     return (wd if mode == wd.mode else dataclasses.replace(wd, mode=mode)), doc
+
+
+def _holds(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    mode: str,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+    *,
+    lean: bool,
+) -> bool:
+    """Whether the workload's options in `mode` hold a plan (options.has_plan)."""
+    if lean:
+        return _verdict(catalog, answers, wd, mode, sized, ci, lang, built)[0]
+    return O.has_plan(built[(wd.kind, wd.accelerator, mode)].options)
+
+
+def leading_option(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> dict[str, Any] | None:
+    """The workload's first option in its family and mode, after cost_aware(lean=True): from
+    the build of the priced cards where they decide the first (mode_choice.priced_decides: the
+    same card, planned and priced alike; only the operator's servers listed beside it may
+    differ), else from the full build."""
+    key = (wd.kind, wd.accelerator, wd.mode)
+    full = built.get(key)
+    if full is None:
+        priced = built.get((*key, "priced"))
+        if (
+            priced is not None
+            and wd.mode not in OW.OWNED_MODES
+            and MC.priced_decides(priced.options)
+        ):
+            return priced.options[0]
+        full = built[key] = O.build(
+            catalog, answers, wd.kind, wd.schedule, wd.accelerator, wd.mode, sized, ci, lang
+        )
+    return full.options[0] if full.options else None
 
 
 def plan_outcome(
@@ -222,10 +277,13 @@ def _planned(
     ci: BL.CostInputs,
     lang: str,
     built: MC.Built,
+    *,
+    lean: bool = False,
 ) -> tuple[str, dict[str, Any] | None]:
-    """The workload's mode weighed by cost, its options built into `built`."""
-    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
-    if (wd.kind, wd.accelerator, mode) not in built:
+    """The workload's mode weighed by cost, its options built into `built` (`lean`: those
+    choose_mode(lean=True) builds)."""
+    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=lean)
+    if not lean and (wd.kind, wd.accelerator, mode) not in built:
         built[(wd.kind, wd.accelerator, mode)] = O.build(
             catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
         )
