@@ -143,3 +143,89 @@ def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("path", "first", "second"),
+    [("amortisation_months", 36, 60), ("capex_budget_usd", 1_000_000.0, 10_000.0)],
+)
+def test_a_warm_option_memo_tells_owned_hardware_answers_apart(
+    path: str, first: Any, second: Any
+) -> None:
+    # The catalog memoises each card's priced option across evaluations: two teams that differ
+    # only in owned hardware's term or purchase cap get each its own cost of ownership, the
+    # one a catalog without memos gives.
+    scoring = load_scoring_model()
+
+    def owned(value: Any) -> A.Answers:
+        answers = DOCS[0]
+        cost = dataclasses.replace(answers.cost, **{path: value})
+        dep = dataclasses.replace(answers.deployment, allowed_modes=("on_premises",))
+        return dataclasses.replace(answers, cost=cost, deployment=dep)
+
+    warm = _fresh()
+    evaluate(owned(first), warm, scoring)
+    assert evaluate(owned(second), warm, scoring) == evaluate(owned(second), _fresh(), scoring)
+
+
+def _decisions(answers: A.Answers, catalog: Any) -> list[SC.WorkloadDecision]:
+    """The scores' workload decisions, each in every family and mode it may be planned on."""
+    shape = DC.answers_shape(answers, catalog)
+    ctx = DC.scoring_context(answers, catalog, shape)
+    scored = SC.decide(SC.answers_facts(answers), load_scoring_model(), ctx)
+    return [
+        dataclasses.replace(wd, accelerator=family, mode=mode)
+        for wd in scored.workloads
+        for family in wd.feasible_accelerators
+        for mode in wd.feasible_modes
+    ]
+
+
+@pytest.mark.parametrize("answers", DOCS[:20])
+def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.Answers) -> None:
+    # The flips ask decide.plan_outcome, which builds only the cards that settle the answer:
+    # the family, the mode and whether a card runs the stack are plan_workload's, whose
+    # options are all built (each on a catalog of its own).
+    # Without the mode asked for, it may be left out (None), the rest the same.
+    lean_catalog, full_catalog = _fresh(), _fresh()
+    sized, ci = _plan(answers, lean_catalog)
+    sized2, ci2 = _plan(answers, full_catalog)
+    lean: MC.Built = {}
+    for wd in _decisions(answers, lean_catalog):
+        full: MC.Built = {}
+        planned, _ = DC.plan_workload(answers, full_catalog, wd, sized2, ci2, "en", full)
+        want = workload_outcome(full, planned)
+        got = DC.plan_outcome(answers, lean_catalog, wd, sized, ci, "en", lean)
+        assert got == want, (wd.kind, wd.accelerator, wd.mode)
+        family, mode, runnable = DC.plan_outcome(
+            answers, lean_catalog, wd, sized, ci, "en", {}, mode_needed=False
+        )
+        assert (family, mode or want[1], runnable) == want, (wd.kind, wd.accelerator, wd.mode)
+
+
+@pytest.mark.parametrize("answers", DOCS[:20])
+def test_the_signable_options_are_the_full_builds_runnable_priced_ones(
+    answers: A.Answers,
+) -> None:
+    # options.signable builds only the cards with a price row in a rented mode: the options
+    # that run the stack and have a price are the full build's, in its order, but for their
+    # rank and the house servers listed beside the first.
+    def bare(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {k: v for k, v in o.items() if k not in ("rank", "house_on_request")} for o in options
+        ]
+
+    sized, ci = _plan(answers, _fresh())
+    built = _built(answers, _fresh())
+    for w in answers.workloads:
+        for family in ("gpu", "tpu"):
+            for mode in A.MODES:
+                full = [
+                    o
+                    for o in built[(w.kind, family, mode)].options
+                    if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
+                ]
+                got = O.signable(
+                    ci.catalog, answers, w.kind, w.schedule, family, mode, sized, ci, "en"
+                )
+                assert bare(got) == bare(full), (w.kind, family, mode)

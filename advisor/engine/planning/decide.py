@@ -17,6 +17,7 @@ from advisor.engine.planning import mode_choice as MC
 from advisor.engine.planning import options as O
 from advisor.engine.pricing import billing as BL
 from advisor.engine.pricing import costing as C
+from advisor.engine.pricing import owned as OW
 from advisor.engine.ranking import scoring as SC
 from advisor.engine.ranking.scoring import ScoringModel
 from advisor.engine.sizing.measured import Measurement
@@ -65,14 +66,18 @@ def cost_aware(
     sized: O.Sized,
     ci: BL.CostInputs,
     lang: str,
+    *,
+    lean: bool = False,
 ) -> tuple[SC.Decision, MC.Built, dict[str, dict[str, Any] | None]]:
     """The scores' decision with each workload's mode weighed by the cost of its best runnable
-    option (mode_choice.choose_mode); the overall mode follows the workloads."""
+    option (mode_choice.choose_mode); the overall mode follows the workloads. `lean`: for a
+    caller that reads no workload's options but its first (leading_option): `built` may hold
+    only the priced cards' builds that settle the plan (plan_workload)."""
     built: MC.Built = {}
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
     for scored in d.workloads:
-        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built)
+        wd, doc = plan_workload(answers, catalog, scored, sized, ci, lang, built, lean=lean)
         docs[wd.kind] = doc
         workloads.append(wd)
     moved = [w.mode for w, old in zip(workloads, d.workloads, strict=True) if w.mode != old.mode]
@@ -96,22 +101,157 @@ def plan_workload(
     ci: BL.CostInputs,
     lang: str,
     built: MC.Built,
+    *,
+    lean: bool = False,
 ) -> tuple[SC.WorkloadDecision, dict[str, Any] | None]:
     """One workload of cost_aware: its family and mode weighed by cost, its options built into
     `built` (keyed by its kind, so the workloads of one plan are independent of each other).
     It reads of the workload's decision only its kind, schedule, family, mode and the feasible
-    families and modes (WORKLOAD_PLAN_FIELDS)."""
-    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built)
-    if not O.has_plan(built[(wd.kind, wd.accelerator, mode)].options):
+    families and modes (WORKLOAD_PLAN_FIELDS). `lean`: the modes are weighed as
+    choose_mode(lean=True) weighs them, and whether a mode holds a plan is settled as
+    _verdict settles it, so the chosen mode is built in full only where that needs it."""
+    mode, doc = _planned(catalog, answers, wd, sized, ci, lang, built, lean=lean)
+    if not _holds(catalog, answers, wd, mode, sized, ci, lang, built, lean=lean):
         # The family the scores prefer has no plan the team can sign under its answers
         # as they are; the other family's plan is the answer, not a dead end.
         other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
         if other is not None:
             alt = dataclasses.replace(wd, accelerator=other)
-            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built)
-            if O.has_plan(built[(wd.kind, other, alt_mode)].options):
+            alt_mode, alt_doc = _planned(catalog, answers, alt, sized, ci, lang, built, lean=lean)
+            if _holds(catalog, answers, alt, alt_mode, sized, ci, lang, built, lean=lean):
                 wd, mode, doc = alt, alt_mode, alt_doc
     return (wd if mode == wd.mode else dataclasses.replace(wd, mode=mode)), doc
+
+
+def _holds(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    mode: str,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+    *,
+    lean: bool,
+) -> bool:
+    """Whether the workload's options in `mode` hold a plan (options.has_plan)."""
+    if lean:
+        return _verdict(catalog, answers, wd, mode, sized, ci, lang, built)[0]
+    return O.has_plan(built[(wd.kind, wd.accelerator, mode)].options)
+
+
+def leading_option(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> dict[str, Any] | None:
+    """The workload's first option in its family and mode, after cost_aware(lean=True): from
+    the build of the priced cards where they decide the first (mode_choice.priced_decides: the
+    same card, planned and priced alike; only the operator's servers listed beside it may
+    differ), else from the full build."""
+    key = (wd.kind, wd.accelerator, wd.mode)
+    full = built.get(key)
+    if full is None:
+        priced = built.get((*key, "priced"))
+        if (
+            priced is not None
+            and wd.mode not in OW.OWNED_MODES
+            and MC.priced_decides(priced.options)
+        ):
+            return priced.options[0]
+        full = built[key] = O.build(
+            catalog, answers, wd.kind, wd.schedule, wd.accelerator, wd.mode, sized, ci, lang
+        )
+    return full.options[0] if full.options else None
+
+
+def plan_outcome(
+    answers: A.Answers,
+    catalog: Catalog,
+    wd: SC.WorkloadDecision,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+    *,
+    mode_needed: bool = True,
+) -> tuple[str, str | None, bool]:
+    """What plan_workload makes of one workload, and only that: the family and mode it plans
+    the workload on and whether a card there runs the team's stack as it is (priced or on
+    request). The same answer as plan_workload's, with fewer cards built: where a mode's priced
+    cards settle it (_verdict), the others are never built (the flips ask only this).
+
+    Without `mode_needed` the mode is None where it would change nothing else: every mode
+    choose_mode may pick holds a plan, so the workload keeps its family and a card that runs
+    the stack whichever mode its cost picks; each mode is then checked card by card until a
+    plan is found (options.holds_plan), and no mode is weighed."""
+    if not mode_needed and all(
+        O.holds_plan(
+            catalog,
+            answers,
+            wd.kind,
+            wd.schedule,
+            wd.accelerator,
+            mode,
+            sized,
+            ci,
+            lang,
+            only_priced=mode not in OW.OWNED_MODES,
+        )[0]
+        for mode in MC.candidate_modes(answers, wd, sized)
+    ):
+        return wd.accelerator, None, True
+    mode, _ = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=True)
+    plan, runnable = _verdict(catalog, answers, wd, mode, sized, ci, lang, built)
+    if not plan:
+        other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
+        if other is not None:
+            alt = dataclasses.replace(wd, accelerator=other)
+            alt_mode, _ = MC.choose_mode(catalog, answers, alt, sized, ci, lang, built, lean=True)
+            alt_plan, alt_runnable = _verdict(
+                catalog, answers, alt, alt_mode, sized, ci, lang, built
+            )
+            if alt_plan:
+                return other, alt_mode, alt_runnable
+    return wd.accelerator, mode, runnable
+
+
+def _verdict(
+    catalog: Catalog,
+    answers: A.Answers,
+    wd: SC.WorkloadDecision,
+    mode: str,
+    sized: O.Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    built: MC.Built,
+) -> tuple[bool, bool]:
+    """Whether the workload's options in `mode` hold a plan (options.has_plan) and whether one
+    runs the stack as it is, as the build of all its cards would say. In a rented mode only
+    the cards with a price row there have a price, so the build of those (which choose_mode
+    left in `built`) settles both when one of its options runs the stack; else the cards are
+    planned one by one until both are known (options.holds_plan)."""
+    key = (wd.kind, wd.accelerator, mode)
+    full = built.get(key)
+    if full is not None:
+        return O.has_plan(full.options), any(o["stack"]["runnable"] for o in full.options)
+    priced = built.get((*key, "priced"))
+    if (
+        priced is not None
+        and mode not in OW.OWNED_MODES
+        and any(o["stack"]["runnable"] for o in priced.options)
+    ):
+        # Only a runnable, priced option dominates a runnable one: whichever options another
+        # dominates, a build keeps a runnable one (and a plan) where it had one.
+        return O.has_plan(priced.options), True
+    return O.holds_plan(
+        catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
+    )
 
 
 # What plan_workload reads of a workload's decision: equal on these, two decisions plan alike.
@@ -137,10 +277,13 @@ def _planned(
     ci: BL.CostInputs,
     lang: str,
     built: MC.Built,
+    *,
+    lean: bool = False,
 ) -> tuple[str, dict[str, Any] | None]:
-    """The workload's mode weighed by cost, its options built into `built`."""
-    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built)
-    if (wd.kind, wd.accelerator, mode) not in built:
+    """The workload's mode weighed by cost, its options built into `built` (`lean`: those
+    choose_mode(lean=True) builds)."""
+    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=lean)
+    if not lean and (wd.kind, wd.accelerator, mode) not in built:
         built[(wd.kind, wd.accelerator, mode)] = O.build(
             catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
         )

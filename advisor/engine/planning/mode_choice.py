@@ -44,6 +44,32 @@ def standing(options: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int, 
     )
 
 
+def priced_decides(options: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a rented mode's priced cards alone (a build `only_priced`) give the standing of
+    all its cards: their first option runs the stack and has a price. A card with no price row
+    in a rented mode has no price there, so it ranks after that option (ranking.tiers: runnable,
+    then priced, first), and the priced options rank among themselves as they do among all."""
+    s = standing(options)
+    return s[0] == 0 and s[2] == 0
+
+
+def candidate_modes(answers: A.Answers, wd: SC.WorkloadDecision, sized: Sized) -> list[str]:
+    """The modes choose_mode may pick for the workload: the scores' first, then the other
+    feasible modes the catalog prices (public cloud only, for TPUs), where cost weighs them."""
+    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
+        return [wd.mode]
+    return [
+        wd.mode,
+        *(
+            m
+            for m in wd.feasible_modes
+            if m != wd.mode
+            and m in _PRICED_MODES
+            and (wd.accelerator == "gpu" or m == "public_cloud")
+        ),
+    ]
+
+
 def choose_mode(
     catalog: Catalog,
     answers: A.Answers,
@@ -54,11 +80,15 @@ def choose_mode(
     built: Built,
     *,
     full_preferred: bool = False,
+    lean: bool = False,
 ) -> tuple[str, dict[str, Any] | None]:
     """The deployment mode for one workload: the scores' choice unless another allowed mode's
     best runnable option stands better (runnable, available where the customer is, priced) or
     costs less by more than the catalog's tolerance. Returns the mode and, when cost moved or
-    qualified it, a `mode_decision` doc with each mode's cost to the result."""
+    qualified it, a `mode_decision` doc with each mode's cost to the result.
+
+    `lean`: for a caller that keeps only the mode (decide.plan_outcome): public cloud is built
+    from its priced cards alone where they decide its standing (priced_decides), else in full."""
     acc = wd.accelerator
 
     def get(mode: str, *, full: bool) -> Options:
@@ -66,7 +96,7 @@ def choose_mode(
         if key in built:
             return built[key]
         # Public cloud is priced for nearly every card: build it in full once.
-        full = full or mode == "public_cloud"
+        full = full or (mode == "public_cloud" and not lean)
         part = (wd.kind, acc, mode, "priced")
         if not full:
             if part not in built:
@@ -82,20 +112,15 @@ def choose_mode(
                     lang,
                     only_priced=True,
                 )
-            return built[part]
+            if mode != "public_cloud" or priced_decides(built[part].options):
+                return built[part]
         built[key] = build(catalog, answers, wd.kind, wd.schedule, acc, mode, sized, ci, lang)
         return built[key]
 
     # Standing per mode from its priced cards (the best priced runnable option is what a mode
     # costs); the chosen mode is then built in full by the caller.
     preferred = get(wd.mode, full=False)
-    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
-        return wd.mode, None
-    modes = [
-        m
-        for m in wd.feasible_modes
-        if m != wd.mode and m in _PRICED_MODES and (acc == "gpu" or m == "public_cloud")
-    ]
+    modes = candidate_modes(answers, wd, sized)[1:]
     if not modes:
         return wd.mode, None
     base = standing(preferred.options)

@@ -7,7 +7,7 @@ forbids, are listed as excluded with their reason.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,6 +206,56 @@ def build(
     return built
 
 
+def signable(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+) -> list[dict[str, Any]]:
+    """The options `build` gives that run the team's stack as it is and have a price, in rank
+    order, each as `build` makes it but for its `rank` and the operator's servers listed beside
+    the first. They rank among themselves as they do among all the cards: an option that runs
+    the stack ranks before any that does not (ranking.tiers: runnable, then priced, first), and
+    only a runnable, priced option dominates one. So only the cards that run the stack are
+    planned and ranked, and in a rented mode only those with a price row there (no other card
+    has a price in it); a build the re-plan already holds serves as it is."""
+    rented = mode not in OW.OWNED_MODES
+    if ci.sized.get(REPLAN):
+        key = planning_key(answers)
+        for only_priced in (False, True) if rented else (False,):
+            found = ci.sized.get(_build_key(key, kind, schedule, acc_type, mode, lang, only_priced))
+            if found is not None and found[0] is sized:
+                return [
+                    o
+                    for o in found[1].options
+                    if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
+                ]
+    cards = _card_options(
+        catalog,
+        answers,
+        kind,
+        schedule,
+        acc_type,
+        mode,
+        sized,
+        ci,
+        lang,
+        rented,
+        [],
+        runnable_only=True,
+    )
+    ranked, _dominated = RK.rank(list(cards), catalog, kind=kind, mode=mode)
+    for rank, o in enumerate(ranked, 1):
+        del o["_index"]
+        o["rank"] = rank
+    return [o for o in ranked if o["cost_to_result"]["usd"] is not None]
+
+
 def _build_key(
     key: tuple[Any, ...],
     kind: str,
@@ -254,9 +304,84 @@ def _build(
     *,
     only_priced: bool = False,
 ) -> Options:
-    phase = SC.PHASE_OF[kind]
-    out: list[dict[str, Any]] = []
     excluded: list[dict[str, Any]] = []
+    out = list(
+        _card_options(
+            catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced, excluded
+        )
+    )
+    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
+    for rank, o in enumerate(out, 1):
+        del o["_index"]
+        o["rank"] = rank
+    house_beside_first(out, lang)
+    return Options(
+        out,
+        excluded,
+        [{k: v for k, v in o.items() if k != "_index"} for o in dropped],
+    )
+
+
+def holds_plan(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    *,
+    only_priced: bool = False,
+) -> tuple[bool, bool]:
+    """What `build` would say of the options through has_plan, and whether one of them runs the
+    team's stack as it is, card by card until both are known (no ranking: which options another
+    dominates changes neither, as only a runnable, priced option dominates a runnable one).
+    `only_priced`: of the cards with a price row in the mode only, which in a rented mode
+    (where no other card has a price) still settles has_plan."""
+    runnable = False
+    cards = _card_options(
+        catalog,
+        answers,
+        kind,
+        schedule,
+        acc_type,
+        mode,
+        sized,
+        ci,
+        lang,
+        only_priced,
+        [],
+        runnable_only=True,
+    )
+    for o in cards:
+        if o["stack"]["runnable"]:
+            runnable = True
+            if (o.get("cost_to_result") or {}).get("usd") is not None:
+                return True, True
+    return False, runnable
+
+
+def _card_options(
+    catalog: Catalog,
+    answers: A.Answers,
+    kind: str,
+    schedule: str,
+    acc_type: str,
+    mode: str,
+    sized: Sized,
+    ci: BL.CostInputs,
+    lang: str,
+    only_priced: bool,
+    excluded: list[dict[str, Any]],
+    *,
+    runnable_only: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """The options of `build`, unranked and each with `_index` (its catalog order), one card at
+    a time; the cards left out are added to `excluded` with their reason. `runnable_only`: only
+    the cards that run the team's stack as it is (holds_plan)."""
+    phase = SC.PHASE_OF[kind]
     fw = answers.frameworks
     residency = answers.deployment.data_residency
     regions = answers.organization.regions
@@ -264,7 +389,7 @@ def _build(
     # throughput, not from a model shape.
     work = answers.work if phase == "inference" else None
     if (sized.shape is None and work is None) or phase == "preprocessing":
-        return Options(out, excluded)
+        return
     priced = priced_pairs(catalog) if only_priced else None
     for index, acc in enumerate(catalog.accelerators):
         if acc.type != acc_type or (priced is not None and (acc.id, mode) not in priced):
@@ -281,6 +406,8 @@ def _build(
                 _precision(answers, phase),
                 fw.kernel_architectures,
             )
+        if runnable_only and not fit.runnable:
+            continue
         if fit.status == "unsupported":
             excluded.append(
                 {
@@ -372,11 +499,14 @@ def _build(
             )
             continue
         if option is None:
-            n_min = (
-                S.min_training_devices(sized.tmem, acc, catalog)
-                if phase == "training" and sized.tmem is not None
-                else None
-            )
+            n_min = None
+            if phase == "training" and sized.tmem is not None:
+                # The same in every mode: once per card in the evaluation.
+                n_min = ci.sized.get(("min_training_devices", acc.id), False)
+                if n_min is False:
+                    n_min = ci.sized[("min_training_devices", acc.id)] = S.min_training_devices(
+                        sized.tmem, acc, catalog
+                    )
             if TR.beyond_one_pcie_node(acc, n_min, catalog):
                 excluded.append(
                     {
@@ -403,17 +533,7 @@ def _build(
             if unit["kind"] == "vendor_build":
                 option["billed_count"] = unit["billed"]  # bought as the vendor builds it
         option["_index"] = index
-        out.append(option)
-    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
-    for rank, o in enumerate(out, 1):
-        del o["_index"]
-        o["rank"] = rank
-    house_beside_first(out, lang)
-    return Options(
-        out,
-        excluded,
-        [{k: v for k, v in o.items() if k != "_index"} for o in dropped],
-    )
+        yield option
 
 
 def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:

@@ -84,6 +84,8 @@ def _option_inputs(
             ci.billing,
             ci.predictable,
             ci.stable,
+            ci.amortisation_months,
+            ci.capex_budget_usd,
             ci.measurements,
         )
         token = ci.sized[local] = catalog.memo(key, object)

@@ -15,18 +15,16 @@ from typing import Any
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.pricing import china as CN
 from advisor.engine.pricing.billing import (
-    ANCHOR_SLOTS,
     FIXED_SLOTS,
     HOURLY_SLOTS,
     SLOT_TO_BILLING,
     CostInputs,
-    billed_devices,
     china_bandwidth_cost,
     choose_slot,
 )
 from advisor.engine.pricing.offers import best_offer
 from advisor.engine.pricing.owned import OWNED_MODES, owned_doc
-from advisor.engine.pricing.price_rows import PriceChoice, cheaper_elsewhere, on_request_offers
+from advisor.engine.pricing.price_rows import PriceChoice, cheaper_elsewhere
 from advisor.engine.text import clouds
 
 
@@ -232,20 +230,17 @@ def _option_money(
     prices = offer.prices
     fixed_hours = count * ci.catalog.hours_per_month
     compute: dict[str, float | None] = {}
-    billed: dict[str, int] = {}
+    billed = dict(offer.billed)  # devices paid for: whole units of the price
     for slot, choice in prices.items():
         if choice is None:
             compute[slot] = None
             continue
-        # A price sold in units of several devices is paid for in whole units.
-        n = billed[slot] = (
-            choice.fit.billed if choice.fit else billed_devices(count, choice.price.gpus_per_unit)
-        )
+        n = billed[slot]
         if slot in HOURLY_SLOTS:
-            compute[slot] = used_device_hours * n / count * choice.hourly
+            compute[slot] = used_device_hours * n / count * offer.hourly[slot]
         else:  # commitments and monthly servers are paid whether used or not
             compute[slot] = (
-                n * ci.catalog.hours_per_month * choice.hourly
+                n * ci.catalog.hours_per_month * offer.hourly[slot]
                 if slot != "monthly"
                 else n * choice.monthly
             )
@@ -257,19 +252,9 @@ def _option_money(
         # held all month like a monthly server.
         compute["monthly"] = owned["usd_per_month"]
         billed["monthly"] = int(owned["devices"])  # whole servers as a vendor builds them
-    # Another provider's or region's price (the anchor's offer has none for the slot) is the
-    # headline only when it is read in the customer's region group, or the anchor is not
-    # either: never a Hong Kong commitment under a Los Angeles on-demand price.
-    anchor = next((prices[s] for s in ANCHOR_SLOTS if prices.get(s)), None)
-    headline = {
-        s: v
-        for s, v in compute.items()
-        if anchor is None
-        or prices[s] is None
-        or prices[s].same_offer  # type: ignore[union-attr]
-        or prices[s].match != "elsewhere"  # type: ignore[union-attr]
-        or anchor.match == "elsewhere"
-    }
+    # The slots whose price may be the headline (offers.best_offer says which).
+    anchor = offer.anchor
+    headline = {s: v for s, v in compute.items() if s in offer.headline}
     chosen_slot = choose_slot(mode, headline, utilisation, offer.break_even, ci)
     od_choice = prices.get("on_demand")
     if (
@@ -324,7 +309,7 @@ def _option_money(
             china["china_egress"]["path"] = CN.public_path(ci.catalog, choice.price.region_key)
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
     total = None if chosen is None else chosen + storage + egress + staff.total + (china_usd or 0.0)
-    on_request = on_request_offers(acc.id, mode, ci)
+    on_request = offer.on_request
     house_choice = prices.get(chosen_slot) if chosen_slot in FIXED_SLOTS else None
     cheaper = (
         cheaper_elsewhere(

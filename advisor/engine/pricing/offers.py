@@ -7,8 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.engine.catalog import Accelerator, Catalog, Price
-from advisor.engine.pricing.billing import ANCHOR_SLOTS, PRICE_SLOTS, CostInputs
-from advisor.engine.pricing.price_rows import PriceChoice, choose_price, price_doc
+from advisor.engine.pricing.billing import ANCHOR_SLOTS, PRICE_SLOTS, CostInputs, billed_devices
+from advisor.engine.pricing.price_rows import (
+    PriceChoice,
+    choose_price,
+    on_request_offers,
+    price_doc,
+)
 from advisor.engine.text import clouds
 
 
@@ -84,6 +89,16 @@ class _Offer:
     missing: tuple[str, ...]
     storage_rate: float
     break_even: Mapping[str, float | None]
+    # What costing reads of the prices for every option on this offer, read once: the price
+    # that anchors the offer (the first of ANCHOR_SLOTS priced), the slots whose price may be
+    # the headline (the anchor's provider and region, or read where the anchor is), each
+    # priced slot's devices billed (whole units) and rate per device-hour, and the offers of
+    # the card in this mode sold on request.
+    anchor: PriceChoice | None
+    headline: frozenset[str]
+    billed: Mapping[str, int]
+    hourly: Mapping[str, float]
+    on_request: list[dict[str, Any]]
 
 
 def best_offer(
@@ -128,6 +143,19 @@ def _offer_memo(
                 if choice and od and od.hourly
                 else None
             )
+        anchor = next((prices[s] for s in ANCHOR_SLOTS if prices.get(s)), None)
+        # Another provider's or region's price (the anchor's offer has none for the slot) is
+        # the headline only when it is read in the customer's region group, or the anchor is
+        # not either: never a Hong Kong commitment under a Los Angeles on-demand price.
+        headline = frozenset(
+            s
+            for s, c in prices.items()
+            if anchor is None
+            or c is None
+            or c.same_offer
+            or c.match != "elsewhere"
+            or anchor.match == "elsewhere"
+        )
         return _Offer(
             prices=prices,
             docs={
@@ -137,6 +165,16 @@ def _offer_memo(
             missing=tuple(s for s, c in prices.items() if c is None),
             storage_rate=_storage_rate(cloud, mode, ci.catalog),
             break_even=break_even,
+            anchor=anchor,
+            headline=headline,
+            # A price sold in units of several devices is paid for in whole units.
+            billed={
+                s: c.fit.billed if c.fit else billed_devices(count, c.price.gpus_per_unit)
+                for s, c in prices.items()
+                if c is not None
+            },
+            hourly={s: c.hourly for s, c in prices.items() if c is not None},
+            on_request=on_request_offers(acc.id, mode, ci),
         )
 
     key = (

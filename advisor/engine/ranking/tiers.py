@@ -163,8 +163,8 @@ def _axes(o: Mapping[str, Any]) -> tuple[Any, tuple[Any, ...]]:
 def _dominates_on(a: tuple[Any, tuple[Any, ...]], b: tuple[Any, tuple[Any, ...]]) -> bool:
     if a[0] != b[0]:
         return False  # priced on another billing (the one the team asked for) is its own axis
-    pairs = tuple(zip(a[1], b[1], strict=True))
-    return all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
+    # No worse on any axis and not equal on all of them: better on one (the axes are numbers).
+    return all(x <= y for x, y in zip(a[1], b[1], strict=True)) and a[1] != b[1]
 
 
 def rank(
@@ -230,31 +230,27 @@ def rank(
     ranked = _measured_first(ranked, tolerance, kind, mode)
     kept: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
-    # Each priced option's axes, read once (the options do not change while they are ranked).
-    axes: dict[int, tuple[Any, tuple[Any, ...]]] = {}
-
-    def axes_of(o: Mapping[str, Any]) -> tuple[Any, tuple[Any, ...]]:
-        found = axes.get(id(o))
-        if found is None:
-            found = axes[id(o)] = _axes(o)
-        return found
-
+    # The priced options kept so far, each with its axes (read once) and whether it is
+    # measured: only a priced option dominates, and only a priced one is dominated.
+    kept_priced: list[tuple[dict[str, Any], tuple[Any, tuple[Any, ...]], bool]] = []
     for o in ranked:
-        priced = (o.get("cost_to_result") or {}).get("usd") is not None
+        if not _priced(o):
+            kept.append(o)
+            continue
+        axes = _axes(o)
+        measured = bool(o.get("measured"))
         # A measured option is never dropped for an estimate that looks as good.
         better = next(
             (
                 k
-                for k in kept
-                if priced
-                and _priced(k)
-                and _dominates_on(axes_of(k), axes_of(o))
-                and (k.get("measured") or not o.get("measured"))
+                for k, k_axes, k_measured in kept_priced
+                if (k_measured or not measured) and _dominates_on(k_axes, axes)
             ),
             None,
         )
         if better is None:
             kept.append(o)
+            kept_priced.append((o, axes, measured))
         else:
             dropped.append({**o, "dominated_by": better["accelerator_id"]})
     return kept, dropped

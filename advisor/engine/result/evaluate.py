@@ -24,6 +24,7 @@ from advisor.engine.planning.decide import (
     cost_inputs,
     family_scores,
     headline_option,
+    leading_option,
     real_changes,
     scoring_context,
     size_workloads,
@@ -61,12 +62,12 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
     sized = size_workloads(answers, catalog, shape)
     when = as_of_date(catalog, None)
     ci = cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
-    d, built, _ = cost_aware(answers, catalog, d, sized, ci, "en")
+    d, built, _ = cost_aware(answers, catalog, d, sized, ci, "en", lean=True)
     firsts = []
     for wd in d.workloads:
-        options = built[(wd.kind, wd.accelerator, wd.mode)].options
-        if options:
-            firsts.append({**options[0], "workload": wd.kind})
+        first = leading_option(catalog, answers, wd, sized, ci, "en", built)
+        if first is not None:
+            firsts.append({**first, "workload": wd.kind})
     headline = headline_option(firsts)
     billing = (
         headline["billing"]

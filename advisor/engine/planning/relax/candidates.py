@@ -182,12 +182,7 @@ def first_option(
         for family in ("gpu", "tpu"):
             if family == "tpu" and mode != "public_cloud":
                 continue
-            built = O.build(catalog, answers, kind, schedule, family, mode, sized, ci, lang)
-            runnable = [
-                o
-                for o in built.options
-                if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
-            ]
+            runnable = O.signable(catalog, answers, kind, schedule, family, mode, sized, ci, lang)
             if not runnable:
                 continue
             standing = MC.standing(runnable)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from advisor.engine import explain as X
@@ -34,8 +34,10 @@ def _answer_with(answers: A.Answers, path: str, value: Any) -> A.Answers:
 
 # One workload planned under a flip: the family and mode cost weighs it to, and whether a card
 # there runs the stack as it is (priced or on request). Keyed by the answers' planning key and
-# what the plan reads of the workload's decision (decide.workload_plan_key).
-Planned = dict[tuple[Any, ...], tuple[str, str, bool]]
+# what the plan reads of the workload's decision (decide.workload_plan_key). The mode is None
+# where no mode lacks a plan and the workload has none now (not in `dead`): it decides nothing
+# then (decide.plan_outcome), and `dead` is one set for all the flips.
+Planned = dict[tuple[Any, ...], tuple[str, str | None, bool]]
 
 
 def workload_outcome(built: MC.Built, wd: SC.WorkloadDecision) -> tuple[str, str, bool]:
@@ -45,7 +47,7 @@ def workload_outcome(built: MC.Built, wd: SC.WorkloadDecision) -> tuple[str, str
 
 def planned_now(
     answers: A.Answers, scored: SC.Decision, decided: SC.Decision, built: MC.Built
-) -> Planned:
+) -> dict[tuple[Any, ...], tuple[str, str, bool]]:
     """The main plan's workloads as open_changes keys them: `scored`, the scores' decision;
     `decided` and `built`, what decide.cost_aware made of it. Only for a plan with the cost
     inputs a re-plan has (no measured runs: the re-plans of one evaluation plan without them)."""
@@ -84,12 +86,12 @@ def _opens(
         found = planned.get(wkey)
         if found is None:
             sized, ci = plan(answers)
-            wd, _ = DC.plan_workload(answers, catalog, aimed, sized, ci, lang, built)
-            found = planned[wkey] = workload_outcome(built, wd)
+            found = planned[wkey] = DC.plan_outcome(
+                answers, catalog, aimed, sized, ci, lang, built, mode_needed=aimed.kind in dead
+            )
         accelerator, mode, runnable = found
-        moved = (accelerator, mode) != (was.accelerator, was.mode)
-        if not moved and aimed.kind in dead:
-            continue
+        if aimed.kind in dead and (accelerator, mode) == (was.accelerator, was.mode):
+            continue  # a workload with no plan now that the flip does not move
         if accelerator != aimed.accelerator:
             # Planned on the other family: the flip would not land where it says.
             stuck.append(aimed.kind)
@@ -110,7 +112,7 @@ def open_changes(
     dead: frozenset[str],
     plan: Plan,
     lang: str,
-    planned: Planned | None = None,
+    planned: Mapping[tuple[Any, ...], tuple[str, str | None, bool]] | None = None,
 ) -> list[dict[str, Any]]:
     """`would_change_if` flips checked against the per-card rules the plan applies: the
     scores know the team's answers, not which card runs which stack in which
