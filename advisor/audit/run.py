@@ -30,7 +30,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from advisor.audit import invariants as INV
+from advisor.audit import invariants
 from advisor.audit.teams import teams
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def setup() -> None:
     _STATE["scoring"] = load_scoring_model()
 
 
-def build_case(doc: dict[str, Any]) -> INV.Case:
+def build_case(doc: dict[str, Any]) -> invariants.Case:
     """The team's report in both languages: result documents, page one and the text summary."""
     setup()
     from advisor.engine import evaluate, parse_answers
@@ -114,7 +114,7 @@ def build_case(doc: dict[str, Any]) -> INV.Case:
 
     answers = parse_answers(doc)
     results, pages, summaries, bodies = {}, {}, {}, {}
-    for lang in INV.LANGS:
+    for lang in invariants.LANGS:
         result = evaluate(answers, _STATE["catalog"], _STATE["scoring"], lang=lang)
         body, _document = render_report_html(
             result=result,
@@ -127,11 +127,11 @@ def build_case(doc: dict[str, Any]) -> INV.Case:
         pages[lang] = page_one(body)
         summaries[lang] = text_summary(result, lang)
         bodies[lang] = html_text(body)
-    return INV.Case(doc, results, pages, summaries, bodies)
+    return invariants.Case(doc, results, pages, summaries, bodies)
 
 
-def violations(doc: dict[str, Any]) -> list[INV.Violation]:
-    return INV.check(build_case(doc))
+def violations(doc: dict[str, Any]) -> list[invariants.Violation]:
+    return invariants.check(build_case(doc))
 
 
 # --------------------------------------------------------------------------------- the run
@@ -141,7 +141,7 @@ def violations(doc: dict[str, Any]) -> list[INV.Violation]:
 class Tally:
     violations: Counter[str] = field(default_factory=Counter)
     teams: Counter[str] = field(default_factory=Counter)
-    first: dict[str, tuple[int, INV.Violation]] = field(default_factory=dict)
+    first: dict[str, tuple[int, invariants.Violation]] = field(default_factory=dict)
 
 
 def generate(n: int, audit_seed: int) -> list[dict[str, Any]]:
@@ -170,7 +170,9 @@ def _settings(n: int, phases: Sequence[Phase]) -> Callable[[Any], Any]:
     )
 
 
-def _check_chunk(chunk: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, list[INV.Violation]]]:
+def _check_chunk(
+    chunk: list[tuple[int, dict[str, Any]]],
+) -> list[tuple[int, list[invariants.Violation]]]:
     return [(i, violations(doc)) for i, doc in chunk]
 
 
@@ -273,15 +275,15 @@ def report(
         "| Invariant | Title | Owner | Violations | Teams |",
         "|---|---|---|---:|---:|",
     ]
-    for inv, title in INV.TITLES.items():
-        owner = "planner" if inv in INV.PLANNER_OWNED else "audit"
+    for inv, title in invariants.TITLES.items():
+        owner = "planner" if inv in invariants.PLANNER_OWNED else "audit"
         lines.append(
             f"| {inv} | {title} | {owner} | {tally_.violations[inv]:,} | {tally_.teams[inv]:,} |"
         )
     lines += ["", "## Smallest failing team per invariant", ""]
     for inv, doc in sorted(examples.items()):
         lines += [
-            f"### {inv}: {INV.TITLES[inv]}",
+            f"### {inv}: {invariants.TITLES[inv]}",
             "",
             f"{_example_violation(inv, doc)}",
             "",
@@ -313,7 +315,7 @@ def main() -> int:
     tally_ = tally(docs, jobs)
     examples = _shrink_all(tally_, docs, audit_seed, jobs, budget)
     text, total = report(len(docs), audit_seed, tally_, examples, time.monotonic() - started)
-    for inv, title in INV.TITLES.items():
+    for inv, title in invariants.TITLES.items():
         example = json.dumps(examples[inv], sort_keys=True) if inv in examples else ""
         print(
             f"{inv:<4} {title[:44]:<44} {tally_.violations[inv]:>7,} violations "

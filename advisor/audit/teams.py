@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 
 # Archetypes and their weights (out of 100). "core" is the operator's core customer.
 ARCHETYPES = (
@@ -111,13 +111,13 @@ def _organization(draw: st.DrawFn, archetype: str) -> tuple[dict[str, Any], bool
             regions.append("mainland_china")
         industry = draw(_pick(("ecommerce", "media", "other", "finance", "research")))
     elif archetype == "regulated":
-        regions = draw(_some(A.REGIONS, 1, 2))
+        regions = draw(_some(vocabulary.REGIONS, 1, 2))
         china = "mainland_china" in regions or draw(st.integers(0, 9)) < 2
         industry = draw(_pick(("finance", "insurance", "healthcare", "public_sector")))
     else:
-        regions = draw(_some(A.REGIONS, 1, 3))
+        regions = draw(_some(vocabulary.REGIONS, 1, 3))
         china = "mainland_china" in regions or draw(st.integers(0, 9)) < 2
-        industry = draw(_pick(A.INDUSTRIES))
+        industry = draw(_pick(vocabulary.INDUSTRIES))
     regions = list(dict.fromkeys(regions))
     return {"industry": industry, "regions": regions}, china
 
@@ -127,28 +127,28 @@ def _deployment(draw: st.DrawFn, archetype: str, china: bool) -> dict[str, Any]:
     if archetype == "core":
         modes = draw(_some(HOSTED, 1, 2))
         modes += draw(_some(("public_cloud", "private_cloud"), 0, 1))
-        clouds = draw(_some(A.CLOUDS, 0, 2))
+        clouds = draw(_some(vocabulary.CLOUDS, 0, 2))
     elif archetype == "regulated":
         residency = draw(_pick(("in_region", "on_premises_only", "in_region")))
-        modes = draw(_some(A.MODES, 1, 3))
+        modes = draw(_some(vocabulary.MODES, 1, 3))
         if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
             modes.append(draw(_pick(("on_premises", "private_cloud"))))
-        clouds = draw(_some(A.CLOUDS, 0, 2))
+        clouds = draw(_some(vocabulary.CLOUDS, 0, 2))
     elif archetype == "research":
         modes = ["public_cloud", *draw(_some(("bare_metal", "on_premises"), 0, 1))]
-        clouds = ["gcp", *draw(_some(tuple(c for c in A.CLOUDS if c != "gcp"), 0, 1))]
+        clouds = ["gcp", *draw(_some(tuple(c for c in vocabulary.CLOUDS if c != "gcp"), 0, 1))]
     else:
         modes = draw(
             st.one_of(
                 st.just(["public_cloud"]),
-                _some(A.MODES, 1, 3),
+                _some(vocabulary.MODES, 1, 3),
             )
         )
-        clouds = draw(_some(A.CLOUDS, 0, 3))
+        clouds = draw(_some(vocabulary.CLOUDS, 0, 3))
     return {
         "allowed_modes": list(dict.fromkeys(modes)),
         "clouds": list(dict.fromkeys(clouds)),
-        "portability": draw(_pick(A.PORTABILITY)),
+        "portability": draw(_pick(vocabulary.PORTABILITY)),
         "china_connectivity": china,
         "data_residency": residency,
     }
@@ -169,7 +169,7 @@ def _frameworks(draw: st.DrawFn, archetype: str, serving_needed: bool) -> dict[s
             )
     doc: dict[str, Any] = {
         "primary": primary,
-        "others": draw(_some(tuple(f for f in A.FRAMEWORKS if f != primary), 0, 1)),
+        "others": draw(_some(tuple(f for f in vocabulary.FRAMEWORKS if f != primary), 0, 1)),
         "custom_kernels": draw(st.integers(0, 9)) == 0,
         "serving": serving,
     }
@@ -284,7 +284,7 @@ def _inference(draw: st.DrawFn, kinds: list[str]) -> dict[str, Any]:
         "tokens_per_day": draw(
             _pick((10**6, 10**7, 5 * 10**7, 2 * 10**8, 10**9, 10**10, 5 * 10**10))
         ),
-        "traffic": draw(_pick(A.TRAFFIC)),
+        "traffic": draw(_pick(vocabulary.TRAFFIC)),
     }
     if realtime and draw(st.integers(0, 2)) == 0:
         doc["latency_metric"] = draw(_pick(("ttft", "tpot")))
@@ -299,15 +299,15 @@ def _inference(draw: st.DrawFn, kinds: list[str]) -> dict[str, Any]:
         doc["peak_to_average"] = draw(_pick((1.5, 2.0, 3.0, 5.0)))
     if "batch_inference" in kinds and draw(st.booleans()):
         doc["batch_window_hours"] = draw(_pick((2, 4, 8, 12)))
-        doc["batch_window_firmness"] = draw(_pick(A.BATCH_WINDOW_FIRMNESS))
+        doc["batch_window_firmness"] = draw(_pick(vocabulary.BATCH_WINDOW_FIRMNESS))
         if draw(st.booleans()):
             doc["batch_window_start_hour"] = draw(_pick((0, 1, 22)))
     return doc
 
 
 def _work(draw: st.DrawFn) -> dict[str, Any]:
-    model = draw(_pick(A.WORK_MODELS))
-    unit = A.WORK_MODEL_UNIT[model]
+    model = draw(_pick(vocabulary.WORK_MODELS))
+    unit = vocabulary.WORK_MODEL_UNIT[model]
     per_day = {
         "images": (10_000, 1_000_000, 50_000_000),
         "audio_hours": (10, 500, 20_000),
@@ -329,15 +329,15 @@ def teams(draw: st.DrawFn) -> dict[str, Any]:
     organization, china = _organization(draw, archetype)
     workloads = _workloads(draw, archetype)
     kinds = [w["kind"] for w in workloads]
-    inference_kinds = set(kinds) & A.INFERENCE_KINDS
+    inference_kinds = set(kinds) & vocabulary.INFERENCE_KINDS
     doc: dict[str, Any] = {
-        "schema_version": A.SCHEMA_VERSION,
+        "schema_version": vocabulary.SCHEMA_VERSION,
         "organization": organization,
         "workloads": workloads,
         "maturity": {
-            "stack_changes": draw(_pick(A.STACK_CHANGES)),
-            "pipeline": draw(_pick(A.PIPELINES)),
-            "demand": draw(_pick(A.DEMANDS)),
+            "stack_changes": draw(_pick(vocabulary.STACK_CHANGES)),
+            "pipeline": draw(_pick(vocabulary.PIPELINES)),
+            "demand": draw(_pick(vocabulary.DEMANDS)),
         },
         "frameworks": _frameworks(draw, archetype, bool(inference_kinds)),
         "deployment": _deployment(draw, archetype, china),
@@ -347,7 +347,7 @@ def teams(draw: st.DrawFn) -> dict[str, Any]:
         doc["work"] = _work(draw)
         return doc
     doc["model"] = _model(draw, big="pretraining" in kinds or archetype == "research")
-    if set(kinds) & A.TRAINING_KINDS:
+    if set(kinds) & vocabulary.TRAINING_KINDS:
         doc["training"] = _training(draw, kinds)
     if inference_kinds:
         doc["inference"] = _inference(draw, kinds)

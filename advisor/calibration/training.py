@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Architecture, Training
 from advisor.engine.catalog import Catalog, load_catalog
 
@@ -26,7 +26,7 @@ BAND = (0.7, 1.4)
 @dataclass(frozen=True, slots=True)
 class Calibrated:
     run: Mapping[str, Any]
-    mfu: S.Mfu
+    mfu: sizing.Mfu
     engine_tps: float  # tokens per second per device
     published_tps: float
 
@@ -35,12 +35,12 @@ class Calibrated:
         return self.engine_tps / self.published_tps
 
 
-def run_shape(run: Mapping[str, Any], catalog: Catalog) -> S.ModelShape:
+def run_shape(run: Mapping[str, Any], catalog: Catalog) -> sizing.ModelShape:
     """The run's model: a bundled preset by id, else its published configuration."""
     model = run["model"]
     if isinstance(model, str):
-        return S.shape_from_preset(catalog.presets[model])
-    return S.shape_from_architecture(Architecture(**model))
+        return sizing.shape_from_preset(catalog.presets[model])
+    return sizing.shape_from_architecture(Architecture(**model))
 
 
 def calibrate(run: Mapping[str, Any], catalog: Catalog) -> Calibrated:
@@ -59,9 +59,9 @@ def calibrate(run: Mapping[str, Any], catalog: Catalog) -> Calibrated:
     )
     acc = catalog.by_id[str(run["accelerator_id"])]
     devices = int(run["devices"])
-    mfu = S.training_mfu(shape, t, acc, devices, int(run["tensor_parallel"]), catalog)
-    flops = S.training_flops(shape, t)
-    hours = S.training_hours(flops, acc, devices, t, mfu, catalog)
+    mfu = sizing.training_mfu(shape, t, acc, devices, int(run["tensor_parallel"]), catalog)
+    flops = sizing.training_flops(shape, t)
+    hours = sizing.training_hours(flops, acc, devices, t, mfu, catalog)
     engine = t.dataset_tokens / (hours * 3600.0) / devices
     return Calibrated(run, mfu, engine, float(run["tokens_per_second_per_device"]))
 

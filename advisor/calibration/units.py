@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from advisor.engine import load_catalog
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.planning import nonllm
 
 _DLE = (
     "https://github.com/NVIDIA/DeepLearningExamples/blob/729963dd47e7c8bd462ad10bfac7a7b0b604e6dd/"
@@ -90,12 +90,12 @@ def card_table(catalog: Catalog) -> list[str]:
     benches = catalog.raw["unit_workloads"]["benchmarks"]
     for acc in catalog.accelerators:
         for bench_id in benches:
-            row = NL.throughput(catalog, bench_id, acc.id)
+            row = nonllm.throughput(catalog, bench_id, acc.id)
             if row is None:
                 lines.append(f"| {acc.name} | {bench_id} | — | — | — | — | not sized | — |")
                 continue
-            trt = row["per_second"] * NL.stack_factor(catalog, bench_id, "tensorrt")["value"]
-            torch = row["per_second"] * NL.stack_factor(catalog, bench_id, "pytorch")["value"]
+            trt = row["per_second"] * nonllm.stack_factor(catalog, bench_id, "tensorrt")["value"]
+            torch = row["per_second"] * nonllm.stack_factor(catalog, bench_id, "pytorch")["value"]
             own = None if row["estimated"] else float(row["per_second"])
             engine = trt if row["stack"] == "tensorrt" else torch
             ratio = "—" if own is None else f"×{engine / own:.2f}"
@@ -120,10 +120,10 @@ def framework_table(catalog: Catalog) -> list[str]:
     ]
     ratios = []
     for acc_id, bench_id, stack, published, source, defines in FRAMEWORK_FIGURES:
-        row = NL.throughput(catalog, bench_id, acc_id)
+        row = nonllm.throughput(catalog, bench_id, acc_id)
         if row is None:
             continue
-        factor = NL.stack_factor(catalog, bench_id, stack)
+        factor = nonllm.stack_factor(catalog, bench_id, stack)
         engine = row["per_second"] * factor["value"]
         # A figure the factor is derived from matches by construction: only the others check it.
         if not defines:
@@ -148,8 +148,8 @@ def fallback_table(catalog: Catalog) -> list[str]:
         acc, base = catalog.by_id[acc_id], catalog.by_id[base_id]
         for bench_id in ("resnet50", "bert-large-384"):
             own, ref = (
-                NL.throughput(catalog, bench_id, acc_id),
-                NL.throughput(catalog, bench_id, base_id),
+                nonllm.throughput(catalog, bench_id, acc_id),
+                nonllm.throughput(catalog, bench_id, base_id),
             )
             if own is None or ref is None or own["estimated"] or ref["estimated"]:
                 continue

@@ -17,7 +17,7 @@ from advisor.decisions.pinned import catalog_at, scoring_model_at
 from advisor.engine import Answers, sizing
 from advisor.engine.planning.decide import answers_shape
 from advisor.engine.result.document import ResultDocument
-from advisor.engine.sizing import measured as M
+from advisor.engine.sizing import measured
 from advisor.engine.sizing.measured import Measurement
 
 
@@ -85,7 +85,7 @@ def evaluate_like(
 
 def measurement_problems(
     answers: Answers, result: ResultDocument, m: Measurement, *, devices: int
-) -> list[M.ParseProblem]:
+) -> list[measured.ParseProblem]:
     """Every figure of `m`, a run on one replica of `devices` cards, that the card's physics
     rules out for these answers' model (engine/sizing/measured/physics.py `implausible`), with
     the catalog `result` used."""
@@ -95,8 +95,8 @@ def measurement_problems(
     if shape is None or answers.inference is None or acc is None:
         return []
     mem = sizing.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
-    bounds = M.bounds(shape, answers.inference, acc, devices, mem)
-    return M.implausible(m, bounds) if bounds is not None else []
+    bounds = measured.bounds(shape, answers.inference, acc, devices, mem)
+    return measured.implausible(m, bounds) if bounds is not None else []
 
 
 def preview(draft: dict[str, Any]) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from advisor.engine import evaluate, load_catalog, load_scoring_model, parse_answers, rescore
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.answers.samples import DELETE, sample
 
 # The shared sample without the answers that only bound a result (budget, deadline, latency).
@@ -33,25 +33,25 @@ BASE: dict[str, Any] = sample(
 _SERVING = ("vllm", "tgi", "tensorrt_llm", "triton", "tf_serving", "torchserve", "custom", "none")
 
 
-def variants(n: int, seed: int = 7) -> list[A.Answers]:
+def variants(n: int, seed: int = 7) -> list[vocabulary.Answers]:
     """n stored-assessment look-alikes: the base with its enums shuffled."""
     rng = random.Random(seed)  # noqa: S311 - benchmark data, not security
     out = []
     for _ in range(n):
         doc = copy.deepcopy(BASE)
         doc["maturity"] = {
-            "stack_changes": rng.choice(A.STACK_CHANGES),
-            "pipeline": rng.choice(A.PIPELINES),
-            "demand": rng.choice(A.DEMANDS),
+            "stack_changes": rng.choice(vocabulary.STACK_CHANGES),
+            "pipeline": rng.choice(vocabulary.PIPELINES),
+            "demand": rng.choice(vocabulary.DEMANDS),
         }
-        doc["frameworks"]["primary"] = rng.choice(A.FRAMEWORKS)
+        doc["frameworks"]["primary"] = rng.choice(vocabulary.FRAMEWORKS)
         doc["frameworks"]["serving"] = rng.choice(_SERVING)
-        doc["deployment"]["allowed_modes"] = rng.sample(A.MODES, rng.randint(1, 5))
-        doc["deployment"]["portability"] = rng.choice(A.PORTABILITY)
+        doc["deployment"]["allowed_modes"] = rng.sample(vocabulary.MODES, rng.randint(1, 5))
+        doc["deployment"]["portability"] = rng.choice(vocabulary.PORTABILITY)
         doc["deployment"]["china_connectivity"] = rng.random() < 0.3
         doc["cost"]["hours_per_day"] = rng.choice([2, 8, 16, 24])
-        doc["cost"]["billing"] = rng.choice(A.BILLING)
-        doc["model"]["preset"] = rng.choice(A.preset_ids())
+        doc["cost"]["billing"] = rng.choice(vocabulary.BILLING)
+        doc["model"]["preset"] = rng.choice(vocabulary.preset_ids())
         out.append(parse_answers(doc))
     return out
 

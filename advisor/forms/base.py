@@ -11,8 +11,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine.answers import fields
-from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import fields, schema
 from advisor.labels import choices, help_for, question_for
 from advisor.renderers import FAST_RENDERER
 
@@ -185,7 +184,7 @@ class StepForm(forms.Form):
     def nullable(self) -> frozenset[str]:
         """Fields whose empty value means JSON null rather than "not answered" (the answers
         schema says which)."""
-        return SCH.nullable_fields(self.section)
+        return schema.nullable_fields(self.section)
 
     def _was_given(self, name: str) -> bool:
         # A blank optional number the person saw and left empty means "no target" (null).

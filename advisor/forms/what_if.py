@@ -6,8 +6,7 @@ from typing import Any, ClassVar
 
 from django import forms
 
-from advisor.engine.answers import fields
-from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import fields, schema
 from advisor.engine.answers.fields import Field
 from advisor.forms.base import _from_field, answer_field
 from advisor.renderers import FAST_RENDERER
@@ -28,7 +27,7 @@ class WhatIfForm(forms.Form):
     default_renderer = FAST_RENDERER
     # Blank means "no target" (null) for these; for the others the engine says it is required.
     nullable: ClassVar[frozenset[str]] = frozenset(
-        name for name, f in WHAT_IF.items() if f.name in SCH.nullable_fields(f.section)
+        name for name, f in WHAT_IF.items() if f.name in schema.nullable_fields(f.section)
     )
 
     def __init__(self, data: Any = None, *, answers: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from advisor.charts.results import BILLING_LABELS
 from advisor.decisions import languages
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.planning import nonllm
 from advisor.engine.result.document import Cost, Option, PriceUsed, ResultDocument
 from advisor.engine.text import i18n
 from advisor.engine.text import labels as engine_labels
@@ -55,7 +55,7 @@ def unit_work_context(w: Mapping[str, Any], language: str) -> dict[str, Any]:
                 "target_verdict": target_verdict(o),
                 "target_flag": target_flagged(o),
                 "cost": cost,
-                "cost_text": "—" if cost is None else "$" + NL.money_text(float(cost)),
+                "cost_text": "—" if cost is None else "$" + nonllm.money_text(float(cost)),
                 "billing": slot,
                 "source": t["source"],
                 "as_of": t["as_of"],

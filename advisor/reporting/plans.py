@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from advisor.charts.results import BILLING_LABELS
 from advisor.engine.result.document import Change, Option, ResultDocument, Workload
 from advisor.labels import catalog_text, modes_text, region_text, usd
-from advisor.reporting import dead_ends as DE
+from advisor.reporting import dead_ends
 from advisor.reporting.options import (
     PER_WORDS,
     amount_text,
@@ -40,7 +40,11 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
     # A dead end has no option the team can run and buy: page one states the dead end alone,
     # never "buy" over an unpriced or unrunnable card.
     chosen = None if raw.get("dead_end") else w["chosen"]
-    plan: dict[str, Any] = {"kind": w["kind"], "chosen": None, "dead_end": DE.dead_end_context(raw)}
+    plan: dict[str, Any] = {
+        "kind": w["kind"],
+        "chosen": None,
+        "dead_end": dead_ends.dead_end_context(raw),
+    }
     if chosen is None:
         plan["cpu"] = _cpu_plan(raw.get("cpu_plan"))
         return plan
@@ -85,7 +89,7 @@ def plan_context(result: ResultDocument, w: dict[str, Any], raw: Workload) -> di
         # Priced on an indicative figure (a server sold on request): what it is based on, and
         # the quote that decides it.
         "indicative": _indicative(price),
-        "dead_end": DE.dead_end_context(raw),
+        "dead_end": dead_ends.dead_end_context(raw),
     }
 
 
@@ -235,6 +239,6 @@ def confidence_context(
                 "weakest": CONFIDENCE_PARTS[weakest],
             }
         rows.append({"kind": w["kind"], "confidence": w["confidence"], "covers": covers})
-    flips = [customer_text(c["explanation"]) for c in DE.page_one_changes(changes)]
+    flips = [customer_text(c["explanation"]) for c in dead_ends.page_one_changes(changes)]
     flips += [str(lv["explanation"]) for lv in levers[:2]]
     return {"rows": rows, "flips": flips}

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from advisor.charts.results import INFERENCE_KINDS, TRAINING_KINDS
 from advisor.engine.result.document import ResultDocument
 from advisor.labels import label_for
-from advisor.reporting import dead_ends as DE
+from advisor.reporting import dead_ends
 from advisor.reporting.text import customer_text
 
 LOW_CONFIDENCE = 0.7
@@ -57,12 +57,12 @@ def risk_lines(
                 % {"kind": kind, "count": len(unpriced), "total": len(w["options"])}
             )
         raw = next(r for r in result["workloads"] if r["kind"] == w["kind"])
-        if DE.is_dead(raw) or (
+        if dead_ends.is_dead(raw) or (
             w["confidence"] is not None and float(w["confidence"]) < LOW_CONFIDENCE
         ):
             # Worded from the same fields the plan shows.
             risks.append(
-                DE.workload_confidence_risk(
+                dead_ends.workload_confidence_risk(
                     cast(Mapping[str, Any], raw), str(kind), float(w["confidence"] or 0)
                 )
             )
@@ -80,7 +80,9 @@ def risk_lines(
             )
     confidence = rec["confidence"]
     if confidence < LOW_CONFIDENCE:
-        risks.append(DE.overall_confidence_risk(cast(Mapping[str, Any], result), float(confidence)))
+        risks.append(
+            dead_ends.overall_confidence_risk(cast(Mapping[str, Any], result), float(confidence))
+        )
     if rec["split"]:
         risks.append(
             _(

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import Http404
 
-from advisor.engine.sizing import measured as M
+from advisor.engine.sizing.measured import SLOWEST_SHARE
 from advisor.models import Assessment, Measurement, Report
 
 
@@ -146,7 +146,7 @@ def measured_option(result: Any) -> dict[str, Any] | None:
 
 # The widest measured-over-estimated ratio the calibration takes: the slowest run a paste
 # accepts is a thousandth of the card's roofline (engine/sizing/measured/physics.py SLOWEST_SHARE).
-_RATIO_FLOOR = M.SLOWEST_SHARE
+_RATIO_FLOOR = SLOWEST_SHARE
 
 
 def measurement_ratios() -> list[dict[str, Any]]:

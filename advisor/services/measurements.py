@@ -15,15 +15,15 @@ from advisor.decisions import evaluation
 from advisor.engine import parse_answers
 from advisor.engine.explain import pilot
 from advisor.engine.result.document import normalise
-from advisor.engine.sizing import measured as M
+from advisor.engine.sizing import measured
 from advisor.models import Assessment, Measurement, Report
 from advisor.selectors.measurements import first_serving_option
 from advisor.services.reports import engine_measurements, report_enqueue, report_throttle
 
 # The largest benchmark file read (a larger one is refused unread), and the error naming every
 # problem of one refused.
-MAX_BYTES = M.MAX_BYTES
-MeasurementError = M.MeasurementError
+MAX_BYTES = measured.MAX_BYTES
+MeasurementError = measured.MeasurementError
 
 
 class NothingToMeasure(Exception):
@@ -54,7 +54,7 @@ def report_measure(
     organization = report.assessment.organization
     # Counted before the file is read: a refused file costs the same parse as an accepted one.
     report_throttle(user=user, organization=organization)
-    m = M.parse(
+    m = measured.parse(
         raw,
         accelerator_id=first["accelerator_id"],
         serving=serving,
@@ -68,7 +68,7 @@ def report_measure(
         answers, normalise(report.result), m, devices=devices
     )
     if implausible:
-        raise M.MeasurementError(implausible)
+        raise measured.MeasurementError(implausible)
     before = first.get("measured") or {}
     estimated = before.get("estimated") or {
         "tokens_per_second_per_replica": first.get("tokens_per_second_per_replica"),

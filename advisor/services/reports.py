@@ -20,7 +20,7 @@ from accounts.models import Organization, User
 from advisor.decisions import evaluation, languages
 from advisor.engine import parse_answers
 from advisor.engine.result.document import ResultDocument, normalise
-from advisor.engine.sizing import measured as M
+from advisor.engine.sizing import measured
 from advisor.models import Assessment, Measurement, Report
 from advisor.reference.models import Catalog
 from advisor.selectors.measurements import report_measured
@@ -266,7 +266,7 @@ def _is_measured(report: Report) -> bool:
     return isinstance(report.result, dict) and bool(report.result.get("measurements"))
 
 
-def engine_measurements(organization: Organization) -> tuple[M.Measurement, ...]:
+def engine_measurements(organization: Organization) -> tuple[measured.Measurement, ...]:
     """The organisation's own measurements (never another's), as the engine takes them, in the
     order they were added; a row whose figures are no float (jsonb gives a stored 1e308 back
     as an integer) is left out."""
@@ -286,7 +286,7 @@ def engine_measurements(organization: Organization) -> tuple[M.Measurement, ...]
         except (OverflowError, TypeError, ValueError):
             continue
         out.append(
-            M.Measurement(
+            measured.Measurement(
                 accelerator_id=row.accelerator_id,
                 serving=row.serving,
                 model_id=row.model_id,

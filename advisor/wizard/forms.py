@@ -18,7 +18,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.answers.vocabulary import ARCHITECTURE_ANSWERS, MOE_ANSWERS
 from advisor.forms.base import (
     StepForm,
@@ -41,9 +41,11 @@ class WorkloadsStepForm(StepForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for kind in A.WORKLOAD_KINDS:
+        for kind in vocabulary.WORKLOAD_KINDS:
             self.fields[kind] = forms.BooleanField(label=label_for("kind", kind), required=False)
-            self.fields[f"{kind}_schedule"] = _select("schedule", A.SCHEDULES, label=_("How often"))
+            self.fields[f"{kind}_schedule"] = _select(
+                "schedule", vocabulary.SCHEDULES, label=_("How often")
+            )
             self.fields[kind].widget.attrs["aria-describedby"] = f"errors-{kind}"
             self.fields[f"{kind}_schedule"].widget.attrs["aria-describedby"] = (
                 f"errors-{kind}_schedule"
@@ -52,7 +54,7 @@ class WorkloadsStepForm(StepForm):
     def initial_from(self, answers: dict[str, Any]) -> dict[str, Any]:
         initial: dict[str, Any] = {}
         for item in answers.get("workloads") or []:
-            if isinstance(item, dict) and item.get("kind") in A.WORKLOAD_KINDS:
+            if isinstance(item, dict) and item.get("kind") in vocabulary.WORKLOAD_KINDS:
                 initial[item["kind"]] = True
                 if "schedule" in item:
                     initial[f"{item['kind']}_schedule"] = item["schedule"]
@@ -60,7 +62,7 @@ class WorkloadsStepForm(StepForm):
 
     def section_value(self) -> Any:
         items = []
-        for kind in A.WORKLOAD_KINDS:
+        for kind in vocabulary.WORKLOAD_KINDS:
             if self.cleaned_data.get(kind):
                 item = {"kind": kind}
                 schedule = self.cleaned_data.get(f"{kind}_schedule")
@@ -77,13 +79,13 @@ class WorkloadsStepForm(StepForm):
             index = int(path[len("workloads[") : path.index("]")])
         except ValueError:
             return None
-        ticked = [k for k in A.WORKLOAD_KINDS if self.cleaned_data.get(k)]
+        ticked = [k for k in vocabulary.WORKLOAD_KINDS if self.cleaned_data.get(k)]
         if index >= len(ticked):
             return None
         return f"{ticked[index]}_schedule" if path.endswith(".schedule") else ticked[index]
 
     def kind_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
-        return [(self[kind], self[f"{kind}_schedule"]) for kind in A.WORKLOAD_KINDS]
+        return [(self[kind], self[f"{kind}_schedule"]) for kind in vocabulary.WORKLOAD_KINDS]
 
 
 class ModelStepForm(StepForm):
@@ -107,7 +109,7 @@ class ModelStepForm(StepForm):
         super().__init__(*args, **kwargs)
         preset = self.fields["preset"]
         assert isinstance(preset, forms.ChoiceField)  # noqa: S101 - narrows the type
-        preset.choices = [("", "—"), *choices("preset", A.preset_ids())]
+        preset.choices = [("", "—"), *choices("preset", vocabulary.preset_ids())]
 
     def architecture_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in (*ARCHITECTURE_ANSWERS, *MOE_ANSWERS)]
@@ -166,7 +168,7 @@ class WorkStepForm(StepForm):
     unit = forms.ChoiceField(
         choices=[
             (TOKENS, _("Text tokens: a language model (the default)")),
-            *choices("work_unit", A.WORK_UNITS),
+            *choices("work_unit", vocabulary.WORK_UNITS),
         ],
         required=False,
         widget=forms.RadioSelect,

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.answers.problems import Problem
 
 Answers = dict[str, Any]
@@ -32,11 +32,11 @@ def _always(answers: Answers) -> bool:
 
 
 def _trains(answers: Answers) -> bool:
-    return bool(_kinds(answers) & A.TRAINING_KINDS)
+    return bool(_kinds(answers) & vocabulary.TRAINING_KINDS)
 
 
 def _serves(answers: Answers) -> bool:
-    return bool(_kinds(answers) & A.INFERENCE_KINDS)
+    return bool(_kinds(answers) & vocabulary.INFERENCE_KINDS)
 
 
 def _sizes(answers: Answers) -> bool:

@@ -15,8 +15,7 @@ import pytest
 from django.utils import translation
 
 from advisor.engine import evaluate, load_catalog, load_scoring_model, parse_answers
-from advisor.engine.answers import fields, parse, problems, sections, vocabulary
-from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import fields, parse, problems, schema, sections, vocabulary
 from advisor.engine.answers.fields import Field
 from advisor.engine.answers.sections import replaced
 from advisor.engine.answers.vocabulary import Answers
@@ -44,7 +43,7 @@ QUESTION = Field(
 
 def _clear_schema_caches() -> None:
     # What is built once from the schema: the schema itself, its validators, remembered checks.
-    for value in vars(SCH).values():
+    for value in vars(schema).values():
         if hasattr(value, "cache_clear"):
             value.cache_clear()
     problems._MEMO.clear()
@@ -92,21 +91,21 @@ def _document(**cost: object) -> dict[str, object]:
 
 
 def test_the_question_is_unknown_before_it_is_declared() -> None:
-    assert "most_servers" not in SCH.answers_schema()["properties"]["cost"]["properties"]
+    assert "most_servers" not in schema.answers_schema()["properties"]["cost"]["properties"]
     codes = [p.code for p in problems.validate(_document(most_servers=4))]
     assert "unknown_key" in codes
 
 
 def test_one_declaration_reaches_the_schema_and_the_validation(question: Field) -> None:
-    node = SCH.answers_schema()["properties"]["cost"]["properties"]["most_servers"]
+    node = schema.answers_schema()["properties"]["cost"]["properties"]["most_servers"]
     assert node == {
         "type": "integer",
         "minimum": 1,
         "maximum": 10_000,
         "description": "Test only: the most servers the team will run at once.",
     }
-    assert "most_servers" in SCH.answers_draft_schema()["properties"]["cost"]["properties"]
-    assert SCH.number_range("cost.most_servers") == (1.0, 10_000.0, False)
+    assert "most_servers" in schema.answers_draft_schema()["properties"]["cost"]["properties"]
+    assert schema.number_range("cost.most_servers") == (1.0, 10_000.0, False)
     assert not problems.validate(_document(most_servers=4))
     [problem] = problems.validate(_document(most_servers=20_000))
     assert problem.path == "cost.most_servers"

@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from advisor.audit import invariants as INV
-from advisor.audit import run
+from advisor.audit import invariants, run
 from advisor.engine import parse_answers
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 
 SEED = 20261206
 TEAMS = 300
@@ -39,7 +38,7 @@ def teams() -> list[dict[str, Any]]:
 
 def test_generated_teams_are_valid_answers(teams: list[dict[str, Any]]) -> None:
     for doc in teams:
-        assert parse_answers(doc).schema_version == A.SCHEMA_VERSION
+        assert parse_answers(doc).schema_version == vocabulary.SCHEMA_VERSION
 
 
 def test_the_same_seed_draws_the_same_teams(teams: list[dict[str, Any]]) -> None:
@@ -54,8 +53,8 @@ def test_at_least_two_in_five_teams_are_the_operators_core_customers(
     core = [
         doc
         for doc in teams
-        if set(doc["organization"]["regions"]) & INV.OPERATOR_REGIONS
-        and set(doc["deployment"]["allowed_modes"]) & INV.HOSTED
+        if set(doc["organization"]["regions"]) & invariants.OPERATOR_REGIONS
+        and set(doc["deployment"]["allowed_modes"]) & invariants.HOSTED
     ]
     china = [doc for doc in core if doc["deployment"]["china_connectivity"]]
     assert len(core) >= 0.4 * len(teams)
@@ -89,19 +88,19 @@ def test_the_generator_covers_every_answer_a_team_can_give(teams: list[dict[str,
             note("work", doc["work"]["model"])
         if "inference" in doc:
             note("precision", doc["inference"]["precision"])
-    assert {json.loads(v) for v in seen["regions"]} == set(A.REGIONS)
-    assert {json.loads(v) for v in seen["modes"]} == set(A.MODES)
-    assert {json.loads(v) for v in seen["kinds"]} == set(A.WORKLOAD_KINDS)
-    assert {json.loads(v) for v in seen["billing"]} == set(A.BILLING)
-    assert {json.loads(v) for v in seen["residency"]} == set(A.RESIDENCY)
-    assert {json.loads(v) for v in seen["ops"]} == set(A.OPS_CAPACITY)
-    assert {json.loads(v) for v in seen["preset"]} >= set(A.preset_ids())
-    assert {json.loads(v) for v in seen["work"]} == set(A.WORK_MODELS)
+    assert {json.loads(v) for v in seen["regions"]} == set(vocabulary.REGIONS)
+    assert {json.loads(v) for v in seen["modes"]} == set(vocabulary.MODES)
+    assert {json.loads(v) for v in seen["kinds"]} == set(vocabulary.WORKLOAD_KINDS)
+    assert {json.loads(v) for v in seen["billing"]} == set(vocabulary.BILLING)
+    assert {json.loads(v) for v in seen["residency"]} == set(vocabulary.RESIDENCY)
+    assert {json.loads(v) for v in seen["ops"]} == set(vocabulary.OPS_CAPACITY)
+    assert {json.loads(v) for v in seen["preset"]} >= set(vocabulary.preset_ids())
+    assert {json.loads(v) for v in seen["work"]} == set(vocabulary.WORK_MODELS)
     assert {json.loads(v) for v in seen["moe"]} == {True, False}
     assert {json.loads(v) for v in seen["gqa"]} == {True, False}
 
 
-@pytest.mark.parametrize("invariant", list(INV.TITLES))
+@pytest.mark.parametrize("invariant", list(invariants.TITLES))
 def test_invariant_holds_over_the_fixed_seed(invariant: str, audit: run.Tally) -> None:
     count = audit.violations[invariant]
     expected = OPEN.get(invariant, 0)

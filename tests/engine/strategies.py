@@ -4,7 +4,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 
 
 def _subset(values: tuple[str, ...], min_size: int) -> st.SearchStrategy[list[str]]:
@@ -14,43 +14,43 @@ def _subset(values: tuple[str, ...], min_size: int) -> st.SearchStrategy[list[st
 # The strategies are built once, here, not inside the composites on every draw: Hypothesis
 # then computes each one's properties once, which was half the time a generated document took
 # (the documents drawn are the same).
-_KINDS = st.lists(st.sampled_from(A.WORKLOAD_KINDS), min_size=1, max_size=5, unique=True)
-_MODES = _subset(A.MODES, 1)
-_RESIDENCY = st.sampled_from(A.RESIDENCY)
-_INDUSTRY = st.sampled_from(A.INDUSTRIES)
-_REGIONS = _subset(A.REGIONS, 1)
-_SCHEDULE = st.sampled_from(A.SCHEDULES)
-_STACK_CHANGES = st.sampled_from(A.STACK_CHANGES)
-_PIPELINE = st.sampled_from(A.PIPELINES)
-_DEMAND = st.sampled_from(A.DEMANDS)
-_FRAMEWORK = st.sampled_from(A.FRAMEWORKS)
-_OTHER_FRAMEWORKS = _subset(A.FRAMEWORKS, 0)
-_SERVING = st.sampled_from(A.SERVING)
-_CLOUDS = _subset(A.CLOUDS, 0)
-_PORTABILITY = st.sampled_from(A.PORTABILITY)
-_BILLING = st.sampled_from(A.BILLING)
+_KINDS = st.lists(st.sampled_from(vocabulary.WORKLOAD_KINDS), min_size=1, max_size=5, unique=True)
+_MODES = _subset(vocabulary.MODES, 1)
+_RESIDENCY = st.sampled_from(vocabulary.RESIDENCY)
+_INDUSTRY = st.sampled_from(vocabulary.INDUSTRIES)
+_REGIONS = _subset(vocabulary.REGIONS, 1)
+_SCHEDULE = st.sampled_from(vocabulary.SCHEDULES)
+_STACK_CHANGES = st.sampled_from(vocabulary.STACK_CHANGES)
+_PIPELINE = st.sampled_from(vocabulary.PIPELINES)
+_DEMAND = st.sampled_from(vocabulary.DEMANDS)
+_FRAMEWORK = st.sampled_from(vocabulary.FRAMEWORKS)
+_OTHER_FRAMEWORKS = _subset(vocabulary.FRAMEWORKS, 0)
+_SERVING = st.sampled_from(vocabulary.SERVING)
+_CLOUDS = _subset(vocabulary.CLOUDS, 0)
+_PORTABILITY = st.sampled_from(vocabulary.PORTABILITY)
+_BILLING = st.sampled_from(vocabulary.BILLING)
 _BUDGET = st.one_of(st.none(), st.floats(0, 1e7))
 _HOURS = st.floats(0, 24)
-_OPS_CAPACITY = st.sampled_from(A.OPS_CAPACITY)
-_OPS_HEADCOUNT = st.integers(0, A.MAX_OPS_HEADCOUNT)
-_OPS_REGION = st.sampled_from(A.REGIONS)
-_PRESET = st.sampled_from(A.preset_ids())
-_METHOD = st.sampled_from(A.TRAINING_METHODS)
-_TRAINING_PRECISION = st.sampled_from(A.TRAINING_PRECISIONS)
-_OPTIMIZER = st.sampled_from(A.OPTIMIZERS)
+_OPS_CAPACITY = st.sampled_from(vocabulary.OPS_CAPACITY)
+_OPS_HEADCOUNT = st.integers(0, vocabulary.MAX_OPS_HEADCOUNT)
+_OPS_REGION = st.sampled_from(vocabulary.REGIONS)
+_PRESET = st.sampled_from(vocabulary.preset_ids())
+_METHOD = st.sampled_from(vocabulary.TRAINING_METHODS)
+_TRAINING_PRECISION = st.sampled_from(vocabulary.TRAINING_PRECISIONS)
+_OPTIMIZER = st.sampled_from(vocabulary.OPTIMIZERS)
 _MICRO_BATCH = st.integers(1, 64)
 _SEQUENCE = st.integers(1, 32768)
 _DATASET_TOKENS = st.integers(1, 10**13)
 _EPOCHS = st.floats(0.1, 10)
 _DEADLINE = st.one_of(st.none(), st.floats(1, 10_000))
 _LORA_RANK = st.integers(1, 256)
-_INFERENCE_PRECISION = st.sampled_from(A.INFERENCE_PRECISIONS)
+_INFERENCE_PRECISION = st.sampled_from(vocabulary.INFERENCE_PRECISIONS)
 _PROMPT_TOKENS = st.integers(0, 131072)
 _OUTPUT_TOKENS = st.integers(1, 131072)
 _CONCURRENT = st.integers(1, 512)
 _P95 = st.one_of(st.none(), st.floats(1, 600_000))
 _TOKENS_PER_DAY = st.integers(0, 10**11)
-_TRAFFIC = st.sampled_from(A.TRAFFIC)
+_TRAFFIC = st.sampled_from(vocabulary.TRAFFIC)
 
 
 @st.composite
@@ -100,10 +100,12 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
         doc["cost"]["ops_headcount"] = draw(_OPS_HEADCOUNT)
     if draw(st.booleans()):
         doc["cost"]["ops_region"] = draw(_OPS_REGION)
-    with_model = draw(st.booleans()) or bool(set(kinds) & (A.TRAINING_KINDS | A.INFERENCE_KINDS))
+    with_model = draw(st.booleans()) or bool(
+        set(kinds) & (vocabulary.TRAINING_KINDS | vocabulary.INFERENCE_KINDS)
+    )
     if with_model:
         doc["model"] = {"preset": draw(_PRESET)}
-    if set(kinds) & A.TRAINING_KINDS:
+    if set(kinds) & vocabulary.TRAINING_KINDS:
         method = draw(_METHOD)
         training: dict[str, Any] = {
             "method": method,
@@ -119,7 +121,7 @@ def answers_docs(draw: st.DrawFn) -> dict[str, Any]:
         if method != "full":
             training["lora_rank"] = draw(_LORA_RANK)
         doc["training"] = training
-    if set(kinds) & A.INFERENCE_KINDS:
+    if set(kinds) & vocabulary.INFERENCE_KINDS:
         doc["inference"] = {
             "precision": draw(_INFERENCE_PRECISION),
             "prompt_tokens": draw(_PROMPT_TOKENS),

@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.generation.jsonschema.builder import build
 
-from advisor.engine import AnswersError, Catalog, ScoringModel, evaluate, parse_answers
-from advisor.engine import sizing as S
+from advisor.engine import AnswersError, Catalog, ScoringModel, evaluate, parse_answers, sizing
 from advisor.engine.answers.problems import check_partial, validate
 from advisor.engine.answers.schema import answers_draft_schema, answers_schema
 from advisor.engine.answers.upgrade import upgrade_answers
@@ -111,8 +110,8 @@ def test_every_schema_valid_architecture_sizes_to_finite_figures(arch: dict[str,
     assert a.attention_heads == arch["kv_heads"] * arch["kv_group_size"]
     assert a.experts_per_token <= a.experts
     assert a.active_parameters is None or 0 < a.active_parameters <= a.parameters
-    shape = S.shape_from_architecture(a)
-    assert math.isfinite(S.kv_bytes_per_token(shape)) and S.kv_bytes_per_token(shape) > 0
+    shape = sizing.shape_from_architecture(a)
+    assert math.isfinite(sizing.kv_bytes_per_token(shape)) and sizing.kv_bytes_per_token(shape) > 0
     assert 0 < shape.active <= shape.parameters
 
 

@@ -11,10 +11,10 @@ from typing import NamedTuple
 
 import pytest
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Architecture, Inference
 from advisor.engine.catalog import Catalog
-from advisor.engine.sizing import throughput as TH
+from advisor.engine.sizing import throughput
 
 BAND = (0.7, 1.4)
 
@@ -157,7 +157,7 @@ SERVING = [
 
 
 def _serving_rate(catalog: Catalog, case: Serving) -> float:
-    shape = S.shape_from_architecture(case.model)
+    shape = sizing.shape_from_architecture(case.model)
     acc = catalog.by_id[case.card]
     offline = case.concurrency is None
     inf = Inference(
@@ -168,11 +168,13 @@ def _serving_rate(catalog: Catalog, case: Serving) -> float:
         0,
         "steady",
     )
-    mem = S.inference_memory(shape, inf, catalog, case.serving)
+    mem = sizing.inference_memory(shape, inf, catalog, case.serving)
     if case.concurrency is not None and case.tp is not None:
-        cap = TH.serving_capacity(shape, inf, mem, acc, case.tp, catalog, case.serving)
+        cap = throughput.serving_capacity(shape, inf, mem, acc, case.tp, catalog, case.serving)
         return cap.tokens_per_second / case.tp
-    plan = TH.serving_plan(shape, inf, mem, acc, catalog, 1e12, serving=case.serving, offline=True)
+    plan = throughput.serving_plan(
+        shape, inf, mem, acc, catalog, 1e12, serving=case.serving, offline=True
+    )
     assert plan is not None
     if case.tp is not None:
         assert plan.tp == case.tp or offline

@@ -267,15 +267,16 @@ def test_a_reweighted_scoring_model_changes_the_outcome(
 
 
 def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
-    from advisor.engine.explain import would_change as X
-    from advisor.engine.planning import decide as DC
-    from advisor.engine.ranking import scoring as SC
+    from advisor.engine.explain import would_change
+    from advisor.engine.planning import decide
+    from advisor.engine.ranking.scoring import answers_facts
+    from advisor.engine.ranking.scoring import decide as decide_by_scores
 
     answers = parse_answers(doc)
-    ctx = DC.scoring_context(answers, CATALOG, DC.answers_shape(answers, CATALOG))
-    decision = SC.decide(SC.answers_facts(answers), SCORING, ctx)
+    ctx = decide.scoring_context(answers, CATALOG, decide.answers_shape(answers, CATALOG))
+    decision = decide_by_scores(answers_facts(answers), SCORING, ctx)
     facts = decision.facts
-    rs = X._Rescorer(facts, decision, SCORING, ctx)
+    rs = would_change._Rescorer(facts, decision, SCORING, ctx)
 
     def fast(patch: dict[str, Any]) -> tuple[str, str]:
         gains = rs.gains(patch)
@@ -284,10 +285,10 @@ def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
         )
 
     def full(patch: dict[str, Any]) -> tuple[str, str]:
-        d = SC.decide({**facts, **patch}, SCORING, ctx)
+        d = decide_by_scores({**facts, **patch}, SCORING, ctx)
         return (d.accelerator, d.mode)
 
-    return facts, fast, full, X
+    return facts, fast, full, would_change
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,9 +296,9 @@ def _full_and_fast(doc: dict[str, Any]) -> tuple[Any, ...]:
 def test_rescoring_a_changed_answer_agrees_with_scoring_it_from_scratch(
     doc: dict[str, Any],
 ) -> None:
-    facts, fast, full, X = _full_and_fast(doc)
-    for _change, patch in X._variants(facts):
-        if X._valid({**facts, **patch}):
+    facts, fast, full, would_change = _full_and_fast(doc)
+    for _change, patch in would_change._variants(facts):
+        if would_change._valid({**facts, **patch}):
             assert fast(patch) == full(patch), patch
 
 
@@ -306,13 +307,13 @@ def test_rescoring_a_changed_answer_agrees_with_scoring_it_from_scratch(
 def test_rescoring_two_changed_answers_agrees_with_scoring_them_from_scratch(
     doc: dict[str, Any],
 ) -> None:
-    facts, fast, full, X = _full_and_fast(doc)
-    variants = list(X._variants(facts))
+    facts, fast, full, would_change = _full_and_fast(doc)
+    variants = list(would_change._variants(facts))
     for (c1, p1), (c2, p2) in zip(variants, variants[7:] + variants[:7], strict=True):
         if c1[0] == c2[0] or ("workloads" in p1 and "workloads" in p2):
             continue
         patch = {**p1, **p2}
-        if X._valid({**facts, **patch}):
+        if would_change._valid({**facts, **patch}):
             assert fast(patch) == full(patch), patch
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog
 from advisor.engine.answers.samples import DELETE, sample
-from advisor.engine.ranking import tiers as RK
+from advisor.engine.ranking import tiers
 from advisor.engine.text.i18n import label
 from advisor.starters import STARTERS
 
@@ -163,7 +163,7 @@ def _never_above_a_much_cheaper_option(w: dict[str, Any], tolerance: float = 0.2
         for below in met[i + 1 :]:
             if above["availability"]["available"] != below["availability"]["available"]:
                 continue  # offered where the customer is: a tier of its own
-            if RK.lead(above) != RK.lead(below):
+            if tiers.lead(above) != tiers.lead(below):
                 continue  # a price with no region and no date is a lead: a tier of its own
             assert above["cost_to_result"]["usd"] <= below["cost_to_result"]["usd"] * (
                 1 + tolerance
@@ -846,10 +846,10 @@ def la_studio_full_fine_tune_is_planned_on_an_offer_with_a_place_and_a_date(r: R
     price = first["prices"][first["billing_used"]]
     # Before: 1 x MI300X from TensorWave at $22.20 a run, a per-GPU row with no region and no
     # date read from a secondary page: nobody could sign it. Now a dated offer in the US leads.
-    assert not RK.lead(first)
+    assert not tiers.lead(first)
     assert price["region"] and price["as_of"]
     assert first["target_status"] == "met" and first["target_margin"] >= 0.10
-    leads = [o for o in w["options"] if RK.lead(o)]
+    leads = [o for o in w["options"] if tiers.lead(o)]
     assert leads and all(w["options"].index(o) > 0 for o in leads)
     cheaper = [o for o in leads if o["cost_to_result"]["usd"] < first["cost_to_result"]["usd"]]
     assert cheaper  # the lead is cheaper, and the result says what it would cost and whom to ask
@@ -971,14 +971,14 @@ def singapore_fund_70b_batch_is_rented_at_a_scale_its_provider_rents(r: Result) 
     first = w["options"][0]
     # Before: 348 x L40S from Vast.ai at the marketplace's on-demand rate (about 16 rented on
     # demand there), then 88 x H200 at a marketplace rate: neither rentable at that scale.
-    assert not RK.needs_reservation(first) and not RK.lead(first)
+    assert not tiers.needs_reservation(first) and not tiers.lead(first)
     capacity = first.get("capacity")
     if capacity:
         assert capacity["priced_on_block"] and first["billing_used"] == "capacity_block"
         assert any("capacity block" in n and first["name"] in n for n in r["cost"]["notes"])
     # Plans that need a negotiated reservation rank after those rentable now (same tier).
-    signable = [o for o in w["options"] if not RK.lead(o)]
-    flags = [RK.needs_reservation(o) for o in signable]
+    signable = [o for o in w["options"] if not tiers.lead(o)]
+    flags = [tiers.needs_reservation(o) for o in signable]
     assert flags == sorted(flags) and any(flags)
 
 

@@ -7,9 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
-from advisor.engine.answers import fields
-from advisor.engine.answers import schema as SCH
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import fields, vocabulary
+from advisor.engine.answers.schema import answers_schema
 from advisor.engine.bench import variants
 from advisor.engine.explain.summary import text_summary
 from advisor.engine.text import i18n, labels
@@ -93,27 +92,27 @@ def test_machine_fields_keep_paths_and_values(catalog: Catalog, scoring: Scoring
 
 
 ENUMS = {
-    "organization.industry": A.INDUSTRIES,
-    "organization.regions": A.REGIONS,
-    "workloads[].kind": A.WORKLOAD_KINDS,
-    "workloads[].schedule": A.SCHEDULES,
-    "maturity.stack_changes": A.STACK_CHANGES,
-    "maturity.pipeline": A.PIPELINES,
-    "maturity.demand": A.DEMANDS,
-    "frameworks.primary": A.FRAMEWORKS,
-    "frameworks.others": A.FRAMEWORKS,
-    "frameworks.serving": A.SERVING,
-    "deployment.allowed_modes": A.MODES,
-    "deployment.clouds": A.CLOUDS,
-    "deployment.portability": A.PORTABILITY,
-    "deployment.data_residency": A.RESIDENCY,
-    "cost.billing": A.BILLING,
-    "cost.ops_capacity": A.OPS_CAPACITY,
-    "training.method": A.TRAINING_METHODS,
-    "training.precision": A.TRAINING_PRECISIONS,
-    "training.optimizer": A.OPTIMIZERS,
-    "inference.precision": A.INFERENCE_PRECISIONS,
-    "inference.traffic": A.TRAFFIC,
+    "organization.industry": vocabulary.INDUSTRIES,
+    "organization.regions": vocabulary.REGIONS,
+    "workloads[].kind": vocabulary.WORKLOAD_KINDS,
+    "workloads[].schedule": vocabulary.SCHEDULES,
+    "maturity.stack_changes": vocabulary.STACK_CHANGES,
+    "maturity.pipeline": vocabulary.PIPELINES,
+    "maturity.demand": vocabulary.DEMANDS,
+    "frameworks.primary": vocabulary.FRAMEWORKS,
+    "frameworks.others": vocabulary.FRAMEWORKS,
+    "frameworks.serving": vocabulary.SERVING,
+    "deployment.allowed_modes": vocabulary.MODES,
+    "deployment.clouds": vocabulary.CLOUDS,
+    "deployment.portability": vocabulary.PORTABILITY,
+    "deployment.data_residency": vocabulary.RESIDENCY,
+    "cost.billing": vocabulary.BILLING,
+    "cost.ops_capacity": vocabulary.OPS_CAPACITY,
+    "training.method": vocabulary.TRAINING_METHODS,
+    "training.precision": vocabulary.TRAINING_PRECISIONS,
+    "training.optimizer": vocabulary.OPTIMIZERS,
+    "inference.precision": vocabulary.INFERENCE_PRECISIONS,
+    "inference.traffic": vocabulary.TRAFFIC,
 }
 
 
@@ -129,7 +128,7 @@ def test_every_enum_value_of_answers_v1_has_a_label(
 
 
 def test_every_answer_path_has_a_field_label() -> None:
-    schema = SCH.answers_schema()
+    schema = answers_schema()
 
     def paths(node: dict[str, Any], prefix: str) -> list[str]:
         out = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Inference, Training
 from advisor.engine.catalog import Catalog
 
@@ -57,7 +57,8 @@ def test_training_memory_is_within_25_percent_of_a_measured_pytorch_peak(
         optimizer_impl=impl,
     )
     predicted = (
-        S.training_memory(S.shape_from_preset(catalog.presets[preset]), t, catalog).total / 2**30
+        sizing.training_memory(sizing.shape_from_preset(catalog.presets[preset]), t, catalog).total
+        / 2**30
     )
     assert predicted == pytest.approx(measured, rel=0.25)
 
@@ -68,6 +69,9 @@ def test_inference_memory_is_within_25_percent_of_a_measured_generate_peak(
 ) -> None:
     inf = Inference("bf16", prompt, new, batch, 0, "steady")
     predicted = (
-        S.inference_memory(S.shape_from_preset(catalog.presets[preset]), inf, catalog).total / 2**30
+        sizing.inference_memory(
+            sizing.shape_from_preset(catalog.presets[preset]), inf, catalog
+        ).total
+        / 2**30
     )
     assert predicted == pytest.approx(measured, rel=0.25)

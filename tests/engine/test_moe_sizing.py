@@ -6,12 +6,11 @@ import dataclasses
 
 import pytest
 
-from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine import sizing as S
+from advisor.engine import Catalog, ScoringModel, evaluate, sizing
 from advisor.engine.answers.parse import parse_answers
 from advisor.engine.answers.problems import AnswersError
 from advisor.engine.answers.vocabulary import Architecture, Inference, Training
-from advisor.engine.sizing import throughput as TH
+from advisor.engine.sizing import throughput
 from tests.engine.conftest import sample
 
 # Mixtral-8x7B's published config.json as an architecture answer, once as the dense model the
@@ -54,12 +53,12 @@ def _inference(**kw: object) -> Inference:
     return Inference(**base)  # type: ignore[arg-type]
 
 
-def _shape(arch: dict[str, object]) -> S.ModelShape:
-    return S.shape_from_architecture(Architecture(**arch))  # type: ignore[arg-type]
+def _shape(arch: dict[str, object]) -> sizing.ModelShape:
+    return sizing.shape_from_architecture(Architecture(**arch))  # type: ignore[arg-type]
 
 
 def test_mixtral_preset_matches_its_published_sizes(catalog: Catalog) -> None:
-    shape = S.shape_from_preset(catalog.presets["mixtral-8x7b"])
+    shape = sizing.shape_from_preset(catalog.presets["mixtral-8x7b"])
     # Mistral AI: 46.7B parameters, 12.9B used per token.
     assert shape.parameters == pytest.approx(46.7e9, rel=0.002)
     assert shape.active == pytest.approx(12.9e9, rel=0.002)
@@ -67,56 +66,62 @@ def test_mixtral_preset_matches_its_published_sizes(catalog: Catalog) -> None:
 
 
 def test_deepseek_v3_preset_matches_its_published_sizes(catalog: Catalog) -> None:
-    shape = S.shape_from_preset(catalog.presets["deepseek-v3"])
+    shape = sizing.shape_from_preset(catalog.presets["deepseek-v3"])
     # DeepSeek-V3 technical report: 671B total, 37B activated; MLA caches 512 + 64 per layer.
     assert shape.parameters == pytest.approx(671e9, rel=0.002)
     assert shape.active == pytest.approx(37e9, rel=0.02)
-    assert S.kv_bytes_per_token(shape) == 61 * 576 * 2
+    assert sizing.kv_bytes_per_token(shape) == 61 * 576 * 2
     assert shape.kv_split(8) == 1  # the latent cache is replicated, not split by heads
 
 
 def test_moe_memory_holds_every_expert(catalog: Catalog) -> None:
     dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
     t = _training()
-    assert S.training_memory(moe, t, catalog).parts["optimizer"] == pytest.approx(
-        S.training_memory(dense, t, catalog).parts["optimizer"]
+    assert sizing.training_memory(moe, t, catalog).parts["optimizer"] == pytest.approx(
+        sizing.training_memory(dense, t, catalog).parts["optimizer"]
     )
-    assert S.inference_weight_bytes(moe, "bf16") == S.inference_weight_bytes(dense, "bf16")
-    assert S.inference_weight_bytes(moe, "bf16") / 1e9 == pytest.approx(93.4, rel=0.01)
+    assert sizing.inference_weight_bytes(moe, "bf16") == sizing.inference_weight_bytes(
+        dense, "bf16"
+    )
+    assert sizing.inference_weight_bytes(moe, "bf16") / 1e9 == pytest.approx(93.4, rel=0.01)
 
 
 def test_moe_training_flops_count_the_active_parameters() -> None:
     dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
     t = _training()
-    assert S.training_flops(moe, t).dense == pytest.approx(6 * moe.active * 10**10)
-    ratio = S.training_flops(dense, t).dense / S.training_flops(moe, t).dense
+    assert sizing.training_flops(moe, t).dense == pytest.approx(6 * moe.active * 10**10)
+    ratio = sizing.training_flops(dense, t).dense / sizing.training_flops(moe, t).dense
     assert ratio == pytest.approx(46.7 / 12.9, rel=0.01)
 
 
 def test_moe_decode_reads_the_experts_its_batch_routes_to() -> None:
     moe = _shape(MIXTRAL_MOE)
-    assert S.expert_fraction_read(moe, 1) == pytest.approx(2 / 8)
-    assert S.expert_fraction_read(moe, 64) == pytest.approx(1.0, abs=1e-6)
-    assert S.expert_fraction_read(_shape(MIXTRAL), 1) == 1.0
+    assert sizing.expert_fraction_read(moe, 1) == pytest.approx(2 / 8)
+    assert sizing.expert_fraction_read(moe, 64) == pytest.approx(1.0, abs=1e-6)
+    assert sizing.expert_fraction_read(_shape(MIXTRAL), 1) == 1.0
 
 
 def test_moe_serving_computes_with_the_active_parameters(catalog: Catalog) -> None:
     dense, moe = _shape(MIXTRAL), _shape(MIXTRAL_MOE)
     h100 = catalog.by_id["nvidia-h100-sxm"]
     inf = _inference()
-    mem_d = S.inference_memory(dense, inf, catalog, "vllm")
-    mem_m = S.inference_memory(moe, inf, catalog, "vllm")
+    mem_d = sizing.inference_memory(dense, inf, catalog, "vllm")
+    mem_m = sizing.inference_memory(moe, inf, catalog, "vllm")
     assert mem_m.parts["weights"] == mem_d.parts["weights"]
-    cap_d = TH.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
-    cap_m = TH.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
+    cap_d = throughput.serving_capacity(dense, inf, mem_d, h100, 2, catalog)
+    cap_m = throughput.serving_capacity(moe, inf, mem_m, h100, 2, catalog)
     # Prefill is compute over the active parameters only, but each expert's GEMM holds only
     # the tokens routed to it and runs less efficiently: faster than the dense model of the
     # same total size, by less than the active share.
     assert 1.5 < cap_d.ttft_ms / cap_m.ttft_ms < dense.active / moe.active
     # At batch 1 a decode step reads the shared weights and two of eight experts.
     one = dataclasses.replace(inf, concurrent_sequences=1)
-    s1 = TH.serving_capacity(moe, one, S.inference_memory(moe, one, catalog), h100, 1, catalog)
-    d1 = TH.serving_capacity(dense, one, S.inference_memory(dense, one, catalog), h100, 1, catalog)
+    s1 = throughput.serving_capacity(
+        moe, one, sizing.inference_memory(moe, one, catalog), h100, 1, catalog
+    )
+    d1 = throughput.serving_capacity(
+        dense, one, sizing.inference_memory(dense, one, catalog), h100, 1, catalog
+    )
     assert s1.tpot_ms < 0.45 * d1.tpot_ms
 
 

@@ -12,11 +12,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.answers import parse as PA
-from advisor.engine.answers import problems as PB
-from advisor.engine.answers import schema as SCH
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.answers import parse, schema, vocabulary
+from advisor.engine.answers.problems import check_partial, validate
+from advisor.engine.planning import nonllm
 from tests.engine.test_expert_cases import CASES
 
 
@@ -30,43 +28,43 @@ TOKYO = "tokyo_ecommerce_classifies_200m_product_images_a_day"
 def test_an_inference_team_counted_in_images_needs_no_token_sections() -> None:
     doc = _case(TOKYO)
     assert "inference" not in doc and "model" not in doc
-    assert PB.validate(doc) == []
-    answers = PA.parse_answers(doc)
+    assert validate(doc) == []
+    answers = parse.parse_answers(doc)
     assert answers.work is not None and answers.work.unit == "images"
     assert answers.inference is None
-    assert PA.parse_answers(answers.to_dict()) == answers
-    assert Draft202012Validator(SCH.answers_schema()).is_valid(doc)
+    assert parse.parse_answers(answers.to_dict()) == answers
+    assert Draft202012Validator(schema.answers_schema()).is_valid(doc)
 
 
 def test_without_work_an_inference_team_still_needs_its_inference_section() -> None:
     doc = _case(TOKYO)
     del doc["work"]
-    codes = {p.code for p in PB.validate(doc)}
+    codes = {p.code for p in validate(doc)}
     assert "section_required" in codes
-    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(schema.answers_schema()).is_valid(doc)
 
 
 def test_a_model_for_another_unit_is_refused_in_both_languages() -> None:
     doc = _case(TOKYO)
     doc["work"]["model"] = "whisper-large-v3-turbo"
-    (problem,) = [p for p in PB.validate(doc) if p.code == "work_model_unit"]
+    (problem,) = [p for p in validate(doc) if p.code == "work_model_unit"]
     assert problem.path == "work.model"
     assert problem.message("en") == (
         "Whisper large-v3-turbo does not work on images: choose a model for images, or the unit "
         "it works on"
     )
     assert "Whisper large-v3-turbo 不處理圖片" in problem.message("zh-hant")
-    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(schema.answers_schema()).is_valid(doc)
 
 
 def test_training_does_not_come_with_work_in_its_own_unit() -> None:
     doc = _case(TOKYO)
     doc["workloads"].append({"kind": "fine_tuning", "schedule": "project_cycles"})
-    (problem,) = [p for p in PB.validate(doc) if p.code == "work_with_training"]
+    (problem,) = [p for p in validate(doc) if p.code == "work_with_training"]
     assert "sized for inference only" in problem.message("en")
     assert "fine-tuning" in problem.message("en")
     assert "只估算推論" in problem.message("zh-hant")
-    assert not Draft202012Validator(SCH.answers_schema()).is_valid(doc)
+    assert not Draft202012Validator(schema.answers_schema()).is_valid(doc)
 
 
 @pytest.mark.parametrize(
@@ -81,13 +79,13 @@ def test_training_does_not_come_with_work_in_its_own_unit() -> None:
 def test_bad_work_values_are_clear_problems(field: str, value: Any, code: str) -> None:
     doc = _case(TOKYO)
     doc["work"][field] = value
-    problems = [p for p in PB.validate(doc) if p.path == f"work.{field}"]
+    problems = [p for p in validate(doc) if p.path == f"work.{field}"]
     assert [p.code for p in problems] == [code]
     assert problems[0].message("zh-hant") != problems[0].message("en")
 
 
 @pytest.mark.parametrize("kind", ["batch_inference", "realtime_inference"])
-@pytest.mark.parametrize("work_model", A.WORK_MODELS)
+@pytest.mark.parametrize("work_model", vocabulary.WORK_MODELS)
 def test_the_least_volume_a_day_is_priced_in_finite_numbers(
     catalog: Catalog, scoring: ScoringModel, kind: str, work_model: str
 ) -> None:
@@ -95,11 +93,11 @@ def test_the_least_volume_a_day_is_priced_in_finite_numbers(
     doc = _case(TOKYO)
     doc["workloads"] = [{"kind": kind, "schedule": "daily"}]
     doc["work"] = {
-        "unit": A.WORK_MODEL_UNIT[work_model],
+        "unit": vocabulary.WORK_MODEL_UNIT[work_model],
         "model": work_model,
-        "per_day": A.MIN_WORK_PER_DAY,
+        "per_day": vocabulary.MIN_WORK_PER_DAY,
     }
-    assert PB.validate(doc) == []
+    assert validate(doc) == []
     result = evaluate(doc, catalog, scoring)
     json.dumps(result, allow_nan=False)  # raises on Infinity or NaN anywhere
     assert result["workloads"][0]["options"]
@@ -109,9 +107,11 @@ def test_every_throughput_figure_is_sourced_dated_or_said_undated_and_marked(
     catalog: Catalog,
 ) -> None:
     table = catalog.raw["unit_workloads"]
-    assert {m["id"] for m in table["models"]} == set(A.WORK_MODELS)
+    assert {m["id"] for m in table["models"]} == set(vocabulary.WORK_MODELS)
     for m in table["models"]:
-        assert A.WORK_MODEL_UNIT[m["id"]] == m["unit"] and m["source"].startswith("https://")
+        assert vocabulary.WORK_MODEL_UNIT[m["id"]] == m["unit"] and m["source"].startswith(
+            "https://"
+        )
     for row in table["throughput"]:
         assert row["source"].startswith("https://") and row["note"]
         assert row["accelerator_id"] in catalog.by_id
@@ -159,19 +159,19 @@ def test_a_card_without_a_published_figure_is_left_unsized_with_the_reason(
     (mi300x,) = [e for e in w["excluded_options"] if e["accelerator_id"] == "amd-mi300x"]
     assert mi300x["code"] == "no_unit_throughput"
     assert "No published throughput of ResNet-50 v1.5" in mi300x["reason"]
-    assert NL.throughput(catalog, "resnet50", "amd-mi300x") is None
+    assert nonllm.throughput(catalog, "resnet50", "amd-mi300x") is None
 
 
 def test_the_draft_schema_states_the_work_rules_a_draft_is_held_to() -> None:
-    draft = Draft202012Validator(SCH.answers_draft_schema())
+    draft = Draft202012Validator(schema.answers_draft_schema())
     wrong = {"work": {"model": "whisper-large-v3-turbo", "unit": "pairs"}}
-    assert [p.code for p in PB.check_partial(wrong)] == ["work_model_unit"]
+    assert [p.code for p in check_partial(wrong)] == ["work_model_unit"]
     assert not draft.is_valid(wrong)
     # A draft may still lack the model, or the unit.
     for partial in ({"work": {"unit": "pairs"}}, {"work": {"model": "bge-reranker-large"}}):
-        assert PB.check_partial(partial) == [] and draft.is_valid(partial)
+        assert check_partial(partial) == [] and draft.is_valid(partial)
     training = {"work": {"unit": "images"}, "workloads": [{"kind": "fine_tuning"}]}
-    assert "work_with_training" in {p.code for p in PB.check_partial(training)}
+    assert "work_with_training" in {p.code for p in check_partial(training)}
     assert not draft.is_valid(training)
 
 

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from schemathesis.generation.jsonschema.builder import build
 
 from advisor.engine import parse_answers
-from advisor.engine.answers import fields
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import fields, vocabulary
 from advisor.engine.answers.parse import china_by_region
 from advisor.engine.answers.problems import validate
 from advisor.engine.answers.schema import answers_schema, schema_doc
@@ -33,7 +32,7 @@ def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
+def _reference_parse(doc: Mapping[str, Any]) -> vocabulary.Answers:
     """A valid document parsed answer by answer, each conversion and default written out."""
     doc = upgrade_answers(doc)
     org, fw, dep, cost, mat = (
@@ -44,16 +43,16 @@ def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
         doc["maturity"],
     )
     kinds = {w["kind"] for w in doc["workloads"]}
-    model: A.Model | None = None
+    model: vocabulary.Model | None = None
     if "model" in doc:
         m = doc["model"]
-        arch: A.Architecture | None = None
+        arch: vocabulary.Architecture | None = None
         if "architecture" in m:
             a = m["architecture"]
             parameters, kv_heads = int(a["parameters"]), int(a["kv_heads"])
             k = int(a.get("experts_per_token", 1))
             share = a.get("active_parameter_share")
-            arch = A.Architecture(
+            arch = vocabulary.Architecture(
                 parameters=parameters,
                 layers=int(a["layers"]),
                 hidden_size=int(a["hidden_size"]),
@@ -67,13 +66,13 @@ def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
                 experts_per_token=k,
                 active_parameters=None
                 if share is None
-                else max(A.MIN_ACTIVE_PARAMETERS, round(parameters * float(share))),
+                else max(vocabulary.MIN_ACTIVE_PARAMETERS, round(parameters * float(share))),
             )
-        model = A.Model(preset=m.get("preset"), architecture=arch)
-    training: A.Training | None = None
-    if "training" in doc and kinds & A.TRAINING_KINDS:
+        model = vocabulary.Model(preset=m.get("preset"), architecture=arch)
+    training: vocabulary.Training | None = None
+    if "training" in doc and kinds & vocabulary.TRAINING_KINDS:
         t = doc["training"]
-        training = A.Training(
+        training = vocabulary.Training(
             method=t["method"],
             lora_rank=int(t["lora_rank"]) if "lora_rank" in t else None,
             precision=t["precision"],
@@ -86,10 +85,10 @@ def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
             deadline_hours=_opt_float(t.get("deadline_hours")),
             optimizer_impl=t.get("optimizer_impl", "fused"),
         )
-    inference: A.Inference | None = None
-    if "inference" in doc and kinds & A.INFERENCE_KINDS:
+    inference: vocabulary.Inference | None = None
+    if "inference" in doc and kinds & vocabulary.INFERENCE_KINDS:
         i = doc["inference"]
-        inference = A.Inference(
+        inference = vocabulary.Inference(
             precision=i["precision"],
             prompt_tokens=int(i["prompt_tokens"]),
             output_tokens=int(i["output_tokens"]),
@@ -106,10 +105,10 @@ def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
             batch_window_firmness=i.get("batch_window_firmness", "hard"),
             availability=i.get("availability", "survive_one_failure"),
         )
-    work: A.Work | None = None
-    if "work" in doc and kinds & A.INFERENCE_KINDS:
+    work: vocabulary.Work | None = None
+    if "work" in doc and kinds & vocabulary.INFERENCE_KINDS:
         w = doc["work"]
-        work = A.Work(
+        work = vocabulary.Work(
             unit=w["unit"],
             model=w["model"],
             per_day=float(w["per_day"]),
@@ -117,26 +116,26 @@ def _reference_parse(doc: Mapping[str, Any]) -> A.Answers:
             peak_to_average=_opt_float(w.get("peak_to_average")),
         )
         inference = None
-    return A.Answers(
-        schema_version=A.SCHEMA_VERSION,
-        organization=A.Organization(org["industry"], tuple(org["regions"])),
-        workloads=tuple(A.Workload(w["kind"], w["schedule"]) for w in doc["workloads"]),
-        maturity=A.Maturity(mat["stack_changes"], mat["pipeline"], mat["demand"]),
-        frameworks=A.Frameworks(
+    return vocabulary.Answers(
+        schema_version=vocabulary.SCHEMA_VERSION,
+        organization=vocabulary.Organization(org["industry"], tuple(org["regions"])),
+        workloads=tuple(vocabulary.Workload(w["kind"], w["schedule"]) for w in doc["workloads"]),
+        maturity=vocabulary.Maturity(mat["stack_changes"], mat["pipeline"], mat["demand"]),
+        frameworks=vocabulary.Frameworks(
             fw["primary"],
             tuple(fw.get("others", ())),
             bool(fw["custom_kernels"]),
             fw["serving"],
             tuple(fw.get("kernel_architectures", ())),
         ),
-        deployment=A.Deployment(
+        deployment=vocabulary.Deployment(
             tuple(dep["allowed_modes"]),
             tuple(dep.get("clouds", ())),
             dep["portability"],
             bool(dep.get("china_connectivity", china_by_region(org["regions"]))),
             dep["data_residency"],
         ),
-        cost=A.Cost(
+        cost=vocabulary.Cost(
             cost["billing"],
             _opt_float(cost.get("monthly_budget_usd")),
             float(cost["hours_per_day"]),
@@ -188,17 +187,17 @@ def test_every_schema_valid_document_parses_as_the_reference_does(doc: Any) -> N
 
 
 _SECTIONS = (
-    A.Organization,
-    A.Workload,
-    A.Maturity,
-    A.Frameworks,
-    A.Deployment,
-    A.Cost,
-    A.Architecture,
-    A.Model,
-    A.Training,
-    A.Inference,
-    A.Work,
+    vocabulary.Organization,
+    vocabulary.Workload,
+    vocabulary.Maturity,
+    vocabulary.Frameworks,
+    vocabulary.Deployment,
+    vocabulary.Cost,
+    vocabulary.Architecture,
+    vocabulary.Model,
+    vocabulary.Training,
+    vocabulary.Inference,
+    vocabulary.Work,
 )
 # The attributes parse.py (or architecture_from) states itself, not as a plain read.
 _STATED = {

@@ -18,14 +18,15 @@ from advisor.engine import (
     load_scoring_model,
     rescore,
 )
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.bench import variants
-from advisor.engine.planning import decide as DC
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import options as O
+from advisor.engine.planning import decide, mode_choice
+from advisor.engine.planning.options import REPLAN, Sized, planning_key, signable
+from advisor.engine.planning.options import build as build_options
 from advisor.engine.planning.relax import planned_now
 from advisor.engine.planning.relax.flips import workload_outcome
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking.scoring import WorkloadDecision, answers_facts
+from advisor.engine.ranking.scoring import decide as decide_by_scores
 
 DOCS = variants(40, seed=5)
 
@@ -37,27 +38,27 @@ def _fresh() -> Any:
     return catalog
 
 
-def _plan(answers: A.Answers, catalog: Any) -> tuple[O.Sized, Any]:
-    shape = DC.answers_shape(answers, catalog)
-    when = DC.as_of_date(catalog, None)
-    ci = DC.cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
-    return DC.size_workloads(answers, catalog, shape), ci
+def _plan(answers: vocabulary.Answers, catalog: Any) -> tuple[Sized, Any]:
+    shape = decide.answers_shape(answers, catalog)
+    when = decide.as_of_date(catalog, None)
+    ci = decide.cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
+    return decide.size_workloads(answers, catalog, shape), ci
 
 
-def _built(answers: A.Answers, catalog: Any) -> dict[tuple[str, str, str], Any]:
+def _built(answers: vocabulary.Answers, catalog: Any) -> dict[tuple[str, str, str], Any]:
     """Every workload's options in every family and mode, on a catalog of its own."""
     sized, ci = _plan(answers, catalog)
     return {
-        (w.kind, family, mode): O.build(
+        (w.kind, family, mode): build_options(
             catalog, answers, w.kind, w.schedule, family, mode, sized, ci, "en"
         )
         for w in answers.workloads
         for family in ("gpu", "tpu")
-        for mode in A.MODES
+        for mode in vocabulary.MODES
     }
 
 
-def _with_residency(answers: A.Answers, residency: str) -> A.Answers:
+def _with_residency(answers: vocabulary.Answers, residency: str) -> vocabulary.Answers:
     modes = tuple(dict.fromkeys((*answers.deployment.allowed_modes, "on_premises")))
     dep = dataclasses.replace(answers.deployment, data_residency=residency, allowed_modes=modes)
     return dataclasses.replace(answers, deployment=dep)
@@ -65,7 +66,7 @@ def _with_residency(answers: A.Answers, residency: str) -> A.Answers:
 
 @pytest.mark.parametrize("answers", DOCS[:12])
 def test_planning_tells_data_residency_apart_only_by_keeping_data_in_region(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
 ) -> None:
     # The planning key holds "none" and "on premises only" alike, so a flip between them
     # reuses the other's options: the options built under each, each on a freshly loaded
@@ -73,8 +74,8 @@ def test_planning_tells_data_residency_apart_only_by_keeping_data_in_region(
     anywhere = _with_residency(answers, "none")
     on_premises = _with_residency(answers, "on_premises_only")
     in_region = _with_residency(answers, "in_region")
-    assert O.planning_key(anywhere) == O.planning_key(on_premises)
-    assert O.planning_key(anywhere) != O.planning_key(in_region)
+    assert planning_key(anywhere) == planning_key(on_premises)
+    assert planning_key(anywhere) != planning_key(in_region)
     first, second = _built(anywhere, _fresh()), _built(on_premises, _fresh())
     assert first == second
 
@@ -92,27 +93,29 @@ def test_in_region_residency_does_change_what_is_planned() -> None:
 
 
 @pytest.mark.parametrize("answers", DOCS)
-def test_the_main_plans_workloads_are_what_a_replan_makes_of_them(answers: A.Answers) -> None:
+def test_the_main_plans_workloads_are_what_a_replan_makes_of_them(
+    answers: vocabulary.Answers,
+) -> None:
     # The flips read a workload from the main plan (relax.planned_now) where its planning key
     # and its decision are the main plan's: planned again under a re-plan's cost inputs (marked
     # REPLAN, no measured runs) on a catalog of its own, each comes out the same.
     catalog, scoring = load_catalog(), load_scoring_model()
-    shape = DC.answers_shape(answers, catalog)
-    scored = SC.decide(
-        SC.answers_facts(answers), scoring, DC.scoring_context(answers, catalog, shape)
+    shape = decide.answers_shape(answers, catalog)
+    scored = decide_by_scores(
+        answers_facts(answers), scoring, decide.scoring_context(answers, catalog, shape)
     )
     sized, ci = _plan(answers, catalog)
-    decided, built, _ = DC.cost_aware(answers, catalog, scored, sized, ci, "en")
+    decided, built, _ = decide.cost_aware(answers, catalog, scored, sized, ci, "en")
     now = planned_now(answers, scored, decided, built)
     assert len(now) == len(answers.workloads)
 
     fresh = _fresh()
     sized2, ci2 = _plan(answers, fresh)
-    ci2.sized[O.REPLAN] = True
-    again: MC.Built = {}
+    ci2.sized[REPLAN] = True
+    again: mode_choice.Built = {}
     for wd in scored.workloads:
-        planned, _ = DC.plan_workload(answers, fresh, wd, sized2, ci2, "en", again)
-        key = (O.planning_key(answers), DC.workload_plan_key(wd))
+        planned, _ = decide.plan_workload(answers, fresh, wd, sized2, ci2, "en", again)
+        key = (planning_key(answers), decide.workload_plan_key(wd))
         assert now[key] == workload_outcome(again, planned), wd.kind
 
 
@@ -157,7 +160,7 @@ def test_a_warm_option_memo_tells_owned_hardware_answers_apart(
     # one a catalog without memos gives.
     scoring = load_scoring_model()
 
-    def owned(value: Any) -> A.Answers:
+    def owned(value: Any) -> vocabulary.Answers:
         answers = DOCS[0]
         cost = dataclasses.replace(answers.cost, **{path: value})
         dep = dataclasses.replace(answers.deployment, allowed_modes=("on_premises",))
@@ -168,11 +171,11 @@ def test_a_warm_option_memo_tells_owned_hardware_answers_apart(
     assert evaluate(owned(second), warm, scoring) == evaluate(owned(second), _fresh(), scoring)
 
 
-def _decisions(answers: A.Answers, catalog: Any) -> list[SC.WorkloadDecision]:
+def _decisions(answers: vocabulary.Answers, catalog: Any) -> list[WorkloadDecision]:
     """The scores' workload decisions, each in every family and mode it may be planned on."""
-    shape = DC.answers_shape(answers, catalog)
-    ctx = DC.scoring_context(answers, catalog, shape)
-    scored = SC.decide(SC.answers_facts(answers), load_scoring_model(), ctx)
+    shape = decide.answers_shape(answers, catalog)
+    ctx = decide.scoring_context(answers, catalog, shape)
+    scored = decide_by_scores(answers_facts(answers), load_scoring_model(), ctx)
     return [
         dataclasses.replace(wd, accelerator=family, mode=mode)
         for wd in scored.workloads
@@ -182,7 +185,9 @@ def _decisions(answers: A.Answers, catalog: Any) -> list[SC.WorkloadDecision]:
 
 
 @pytest.mark.parametrize("answers", DOCS[:20])
-def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.Answers) -> None:
+def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(
+    answers: vocabulary.Answers,
+) -> None:
     # The flips ask decide.plan_outcome, which builds only the cards that settle the answer:
     # the family, the mode and whether a card runs the stack are plan_workload's, whose
     # options are all built (each on a catalog of its own).
@@ -190,14 +195,14 @@ def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.An
     lean_catalog, full_catalog = _fresh(), _fresh()
     sized, ci = _plan(answers, lean_catalog)
     sized2, ci2 = _plan(answers, full_catalog)
-    lean: MC.Built = {}
+    lean: mode_choice.Built = {}
     for wd in _decisions(answers, lean_catalog):
-        full: MC.Built = {}
-        planned, _ = DC.plan_workload(answers, full_catalog, wd, sized2, ci2, "en", full)
+        full: mode_choice.Built = {}
+        planned, _ = decide.plan_workload(answers, full_catalog, wd, sized2, ci2, "en", full)
         want = workload_outcome(full, planned)
-        got = DC.plan_outcome(answers, lean_catalog, wd, sized, ci, "en", lean)
+        got = decide.plan_outcome(answers, lean_catalog, wd, sized, ci, "en", lean)
         assert got == want, (wd.kind, wd.accelerator, wd.mode)
-        family, mode, runnable = DC.plan_outcome(
+        family, mode, runnable = decide.plan_outcome(
             answers, lean_catalog, wd, sized, ci, "en", {}, mode_needed=False
         )
         assert (family, mode or want[1], runnable) == want, (wd.kind, wd.accelerator, wd.mode)
@@ -205,7 +210,7 @@ def test_a_flips_outcome_is_what_planning_the_workload_makes_of_it(answers: A.An
 
 @pytest.mark.parametrize("answers", DOCS[:20])
 def test_the_signable_options_are_the_full_builds_runnable_priced_ones(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
 ) -> None:
     # options.signable builds only the cards with a price row in a rented mode: the options
     # that run the stack and have a price are the full build's, in its order, but for their
@@ -219,13 +224,13 @@ def test_the_signable_options_are_the_full_builds_runnable_priced_ones(
     built = _built(answers, _fresh())
     for w in answers.workloads:
         for family in ("gpu", "tpu"):
-            for mode in A.MODES:
+            for mode in vocabulary.MODES:
                 full = [
                     o
                     for o in built[(w.kind, family, mode)].options
                     if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
                 ]
-                got = O.signable(
+                got = signable(
                     ci.catalog, answers, w.kind, w.schedule, family, mode, sized, ci, "en"
                 )
                 assert bare(got) == bare(full), (w.kind, family, mode)

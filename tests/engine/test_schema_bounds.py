@@ -8,19 +8,19 @@ from typing import Any
 import pytest
 
 from advisor.engine import load_catalog, load_scoring_model, preview
-from advisor.engine.answers import schema as SCH
+from advisor.engine.answers import schema
 
 CATALOG = load_catalog()
 SCORING = load_scoring_model()
 
 
 def test_the_schema_states_the_bounds_the_preview_reads() -> None:
-    assert SCH.number_range("cost.hours_per_day") == (0, 24, False)
-    assert SCH.number_range("inference.p95_latency_ms") == (0, 600_000, True)
-    assert SCH.number_range("work.p95_latency_ms")[2] is True
-    assert SCH.nullable_fields("inference") == {"p95_latency_ms"}
-    assert SCH.nullable_fields("cost") == {"monthly_budget_usd", "capex_budget_usd"}
-    assert SCH.nullable_fields("workloads") == frozenset()
+    assert schema.number_range("cost.hours_per_day") == (0, 24, False)
+    assert schema.number_range("inference.p95_latency_ms") == (0, 600_000, True)
+    assert schema.number_range("work.p95_latency_ms")[2] is True
+    assert schema.nullable_fields("inference") == {"p95_latency_ms"}
+    assert schema.nullable_fields("cost") == {"monthly_budget_usd", "capex_budget_usd"}
+    assert schema.nullable_fields("workloads") == frozenset()
 
 
 def _draft(**cost: Any) -> dict[str, Any]:

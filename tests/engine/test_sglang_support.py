@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate, load_catalog, load_scoring_model
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.bench import variants
 from advisor.engine.catalog.stack import stack_fit
 from tests.engine.test_expert_cases import team, workload
@@ -25,8 +25,8 @@ def _fit(catalog: Catalog, card: str, precision: str = "fp16") -> Any:
 
 
 def test_sglang_is_an_answer_beside_the_other_stacks() -> None:
-    assert "sglang" in A.SERVING
-    assert A.SERVING.index("sglang") == A.SERVING.index("vllm") + 1
+    assert "sglang" in vocabulary.SERVING
+    assert vocabulary.SERVING.index("sglang") == vocabulary.SERVING.index("vllm") + 1
 
 
 def test_every_card_states_sglangs_support_from_sglangs_docs_at_a_commit(

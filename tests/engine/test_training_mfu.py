@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.calibration import training as TC
-from advisor.engine import sizing as S
+from advisor.calibration import training
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Training
 from advisor.engine.catalog import Catalog, load_catalog
 
@@ -38,12 +38,12 @@ runs = st.fixed_dictionaries(
 )
 
 
-def _mfu(r: dict[str, object], **change: object) -> S.Mfu:
+def _mfu(r: dict[str, object], **change: object) -> sizing.Mfu:
     r = {**r, **change}
-    shape = S.shape_from_preset(CATALOG.presets[str(r["preset"])])
+    shape = sizing.shape_from_preset(CATALOG.presets[str(r["preset"])])
     t = _training(str(r["method"]), str(r["precision"]), int(r["micro"]), int(r["seq"]))  # type: ignore[call-overload]
     acc = CATALOG.by_id[str(r["card"])]
-    return S.training_mfu(shape, t, acc, int(r["n"]), int(r["tp"]), CATALOG)  # type: ignore[call-overload]
+    return sizing.training_mfu(shape, t, acc, int(r["n"]), int(r["tp"]), CATALOG)  # type: ignore[call-overload]
 
 
 @given(runs)
@@ -117,9 +117,9 @@ def test_a_micro_batch_of_one_short_sequence_runs_at_a_fraction_of_a_large_run()
 def test_training_speed_is_within_the_band_of_every_published_run(
     catalog: Catalog, run: dict[str, object]
 ) -> None:
-    got = TC.calibrate(run, catalog)
+    got = training.calibrate(run, catalog)
     print(f"{run['id']}: engine/published = {got.ratio:.2f}")
-    assert TC.BAND[0] <= got.ratio <= TC.BAND[1], run["source"]
+    assert training.BAND[0] <= got.ratio <= training.BAND[1], run["source"]
 
 
 def test_every_published_run_is_dated_and_sourced() -> None:
@@ -133,7 +133,7 @@ def test_the_calibration_script_prints_a_markdown_row_per_run() -> None:
     import io
 
     out = io.StringIO()
-    assert TC.main(out) == 0
+    assert training.main(out) == 0
     rows = [line for line in out.getvalue().splitlines() if line.startswith("| ")]
     assert len(rows) == 1 + len(RUNS)
     assert "median" in out.getvalue()

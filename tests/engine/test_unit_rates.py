@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from advisor.engine import Catalog, ScoringModel, evaluate
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.answers import vocabulary
+from advisor.engine.planning import nonllm
 from tests.engine.test_expert_cases import CASES
 
 TOKYO = "tokyo_ecommerce_classifies_200m_product_images_a_day"
@@ -85,13 +85,13 @@ OWN_ROWS = {
 def test_a_card_with_its_own_published_figure_is_sized_from_it(
     catalog: Catalog, key: tuple[str, str], published: float
 ) -> None:
-    row = NL.throughput(catalog, *key)
+    row = nonllm.throughput(catalog, *key)
     assert row is not None and not row["estimated"]
     assert row["per_second"] == pytest.approx(published, abs=0.1)
 
 
 def test_the_t4_resnet_rate_is_its_own_mlperf_row_not_the_l4_scaled(catalog: Catalog) -> None:
-    row = NL.throughput(catalog, "resnet50", "nvidia-t4")
+    row = nonllm.throughput(catalog, "resnet50", "nvidia-t4")
     assert row is not None
     assert row["per_second"] == pytest.approx(6121.33) and not row["estimated"]
     assert "XE2420_T4x1_TRT" in row["source"] and row["as_of"] == "2023-04-05"
@@ -112,8 +112,10 @@ def test_the_t4_resnet_rate_is_its_own_mlperf_row_not_the_l4_scaled(catalog: Cat
 def test_a_teams_serving_stack_is_read_from_its_answers(
     serving: str, primary: str, stack: str
 ) -> None:
-    frameworks = A.Frameworks(primary=primary, others=(), custom_kernels=False, serving=serving)
-    assert NL.team_stack(frameworks) == stack
+    frameworks = vocabulary.Frameworks(
+        primary=primary, others=(), custom_kernels=False, serving=serving
+    )
+    assert nonllm.team_stack(frameworks) == stack
 
 
 def test_every_stack_factor_is_sourced_and_none_exceeds_the_measured_stack(
@@ -123,7 +125,7 @@ def test_every_stack_factor_is_sourced_and_none_exceeds_the_measured_stack(
     for bench_id, bench in catalog.raw["unit_workloads"]["benchmarks"].items():
         assert set(factors[bench_id]) == set(STACKS)
         for stack in STACKS:
-            doc = NL.stack_factor(catalog, bench_id, stack)
+            doc = nonllm.stack_factor(catalog, bench_id, stack)
             assert 0 < doc["value"] <= 1.0
             if stack == bench["stack_measured"]:
                 assert doc["value"] == 1.0
@@ -143,9 +145,9 @@ def test_each_option_runs_at_its_cards_published_rate_times_the_teams_stack_fact
     (w,) = evaluate(doc, catalog, scoring)["workloads"]
     assert w["options"]
     stack = {"triton": "tensorrt", "torchserve": "pytorch", "tf_serving": "tensorflow"}[serving]
-    factor = NL.stack_factor(catalog, "resnet50", stack)["value"]
+    factor = nonllm.stack_factor(catalog, "resnet50", stack)["value"]
     for option in w["options"]:
-        row = NL.throughput(catalog, "resnet50", option["accelerator_id"])
+        row = nonllm.throughput(catalog, "resnet50", option["accelerator_id"])
         assert row is not None
         assert option["work"]["published_per_second"] == row["per_second"]
         assert option["work"]["samples_per_second_per_card"] == pytest.approx(
@@ -156,17 +158,17 @@ def test_each_option_runs_at_its_cards_published_rate_times_the_teams_stack_fact
 def test_a_pytorch_team_gets_about_a_fifth_of_the_t4s_int8_tensorrt_rate(
     catalog: Catalog,
 ) -> None:
-    row = NL.throughput(catalog, "resnet50", "nvidia-t4")
+    row = nonllm.throughput(catalog, "resnet50", "nvidia-t4")
     assert row is not None
-    pytorch = NL.stack_factor(catalog, "resnet50", "pytorch")
+    pytorch = nonllm.stack_factor(catalog, "resnet50", "pytorch")
     # NVIDIA's PyTorch mixed-precision T4 figure (1,198 images/s) against its MLPerf INT8 row.
     assert row["per_second"] * pytorch["value"] == pytest.approx(1198, rel=0.01)
-    assert NL.stack_factor(catalog, "resnet50", "tensorrt")["value"] == 1.0
-    assert NL.stack_factor(catalog, "resnet50", "tensorflow")["value"] < pytorch["value"]
+    assert nonllm.stack_factor(catalog, "resnet50", "tensorrt")["value"] == 1.0
+    assert nonllm.stack_factor(catalog, "resnet50", "tensorflow")["value"] < pytorch["value"]
 
 
 def test_a_hosts_preprocessing_rate_scales_with_its_vcpus(catalog: Catalog) -> None:
-    per_vcpu, figure = NL.host_rate_per_vcpu(catalog, "images") or (0.0, "")
+    per_vcpu, figure = nonllm.host_rate_per_vcpu(catalog, "images") or (0.0, "")
     assert figure == "jpeg_decode_images_per_vcpu_second" and per_vcpu > 0
     feeds = []
     for vcpu in (4, 8, 16):
@@ -174,14 +176,14 @@ def test_a_hosts_preprocessing_rate_scales_with_its_vcpus(catalog: Catalog) -> N
             "billing_used": "on_demand",
             "prices": {"on_demand": {"sold_unit": {"vcpu": vcpu, "gpus": 1, "name": "x"}}},
         }
-        doc = NL.host_feed(catalog, "images", money, 1, 1e9, 6000.0, 730.0, False)
+        doc = nonllm.host_feed(catalog, "images", money, 1, 1e9, 6000.0, 730.0, False)
         assert doc is not None
         feeds.append(doc["host_per_second"])
     assert feeds[1] == pytest.approx(2 * feeds[0]) and feeds[2] == pytest.approx(4 * feeds[0])
 
 
 def test_a_four_vcpu_host_cannot_decode_thousands_of_jpegs_a_second(catalog: Catalog) -> None:
-    per_vcpu, _ = NL.host_rate_per_vcpu(catalog, "images") or (0.0, "")
+    per_vcpu, _ = nonllm.host_rate_per_vcpu(catalog, "images") or (0.0, "")
     assert 4 * per_vcpu < 1000
 
 

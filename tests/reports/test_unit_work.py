@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from advisor.decisions import evaluation
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.planning import nonllm
 from advisor.reporting.csv import cost_table_csv
 from advisor.reporting.render import RenderedReport, render_report
 from tests.engine.test_expert_cases import CASES
@@ -77,7 +77,7 @@ def test_the_pdf_shows_the_cost_per_audio_hour() -> None:
     option = w["options"][0]
     cost = option["work"]["cost_per_unit_usd"][option["billing_used"]]
     assert f"{option['name']} × {option['count']}" in words
-    assert f"${NL.money_text(cost)}" in words
+    assert f"${nonllm.money_text(cost)}" in words
     assert "per audio hour all in" in words
 
 

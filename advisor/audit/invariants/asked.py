@@ -16,7 +16,7 @@ from advisor.audit.invariants.case import (
     _v,
     _workloads,
 )
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 
 # ------------------------------------------------------------------------------- I4: targets
 
@@ -154,5 +154,5 @@ def i12_work(case: Case) -> Iterator[Violation]:
         if first is None:
             continue
         work = case.answers.get("work")
-        if work and w["kind"] in A.INFERENCE_KINDS and not first.get("work"):
+        if work and w["kind"] in vocabulary.INFERENCE_KINDS and not first.get("work"):
             yield _v("I12", w, f"work in {work['unit']} is not sized in its own unit")

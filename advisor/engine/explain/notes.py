@@ -8,17 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking import tiers as RK
+from advisor.engine.ranking import scoring, tiers
 from advisor.engine.text import i18n
 
 
 def target_warning_notes(
     kind: str,
     options: list[dict[str, Any]],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     lang: str,
     dominated: Sequence[dict[str, Any]] = (),
@@ -202,7 +201,7 @@ def house_first_note(kind: str, options: list[dict[str, Any]], lang: str) -> lis
     """The operator's own server ranks first among the plans that meet the target; when another
     offer of the same card, or another card's plan, costs less, the note names it and by how
     much."""
-    if not options or RK.house(options[0]):
+    if not options or tiers.house(options[0]):
         return []
     first = options[0]
     usd = first.get("monthly_cost_usd")
@@ -301,11 +300,11 @@ def indicative_first_note(kind: str, options: list[dict[str, Any]], lang: str) -
 def lead_passed_over_notes(kind: str, options: list[dict[str, Any]], lang: str) -> list[str]:
     """The cheapest option that ranks lower only because its price names no region and no date,
     or no region at all (ranking.lead): the buyer is told what it would cost and whom to ask."""
-    if not options or options[0]["cost_to_result"]["usd"] is None or RK.lead(options[0]):
+    if not options or options[0]["cost_to_result"]["usd"] is None or tiers.lead(options[0]):
         return []
     missed = options[0].get("target_status") == "missed"
     cheapest = _cheaper_passed_over(
-        options, lambda o: bool(RK.lead(o)) and (o.get("target_status") == "missed") == missed
+        options, lambda o: bool(tiers.lead(o)) and (o.get("target_status") == "missed") == missed
     )
     if cheapest is None:
         return []
@@ -404,7 +403,7 @@ def rules_for_workload(
     kind: str, first: Mapping[str, Any] | None, mode_doc: Mapping[str, Any] | None
 ) -> list[str]:
     """Rule ids (options.RULES) applied to this workload's recommendation."""
-    phase = SC.PHASE_OF[kind]
+    phase = scoring.PHASE_OF[kind]
     if phase == "preprocessing":
         return ["server_sized_for_workload"]
     rules = ["stack_runs_as_is", "rank_by_cost_to_result", "available_where_customer_is"]

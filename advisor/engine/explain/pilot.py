@@ -20,7 +20,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.text import i18n
 
@@ -72,7 +72,7 @@ def result_file(stack: str, concurrency: int) -> str:
     return f"pilot-c{concurrency}.jsonl" if stack == "sglang" else f"pilot-c{concurrency}.json"
 
 
-def _model_id(answers: A.Answers, catalog: Catalog) -> str:
+def _model_id(answers: vocabulary.Answers, catalog: Catalog) -> str:
     preset = answers.model.preset if answers.model is not None else None
     found = catalog.presets.get(preset) if preset else None
     if found is None or not found.hf_id:
@@ -194,7 +194,11 @@ def _check(
 
 
 def _serving(
-    option: Mapping[str, Any], answers: A.Answers, catalog: Catalog, safety: float, lang: str
+    option: Mapping[str, Any],
+    answers: vocabulary.Answers,
+    catalog: Catalog,
+    safety: float,
+    lang: str,
 ) -> dict[str, Any] | None:
     inf = answers.inference
     if inf is None or "tokens_per_second_per_replica" not in option:
@@ -350,7 +354,7 @@ def _sglang_commands(
 
 def _training(
     option: Mapping[str, Any],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     sizing: Mapping[str, Any] | None,
     safety: float,
@@ -434,13 +438,13 @@ def _close(first: Mapping[str, Any], second: Mapping[str, Any], tolerance: float
 def pilot(
     kind: str,
     options: list[dict[str, Any]],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     sizing: Mapping[str, Any] | None,
     lang: str,
 ) -> dict[str, Any] | None:
     """The workload's pilot (None for preprocessing or a workload with no option)."""
-    if not options or kind not in A.TRAINING_KINDS | A.INFERENCE_KINDS:
+    if not options or kind not in vocabulary.TRAINING_KINDS | vocabulary.INFERENCE_KINDS:
         return None
     safety = float(catalog.rule("target_safety_share"))
     tolerance = float(catalog.rule("rank_cost_tolerance"))
@@ -451,7 +455,7 @@ def pilot(
     for role, option in chosen:
         run = (
             _training(option, answers, catalog, sizing, safety, lang)
-            if kind in A.TRAINING_KINDS
+            if kind in vocabulary.TRAINING_KINDS
             else _serving(option, answers, catalog, safety, lang)
         )
         if run is not None:

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.answers import vocabulary
+from advisor.engine.ranking import scoring
 from advisor.engine.ranking.scoring.model import _value_keys
 from advisor.engine.text import i18n
 
@@ -34,7 +34,7 @@ def _effect(contrib: Mapping[str, float]) -> str:
 
 
 def _mode_effect(contrib: Mapping[str, float]) -> str | None:
-    modes = {m: v for m, v in contrib.items() if m in A.MODES and v}
+    modes = {m: v for m, v in contrib.items() if m in vocabulary.MODES and v}
     if not modes:
         return None
     best = max(modes, key=lambda m: modes[m])
@@ -42,7 +42,7 @@ def _mode_effect(contrib: Mapping[str, float]) -> str | None:
 
 
 def workload_reasons(
-    model: SC.ScoringModel,
+    model: scoring.ScoringModel,
     facts: Mapping[str, Any],
     index: int,
     kind: str,
@@ -51,7 +51,7 @@ def workload_reasons(
 ) -> list[dict[str, Any]]:
     """One reason per criterion that applies to the workload, with its attributed points."""
     out = []
-    for c in model.by_phase[SC.PHASE_OF[kind]]:
+    for c in model.by_phase[scoring.PHASE_OF[kind]]:
         value: Any
         if c.answer == "workload.schedule":
             path, value = f"workloads[{index}].schedule", schedule
@@ -78,7 +78,7 @@ def _copy_reason(reason: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _reason(c: SC.Criterion, path: str, value: Any, lang: str) -> dict[str, Any]:
+def _reason(c: scoring.Criterion, path: str, value: Any, lang: str) -> dict[str, Any]:
     contrib: dict[str, float] = {}
     for key in _value_keys(value):
         for opt, raw in c.raw_contributions.get(key, {}).items():
@@ -179,7 +179,7 @@ def strip_private(reason: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def exclusion_docs(excluded: Sequence[SC.Exclusion], lang: str) -> list[dict[str, Any]]:
+def exclusion_docs(excluded: Sequence[scoring.Exclusion], lang: str) -> list[dict[str, Any]]:
     """The hard constraints as result entries, one per (option, workload, reason)."""
     out = []
     for e in excluded:
@@ -202,7 +202,7 @@ def exclusion_docs(excluded: Sequence[SC.Exclusion], lang: str) -> list[dict[str
 
 
 def reason_in(
-    model: SC.ScoringModel, criterion: str, path: str, value: Any, lang: str
+    model: scoring.ScoringModel, criterion: str, path: str, value: Any, lang: str
 ) -> dict[str, Any] | None:
     """A stored reason worded again in `lang` (the compare page shows two versions, each
     generated in its own language, in the page's): None when the model has no such criterion."""

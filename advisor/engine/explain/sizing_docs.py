@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.text import i18n
 
@@ -16,10 +16,12 @@ from advisor.engine.text import i18n
 
 
 def _fits(catalog: Catalog, total: float) -> list[str]:
-    return [a.id for a in catalog.accelerators if total <= S.usable_gib(a, catalog) * S.GIB]
+    return [
+        a.id for a in catalog.accelerators if total <= sizing.usable_gib(a, catalog) * sizing.GIB
+    ]
 
 
-def _common_assumptions(catalog: Catalog, shape: S.ModelShape, lang: str) -> list[str]:
+def _common_assumptions(catalog: Catalog, shape: sizing.ModelShape, lang: str) -> list[str]:
     moe = (
         [
             i18n.message(
@@ -69,8 +71,8 @@ def _copy_sizing(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def training_sizing_doc(
-    shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
-) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
+    shape: sizing.ModelShape, t: vocabulary.Training, kind: str, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], sizing.TrainingMemory, sizing.TrainingFlops]:
     """The training sizing section, memoised on the catalog (a copy is handed out)."""
     doc, mem, flops = catalog.memo(
         ("training_sizing", shape, t, kind, lang),
@@ -80,10 +82,10 @@ def training_sizing_doc(
 
 
 def _new_training_sizing(
-    shape: S.ModelShape, t: A.Training, kind: str, catalog: Catalog, lang: str
-) -> tuple[dict[str, Any], S.TrainingMemory, S.TrainingFlops]:
-    mem = S.training_memory(shape, t, catalog)
-    flops = S.training_flops(shape, t)
+    shape: sizing.ModelShape, t: vocabulary.Training, kind: str, catalog: Catalog, lang: str
+) -> tuple[dict[str, Any], sizing.TrainingMemory, sizing.TrainingFlops]:
+    mem = sizing.training_memory(shape, t, catalog)
+    flops = sizing.training_flops(shape, t)
     per_param = (
         (mem.sharded_step - mem.detail["optimizer_step_transient"]) / mem.trainable_params
         if t.method == "full"
@@ -131,8 +133,8 @@ def _new_training_sizing(
             "assume.peak_phase",
             lang,
             phase=i18n.label(mem.peak_phase, lang),
-            fb=S.to_gib(mem.phases["forward_backward"]),
-            step=S.to_gib(mem.phases["optimizer_step"]),
+            fb=sizing.to_gib(mem.phases["forward_backward"]),
+            step=sizing.to_gib(mem.phases["optimizer_step"]),
         ),
         i18n.message("assume.sharding", lang),
         i18n.message(
@@ -169,15 +171,17 @@ def _new_training_sizing(
     min_devices: dict[str, int | None] = {}
     interconnect: dict[str, str] = {}
     for acc in catalog.accelerators:
-        n = S.min_training_devices(mem, acc, catalog)
+        n = sizing.min_training_devices(mem, acc, catalog)
         min_devices[acc.id] = n
-        interconnect[acc.id] = i18n.message(S.interconnect_need(acc, n, training=True), lang)
+        interconnect[acc.id] = i18n.message(sizing.interconnect_need(acc, n, training=True), lang)
     doc = {
-        "memory_gib": S.parts_gib(mem.parts),
+        "memory_gib": sizing.parts_gib(mem.parts),
         "peak_phase": mem.peak_phase,
-        "phases_gib": {k: S.to_gib(v) for k, v in mem.phases.items()},
+        "phases_gib": {k: sizing.to_gib(v) for k, v in mem.phases.items()},
         "detail_gib": {
-            k: S.to_gib(v) for k, v in mem.detail.items() if k != "activations_per_token_per_layer"
+            k: sizing.to_gib(v)
+            for k, v in mem.detail.items()
+            if k != "activations_per_token_per_layer"
         },
         "trainable_parameters": mem.trainable_params,
         "fits_single_device": _fits(catalog, mem.total),
@@ -190,8 +194,8 @@ def _new_training_sizing(
 
 
 def inference_sizing_doc(
-    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
-) -> tuple[dict[str, Any], S.InferenceMemory]:
+    shape: sizing.ModelShape, inf: vocabulary.Inference, catalog: Catalog, lang: str, serving: str
+) -> tuple[dict[str, Any], sizing.InferenceMemory]:
     """The inference sizing section, memoised on the catalog (a copy is handed out)."""
     doc, mem = catalog.memo(
         ("inference_sizing", shape, inf, lang, serving),
@@ -201,9 +205,9 @@ def inference_sizing_doc(
 
 
 def _new_inference_sizing(
-    shape: S.ModelShape, inf: A.Inference, catalog: Catalog, lang: str, serving: str
-) -> tuple[dict[str, Any], S.InferenceMemory]:
-    mem = S.inference_memory(shape, inf, catalog, serving)
+    shape: sizing.ModelShape, inf: vocabulary.Inference, catalog: Catalog, lang: str, serving: str
+) -> tuple[dict[str, Any], sizing.InferenceMemory]:
+    mem = sizing.inference_memory(shape, inf, catalog, serving)
     assumptions = _common_assumptions(catalog, shape, lang) + [
         i18n.message(
             "assume.inf_weights",
@@ -239,11 +243,11 @@ def _new_inference_sizing(
     min_devices: dict[str, int | None] = {}
     interconnect: dict[str, str] = {}
     for acc in catalog.accelerators:
-        n = S.min_inference_devices(mem, shape, acc, catalog)
+        n = sizing.min_inference_devices(mem, shape, acc, catalog)
         min_devices[acc.id] = n
-        interconnect[acc.id] = i18n.message(S.interconnect_need(acc, n, training=False), lang)
+        interconnect[acc.id] = i18n.message(sizing.interconnect_need(acc, n, training=False), lang)
     doc = {
-        "memory_gib": S.parts_gib(mem.parts),
+        "memory_gib": sizing.parts_gib(mem.parts),
         "kv_cache_bytes_per_token": mem.kv_bytes_per_token,
         "fits_single_device": _fits(catalog, mem.total),
         "min_devices": min_devices,
@@ -253,9 +257,11 @@ def _new_inference_sizing(
     return doc, mem
 
 
-def _prefill_assumption(inf: A.Inference, catalog: Catalog, lang: str, serving: str) -> str:
-    tokens = f"{S.prefill_tokens(inf, catalog, serving):,.0f}"
-    if serving in S.CHUNKED_PREFILL_SERVING:
+def _prefill_assumption(
+    inf: vocabulary.Inference, catalog: Catalog, lang: str, serving: str
+) -> str:
+    tokens = f"{sizing.prefill_tokens(inf, catalog, serving):,.0f}"
+    if serving in sizing.CHUNKED_PREFILL_SERVING:
         return i18n.message(
             "assume.prefill_chunked",
             lang,

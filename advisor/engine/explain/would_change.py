@@ -10,38 +10,38 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.answers import vocabulary
+from advisor.engine.ranking import scoring
 from advisor.engine.ranking.scoring.decision import _best, _feasible_for, _total
 from advisor.engine.ranking.scoring.model import _INDEX
 from advisor.engine.text import i18n
 
 _ORDERED = {
-    "maturity.stack_changes": A.STACK_CHANGES,
-    "maturity.pipeline": A.PIPELINES,
-    "maturity.demand": A.DEMANDS,
-    "deployment.portability": A.PORTABILITY,
-    "deployment.data_residency": A.RESIDENCY,
-    "cost.ops_capacity": A.OPS_CAPACITY,
-    "workload.schedule": A.SCHEDULES,
+    "maturity.stack_changes": vocabulary.STACK_CHANGES,
+    "maturity.pipeline": vocabulary.PIPELINES,
+    "maturity.demand": vocabulary.DEMANDS,
+    "deployment.portability": vocabulary.PORTABILITY,
+    "deployment.data_residency": vocabulary.RESIDENCY,
+    "cost.ops_capacity": vocabulary.OPS_CAPACITY,
+    "workload.schedule": vocabulary.SCHEDULES,
 }
 _ENUM_PATHS = {
-    "organization.industry": A.INDUSTRIES,
-    "maturity.stack_changes": A.STACK_CHANGES,
-    "maturity.pipeline": A.PIPELINES,
-    "maturity.demand": A.DEMANDS,
-    "frameworks.primary": A.FRAMEWORKS,
-    "frameworks.serving": A.SERVING,
-    "deployment.portability": A.PORTABILITY,
-    "deployment.data_residency": A.RESIDENCY,
-    "cost.billing": A.BILLING,
-    "cost.ops_capacity": A.OPS_CAPACITY,
+    "organization.industry": vocabulary.INDUSTRIES,
+    "maturity.stack_changes": vocabulary.STACK_CHANGES,
+    "maturity.pipeline": vocabulary.PIPELINES,
+    "maturity.demand": vocabulary.DEMANDS,
+    "frameworks.primary": vocabulary.FRAMEWORKS,
+    "frameworks.serving": vocabulary.SERVING,
+    "deployment.portability": vocabulary.PORTABILITY,
+    "deployment.data_residency": vocabulary.RESIDENCY,
+    "cost.billing": vocabulary.BILLING,
+    "cost.ops_capacity": vocabulary.OPS_CAPACITY,
 }
 _LIST_PATHS = {
-    "deployment.allowed_modes": (A.MODES, 1),
-    "deployment.clouds": (A.CLOUDS, 0),
-    "organization.regions": (A.REGIONS, 1),
-    "frameworks.others": (A.FRAMEWORKS, 0),
+    "deployment.allowed_modes": (vocabulary.MODES, 1),
+    "deployment.clouds": (vocabulary.CLOUDS, 0),
+    "organization.regions": (vocabulary.REGIONS, 1),
+    "frameworks.others": (vocabulary.FRAMEWORKS, 0),
 }
 _HOURS = (4.0, 12.0, 24.0)
 
@@ -78,7 +78,7 @@ def _groups(
             traffic,
             lambda: [
                 (("inference.traffic", traffic, v, 1.0), {"inference.traffic": v})
-                for v in A.TRAFFIC
+                for v in vocabulary.TRAFFIC
                 if v != traffic
             ],
         )
@@ -134,10 +134,10 @@ def _list_changes(
 def _schedule_changes(workloads: tuple[tuple[str, str], ...], i: int) -> list[Variant]:
     schedule = workloads[i][1]
     out: list[Variant] = []
-    for s in A.SCHEDULES:
+    for s in vocabulary.SCHEDULES:
         if s != schedule:
             changed = tuple((k, s if j == i else sch) for j, (k, sch) in enumerate(workloads))
-            dist = abs(A.SCHEDULES.index(s) - A.SCHEDULES.index(schedule))
+            dist = abs(vocabulary.SCHEDULES.index(s) - vocabulary.SCHEDULES.index(schedule))
             out.append(
                 ((f"workloads[{i}].schedule", schedule, s, float(dist)), {"workloads": changed})
             )
@@ -191,21 +191,21 @@ class _Rescorer:
     def __init__(
         self,
         facts: Mapping[str, Any],
-        decision: SC.Decision,
-        model: SC.ScoringModel,
-        ctx: SC.Context,
+        decision: scoring.Decision,
+        model: scoring.ScoringModel,
+        ctx: scoring.Context,
     ) -> None:
         self.facts, self.model, self.ctx = facts, model, ctx
         self.kinds = tuple(w.kind for w in decision.workloads)
-        self.phases = tuple(SC.PHASE_OF[k] for k in self.kinds)
+        self.phases = tuple(scoring.PHASE_OF[k] for k in self.kinds)
         self.scores = [w.scores for w in decision.workloads]
-        self.key = SC.feasibility_key(decision.excluded)
-        self.exclusion_inputs = SC.exclusion_inputs(facts, ctx)  # what the hard sweeps key on
-        self.index = tuple((_INDEX[a], _INDEX[m]) for a, m in SC.ALL_PAIRS)
-        self.totals = [sum(_total(s, p) for s in self.scores) for p in SC.ALL_PAIRS]
+        self.key = scoring.feasibility_key(decision.excluded)
+        self.exclusion_inputs = scoring.exclusion_inputs(facts, ctx)  # what the hard sweeps key on
+        self.index = tuple((_INDEX[a], _INDEX[m]) for a, m in scoring.ALL_PAIRS)
+        self.totals = [sum(_total(s, p) for s in self.scores) for p in scoring.ALL_PAIRS]
         self.base = (decision.accelerator, decision.mode)
-        self.live = tuple(SC.PAIR_INDEX[p] for p in decision.pairs)
-        self.at = SC.PAIR_INDEX[self.base]
+        self.live = tuple(scoring.PAIR_INDEX[p] for p in decision.pairs)
+        self.at = scoring.PAIR_INDEX[self.base]
         # No pair feasible for every workload (unreachable for valid answers: GPUs are never
         # excluded): the base pair is a fallback, so every change is picked from scratch.
         self.forced = not _feasible_for(self.kinds, self.key)[1]
@@ -223,7 +223,7 @@ class _Rescorer:
             (k, facts.get(k), v) for k, v in patch.items() if k != "workloads"
         ]
         if _DERIVE_INPUTS.intersection(patch):
-            for k, v in SC.derive({**facts, **patch}, self.model, self.ctx).items():
+            for k, v in scoring.derive({**facts, **patch}, self.model, self.ctx).items():
                 if facts.get(k) != v:
                     out.append((k, facts.get(k), v))
         if "workloads" in patch:
@@ -247,7 +247,7 @@ class _Rescorer:
         return moves
 
     def gains(self, patch: Mapping[str, Any]) -> Vector | None:
-        """How every pair's overall total (indexed like SC.ALL_PAIRS) moves under `patch`;
+        """How every pair's overall total (indexed like scoring.ALL_PAIRS) moves under `patch`;
         None = none moves. Memoised: it depends only on the changed answers and the phases."""
         key = ("gains", tuple(self.changed(patch)), self.phases)
         return self.model.memo(key, lambda: self._gains(self.deltas(patch)))
@@ -265,7 +265,7 @@ class _Rescorer:
 
     def feasibility(self, patched: Mapping[str, Any]) -> frozenset[Any] | None:
         """The changed facts' feasibility key; None when the same pairs compete as in the base."""
-        key = SC.feasibility(patched, self.ctx)
+        key = scoring.feasibility(patched, self.ctx)
         return None if key == self.key else key
 
     def score(self, variants: list[Variant], *, hard: bool, check_valid: bool) -> list[Scored]:
@@ -286,14 +286,14 @@ class _Rescorer:
         bound: float,
         feasible: frozenset[Any] | None,
         deltas: Callable[[], list[Vector | None]],
-    ) -> SC.Pair:
+    ) -> scoring.Pair:
         """The overall pair after a change with these gains; `feasible` = its feasibility key
         when other pairs compete than in the base (else None); `deltas` gives the per-workload
         moves for the fallback when no pair is feasible for every workload."""
         if feasible is None and not self.forced:
             if gains is None or bound < self.lead - _EPS:
                 return self.base
-            pairs: Sequence[SC.Pair] = [SC.ALL_PAIRS[i] for i in self.live]
+            pairs: Sequence[scoring.Pair] = [scoring.ALL_PAIRS[i] for i in self.live]
         else:
             pairs = _feasible_for(self.kinds, self.key if feasible is None else feasible)[1]
             if not pairs:
@@ -301,11 +301,13 @@ class _Rescorer:
                     s if d is None else [a + b for a, b in zip(s, d, strict=True)]
                     for s, d in zip(self.scores, deltas(), strict=True)
                 ]
-                return SC.pick(self.kinds, self.key if feasible is None else feasible, per_workload)
+                return scoring.pick(
+                    self.kinds, self.key if feasible is None else feasible, per_workload
+                )
         totals = self.totals
         if gains is None:
-            return _best(pairs, lambda p: totals[SC.PAIR_INDEX[p]])
-        return _best(pairs, lambda p: totals[SC.PAIR_INDEX[p]] + gains[SC.PAIR_INDEX[p]])
+            return _best(pairs, lambda p: totals[scoring.PAIR_INDEX[p]])
+        return _best(pairs, lambda p: totals[scoring.PAIR_INDEX[p]] + gains[scoring.PAIR_INDEX[p]])
 
 
 # (change, patch, gains, bound, feasibility key or None, may move the hard constraints)
@@ -336,9 +338,9 @@ def _sweep(
 
 def would_change_if(
     facts: Mapping[str, Any],
-    decision: SC.Decision,
-    model: SC.ScoringModel,
-    ctx: SC.Context,
+    decision: scoring.Decision,
+    model: scoring.ScoringModel,
+    ctx: scoring.Context,
     lang: str,
     *,
     limit: int = 8,
@@ -423,7 +425,7 @@ def flip_doc(
     }
 
 
-def _influential_paths(decision: SC.Decision, model: SC.ScoringModel) -> set[str]:
+def _influential_paths(decision: scoring.Decision, model: scoring.ScoringModel) -> set[str]:
     weights: dict[str, float] = {}
     for c in model.criteria:
         path = c.answer

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.pricing import owned as OW
+from advisor.engine.pricing import owned
 from advisor.engine.pricing.regions import in_country
-from advisor.engine.text import clouds as CL
+from advisor.engine.text.clouds import of_provider
 
 
 def round_trip_ms(catalog: Catalog, a: str, b: str) -> float | None:
@@ -60,7 +60,7 @@ def _offered_in(
             r
             for r, v in table.items()
             for e in v.get("by_provider") or ()
-            if acc.id in (e.get("cards") or ()) and CL.of_provider(str(e["provider"])) in clouds
+            if acc.id in (e.get("cards") or ()) and of_provider(str(e["provider"])) in clouds
         }
     else:
         offered = {r for r, v in table.items() if acc.id in v.get("public_cloud", ())}
@@ -75,7 +75,7 @@ def _availability(
     regions: tuple[str, ...],
     clouds: tuple[str, ...],
 ) -> dict[str, Any]:
-    if mode in OW.OWNED_MODES:
+    if mode in owned.OWNED_MODES:
         # The customer's own hardware is installed where the customer is: no offer to look up.
         return {
             "available": True,

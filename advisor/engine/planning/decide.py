@@ -9,71 +9,82 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import parse as PA
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import sizing
+from advisor.engine.answers import parse, vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import options as O
-from advisor.engine.pricing import billing as BL
-from advisor.engine.pricing import costing as C
-from advisor.engine.pricing import owned as OW
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking.scoring import ScoringModel
+from advisor.engine.planning import mode_choice
+from advisor.engine.planning.options import Sized, has_plan, holds_plan
+from advisor.engine.planning.options import build as build_options
+from advisor.engine.pricing import billing, costing, owned
+from advisor.engine.ranking.scoring import (
+    ACCELERATORS,
+    OPTIONS,
+    Context,
+    Decision,
+    ScoringModel,
+    WorkloadDecision,
+    confidence,
+)
 from advisor.engine.sizing.measured import Measurement
 from advisor.engine.text import i18n
 
 
-def answers_shape(answers: A.Answers, catalog: Catalog) -> S.ModelShape | None:
+def answers_shape(answers: vocabulary.Answers, catalog: Catalog) -> sizing.ModelShape | None:
     model = answers.model
     if model is None:
         return None
     if model.architecture is not None:
-        return S.shape_from_architecture(model.architecture)
+        return sizing.shape_from_architecture(model.architecture)
     preset = catalog.presets.get(model.preset or "")
-    return S.shape_from_preset(preset) if preset else None
+    return sizing.shape_from_preset(preset) if preset else None
 
 
-def scoring_context(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> SC.Context:
+def scoring_context(
+    answers: vocabulary.Answers, catalog: Catalog, shape: sizing.ModelShape | None
+) -> Context:
     flops = None
     if shape is not None and answers.training is not None:
-        flops = S.training_flops(shape, answers.training).total
-    return SC.Context(
+        flops = sizing.training_flops(shape, answers.training).total
+    return Context(
         region_tpus={k: tuple(v.get("tpus", ())) for k, v in catalog.regions.items()},
         training_flops=flops,
     )
 
 
-def coerce(answers: A.Answers | Mapping[str, Any]) -> A.Answers:
-    return answers if isinstance(answers, A.Answers) else PA.parse_answers(answers)
+def coerce(answers: vocabulary.Answers | Mapping[str, Any]) -> vocabulary.Answers:
+    return answers if isinstance(answers, vocabulary.Answers) else parse.parse_answers(answers)
 
 
-def size_workloads(answers: A.Answers, catalog: Catalog, shape: S.ModelShape | None) -> O.Sized:
+def size_workloads(
+    answers: vocabulary.Answers, catalog: Catalog, shape: sizing.ModelShape | None
+) -> Sized:
     tmem = tflops = imem = None
     kinds = set(answers.kinds)
-    if shape is not None and answers.training is not None and kinds & A.TRAINING_KINDS:
-        tmem = S.training_memory(shape, answers.training, catalog)
-        tflops = S.training_flops(shape, answers.training)
+    if shape is not None and answers.training is not None and kinds & vocabulary.TRAINING_KINDS:
+        tmem = sizing.training_memory(shape, answers.training, catalog)
+        tflops = sizing.training_flops(shape, answers.training)
     if shape is not None and answers.inference is not None:
-        imem = S.inference_memory(shape, answers.inference, catalog, answers.frameworks.serving)
-    return O.Sized(shape, tmem, tflops, imem)
+        imem = sizing.inference_memory(
+            shape, answers.inference, catalog, answers.frameworks.serving
+        )
+    return Sized(shape, tmem, tflops, imem)
 
 
 def cost_aware(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    d: SC.Decision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    d: Decision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
     *,
     lean: bool = False,
-) -> tuple[SC.Decision, MC.Built, dict[str, dict[str, Any] | None]]:
+) -> tuple[Decision, mode_choice.Built, dict[str, dict[str, Any] | None]]:
     """The scores' decision with each workload's mode weighed by the cost of its best runnable
     option (mode_choice.choose_mode); the overall mode follows the workloads. `lean`: for a
     caller that reads no workload's options but its first (leading_option): `built` may hold
     only the priced cards' builds that settle the plan (plan_workload)."""
-    built: MC.Built = {}
+    built: mode_choice.Built = {}
     docs: dict[str, dict[str, Any] | None] = {}
     workloads = []
     for scored in d.workloads:
@@ -94,16 +105,16 @@ def cost_aware(
 
 
 def plan_workload(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    wd: SC.WorkloadDecision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    wd: WorkloadDecision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
     *,
     lean: bool = False,
-) -> tuple[SC.WorkloadDecision, dict[str, Any] | None]:
+) -> tuple[WorkloadDecision, dict[str, Any] | None]:
     """One workload of cost_aware: its family and mode weighed by cost, its options built into
     `built` (keyed by its kind, so the workloads of one plan are independent of each other).
     It reads of the workload's decision only its kind, schedule, family, mode and the feasible
@@ -125,30 +136,30 @@ def plan_workload(
 
 def _holds(
     catalog: Catalog,
-    answers: A.Answers,
-    wd: SC.WorkloadDecision,
+    answers: vocabulary.Answers,
+    wd: WorkloadDecision,
     mode: str,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
     *,
     lean: bool,
 ) -> bool:
     """Whether the workload's options in `mode` hold a plan (options.has_plan)."""
     if lean:
         return _verdict(catalog, answers, wd, mode, sized, ci, lang, built)[0]
-    return O.has_plan(built[(wd.kind, wd.accelerator, mode)].options)
+    return has_plan(built[(wd.kind, wd.accelerator, mode)].options)
 
 
 def leading_option(
     catalog: Catalog,
-    answers: A.Answers,
-    wd: SC.WorkloadDecision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    answers: vocabulary.Answers,
+    wd: WorkloadDecision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
 ) -> dict[str, Any] | None:
     """The workload's first option in its family and mode, after cost_aware(lean=True): from
     the build of the priced cards where they decide the first (mode_choice.priced_decides: the
@@ -160,24 +171,24 @@ def leading_option(
         priced = built.get((*key, "priced"))
         if (
             priced is not None
-            and wd.mode not in OW.OWNED_MODES
-            and MC.priced_decides(priced.options)
+            and wd.mode not in owned.OWNED_MODES
+            and mode_choice.priced_decides(priced.options)
         ):
             return priced.options[0]
-        full = built[key] = O.build(
+        full = built[key] = build_options(
             catalog, answers, wd.kind, wd.schedule, wd.accelerator, wd.mode, sized, ci, lang
         )
     return full.options[0] if full.options else None
 
 
 def plan_outcome(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    wd: SC.WorkloadDecision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    wd: WorkloadDecision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
     *,
     mode_needed: bool = True,
 ) -> tuple[str, str | None, bool]:
@@ -191,7 +202,7 @@ def plan_outcome(
     the stack whichever mode its cost picks; each mode is then checked card by card until a
     plan is found (options.holds_plan), and no mode is weighed."""
     if not mode_needed and all(
-        O.holds_plan(
+        holds_plan(
             catalog,
             answers,
             wd.kind,
@@ -201,18 +212,20 @@ def plan_outcome(
             sized,
             ci,
             lang,
-            only_priced=mode not in OW.OWNED_MODES,
+            only_priced=mode not in owned.OWNED_MODES,
         )[0]
-        for mode in MC.candidate_modes(answers, wd, sized)
+        for mode in mode_choice.candidate_modes(answers, wd, sized)
     ):
         return wd.accelerator, None, True
-    mode, _ = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=True)
+    mode, _ = mode_choice.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=True)
     plan, runnable = _verdict(catalog, answers, wd, mode, sized, ci, lang, built)
     if not plan:
         other = next((a for a in wd.feasible_accelerators if a != wd.accelerator), None)
         if other is not None:
             alt = dataclasses.replace(wd, accelerator=other)
-            alt_mode, _ = MC.choose_mode(catalog, answers, alt, sized, ci, lang, built, lean=True)
+            alt_mode, _ = mode_choice.choose_mode(
+                catalog, answers, alt, sized, ci, lang, built, lean=True
+            )
             alt_plan, alt_runnable = _verdict(
                 catalog, answers, alt, alt_mode, sized, ci, lang, built
             )
@@ -223,13 +236,13 @@ def plan_outcome(
 
 def _verdict(
     catalog: Catalog,
-    answers: A.Answers,
-    wd: SC.WorkloadDecision,
+    answers: vocabulary.Answers,
+    wd: WorkloadDecision,
     mode: str,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
 ) -> tuple[bool, bool]:
     """Whether the workload's options in `mode` hold a plan (options.has_plan) and whether one
     runs the stack as it is, as the build of all its cards would say. In a rented mode only
@@ -239,19 +252,17 @@ def _verdict(
     key = (wd.kind, wd.accelerator, mode)
     full = built.get(key)
     if full is not None:
-        return O.has_plan(full.options), any(o["stack"]["runnable"] for o in full.options)
+        return has_plan(full.options), any(o["stack"]["runnable"] for o in full.options)
     priced = built.get((*key, "priced"))
     if (
         priced is not None
-        and mode not in OW.OWNED_MODES
+        and mode not in owned.OWNED_MODES
         and any(o["stack"]["runnable"] for o in priced.options)
     ):
         # Only a runnable, priced option dominates a runnable one: whichever options another
         # dominates, a build keeps a runnable one (and a plan) where it had one.
-        return O.has_plan(priced.options), True
-    return O.holds_plan(
-        catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
-    )
+        return has_plan(priced.options), True
+    return holds_plan(catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang)
 
 
 # What plan_workload reads of a workload's decision: equal on these, two decisions plan alike.
@@ -265,26 +276,26 @@ WORKLOAD_PLAN_FIELDS = (
 )
 
 
-def workload_plan_key(wd: SC.WorkloadDecision) -> tuple[Any, ...]:
+def workload_plan_key(wd: WorkloadDecision) -> tuple[Any, ...]:
     return tuple(getattr(wd, f) for f in WORKLOAD_PLAN_FIELDS)
 
 
 def _planned(
     catalog: Catalog,
-    answers: A.Answers,
-    wd: SC.WorkloadDecision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    answers: vocabulary.Answers,
+    wd: WorkloadDecision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
     *,
     lean: bool = False,
 ) -> tuple[str, dict[str, Any] | None]:
     """The workload's mode weighed by cost, its options built into `built` (`lean`: those
     choose_mode(lean=True) builds)."""
-    mode, doc = MC.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=lean)
+    mode, doc = mode_choice.choose_mode(catalog, answers, wd, sized, ci, lang, built, lean=lean)
     if not lean and (wd.kind, wd.accelerator, mode) not in built:
-        built[(wd.kind, wd.accelerator, mode)] = O.build(
+        built[(wd.kind, wd.accelerator, mode)] = build_options(
             catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
         )
     return mode, doc
@@ -293,12 +304,12 @@ def _planned(
 def real_changes(
     changes: list[dict[str, Any]],
     current: tuple[str, str],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    d: SC.Decision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
-    built: MC.Built,
+    d: Decision,
+    sized: Sized,
+    ci: billing.CostInputs,
+    built: mode_choice.Built,
 ) -> list[dict[str, Any]]:
     """Only changes that give a different recommendation: not the current one, not a list that
     only forbids what is recommended, and not a mode that cost would move back from."""
@@ -365,12 +376,12 @@ def card_confidence(
 
 def _cost_keeps(
     target: tuple[str, str],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    d: SC.Decision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
-    built: MC.Built,
+    d: Decision,
+    sized: Sized,
+    ci: billing.CostInputs,
+    built: mode_choice.Built,
 ) -> bool:
     """Whether weighing cost keeps a flip's (family, mode) for every workload. TPUs and owned
     modes are never moved by cost, and public cloud is where the catalog's prices are, so only
@@ -384,7 +395,7 @@ def _cost_keeps(
             mode=target[1],
             feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
         )
-        mode, _ = MC.choose_mode(
+        mode, _ = mode_choice.choose_mode(
             catalog, answers, trial, sized, ci, "en", built, full_preferred=False
         )
         if mode != target[1]:
@@ -401,10 +412,10 @@ def headline_option(firsts: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
 
 
-def family_scores(d: SC.Decision) -> dict[str, float | None]:
+def family_scores(d: Decision) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
-    for acc in SC.ACCELERATORS:
-        idx = SC.OPTIONS.index(acc)
+    for acc in ACCELERATORS:
+        idx = OPTIONS.index(acc)
         feasible = [w for w in d.workloads if acc in w.feasible_accelerators]
         out[acc] = round(sum(w.scores[idx] for w in feasible), 3) if feasible else None
     return out
@@ -419,22 +430,22 @@ def as_of_date(catalog: Catalog, today: date | str | None) -> date:
     return date.fromisoformat(newest) if newest else date(1970, 1, 1)
 
 
-def confidence_pair(d: SC.Decision, scoring: ScoringModel) -> tuple[float, float]:
+def confidence_pair(d: Decision, scoring: ScoringModel) -> tuple[float, float]:
     return (
-        SC.confidence(d.accelerator_margin, d.max_margin, scoring),
-        SC.confidence(d.mode_margin, d.max_margin, scoring),
+        confidence(d.accelerator_margin, d.max_margin, scoring),
+        confidence(d.mode_margin, d.max_margin, scoring),
     )
 
 
 def cost_inputs(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     when: date,
     stale_days: float,
     measurements: tuple[Measurement, ...] = (),
-) -> BL.CostInputs:
+) -> billing.CostInputs:
     m = answers.maturity
-    return BL.CostInputs(
+    return billing.CostInputs(
         catalog=catalog,
         today=when,
         stale_days=stale_days,
@@ -455,23 +466,23 @@ def cost_inputs(
     )
 
 
-def staff_region_of(answers: A.Answers) -> str | None:
+def staff_region_of(answers: vocabulary.Answers) -> str | None:
     # Where the operations staff work: their answer, else where the organisation is first.
     return answers.cost.ops_region or next(iter(answers.organization.regions), None)
 
 
 def staff_section(
-    answers: A.Answers, catalog: Catalog, lang: str
+    answers: vocabulary.Answers, catalog: Catalog, lang: str
 ) -> tuple[dict[str, Any], str | None]:
     """What the staff cost was priced with (result cost.staff), and a note when the region has
     no sourced wage of its own."""
     region = staff_region_of(answers)
-    key, regional = C.staff_wage_figure(catalog, region)
+    key, regional = costing.staff_wage_figure(catalog, region)
     doc = {
         "region": region,
         "wage_figure": key,
         "regional_wage": regional,
-        "usd_per_hour": round(C.staff_usd_per_hour(catalog, region), 2),
+        "usd_per_hour": round(costing.staff_usd_per_hour(catalog, region), 2),
         "headcount": answers.cost.ops_headcount,
         # No operations staff of its own: every staff hour is bought in (a contractor or a
         # managed service), which the report says where it states the staff cost.

@@ -24,7 +24,7 @@ import highspy
 import numpy as np
 from highspy import _core
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.text import i18n
 
@@ -53,7 +53,7 @@ class Job:
 
 
 def plan(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     best_options: Sequence[Mapping[str, Any]],
     modes: Mapping[str, str],
     catalog: Catalog,
@@ -87,7 +87,7 @@ def plan(
     }
 
 
-def _job(answers: A.Answers, o: Mapping[str, Any], catalog: Catalog) -> Job:
+def _job(answers: vocabulary.Answers, o: Mapping[str, Any], catalog: Catalog) -> Job:
     kind = str(o["workload"])
     units = int(o["unit"]["count"])
     schedule = next((w.schedule for w in answers.workloads if w.kind == kind), "continuous")
@@ -187,7 +187,7 @@ def _solve(jobs: Sequence[Job]) -> tuple[int, dict[str, int]] | None:
 
 
 def _group(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     key: tuple[str, str, str, str],
     options: Sequence[Mapping[str, Any]],
     catalog: Catalog,

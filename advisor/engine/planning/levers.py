@@ -10,14 +10,13 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.catalog import stack as ST
-from advisor.engine.planning import serving_cost as SV
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
+from advisor.engine.catalog import Accelerator, Catalog, stack
+from advisor.engine.planning import serving_cost
 from advisor.engine.planning.options import Sized
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.sizing import throughput as TH
+from advisor.engine.ranking import scoring
+from advisor.engine.sizing import throughput
 from advisor.engine.text import i18n
 
 # --------------------------------------------------------------------------- numeric levers
@@ -25,7 +24,7 @@ from advisor.engine.text import i18n
 
 def levers(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     first: Mapping[str, Any] | None,
     sized: Sized,
@@ -45,20 +44,20 @@ def levers(
     max_tp = int(sold["gpus"]) if sold else None
     spare = first.get("redundancy") or {}
 
-    def with_spare(plan: TH.ServingPlan) -> int:
+    def with_spare(plan: throughput.ServingPlan) -> int:
         # A real-time service's spare server (N+1) is kept under any lever.
         unit = int(spare.get("unit_gpus") or 0) if spare.get("planned") else 0
         return plan.devices * plan.replicas + (
             max(1, unit // plan.devices) * plan.devices if unit else 0
         )
 
-    if SC.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
-        demand = SV.serving_demand(
+    if scoring.PHASE_OF[kind] == "inference" and inf is not None and sized.imem is not None:
+        demand = serving_cost.serving_demand(
             catalog, kind, inf, answers.cost.hours_per_day, sized.imem.weight_bytes
         )
         if not first["meets_latency"] and inf.p95_latency_ms is not None:
             relaxed = float(math.ceil(first["best_latency_at_metric_ms"] / 10.0) * 10)
-            plan = TH.serving_plan(
+            plan = throughput.serving_plan(
                 sized.shape,
                 dataclasses.replace(inf, p95_latency_ms=relaxed),
                 sized.imem,
@@ -83,9 +82,9 @@ def levers(
             serving = answers.frameworks.serving
             shape = sized.shape
 
-            def fp8_plan() -> TH.ServingPlan | None:
-                mem = S.inference_memory(shape, fp8, catalog, serving)
-                return TH.serving_plan(
+            def fp8_plan() -> throughput.ServingPlan | None:
+                mem = sizing.inference_memory(shape, fp8, catalog, serving)
+                return throughput.serving_plan(
                     shape,
                     fp8,
                     mem,
@@ -103,7 +102,7 @@ def levers(
             )
             if plan is not None and with_spare(plan) < first["count"]:
                 out.append(("inference.precision", inf.precision, "fp8", with_spare(plan)))
-    if SC.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
+    if scoring.PHASE_OF[kind] == "training" and t is not None and sized.tmem is not None:
         trials: list[tuple[str, Any, Any]] = []
         if not t.gradient_checkpointing:
             trials.append(("training.gradient_checkpointing", False, True))
@@ -130,7 +129,7 @@ def levers(
             safety = float(catalog.rule("target_safety_share"))
             half = (first["hours"] - overhead) / 2.0 + overhead
             deadline = float(math.ceil(half / (1.0 - safety)))
-            counts = [c for c in S.valid_counts(acc) if c >= 2 * first["count"]]
+            counts = [c for c in sizing.valid_counts(acc) if c >= 2 * first["count"]]
             if counts and counts[0] <= acc.max_devices_per_group:
                 out.append(("training.deadline_hours", None, deadline, counts[0]))
     smaller = _smaller_hardware_lever(catalog, answers, kind, first, sized, lang)
@@ -165,7 +164,7 @@ def levers(
 
 def _smaller_hardware_lever(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     first: Mapping[str, Any],
     sized: Sized,
@@ -178,7 +177,7 @@ def _smaller_hardware_lever(
     inf = answers.inference
     unpriced = first.get("unpriced")
     if (
-        SC.PHASE_OF[kind] != "inference"
+        scoring.PHASE_OF[kind] != "inference"
         or inf is None
         or inf.p95_latency_ms is None
         or sized.imem is None
@@ -189,14 +188,16 @@ def _smaller_hardware_lever(
     ):
         return None
     shape, imem = sized.shape, sized.imem
-    demand = SV.serving_demand(catalog, kind, inf, answers.cost.hours_per_day, imem.weight_bytes)
+    demand = serving_cost.serving_demand(
+        catalog, kind, inf, answers.cost.hours_per_day, imem.weight_bytes
+    )
     fw = answers.frameworks
     loose = dataclasses.replace(inf, p95_latency_ms=None)
     best: tuple[float, float, int, Accelerator] | None = None
     for acc in catalog.accelerators:
         if acc.type != first["type"] or acc.id == first["accelerator_id"]:
             continue
-        if not ST.stack_fit(
+        if not stack.stack_fit(
             catalog,
             acc,
             "inference",
@@ -219,7 +220,7 @@ def _smaller_hardware_lever(
                 kind,
             ),
             partial(
-                TH.serving_plan,
+                throughput.serving_plan,
                 shape,
                 loose,
                 imem,
@@ -273,6 +274,6 @@ def _smaller_hardware_lever(
 
 
 def _lever_min_devices(
-    catalog: Catalog, acc: Accelerator, shape: S.ModelShape, trial: A.Training
+    catalog: Catalog, acc: Accelerator, shape: sizing.ModelShape, trial: vocabulary.Training
 ) -> int | None:
-    return S.min_training_devices(S.training_memory(shape, trial, catalog), acc, catalog)
+    return sizing.min_training_devices(sizing.training_memory(shape, trial, catalog), acc, catalog)

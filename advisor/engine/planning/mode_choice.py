@@ -8,13 +8,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import nonllm as NL
+from advisor.engine.planning import nonllm
 from advisor.engine.planning.options import Options, Sized, build
-from advisor.engine.pricing import billing as BL
-from advisor.engine.pricing import owned as OW
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.pricing import billing, owned
+from advisor.engine.ranking import scoring
 from advisor.engine.text import i18n
 
 # --------------------------------------------------------------------------- mode by cost
@@ -53,10 +52,14 @@ def priced_decides(options: Sequence[Mapping[str, Any]]) -> bool:
     return s[0] == 0 and s[2] == 0
 
 
-def candidate_modes(answers: A.Answers, wd: SC.WorkloadDecision, sized: Sized) -> list[str]:
+def candidate_modes(
+    answers: vocabulary.Answers, wd: scoring.WorkloadDecision, sized: Sized
+) -> list[str]:
     """The modes choose_mode may pick for the workload: the scores' first, then the other
     feasible modes the catalog prices (public cloud only, for TPUs), where cost weighs them."""
-    if SC.PHASE_OF[wd.kind] == "preprocessing" or (sized.shape is None and answers.work is None):
+    if scoring.PHASE_OF[wd.kind] == "preprocessing" or (
+        sized.shape is None and answers.work is None
+    ):
         return [wd.mode]
     return [
         wd.mode,
@@ -72,10 +75,10 @@ def candidate_modes(answers: A.Answers, wd: SC.WorkloadDecision, sized: Sized) -
 
 def choose_mode(
     catalog: Catalog,
-    answers: A.Answers,
-    wd: SC.WorkloadDecision,
+    answers: vocabulary.Answers,
+    wd: scoring.WorkloadDecision,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
     built: Built,
     *,
@@ -126,7 +129,7 @@ def choose_mode(
     base = standing(preferred.options)
     tolerance = float(catalog.rule("mode_cost_tolerance"))
     best_mode, best, best_options = wd.mode, base, preferred.options
-    if wd.mode in OW.OWNED_MODES:
+    if wd.mode in owned.OWNED_MODES:
         # Owned hardware is where the customer is but has no price: the priced alternative shown
         # next to it is the best runnable priced one, wherever it is offered.
         best = (base[0], 1, base[2], base[3], base[4])
@@ -170,7 +173,7 @@ def choose_mode(
     def money(value: float) -> str:
         # Cents (or three significant figures) below $100: a batch job's cost per million
         # tokens is often under a dollar, which whole dollars would write as "$0".
-        return NL.money_text(value) if in_units or abs(value) < 100 else f"{value:,.0f}"
+        return nonllm.money_text(value) if in_units or abs(value) < 100 else f"{value:,.0f}"
 
     reason = i18n.message(
         code,

@@ -19,13 +19,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.planning import serving_cost as SV
-from advisor.engine.pricing import billing as BL
-from advisor.engine.pricing import costing as C
-from advisor.engine.pricing import owned as OW
+from advisor.engine.planning import serving_cost
+from advisor.engine.pricing import billing, costing, owned
 from advisor.engine.text import i18n, labels
 
 # The unit a team counts in, the benchmark's unit per one of them, and what its cost is quoted per.
@@ -90,7 +88,7 @@ def throughput(catalog: Catalog, bench_id: str, acc_id: str) -> Mapping[str, Any
 _TENSORRT_SERVING = ("triton", "tensorrt_llm")
 
 
-def team_stack(frameworks: A.Frameworks) -> str:
+def team_stack(frameworks: vocabulary.Frameworks) -> str:
     """The stack a team serves a unit model on: TensorRT (Triton, TensorRT-LLM), TensorFlow (TF
     Serving, or TensorFlow first with no TensorRT server), else PyTorch (vLLM, TorchServe, a
     custom server, ONNX or JAX first: an eager framework's rate, the closest sourced one)."""
@@ -181,7 +179,7 @@ def host_feed(
     }
 
 
-def peak_to_average(work: A.Work, catalog: Catalog) -> float:
+def peak_to_average(work: vocabulary.Work, catalog: Catalog) -> float:
     """The answer, else the catalog's figure for a daily cycle (rule `traffic_peak_to_mean`)."""
     if work.peak_to_average is not None:
         return float(work.peak_to_average)
@@ -190,14 +188,14 @@ def peak_to_average(work: A.Work, catalog: Catalog) -> float:
 
 def option(
     catalog: Catalog,
-    work: A.Work,
+    work: vocabulary.Work,
     kind: str,
     acc: Accelerator,
     mode: str,
     hours_per_day: float,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     rtt_ms: float | None,
-    frameworks: A.Frameworks,
+    frameworks: vocabulary.Frameworks,
     separate_preprocessing: bool = False,
 ) -> dict[str, Any] | None:
     """One card's option for work in its own unit; None when the catalog has no throughput for
@@ -211,7 +209,7 @@ def option(
         return None
     bench = benchmark(catalog, m["benchmark"])
     weight_bytes = float(m["parameters"]) * _WEIGHT_BYTES
-    if weight_bytes / 2**30 > S.usable_gib(acc, catalog):
+    if weight_bytes / 2**30 > sizing.usable_gib(acc, catalog):
         return None
     realtime = kind == "realtime_inference"
     samples_per_day = work.per_day * SAMPLES_PER_UNIT[work.unit] / float(m["work_per_sample"])
@@ -234,12 +232,12 @@ def option(
         window = max(hours_per_day, 1.0 / 60.0) if hours_per_day > 0 else 24.0
         demand = samples_per_day / (window * 3600.0)
         count = max(1, math.ceil(demand / per_card - 1e-9))
-        overhead = SV.serving_run_overhead(weight_bytes, catalog)
+        overhead = serving_cost.serving_run_overhead(weight_bytes, catalog)
         run_hours = samples_per_day / (per_card * count * 3600.0)
         overhead["run_hours"] = round(run_hours + overhead["hours"], 4)
         busy_hours = min(hpm, (run_hours + overhead["hours"]) * hpm / 24.0)
     used = count * busy_hours
-    money = C.option_money(
+    money = costing.option_money(
         acc, mode, count, used, weight_bytes / 1e9, 0.0, ci, None, tp=1, continuous=realtime
     )
     host = host_feed(
@@ -267,7 +265,7 @@ def option(
             "latency_at_metric_ms": round(latency, 1),
             "best_latency_at_metric_ms": round(latency, 1),
             "latency_target_ms": target,
-            **C.target_margin(latency, target, catalog),
+            **costing.target_margin(latency, target, catalog),
         }
     else:
         latency_doc = {"target_margin": None, "target_status": None}
@@ -282,7 +280,7 @@ def option(
         **({"run_overhead": overhead} if overhead else {}),
         "round_trip_ms": rtt_ms if realtime else None,
         "bound": "compute",
-        "interconnect": S.interconnect_need(acc, 1, training=False),
+        "interconnect": sizing.interconnect_need(acc, 1, training=False),
         **latency_doc,
         "work": {
             "unit": work.unit,
@@ -330,15 +328,15 @@ def option(
         },
         **money,
     }
-    capacity = C.capacity_doc(acc, money, catalog, continuous=kind == "realtime_inference")
+    capacity = costing.capacity_doc(acc, money, catalog, continuous=kind == "realtime_inference")
     if capacity is not None:
         out["capacity"] = capacity
     if out["cost_to_result"]["usd"] is None:
-        out["unpriced"] = OW.unpriced_doc(acc, mode, count, ci)
+        out["unpriced"] = owned.unpriced_doc(acc, mode, count, ci)
     return out
 
 
-def unsized_reason(catalog: Catalog, work: A.Work, acc: Accelerator, lang: str) -> str:
+def unsized_reason(catalog: Catalog, work: vocabulary.Work, acc: Accelerator, lang: str) -> str:
     """Why a card has no option for the unit's model: no published throughput for it."""
     m = model(catalog, work.model)
     return i18n.message(

@@ -11,21 +11,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.catalog import stack as ST
-from advisor.engine.planning import nonllm as NL
-from advisor.engine.planning import training_cost as TR
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
+from advisor.engine.catalog import Accelerator, Catalog, stack
+from advisor.engine.planning import nonllm, training_cost
 from advisor.engine.planning.availability import availability, unknown_place
 from advisor.engine.planning.house import house_beside_first
 from advisor.engine.planning.priced_option import IN_REGION, priced_option, priced_pairs
-from advisor.engine.pricing import billing as BL
-from advisor.engine.pricing import china as CN
-from advisor.engine.pricing import owned as OW
-from advisor.engine.pricing import units as UN
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking import tiers as RK
+from advisor.engine.pricing import billing, china, owned, units
+from advisor.engine.ranking import scoring, tiers
 from advisor.engine.text import i18n
 
 # Rule ids stated in the result document (recommendation.rules, workloads[].rules).
@@ -48,10 +42,10 @@ RULES = (
 class Sized:
     """What the options of a workload are built from (None where the phase has none)."""
 
-    shape: S.ModelShape | None
-    tmem: S.TrainingMemory | None
-    tflops: S.TrainingFlops | None
-    imem: S.InferenceMemory | None
+    shape: sizing.ModelShape | None
+    tmem: sizing.TrainingMemory | None
+    tflops: sizing.TrainingFlops | None
+    imem: sizing.InferenceMemory | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +59,16 @@ class Options:
 
 
 def _region_less(catalog: Catalog, option: Mapping[str, Any], acc_id: str) -> bool:
-    row = CN.billed_row(catalog, option, acc_id)
+    row = china.billed_row(catalog, option, acc_id)
     return row is not None and row.region_key is None
 
 
-def _stack_doc(catalog: Catalog, fit: ST.StackFit, lang: str) -> dict[str, Any]:
+def _stack_doc(catalog: Catalog, fit: stack.StackFit, lang: str) -> dict[str, Any]:
     # Memoised and shared between options: read-only by contract.
     return catalog.memo(("stack_doc", fit, lang), lambda: _new_stack_doc(fit, lang))
 
 
-def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
+def _new_stack_doc(fit: stack.StackFit, lang: str) -> dict[str, Any]:
     return {
         "status": fit.status,
         "runnable": fit.runnable,
@@ -86,13 +80,13 @@ def _new_stack_doc(fit: ST.StackFit, lang: str) -> dict[str, Any]:
 
 
 def _coded(prefix: str, code: str, lang: str) -> str:
-    name, params = ST.detail(code)
+    name, params = stack.detail(code)
     if "stack" in params:
         params["stack"] = i18n.label(params["stack"], lang)
     return i18n.message(f"{prefix}.{name}", lang, **params)
 
 
-def _blocking(fit: ST.StackFit, lang: str) -> str:
+def _blocking(fit: stack.StackFit, lang: str) -> str:
     if fit.blocking:
         # The card's own data decides (no bf16, no fp8 units, kernels built for newer cards).
         return i18n.message("list.clause_separator", lang).join(
@@ -113,7 +107,7 @@ def _blocking(fit: ST.StackFit, lang: str) -> str:
     )
 
 
-def _precision(answers: A.Answers, phase: str) -> str | None:
+def _precision(answers: vocabulary.Answers, phase: str) -> str | None:
     """The numeric format a phase runs in (training or inference precision answered)."""
     if phase == "training":
         return answers.training.precision if answers.training else None
@@ -125,7 +119,7 @@ def _precision(answers: A.Answers, phase: str) -> str | None:
 REPLAN = ("replan",)
 
 
-def planning_key(answers: A.Answers) -> tuple[Any, ...]:
+def planning_key(answers: vocabulary.Answers) -> tuple[Any, ...]:
     """The answers that sizing, the cost inputs and the options read: all of them but the ones
     only the scores read (the allowed modes, which the decision's feasible modes carry in, the
     portability and the industry), and of the data residency only whether it keeps the data in
@@ -155,13 +149,13 @@ def planning_key(answers: A.Answers) -> tuple[Any, ...]:
 
 def build(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
     *,
     only_priced: bool = False,
@@ -208,13 +202,13 @@ def build(
 
 def signable(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
 ) -> list[dict[str, Any]]:
     """The options `build` gives that run the team's stack as it is and have a price, in rank
@@ -224,7 +218,7 @@ def signable(
     only a runnable, priced option dominates one. So only the cards that run the stack are
     planned and ranked, and in a rented mode only those with a price row there (no other card
     has a price in it); a build the re-plan already holds serves as it is."""
-    rented = mode not in OW.OWNED_MODES
+    rented = mode not in owned.OWNED_MODES
     if ci.sized.get(REPLAN):
         key = planning_key(answers)
         for only_priced in (False, True) if rented else (False,):
@@ -249,7 +243,7 @@ def signable(
         [],
         runnable_only=True,
     )
-    ranked, _dominated = RK.rank(list(cards), catalog, kind=kind, mode=mode)
+    ranked, _dominated = tiers.rank(list(cards), catalog, kind=kind, mode=mode)
     for rank, o in enumerate(ranked, 1):
         del o["_index"]
         o["rank"] = rank
@@ -269,9 +263,9 @@ def _build_key(
 
 
 def seed_replan(
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     sized: Sized,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     schedules: Mapping[str, str],
     built: Mapping[tuple[str, ...], Options],
     lang: str,
@@ -293,13 +287,13 @@ def seed_replan(
 
 def _build(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
     *,
     only_priced: bool = False,
@@ -310,7 +304,7 @@ def _build(
             catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced, excluded
         )
     )
-    out, dropped = RK.rank(out, catalog, kind=kind, mode=mode)
+    out, dropped = tiers.rank(out, catalog, kind=kind, mode=mode)
     for rank, o in enumerate(out, 1):
         del o["_index"]
         o["rank"] = rank
@@ -324,13 +318,13 @@ def _build(
 
 def holds_plan(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
     *,
     only_priced: bool = False,
@@ -365,13 +359,13 @@ def holds_plan(
 
 def _card_options(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc_type: str,
     mode: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     lang: str,
     only_priced: bool,
     excluded: list[dict[str, Any]],
@@ -381,7 +375,7 @@ def _card_options(
     """The options of `build`, unranked and each with `_index` (its catalog order), one card at
     a time; the cards left out are added to `excluded` with their reason. `runnable_only`: only
     the cards that run the team's stack as it is (holds_plan)."""
-    phase = SC.PHASE_OF[kind]
+    phase = scoring.PHASE_OF[kind]
     fw = answers.frameworks
     residency = answers.deployment.data_residency
     regions = answers.organization.regions
@@ -396,7 +390,7 @@ def _card_options(
             continue
         fit = ci.sized.get(("fit", acc.id, phase))
         if fit is None:
-            fit = ci.sized[("fit", acc.id, phase)] = ST.stack_fit(
+            fit = ci.sized[("fit", acc.id, phase)] = stack.stack_fit(
                 catalog,
                 acc,
                 phase,
@@ -445,7 +439,7 @@ def _card_options(
 
         def plan(rtt: float | None, acc: Accelerator = acc) -> dict[str, Any] | None:
             if work is not None:
-                return NL.option(
+                return nonllm.option(
                     catalog,
                     work,
                     kind,
@@ -467,14 +461,14 @@ def _card_options(
             if ci.china and kind == "realtime_inference":
                 # A team serving mainland China meets its latency target for
                 # a mainland user, across the border on the option's own path.
-                return CN.with_reach(catalog, acc.id, mode, regions, rtt, plan)
+                return china.with_reach(catalog, acc.id, mode, regions, rtt, plan)
             return plan(rtt)
 
         option = planned(rtt)
         if (
             option is not None
             and regions
-            and mode not in OW.OWNED_MODES
+            and mode not in owned.OWNED_MODES
             and _region_less(catalog, option, acc.id)
         ):
             # A row that names no region is not where the customer is, whatever the table says
@@ -494,7 +488,7 @@ def _card_options(
                     "accelerator_id": acc.id,
                     "name": acc.name,
                     "code": "no_unit_throughput",
-                    "reason": NL.unsized_reason(catalog, work, acc, lang),
+                    "reason": nonllm.unsized_reason(catalog, work, acc, lang),
                 }
             )
             continue
@@ -504,10 +498,10 @@ def _card_options(
                 # The same in every mode: once per card in the evaluation.
                 n_min = ci.sized.get(("min_training_devices", acc.id), False)
                 if n_min is False:
-                    n_min = ci.sized[("min_training_devices", acc.id)] = S.min_training_devices(
-                        sized.tmem, acc, catalog
+                    n_min = ci.sized[("min_training_devices", acc.id)] = (
+                        sizing.min_training_devices(sized.tmem, acc, catalog)
                     )
-            if TR.beyond_one_pcie_node(acc, n_min, catalog):
+            if training_cost.beyond_one_pcie_node(acc, n_min, catalog):
                 excluded.append(
                     {
                         "accelerator_id": acc.id,
@@ -522,12 +516,14 @@ def _card_options(
                     }
                 )
             continue
-        stack = ci.sized.get(("stack_doc", acc.id, phase, lang))
-        if stack is None:
-            stack = ci.sized[("stack_doc", acc.id, phase, lang)] = _stack_doc(catalog, fit, lang)
-        option["stack"] = stack
+        stack_doc = ci.sized.get(("stack_doc", acc.id, phase, lang))
+        if stack_doc is None:
+            stack_doc = ci.sized[("stack_doc", acc.id, phase, lang)] = _stack_doc(
+                catalog, fit, lang
+            )
+        option["stack"] = stack_doc
         option["availability"] = avail
-        unit = UN.unit_doc(option, acc, mode)
+        unit = units.unit_doc(option, acc, mode)
         if unit is not None:
             option["unit"] = unit
             if unit["kind"] == "vendor_build":

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.planning import serving_cost as SV
-from advisor.engine.planning import training_cost as TR
-from advisor.engine.pricing import billing as BL
+from advisor.engine.planning import serving_cost, training_cost
+from advisor.engine.pricing import billing
+from advisor.engine.sizing import ModelShape
 
 if TYPE_CHECKING:
     # options builds with priced_option: the type only, or the two would import each other.
@@ -46,13 +45,13 @@ def _copy_option(option: Mapping[str, Any]) -> dict[str, Any]:
 
 def _option_inputs(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     mode: str,
     phase: str,
-    shape: S.ModelShape,
-    ci: BL.CostInputs,
+    shape: ModelShape,
+    ci: billing.CostInputs,
 ) -> object:
     """A token for everything a card's priced option reads besides the card and the round trip:
     the workload, the mode, the sizing answers (which determine the memory and FLOPs) and the
@@ -94,14 +93,14 @@ def _option_inputs(
 
 def priced_option(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     acc: Accelerator,
     mode: str,
     phase: str,
     sized: Sized,
-    ci: BL.CostInputs,
+    ci: billing.CostInputs,
     rtt: float | None,
 ) -> dict[str, Any] | None:
     """One card's sized and priced option (None = it does not fit), memoised on the catalog:
@@ -113,7 +112,7 @@ def priced_option(
         if shape is None:
             return None
         if phase == "training" and sized.tmem and sized.tflops and answers.training:
-            return TR.training_option(
+            return training_cost.training_option(
                 acc,
                 mode,
                 kind,
@@ -125,7 +124,7 @@ def priced_option(
                 ci,
             )
         if phase == "inference" and sized.imem and answers.inference:
-            return SV.inference_option(
+            return serving_cost.inference_option(
                 acc,
                 mode,
                 kind,

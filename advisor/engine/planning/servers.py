@@ -8,11 +8,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import nonllm as NL
-from advisor.engine.pricing import costing as C
+from advisor.engine.planning import nonllm
+from advisor.engine.pricing import costing
 from advisor.engine.text import i18n, labels
 
 # --------------------------------------------------------------------------- server
@@ -73,13 +73,13 @@ def server_doc(
         ]
     else:
         vcpu = catalog.figure("serving_vcpu_per_device")
-        weights_gib = (weight_bytes or 0.0) / S.GIB
+        weights_gib = (weight_bytes or 0.0) / sizing.GIB
         ram = max(
             catalog.figure("serving_host_ram_min_gib"),
             catalog.figure("serving_host_ram_per_weight") * weights_gib,
         )
         read = 0.0
-        nvme = max(0.5, 2.0 * weights_gib * S.GIB / 1e12)
+        nvme = max(0.5, 2.0 * weights_gib * sizing.GIB / 1e12)
         notes += [
             i18n.message(
                 "server.cpu_serving",
@@ -203,13 +203,17 @@ def _as_sold(server: dict[str, Any], sold: Mapping[str, Any], provider: str, lan
     ]
 
 
-def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) -> dict[str, Any]:
+def preprocessing_server_doc(
+    answers: vocabulary.Answers, catalog: Catalog, lang: str
+) -> dict[str, Any]:
     """Preprocessing as its own workload: CPU cores to prepare the data in its window (tokens
     at the tokenising rate, or work in its own unit at its own rate per vCPU)."""
     runs = catalog.rule("training_runs_per_month")
     per_day = 0.0
     if answers.training is not None:
-        sched = next((w.schedule for w in answers.workloads if w.kind in A.TRAINING_KINDS), "")
+        sched = next(
+            (w.schedule for w in answers.workloads if w.kind in vocabulary.TRAINING_KINDS), ""
+        )
         per_month = runs.get(sched) or 1.0
         per_day = answers.training.dataset_tokens * float(per_month) / 30.0
     if answers.inference is not None:
@@ -219,12 +223,12 @@ def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) ->
     rate = catalog.figure("preprocess_tokens_per_vcpu_second")
     figure = "preprocess_tokens_per_vcpu_second"
     work = answers.work
-    unit_rate = None if work is None else NL.host_rate_per_vcpu(catalog, work.unit)
+    unit_rate = None if work is None else nonllm.host_rate_per_vcpu(catalog, work.unit)
     if work is not None and unit_rate is not None:
         # Work in its own unit is prepared at its own rate per vCPU: JPEG decode, audio
         # features, tokenising passages of the benchmark's length.
         rate, figure = unit_rate
-        per_day = work.per_day * NL.SAMPLES_PER_UNIT[work.unit]
+        per_day = work.per_day * nonllm.SAMPLES_PER_UNIT[work.unit]
     vcpu = max(4, math.ceil(per_day / (rate * window_h * 3600.0)))
     price = _preprocessing_price(answers, catalog, vcpu, window_h)
     said = (
@@ -270,13 +274,13 @@ def preprocessing_server_doc(answers: A.Answers, catalog: Catalog, lang: str) ->
 
 
 def _preprocessing_price(
-    answers: A.Answers, catalog: Catalog, vcpu: int, window_h: float
+    answers: vocabulary.Answers, catalog: Catalog, vcpu: int, window_h: float
 ) -> dict[str, Any]:
     """What the preprocessing CPU server costs a month: its vCPUs at the sourced per-vCPU hour
     of an on-demand CPU instance (4 GiB per vCPU), times the region's multiplier outside the
     US, for the hours a day it runs (billed by the hour, so it is released between runs)."""
     regions = answers.organization.regions
-    in_us = bool(regions) and all(r in C.US_REGIONS for r in regions)
+    in_us = bool(regions) and all(r in costing.US_REGIONS for r in regions)
     rate = catalog.figure("cpu_server_usd_per_vcpu_hour")
     multiplier = 1.0 if in_us else catalog.figure("cpu_server_hourly_region_multiplier")
     hours = min(24.0, window_h) * catalog.hours_per_month / 24.0

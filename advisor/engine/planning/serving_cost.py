@@ -8,16 +8,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Inference
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.pricing import tco as T
+from advisor.engine.pricing import tco
 from advisor.engine.pricing.billing import CostInputs, unit_of
 from advisor.engine.pricing.costing import capacity_doc, option_money, round_or_none, target_margin
 from advisor.engine.pricing.owned import unpriced_doc
 from advisor.engine.pricing.regions import in_country, not_offered
-from advisor.engine.sizing import measured as M
-from advisor.engine.sizing import throughput as TH
+from advisor.engine.sizing import measured, throughput
 
 
 def serving_run_overhead(weight_bytes: float, catalog: Catalog) -> dict[str, float]:
@@ -107,9 +106,9 @@ def inference_option(
     acc: Accelerator,
     mode: str,
     kind: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     inf: Inference,
-    mem: S.InferenceMemory,
+    mem: sizing.InferenceMemory,
     hours_per_day: float,
     ci: CostInputs,
     rtt_ms: float | None = None,
@@ -143,9 +142,9 @@ def _inference_option(
     acc: Accelerator,
     mode: str,
     kind: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     inf: Inference,
-    mem: S.InferenceMemory,
+    mem: sizing.InferenceMemory,
     hours_per_day: float,
     ci: CostInputs,
     rtt_ms: float | None,
@@ -174,7 +173,7 @@ def _inference_option(
                 ci.serving,
                 realtime,
             ),
-            lambda: TH.serving_plan(
+            lambda: throughput.serving_plan(
                 shape,
                 inf,
                 mem,
@@ -190,16 +189,16 @@ def _inference_option(
     plan = ci.sized[key]
     if plan is None:
         return None
-    measured: dict[str, Any] | None = None
+    measured_run: dict[str, Any] | None = None
     if ci.measurements:
         # A stored run beyond the card's physics (kept from before it was checked) never
         # re-plans: the estimates stand, or the newest run within it.
-        within = M.bounds(shape, inf, acc, plan.devices, mem)
-        m = M.find(ci.measurements, acc.id, ci.serving, within) if within else None
+        within = measured.bounds(shape, inf, acc, plan.devices, mem)
+        m = measured.find(ci.measurements, acc.id, ci.serving, within) if within else None
         if m is not None:
-            plan, measured = M.apply(plan, m, inf, demand, rtt)
+            plan, measured_run = measured.apply(plan, m, inf, demand, rtt)
             # Which of the result's `measurements` this is, so the report names that run.
-            measured["run"] = M.index_of(ci.measurements, m)
+            measured_run["run"] = measured.index_of(ci.measurements, m)
     base_key = ("serving_base", acc.id, kind, rtt, cap)
     if base_key not in ci.sized:
 
@@ -276,9 +275,9 @@ def _inference_option(
                     "meets_latency": meets_latency,
                     **target_margin(plan.metric_ms, inf.p95_latency_ms, catalog),
                     "bound": plan.bound,
-                    "interconnect": S.interconnect_need(acc, plan.tp, training=False),
+                    "interconnect": sizing.interconnect_need(acc, plan.tp, training=False),
                     **(batch_window(inf, overhead, catalog) if overhead is not None else {}),
-                    **({"measured": measured} if measured is not None else {}),
+                    **({"measured": measured_run} if measured_run is not None else {}),
                 },
             )
 
@@ -402,7 +401,7 @@ def spare_server(
     elif acc.type == "gpu" and (
         (not money["prices"].get("on_demand") and money.get("tco")) or price is None
     ):
-        gpus = T.vendor_build(acc, count)[1]  # owned or unpriced: the server a vendor builds
+        gpus = tco.vendor_build(acc, count)[1]  # owned or unpriced: the server a vendor builds
     else:
         gpus = tp
     return {

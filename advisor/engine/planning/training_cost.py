@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.answers.vocabulary import Training
 from advisor.engine.catalog import Accelerator, Catalog
 from advisor.engine.pricing.billing import FABRICS, CostInputs, billed_devices
@@ -37,10 +37,10 @@ def training_counts(acc: Accelerator, n_min: int, catalog: Catalog) -> list[int]
         and catalog.rule("multi_node_training_needs_fast_interconnect")
     ):
         cap = min(cap, acc.max_devices_per_node)
-    return [c for c in S.valid_counts(acc) if n_min <= c <= cap]
+    return [c for c in sizing.valid_counts(acc) if n_min <= c <= cap]
 
 
-def run_overhead(t: Training, mem: S.TrainingMemory, catalog: Catalog) -> dict[str, float]:
+def run_overhead(t: Training, mem: sizing.TrainingMemory, catalog: Catalog) -> dict[str, float]:
     """Hours each run spends before it computes (catalog figures): provisioning the fleet,
     starting the training container (pulling its image) and staging the dataset and the model's
     weights from storage. Counted in the run's hours and cost: a short daily job pays them every
@@ -63,26 +63,28 @@ def run_mfu(
     acc: Accelerator,
     n: int,
     t: Training,
-    shape: S.ModelShape,
-    mem: S.TrainingMemory,
+    shape: sizing.ModelShape,
+    mem: sizing.TrainingMemory,
     catalog: Catalog,
-) -> S.Mfu:
+) -> sizing.Mfu:
     """The run's MFU on n devices: its regime follows the tensor-parallel size the devices
     need to hold it (sizing.training_tp) and whether they span nodes."""
-    return S.training_mfu(shape, t, acc, n, S.training_tp(mem, acc, n, catalog) or 1, catalog)
+    return sizing.training_mfu(
+        shape, t, acc, n, sizing.training_tp(mem, acc, n, catalog) or 1, catalog
+    )
 
 
 def run_hours(
-    flops: S.TrainingFlops,
+    flops: sizing.TrainingFlops,
     acc: Accelerator,
     n: int,
     t: Training,
-    shape: S.ModelShape,
-    mem: S.TrainingMemory,
+    shape: sizing.ModelShape,
+    mem: sizing.TrainingMemory,
     catalog: Catalog,
 ) -> float:
     """Compute hours of the run on n devices at its regime's MFU."""
-    return S.training_hours(flops, acc, n, t, run_mfu(acc, n, t, shape, mem, catalog), catalog)
+    return sizing.training_hours(flops, acc, n, t, run_mfu(acc, n, t, shape, mem, catalog), catalog)
 
 
 def beyond_one_pcie_node(acc: Accelerator, n_min: int | None, catalog: Catalog) -> bool:
@@ -102,13 +104,13 @@ def _training_count(
     acc: Accelerator,
     kind: str,
     schedule: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     t: Training,
-    mem: S.TrainingMemory,
-    flops: S.TrainingFlops,
+    mem: sizing.TrainingMemory,
+    flops: sizing.TrainingFlops,
     catalog: Catalog,
 ) -> tuple[int, int, float, float, str] | None:
-    n_min = S.min_training_devices(mem, acc, catalog)
+    n_min = sizing.min_training_devices(mem, acc, catalog)
     if n_min is None:
         return None
     target, basis = training_target(kind, schedule, t, catalog)
@@ -141,9 +143,9 @@ def _base_memo(
     acc: Accelerator,
     kind: str,
     schedule: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     t: Training,
-    mem: S.TrainingMemory,
+    mem: sizing.TrainingMemory,
     sized: tuple[int, int, float, float, str],
     catalog: Catalog,
 ) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
@@ -160,9 +162,9 @@ def _training_base(
     acc: Accelerator,
     kind: str,
     schedule: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     t: Training,
-    mem: S.TrainingMemory,
+    mem: sizing.TrainingMemory,
     sized: tuple[int, int, float, float, str],
     catalog: Catalog,
 ) -> tuple[int, float, float, float, float, float | None, dict[str, Any]]:
@@ -175,7 +177,7 @@ def _training_base(
     dataset_gb = t.dataset_tokens * catalog.figure("dataset_bytes_per_token") / 1e9
     ckpt_gb = (mem.parts["weights"] + mem.parts["optimizer"]) / 1e9
     storage_gb = dataset_gb + catalog.figure("checkpoints_kept") * ckpt_gb
-    peak, peak_note = S.peak_tflops(acc, t.precision, catalog)
+    peak, peak_note = sizing.peak_tflops(acc, t.precision, catalog)
     overhead = run_overhead(t, mem, catalog)
     mfu = run_mfu(acc, n, t, shape, mem, catalog)
     base = {
@@ -202,9 +204,9 @@ def _training_base(
             "factors": mfu.parts,
             "rule": "training_mfu",
         },
-        "interconnect": S.interconnect_need(acc, n, training=True),
+        "interconnect": sizing.interconnect_need(acc, n, training=True),
         # Tensor parallelism inside a unit (with ZeRO-3/FSDP over all devices).
-        "tensor_parallel": S.training_tp(mem, acc, n, catalog) or 1,
+        "tensor_parallel": sizing.training_tp(mem, acc, n, catalog) or 1,
     }
     return n, hours, run_device_hours, used, storage_gb, runs, base
 
@@ -212,8 +214,8 @@ def _training_base(
 def network_time(
     acc: Accelerator,
     t: Training,
-    mem: S.TrainingMemory,
-    flops: S.TrainingFlops,
+    mem: sizing.TrainingMemory,
+    flops: sizing.TrainingFlops,
     n: int,
     tp: int,
     mfu: float,
@@ -240,7 +242,7 @@ def network_time(
     per_unit = min(g, n)
     tokens = float(t.micro_batch_size) * t.sequence_length * max(1, per_unit // max(1, tp))
     per_token = flops.total / max(1.0, float(t.dataset_tokens) * t.epochs)
-    peak, _ = S.peak_tflops(acc, t.precision, catalog)
+    peak, _ = sizing.peak_tflops(acc, t.precision, catalog)
     rate = per_unit * peak * 1e12 * mfu
     compute_s = per_token * tokens / rate if rate > 0 else math.inf
     factor = max(1.0, comm_s / compute_s) if compute_s > 0 else 1.0
@@ -262,10 +264,10 @@ def training_option(
     mode: str,
     kind: str,
     schedule: str,
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     t: Training,
-    mem: S.TrainingMemory,
-    flops: S.TrainingFlops,
+    mem: sizing.TrainingMemory,
+    flops: sizing.TrainingFlops,
     ci: CostInputs,
 ) -> dict[str, Any] | None:
     """One option for a training workload, scaled until the run meets its target hours (or the

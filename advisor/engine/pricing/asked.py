@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.pricing.billing import SLOT_TO_BILLING
 from advisor.engine.text import i18n
@@ -60,7 +60,7 @@ def _monthly_as(option: Mapping[str, Any], slot: str) -> float | None:
 
 
 def billing_reason(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     when: date,
     lang: str,
@@ -114,7 +114,9 @@ def billing_reason(
     return billing, " ".join([reason, *(x for x in stated if x)])
 
 
-def _billing_code(answers: A.Answers, headline: Mapping[str, Any]) -> tuple[str, float | None]:
+def _billing_code(
+    answers: vocabulary.Answers, headline: Mapping[str, Any]
+) -> tuple[str, float | None]:
     """Why the headline option is billed in its price slot (a billing.* message), and that
     slot's break-even where it is a fixed price."""
     slot = headline["billing_used"]

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from advisor.engine.catalog import Catalog, Price, Unit
-from advisor.engine.sizing import measured as M
+from advisor.engine.sizing import measured
 
 # Google's DWS Flex-start is not spot (it queues for capacity and then is not preempted): it has
 # a slot of its own, shown beside the others and never the headline.
@@ -159,7 +159,7 @@ class CostInputs:
     amortisation_months: int | None = None  # cost.amortisation_months: owned hardware's term
     capex_budget_usd: float | None = None  # cost.capex_budget_usd: owned hardware's purchase cap
     # Benchmark runs of the team's stack (engine/sizing/measured/): in place of the estimates.
-    measurements: tuple[M.Measurement, ...] = ()
+    measurements: tuple[measured.Measurement, ...] = ()
     # Sizing per (card, workload) within one evaluation: the same in every deployment mode.
     sized: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False)
 

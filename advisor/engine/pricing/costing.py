@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.engine.catalog import Accelerator, Catalog
-from advisor.engine.pricing import china as CN
 from advisor.engine.pricing.billing import (
     FIXED_SLOTS,
     HOURLY_SLOTS,
@@ -22,6 +21,7 @@ from advisor.engine.pricing.billing import (
     china_bandwidth_cost,
     choose_slot,
 )
+from advisor.engine.pricing.china import public_path
 from advisor.engine.pricing.offers import best_offer
 from advisor.engine.pricing.owned import OWNED_MODES, owned_doc
 from advisor.engine.pricing.price_rows import PriceChoice, cheaper_elsewhere
@@ -306,7 +306,7 @@ def _option_money(
         china = _china_doc(mode, choice, egress_used, billed_count, *china_need)
         if "china_egress" in china:
             # The path itself, said plainly (no premium route, round trip, loss).
-            china["china_egress"]["path"] = CN.public_path(ci.catalog, choice.price.region_key)
+            china["china_egress"]["path"] = public_path(ci.catalog, choice.price.region_key)
     china_usd = (china.get("china_bandwidth") or {}).get("usd_per_month")
     total = None if chosen is None else chosen + storage + egress + staff.total + (china_usd or 0.0)
     on_request = offer.on_request

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from advisor.engine.catalog import Accelerator
-from advisor.engine.pricing import tco as T
+from advisor.engine.pricing import tco
 from advisor.engine.pricing.billing import CostInputs
 from advisor.engine.pricing.price_rows import PriceChoice, is_stale
 
@@ -28,7 +28,7 @@ def owned_doc(
         return None
 
     def build() -> dict[str, Any] | None:
-        doc = T.owned_tco(
+        doc = tco.owned_tco(
             acc,
             count,
             ci.catalog,
@@ -39,7 +39,7 @@ def owned_doc(
         )
         if doc is None:
             return None
-        return {**doc, "break_even": T.break_even(doc, rental_equivalent(acc, ci), count)}
+        return {**doc, "break_even": tco.break_even(doc, rental_equivalent(acc, ci), count)}
 
     key = (
         "owned_tco",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from advisor.engine.catalog import Accelerator
-from advisor.engine.pricing import tco as T
+from advisor.engine.pricing.tco import vendor_build
 
 OWNED = frozenset({"private_cloud", "on_premises"})
 
@@ -41,7 +41,7 @@ def unit_doc(option: Mapping[str, Any], acc: Accelerator, mode: str) -> dict[str
         return _doc("vendor_build", _build_name(acc), per, servers)
     # A service's spare server is a second server, never cards inside the only one.
     spared = bool((option.get("redundancy") or {}).get("spare_units"))
-    _bought, per, servers = T.vendor_build(acc, billed, min_servers=2 if spared else 1)
+    _bought, per, servers = vendor_build(acc, billed, min_servers=2 if spared else 1)
     return _doc("vendor_build", _build_name(acc), per, servers)
 
 

@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import fleet as FL
+from advisor.engine.planning import fleet
 from advisor.engine.planning.decide import staff_section
 from advisor.engine.planning.servers import preprocessing_server_doc, quote_server, server_doc
-from advisor.engine.pricing import asked as Q
+from advisor.engine.pricing import asked
 from advisor.engine.pricing.billing import CostInputs
 from advisor.engine.pricing.costing import team_staff
 from advisor.engine.result.stages import Costs, Decided, Planned, Sizing, Workloads
@@ -76,7 +76,7 @@ def price(
     if month.fleet:
         notes += [g["statement"] for g in month.fleet["groups"]]
     budget = answers.cost.monthly_budget_usd
-    over_budget = Q.budget_statement(
+    over_budget = asked.budget_statement(
         month.compute_usd, budget, lang, month.staff_usd, month.bought_in_usd
     )
     if over_budget is not None:
@@ -130,7 +130,7 @@ def price(
     )
 
 
-def _region_notes(answers: A.Answers, lang: str) -> list[str]:
+def _region_notes(answers: vocabulary.Answers, lang: str) -> list[str]:
     """What the team's regions add to the cost of doing business there."""
     if "mainland_china" in answers.organization.regions and (
         answers.deployment.data_residency != "none"
@@ -142,7 +142,7 @@ def _region_notes(answers: A.Answers, lang: str) -> list[str]:
 
 
 def _cpu_server(
-    answers: A.Answers, catalog: Catalog, lang: str, docs: list[dict[str, Any]]
+    answers: vocabulary.Answers, catalog: Catalog, lang: str, docs: list[dict[str, Any]]
 ) -> dict[str, Any] | None:
     """Preprocessing is CPU work: its server is sized and priced apart and counts in the total.
     Its workload's document becomes the CPU plan (cpu_workload)."""
@@ -157,7 +157,7 @@ def _cpu_server(
 
 
 def _month(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     lang: str,
     ci: CostInputs,
@@ -183,8 +183,8 @@ def _month(
         ci,
     )
     # Workloads on the same servers share one fleet where their hours allow (fleet.py).
-    fleet = FL.plan(answers, priced, modes_of, catalog, lang)
-    fleet_saves = float(fleet["saves_usd_per_month"]) if fleet else 0.0
+    fleet_plan = fleet.plan(answers, priced, modes_of, catalog, lang)
+    fleet_saves = float(fleet_plan["saves_usd_per_month"]) if fleet_plan else 0.0
     # Compute and hosting: what the providers bill (the budget is checked against it alone).
     compute = (
         sum(
@@ -201,13 +201,13 @@ def _month(
         staff_usd=staff.in_house_usd,
         bought_in_usd=staff.bought_in_usd,
         cpu_usd=cpu_usd,
-        fleet=fleet,
+        fleet=fleet_plan,
         fleet_saves_usd=fleet_saves,
     )
 
 
 def _servers(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     lang: str,
     sizing: Sizing,

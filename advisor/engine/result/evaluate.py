@@ -7,14 +7,11 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any, cast
 
-from advisor.engine import collector
-from advisor.engine import explain as X
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import collector, explain
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.explain.sizing_docs import inference_sizing_doc, training_sizing_doc
-from advisor.engine.planning import levers as LV
-from advisor.engine.planning import options as O
-from advisor.engine.planning import relax as R
+from advisor.engine.planning import levers, options, relax
 from advisor.engine.planning.decide import (
     answers_shape,
     as_of_date,
@@ -29,10 +26,10 @@ from advisor.engine.planning.decide import (
     scoring_context,
     size_workloads,
 )
-from advisor.engine.pricing import asked as Q
-from advisor.engine.pricing import billing as BL
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking.scoring import ScoringModel
+from advisor.engine.pricing import asked
+from advisor.engine.pricing.billing import CostInputs, billing_advice
+from advisor.engine.ranking.scoring import Decision, ScoringModel, answers_facts
+from advisor.engine.ranking.scoring import decide as decide_by_scores
 from advisor.engine.result import costs as result_costs
 from advisor.engine.result import workloads as result_workloads
 from advisor.engine.result.document import ResultDocument
@@ -52,13 +49,13 @@ RESULT_SCHEMA_VERSION = 2
 
 
 @collector.paused
-def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
+def rescore(answers: vocabulary.Answers, catalog: Catalog, scoring: ScoringModel) -> dict[str, Any]:
     """Fast path for bulk re-scoring: accelerator, mode, billing and scores; no explanations."""
     answers = coerce(answers)
     shape = answers_shape(answers, catalog)
     ctx = scoring_context(answers, catalog, shape)
-    facts = SC.answers_facts(answers)
-    d = SC.decide(facts, scoring, ctx)
+    facts = answers_facts(answers)
+    d = decide_by_scores(facts, scoring, ctx)
     sized = size_workloads(answers, catalog, shape)
     when = as_of_date(catalog, None)
     ci = cost_inputs(answers, catalog, when, float(catalog.rule("stale_after_days")))
@@ -70,9 +67,7 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
             firsts.append({**first, "workload": wd.kind})
     headline = headline_option(firsts)
     billing = (
-        headline["billing"]
-        if headline is not None
-        else BL.billing_advice(d.mode, d.facts, catalog)[0]
+        headline["billing"] if headline is not None else billing_advice(d.mode, d.facts, catalog)[0]
     )
     return {
         "accelerator": d.accelerator,
@@ -87,7 +82,7 @@ def rescore(answers: A.Answers, catalog: Catalog, scoring: ScoringModel) -> dict
 
 @collector.paused
 def evaluate(
-    answers: A.Answers | Mapping[str, Any],
+    answers: vocabulary.Answers | Mapping[str, Any],
     catalog: Catalog,
     scoring: ScoringModel,
     *,
@@ -136,7 +131,7 @@ def evaluate(
 
 
 def _decide(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     scoring: ScoringModel,
     lang: str,
@@ -148,18 +143,18 @@ def _decide(
     stale_days = float(catalog.rule("stale_after_days"))
     shape = answers_shape(answers, catalog)
     ctx = scoring_context(answers, catalog, shape)
-    facts = SC.answers_facts(answers)
-    d = SC.decide(facts, scoring, ctx)
+    facts = answers_facts(answers)
+    d = decide_by_scores(facts, scoring, ctx)
     full_facts = d.facts
     acc_conf, mode_conf = confidence_pair(d, scoring)
-    billing, billing_code = BL.billing_advice(d.mode, full_facts, catalog)
+    billing, billing_code = billing_advice(d.mode, full_facts, catalog)
     per_workload_reasons = []
     for i, w in enumerate(d.workloads):
         per_workload_reasons.append(
-            (w.kind, X.workload_reasons(scoring, full_facts, i, w.kind, w.schedule, lang))
+            (w.kind, explain.workload_reasons(scoring, full_facts, i, w.kind, w.schedule, lang))
         )
     # Merged before the per-workload lists drop their private text (aggregate copies them).
-    aggregated_reasons = X.aggregate_reasons(per_workload_reasons, lang)
+    aggregated_reasons = explain.aggregate_reasons(per_workload_reasons, lang)
     return Decided(
         answers=answers,
         lang=lang,
@@ -182,7 +177,7 @@ def _size(decided: Decided, catalog: Catalog) -> Sizing:
     answers, shape, lang = decided.answers, decided.shape, decided.lang
     training_doc = inference_doc = None
     tmem = tflops = imem = None
-    train_kind = next((k for k in answers.kinds if k in A.TRAINING_KINDS), None)
+    train_kind = next((k for k in answers.kinds if k in vocabulary.TRAINING_KINDS), None)
     if shape is not None and answers.training is not None and train_kind is not None:
         training_doc, tmem, tflops = training_sizing_doc(
             shape, answers.training, train_kind, catalog, lang
@@ -194,7 +189,7 @@ def _size(decided: Decided, catalog: Catalog) -> Sizing:
     return Sizing(
         training=training_doc,
         inference=inference_doc,
-        sized=O.Sized(shape, tmem, tflops, imem),
+        sized=options.Sized(shape, tmem, tflops, imem),
     )
 
 
@@ -211,31 +206,33 @@ def _plan(
     )
     # What the flips may reuse of this plan: the re-plans plan without measured runs.
     planned_now = (
-        {} if measurements else R.planned_now(decided.answers, decided.scored, d, built_all)
+        {} if measurements else relax.planned_now(decided.answers, decided.scored, d, built_all)
     )
     return Planned(decision=d, built=built_all, mode_docs=mode_docs, ci=ci, planned_now=planned_now)
 
 
-def _replanner(catalog: Catalog, decided: Decided, planned: Planned) -> R.Plan:
+def _replanner(catalog: Catalog, decided: Decided, planned: Planned) -> relax.Plan:
     """The re-planner of one evaluation (relax.Plan)."""
     when, stale_days, shape = decided.when, decided.stale_days, decided.shape
     answers, measured = decided.answers, bool(planned.ci.measurements)
-    plans: dict[tuple[Any, ...], tuple[O.Sized, BL.CostInputs]] = {}
+    plans: dict[tuple[Any, ...], tuple[options.Sized, CostInputs]] = {}
 
-    def plan(a: A.Answers) -> tuple[O.Sized, BL.CostInputs]:
+    def plan(a: vocabulary.Answers) -> tuple[options.Sized, CostInputs]:
         # The sizing and cost inputs of changed answers (dead ends and flips re-plan with them),
         # once per planning key: answers that differ only where planning never reads share them
         # and the options built with them (options.build memoises on the cost inputs).
-        key = O.planning_key(a)
+        key = options.planning_key(a)
         found = plans.get(key)
         if found is None:
             replan = cost_inputs(a, catalog, when, stale_days)
-            replan.sized[O.REPLAN] = True
+            replan.sized[options.REPLAN] = True
             found = plans[key] = (size_workloads(a, catalog, shape), replan)
-            if not measured and key == O.planning_key(answers):
+            if not measured and key == options.planning_key(answers):
                 # Planned alike: what the main plan built serves the re-plan as it is.
                 schedules = {w.kind: w.schedule for w in planned.decision.workloads}
-                O.seed_replan(replan, found[0], answers, schedules, planned.built, decided.lang)
+                options.seed_replan(
+                    replan, found[0], answers, schedules, planned.built, decided.lang
+                )
         return found
 
     return plan
@@ -258,7 +255,7 @@ def _billing(
             [],
         ),
     )
-    return Q.billing_reason(
+    return asked.billing_reason(
         decided.answers,
         catalog,
         decided.when,
@@ -277,7 +274,7 @@ def _recommendation(
     workloads: Workloads,
     catalog: Catalog,
     scoring: ScoringModel,
-    plan: R.Plan,
+    plan: relax.Plan,
     billed: tuple[str, str],
 ) -> dict[str, Any]:
     """The result's recommendation: family, mode and billing with their confidence, the rules
@@ -296,7 +293,7 @@ def _recommendation(
         "mode": min([mode_conf, *(p[1] for p in conf_parts)]),
         "card": min([1.0, *(p[2] for p in conf_parts)]),
     }
-    applied = sorted({r for rules in workloads.rules for r in rules}, key=O.RULES.index)
+    applied = sorted({r for rules in workloads.rules for r in rules}, key=options.RULES.index)
     return {
         "accelerator": d.accelerator,
         "deployment_mode": d.mode,
@@ -313,13 +310,13 @@ def _recommendation(
         "by_workload": {
             w.kind: {"accelerator": w.accelerator, "deployment_mode": w.mode} for w in d.workloads
         },
-        "excluded": X.exclusion_docs(d.excluded, lang),
+        "excluded": explain.exclusion_docs(d.excluded, lang),
         "reasons": decided.aggregated_reasons,
         "would_change_if": [
             *workloads.relaxations,
-            *R.open_changes(
+            *relax.open_changes(
                 real_changes(
-                    X.would_change_if(full_facts, scored, scoring, ctx, lang),
+                    explain.would_change_if(full_facts, scored, scoring, ctx, lang),
                     (d.accelerator, d.mode),
                     answers,
                     catalog,
@@ -341,7 +338,7 @@ def _recommendation(
             *(
                 lever
                 for wd in d.workloads
-                for lever in LV.levers(
+                for lever in levers.levers(
                     catalog, answers, wd.kind, workloads.firsts_by_kind.get(wd.kind), sized, lang
                 )
             ),
@@ -349,7 +346,7 @@ def _recommendation(
     }
 
 
-def _split_note(d: SC.Decision, lang: str) -> str | None:
+def _split_note(d: Decision, lang: str) -> str | None:
     """Where workloads run on different families or modes, each workload's."""
     if not d.split:
         return None

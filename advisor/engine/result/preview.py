@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from advisor.engine import explain as X
-from advisor.engine import sizing as S
-from advisor.engine.answers import parse as PA
-from advisor.engine.answers import problems as PB
-from advisor.engine.answers import schema as SCH
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import explain, sizing
+from advisor.engine.answers import parse, problems, schema, vocabulary
 from advisor.engine.answers.upgrade import upgrade_answers
 from advisor.engine.catalog import Catalog
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking.scoring import ScoringModel
+from advisor.engine.ranking.scoring import Context, ScoringModel
+from advisor.engine.ranking.scoring import decide as decide_by_scores
 from advisor.engine.text import i18n
 
 # --------------------------------------------------------------------------- preview
@@ -47,7 +43,7 @@ def _number_at(draft: Mapping[str, Any], section: str, key: str) -> float | None
     value = _get(draft, section, key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    lo, hi, open_lo = SCH.number_range(f"{section}.{key}")
+    lo, hi, open_lo = schema.number_range(f"{section}.{key}")
     above = value > lo if open_lo else value >= lo
     return float(value) if above and value <= hi else None
 
@@ -79,7 +75,7 @@ def _ok(doc: Mapping[str, Any]) -> bool:
 
 
 def _partial_ok(doc: Mapping[str, Any]) -> bool:
-    return not PB.check_partial(doc)
+    return not problems.check_partial(doc)
 
 
 def _preview(
@@ -95,55 +91,68 @@ def _preview(
     workloads: list[tuple[str, str | None]] = []
     if isinstance(raw_workloads, list):
         for w in raw_workloads:
-            kind = _enum_or(_get(w, "kind"), A.WORKLOAD_KINDS, None)
+            kind = _enum_or(_get(w, "kind"), vocabulary.WORKLOAD_KINDS, None)
             if kind and kind not in (k for k, _ in workloads):
-                workloads.append((kind, _enum_or(_get(w, "schedule"), A.SCHEDULES, None)))
+                workloads.append((kind, _enum_or(_get(w, "schedule"), vocabulary.SCHEDULES, None)))
     if not workloads:
         return None
-    regions = _list_of(_get(draft, "organization", "regions"), A.REGIONS)
-    modes = _list_of(_get(draft, "deployment", "allowed_modes"), A.MODES) or A.MODES
-    residency = _enum_or(_get(draft, "deployment", "data_residency"), A.RESIDENCY, "none")
+    regions = _list_of(_get(draft, "organization", "regions"), vocabulary.REGIONS)
+    modes = (
+        _list_of(_get(draft, "deployment", "allowed_modes"), vocabulary.MODES) or vocabulary.MODES
+    )
+    residency = _enum_or(_get(draft, "deployment", "data_residency"), vocabulary.RESIDENCY, "none")
     if residency == "on_premises_only" and not {"on_premises", "private_cloud"} & set(modes):
         residency = "none"
     facts: dict[str, Any] = {
         "organization.industry": _enum_or(
-            _get(draft, "organization", "industry"), A.INDUSTRIES, None
+            _get(draft, "organization", "industry"), vocabulary.INDUSTRIES, None
         ),
         "organization.regions": regions,
         "maturity.stack_changes": _enum_or(
-            _get(draft, "maturity", "stack_changes"), A.STACK_CHANGES, None
+            _get(draft, "maturity", "stack_changes"), vocabulary.STACK_CHANGES, None
         ),
-        "maturity.pipeline": _enum_or(_get(draft, "maturity", "pipeline"), A.PIPELINES, None),
-        "maturity.demand": _enum_or(_get(draft, "maturity", "demand"), A.DEMANDS, None),
-        "frameworks.primary": _enum_or(_get(draft, "frameworks", "primary"), A.FRAMEWORKS, None),
-        "frameworks.others": _list_of(_get(draft, "frameworks", "others"), A.FRAMEWORKS),
+        "maturity.pipeline": _enum_or(
+            _get(draft, "maturity", "pipeline"), vocabulary.PIPELINES, None
+        ),
+        "maturity.demand": _enum_or(_get(draft, "maturity", "demand"), vocabulary.DEMANDS, None),
+        "frameworks.primary": _enum_or(
+            _get(draft, "frameworks", "primary"), vocabulary.FRAMEWORKS, None
+        ),
+        "frameworks.others": _list_of(_get(draft, "frameworks", "others"), vocabulary.FRAMEWORKS),
         "frameworks.custom_kernels": _bool_or(_get(draft, "frameworks", "custom_kernels"), False),
-        "frameworks.serving": _enum_or(_get(draft, "frameworks", "serving"), A.SERVING, None),
+        "frameworks.serving": _enum_or(
+            _get(draft, "frameworks", "serving"), vocabulary.SERVING, None
+        ),
         "deployment.allowed_modes": modes,
-        "deployment.clouds": _list_of(_get(draft, "deployment", "clouds"), A.CLOUDS),
+        "deployment.clouds": _list_of(_get(draft, "deployment", "clouds"), vocabulary.CLOUDS),
         "deployment.portability": _enum_or(
-            _get(draft, "deployment", "portability"), A.PORTABILITY, None
+            _get(draft, "deployment", "portability"), vocabulary.PORTABILITY, None
         ),
         "deployment.china_connectivity": _bool_or(
             _get(draft, "deployment", "china_connectivity"),
-            PA.china_by_region(regions) if regions else None,
+            parse.china_by_region(regions) if regions else None,
         ),
         "deployment.data_residency": residency,
-        "cost.billing": _enum_or(_get(draft, "cost", "billing"), A.BILLING, None),
+        "cost.billing": _enum_or(_get(draft, "cost", "billing"), vocabulary.BILLING, None),
         "cost.hours_per_day": _number_at(draft, "cost", "hours_per_day"),
-        "cost.ops_capacity": _enum_or(_get(draft, "cost", "ops_capacity"), A.OPS_CAPACITY, None),
-        "inference.traffic": _enum_or(_get(draft, "inference", "traffic"), A.TRAFFIC, None),
+        "cost.ops_capacity": _enum_or(
+            _get(draft, "cost", "ops_capacity"), vocabulary.OPS_CAPACITY, None
+        ),
+        "inference.traffic": _enum_or(
+            _get(draft, "inference", "traffic"), vocabulary.TRAFFIC, None
+        ),
         "inference.p95_latency_ms": _number_at(draft, "inference", "p95_latency_ms"),
         "workloads": tuple((k, s or "") for k, s in workloads),
     }
-    ctx = SC.Context(
+    ctx = Context(
         region_tpus={k: tuple(v.get("tpus", ())) for k, v in catalog.regions.items()},
         training_flops=None,
     )
-    d = SC.decide(facts, scoring, ctx)
+    d = decide_by_scores(facts, scoring, ctx)
     notes = [i18n.message("preview.partial", lang)]
     notes += [
-        e["reason"] for e in X.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)
+        e["reason"]
+        for e in explain.exclusion_docs([e for e in d.excluded if e.option == "tpu"], lang)
     ][:3]
     memory: dict[str, float | None] = {"training": None, "inference": None}
     shape = _preview_shape(draft, catalog, valid)
@@ -167,29 +176,29 @@ def _preview(
 
 def _preview_shape(
     draft: Mapping[str, Any], catalog: Catalog, valid: Callable[[Mapping[str, Any]], bool]
-) -> S.ModelShape | None:
+) -> sizing.ModelShape | None:
     model = _get(draft, "model")
     if not isinstance(model, Mapping):
         return None
     preset = model.get("preset")
     if isinstance(preset, str) and preset in catalog.presets:
-        return S.shape_from_preset(catalog.presets[preset])
+        return sizing.shape_from_preset(catalog.presets[preset])
     arch = model.get("architecture")
     if isinstance(arch, Mapping):
         doc = {"model": {"architecture": arch}}
         if not valid(doc):
             return None
         try:
-            parsed = A.architecture_from(arch)
+            parsed = vocabulary.architecture_from(arch)
         except (KeyError, TypeError, ValueError):
             return None
-        return S.shape_from_architecture(parsed)
+        return sizing.shape_from_architecture(parsed)
     return None
 
 
 def _preview_memory(
     draft: Mapping[str, Any],
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     catalog: Catalog,
     valid: Callable[[Mapping[str, Any]], bool],
     kinds: set[str],
@@ -198,11 +207,11 @@ def _preview_memory(
     # The memory shows as soon as a model is chosen: a step not answered yet (training and
     # inference come after the model) is sized with the defaults below, and a note says so.
     t = _get(draft, "training")
-    if not isinstance(t, Mapping) and kinds & A.TRAINING_KINDS:
+    if not isinstance(t, Mapping) and kinds & vocabulary.TRAINING_KINDS:
         t = {}
     if isinstance(t, Mapping) and valid({"training": t}):
         method = t.get("method", "full")
-        training = A.Training(
+        training = vocabulary.Training(
             method=method,
             lora_rank=int(t.get("lora_rank", 16)) if method in ("lora", "qlora") else None,
             precision=t.get("precision", "bf16_mixed"),
@@ -212,15 +221,15 @@ def _preview_memory(
             gradient_checkpointing=bool(t.get("gradient_checkpointing", False)),
             dataset_tokens=int(t.get("dataset_tokens", 1)),
         )
-        out["training"] = S.to_gib(S.training_memory(shape, training, catalog).total)
+        out["training"] = sizing.to_gib(sizing.training_memory(shape, training, catalog).total)
     i = _get(draft, "inference")
-    if not isinstance(i, Mapping) and kinds & A.INFERENCE_KINDS:
+    if not isinstance(i, Mapping) and kinds & vocabulary.INFERENCE_KINDS:
         i = {}
     if isinstance(i, Mapping) and valid({"inference": i}):
         output_tokens = int(i.get("output_tokens", 1))
         # An unanswered prompt: a context of 4,096 tokens, the output included.
         prompt = int(i["prompt_tokens"]) if "prompt_tokens" in i else max(0, 4096 - output_tokens)
-        inference = A.Inference(
+        inference = vocabulary.Inference(
             precision=i.get("precision", "bf16"),
             prompt_tokens=prompt,
             output_tokens=output_tokens,
@@ -228,6 +237,8 @@ def _preview_memory(
             tokens_per_day=int(i.get("tokens_per_day", 0)),
             traffic=i.get("traffic", "steady"),
         )
-        serving = _enum_or(_get(draft, "frameworks", "serving"), A.SERVING, None)
-        out["inference"] = S.to_gib(S.inference_memory(shape, inference, catalog, serving).total)
+        serving = _enum_or(_get(draft, "frameworks", "serving"), vocabulary.SERVING, None)
+        out["inference"] = sizing.to_gib(
+            sizing.inference_memory(shape, inference, catalog, serving).total
+        )
     return out

@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from advisor.engine import sizing as S
-from advisor.engine.answers import vocabulary as A
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import options as O
-from advisor.engine.pricing import billing as BL
-from advisor.engine.ranking import scoring as SC
+from advisor.engine import sizing
+from advisor.engine.answers import vocabulary
+from advisor.engine.planning import mode_choice, options
+from advisor.engine.pricing.billing import CostInputs
+from advisor.engine.ranking import scoring
 
 
 @dataclass(frozen=True)
@@ -25,13 +24,13 @@ class Decided:
     """Validate and decide: the parsed answers, the scores' decision (before cost moves a
     workload's mode), its confidence and billing advice, and the reasons it gives."""
 
-    answers: A.Answers
+    answers: vocabulary.Answers
     lang: str
     when: date  # the day prices are judged stale against
     stale_days: float
-    shape: S.ModelShape | None
-    ctx: SC.Context
-    scored: SC.Decision
+    shape: sizing.ModelShape | None
+    ctx: scoring.Context
+    scored: scoring.Decision
     accelerator_confidence: float
     mode_confidence: float
     billing: str  # the billing the scores' mode advises, and the message that says why
@@ -51,7 +50,7 @@ class Sizing:
 
     training: dict[str, Any] | None
     inference: dict[str, Any] | None
-    sized: O.Sized
+    sized: options.Sized
 
 
 @dataclass(frozen=True)
@@ -59,10 +58,10 @@ class Planned:
     """Plan: the decision weighed by cost, every workload's options built so far (keyed by
     kind, family and mode), each workload's mode decision and the cost inputs."""
 
-    decision: SC.Decision
-    built: MC.Built
+    decision: scoring.Decision
+    built: mode_choice.Built
     mode_docs: dict[str, dict[str, Any] | None]
-    ci: BL.CostInputs
+    ci: CostInputs
     # What the flips may reuse of this plan (relax.planned_now); empty with measured runs.
     planned_now: dict[tuple[Any, ...], tuple[str, str, bool]]
 

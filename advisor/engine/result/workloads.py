@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.explain import option_notes as ON
-from advisor.engine.explain import pilot as P
+from advisor.engine.explain import option_notes, pilot
 from advisor.engine.explain.notes import (
     dominated_notes,
     first_here_notes,
@@ -27,17 +26,15 @@ from advisor.engine.explain.notes import (
     target_warning_notes,
     thin_margin_notes,
 )
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import nonllm as NL
-from advisor.engine.planning import options as O
-from advisor.engine.planning import relax as R
+from advisor.engine.planning import mode_choice, nonllm, relax
 from advisor.engine.planning.decide import card_confidence
 from advisor.engine.planning.house import beside_first, house_offers
+from advisor.engine.planning.options import Sized
+from advisor.engine.planning.options import build as build_options
 from advisor.engine.planning.priced_option import billed_price
-from advisor.engine.pricing import asked as Q
-from advisor.engine.pricing import billing as BL
-from advisor.engine.ranking import scoring as SC
-from advisor.engine.ranking.scoring import ScoringModel
+from advisor.engine.pricing import asked, billing
+from advisor.engine.ranking.scoring import OPTIONS, ScoringModel, WorkloadDecision
+from advisor.engine.ranking.scoring import confidence as margin_confidence
 from advisor.engine.result.stages import Decided, Planned, Sizing, Workloads
 from advisor.engine.text import i18n
 
@@ -62,7 +59,7 @@ def documents(
     planned: Planned,
     catalog: Catalog,
     scoring: ScoringModel,
-    plan: R.Plan,
+    plan: relax.Plan,
 ) -> Workloads:
     """Every workload's section, in the decision's order, with the notes they make.
 
@@ -99,7 +96,7 @@ def _section(
     planned: Planned,
     catalog: Catalog,
     scoring: ScoringModel,
-    plan: R.Plan,
+    plan: relax.Plan,
     i: int,
     reasons: list[dict[str, Any]],
 ) -> _Section:
@@ -118,8 +115,8 @@ def _section(
     first = options[0] if options else None
     rules = rules_for_workload(wd.kind, first, mode_doc)
     confidence = (
-        SC.confidence(wd.accelerator_margin, wd.max_margin, scoring),
-        SC.confidence(wd.mode_margin, wd.max_margin, scoring),
+        margin_confidence(wd.accelerator_margin, wd.max_margin, scoring),
+        margin_confidence(wd.mode_margin, wd.max_margin, scoring),
         card_confidence(options, catalog, answers.cost.monthly_budget_usd),
     )
     target_warnings = target_warning_notes(
@@ -130,7 +127,7 @@ def _section(
     w_billing = (
         first["billing"]
         if first and first.get("billing")
-        else BL.billing_advice(wd.mode, decided.facts, catalog)[0]
+        else billing.billing_advice(wd.mode, decided.facts, catalog)[0]
     )
     # Taken before the pilot and the dead end read the options.
     tagged_first = {**first, "workload": wd.kind} if first is not None else None
@@ -143,7 +140,7 @@ def _section(
         "billing": w_billing,
         "confidence": min(confidence),
         "confidence_parts": dict(zip(("family", "mode", "card"), confidence, strict=True)),
-        "scores": {o: round(v, 3) for o, v in zip(SC.OPTIONS, wd.scores, strict=True)},
+        "scores": {o: round(v, 3) for o, v in zip(OPTIONS, wd.scores, strict=True)},
         "feasible": {
             "accelerators": list(wd.feasible_accelerators),
             "deployment_modes": list(wd.feasible_modes),
@@ -156,12 +153,12 @@ def _section(
         "rules": rules,
         "dominated_options": built.dominated,
         "target_warnings": target_warnings,
-        "pilot": P.pilot(
+        "pilot": pilot.pilot(
             wd.kind,
             options,
             answers,
             catalog,
-            sizing.training if wd.kind in A.TRAINING_KINDS else None,
+            sizing.training if wd.kind in vocabulary.TRAINING_KINDS else None,
             lang,
         ),
     }
@@ -188,20 +185,20 @@ def _section(
 
 def _dead_end(
     decided: Decided,
-    wd: SC.WorkloadDecision,
+    wd: WorkloadDecision,
     options: list[dict[str, Any]],
     excluded: list[dict[str, Any]],
     catalog: Catalog,
-    plan: R.Plan,
+    plan: relax.Plan,
 ) -> dict[str, Any] | None:
     """The workload's dead end (relax.dead_end) where it is planned from a model's shape or
     in its own unit; None where it has a runnable, priced option."""
     answers, lang = decided.answers, decided.lang
     # Work in its own unit has no model shape but is planned all the same: it can end dead.
-    in_units = answers.work is not None and wd.kind in A.INFERENCE_KINDS
+    in_units = answers.work is not None and wd.kind in vocabulary.INFERENCE_KINDS
     if decided.shape is None and not in_units:
         return None
-    return R.dead_end(
+    return relax.dead_end(
         catalog,
         answers,
         wd.kind,
@@ -221,7 +218,7 @@ def _drop_private(reason: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fallback_notes(
-    wd: SC.WorkloadDecision, preferred: str, built: MC.Built, lang: str
+    wd: WorkloadDecision, preferred: str, built: mode_choice.Built, lang: str
 ) -> list[str]:
     """The family the scores prefer had no plan: the note that names the one used, and why."""
     if wd.accelerator == preferred:
@@ -247,9 +244,9 @@ def _fallback_notes(
 
 
 def _first_option_notes(
-    wd: SC.WorkloadDecision,
+    wd: WorkloadDecision,
     options: list[dict[str, Any]],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     when: date,
     lang: str,
@@ -258,34 +255,36 @@ def _first_option_notes(
     less, each short run's overhead, the peak, a commitment's lock-in, redundancy, the window,
     work in its own unit and the path to mainland China."""
     first = options[0] if options else None
-    notes = ON.first_option_notes(wd.kind, wd.mode, first, answers.organization.regions, lang)
+    notes = option_notes.first_option_notes(
+        wd.kind, wd.mode, first, answers.organization.regions, lang
+    )
     said: list[str | None] = [
-        ON.whole_server_note(wd.kind, options, answers.cost.monthly_budget_usd, lang)
+        option_notes.whole_server_note(wd.kind, options, answers.cost.monthly_budget_usd, lang)
     ]
     if first is not None:
         # Each short run's fixed overhead; a commitment on an older card.
         said += [
-            Q.overhead_statement(wd.kind, first, lang),
-            Q.peak_statement(wd.kind, wd.mode, first, lang),
-            Q.lock_in_statement(first, catalog, when, lang),
-            Q.redundancy_statement(wd.kind, first, lang),
-            Q.window_statement(wd.kind, first, catalog, lang) if first.get("window") else None,
+            asked.overhead_statement(wd.kind, first, lang),
+            asked.peak_statement(wd.kind, wd.mode, first, lang),
+            asked.lock_in_statement(first, catalog, when, lang),
+            asked.redundancy_statement(wd.kind, first, lang),
+            asked.window_statement(wd.kind, first, catalog, lang) if first.get("window") else None,
         ]
     said += [
         # Work in its own unit says how it was sized and what a unit costs.
-        NL.statement(wd.kind, first, lang),
-        ON.china_note(wd.kind, first, lang),
-        ON.china_reach_note(wd.kind, first, catalog, lang),
+        nonllm.statement(wd.kind, first, lang),
+        option_notes.china_note(wd.kind, first, lang),
+        option_notes.china_reach_note(wd.kind, first, catalog, lang),
     ]
     return notes + [s for s in said if s is not None]
 
 
 def _alternatives(
-    wd: SC.WorkloadDecision,
-    answers: A.Answers,
+    wd: WorkloadDecision,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
 ) -> list[dict[str, Any]]:
     """The first three options on the workload's other feasible family (TPUs on public cloud)."""
@@ -293,7 +292,7 @@ def _alternatives(
     if not others:
         return []
     mode = "public_cloud" if others[0] == "tpu" else wd.mode
-    return O.build(
+    return build_options(
         catalog, answers, wd.kind, wd.schedule, others[0], mode, sized, ci, lang
     ).options[:3]
 
@@ -302,7 +301,7 @@ def _ranking_notes(
     kind: str,
     options: list[dict[str, Any]],
     dominated: list[dict[str, Any]],
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
     lang: str,
 ) -> list[str]:
@@ -321,7 +320,7 @@ def _ranking_notes(
 
 
 def _no_option_notes(
-    wd: SC.WorkloadDecision, options: list[dict[str, Any]], decided: Decided, lang: str
+    wd: WorkloadDecision, options: list[dict[str, Any]], decided: Decided, lang: str
 ) -> list[str]:
     """Work in its own unit that no option prices (it has no model shape to plan a dead end)."""
     answers = decided.answers
@@ -329,7 +328,7 @@ def _no_option_notes(
         not options
         and wd.kind != "preprocessing"
         and decided.shape is None
-        and (answers.work is not None and wd.kind in A.INFERENCE_KINDS)
+        and (answers.work is not None and wd.kind in vocabulary.INFERENCE_KINDS)
     ):
         return [
             i18n.message(
@@ -347,13 +346,13 @@ _HOSTED_MODES = ("dedicated_hosting", "bare_metal")
 
 
 def _house_from_hosted_modes(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     catalog: Catalog,
-    wd: SC.WorkloadDecision,
-    sized: O.Sized,
-    ci: BL.CostInputs,
+    wd: WorkloadDecision,
+    sized: Sized,
+    ci: billing.CostInputs,
     lang: str,
-    built: MC.Built,
+    built: mode_choice.Built,
     options: list[dict[str, Any]],
 ) -> None:
     """The operator's servers sold on request that fit the workload stand
@@ -366,7 +365,7 @@ def _house_from_hosted_modes(
         "house_on_request_any", lambda: any(p.house and p.on_request for p in catalog.prices)
     ):
         return
-    near = R.neighbours(catalog, answers.organization.regions)
+    near = relax.neighbours(catalog, answers.organization.regions)
     first = beside_first(options)
     listed = list(first.get("house_on_request") or [])
     seen = {str(h["price_id"]) for h in listed}
@@ -377,7 +376,7 @@ def _house_from_hosted_modes(
     for mode in allowed:
         key = (wd.kind, wd.accelerator, mode)
         if key not in built:
-            built[key] = O.build(
+            built[key] = build_options(
                 catalog, answers, wd.kind, wd.schedule, wd.accelerator, mode, sized, ci, lang
             )
         for offer in house_offers(built[key].options, near, lang=lang):

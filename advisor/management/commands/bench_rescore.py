@@ -21,7 +21,7 @@ from accounts import services as account_services
 from accounts.models import Organization
 from advisor.decisions import live
 from advisor.engine import AnswersError, parse_answers
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.models import Assessment
 from advisor.reference.models import Catalog, Criterion, ScoringModel
 from advisor.reference.services.catalog import catalog_clone
@@ -31,17 +31,17 @@ from advisor.starters import STARTERS
 
 # (section, key, values) that a variation may change; the engine's own value lists.
 VARIATIONS: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
-    ("organization", "industry", A.INDUSTRIES),
-    ("maturity", "stack_changes", A.STACK_CHANGES),
-    ("maturity", "pipeline", A.PIPELINES),
-    ("maturity", "demand", A.DEMANDS),
-    ("frameworks", "primary", A.FRAMEWORKS),
+    ("organization", "industry", vocabulary.INDUSTRIES),
+    ("maturity", "stack_changes", vocabulary.STACK_CHANGES),
+    ("maturity", "pipeline", vocabulary.PIPELINES),
+    ("maturity", "demand", vocabulary.DEMANDS),
+    ("frameworks", "primary", vocabulary.FRAMEWORKS),
     ("frameworks", "custom_kernels", (True, False)),
-    ("deployment", "portability", A.PORTABILITY),
+    ("deployment", "portability", vocabulary.PORTABILITY),
     ("deployment", "china_connectivity", (True, False)),
-    ("deployment", "data_residency", A.RESIDENCY),
-    ("cost", "billing", A.BILLING),
-    ("cost", "ops_capacity", A.OPS_CAPACITY),
+    ("deployment", "data_residency", vocabulary.RESIDENCY),
+    ("cost", "billing", vocabulary.BILLING),
+    ("cost", "ops_capacity", vocabulary.OPS_CAPACITY),
     ("cost", "hours_per_day", (2, 6, 10, 14, 20, 24)),
 )
 

@@ -6,13 +6,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.planning.relax.common import modes_text, regions_text
 from advisor.engine.text import i18n
 
 
 def blocking(
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     mode: str,
     options: Sequence[Mapping[str, Any]],

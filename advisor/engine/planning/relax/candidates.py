@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import options as O
+from advisor.engine.planning import mode_choice
+from advisor.engine.planning.options import signable
 from advisor.engine.planning.relax.common import (
     HOSTED,
     Plan,
@@ -17,7 +17,7 @@ from advisor.engine.planning.relax.common import (
     stack_relaxations,
     with_answer,
 )
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking import scoring
 
 # How much a team gives up with each kind of relaxation, smallest first: the list is ordered by
 # it, then by the cost to the result of the option the relaxation brings back.
@@ -49,7 +49,7 @@ _COUNTRY = {
 
 def candidates(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     excluded: Sequence[Mapping[str, Any]],
     options: Sequence[Mapping[str, Any]],
@@ -112,12 +112,12 @@ def candidates(
 
 
 def _memory_relaxations(
-    answers: A.Answers, kind: str, options: Sequence[Mapping[str, Any]]
+    answers: vocabulary.Answers, kind: str, options: Sequence[Mapping[str, Any]]
 ) -> list[Relax]:
     """Where no card holds a training run at all (its activations alone exceed every device),
     the answers that shrink them: gradient checkpointing on, one sequence per micro-batch."""
     t = answers.training
-    if SC.PHASE_OF[kind] != "training" or t is None or options:
+    if scoring.PHASE_OF[kind] != "training" or t is None or options:
         return []
     out: list[Relax] = []
     if not t.gradient_checkpointing:
@@ -143,7 +143,7 @@ def _memory_relaxations(
     return out
 
 
-def combine(a: Relax, b: Relax) -> A.Answers | None:
+def combine(a: Relax, b: Relax) -> vocabulary.Answers | None:
     """Both relaxations at once (two neighbouring regions add up; two changes of one other
     answer do not)."""
     if a.path == b.path:
@@ -163,7 +163,7 @@ def added_mode(r: Relax) -> str | None:
 
 def first_option(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     plan: Plan,
@@ -182,10 +182,10 @@ def first_option(
         for family in ("gpu", "tpu"):
             if family == "tpu" and mode != "public_cloud":
                 continue
-            runnable = O.signable(catalog, answers, kind, schedule, family, mode, sized, ci, lang)
+            runnable = signable(catalog, answers, kind, schedule, family, mode, sized, ci, lang)
             if not runnable:
                 continue
-            standing = MC.standing(runnable)
+            standing = mode_choice.standing(runnable)
             if best is None or standing < best[0]:
                 best = (standing, {**runnable[0], "deployment_mode": mode})
     return None if best is None else best[1]

@@ -7,19 +7,19 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.answers.sections import replaced
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import options as O
+from advisor.engine.planning import options
 from advisor.engine.planning.availability import round_trip_ms
-from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing import billing
 from advisor.engine.pricing.regions import NEIGHBOURS
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking import scoring
 from advisor.engine.text import i18n
 
 # The sizing and cost inputs of a set of answers (result.py builds them; passed in so that this
 # module does not import result.py, which calls it).
-Plan = Callable[[A.Answers], tuple[O.Sized, BL.CostInputs]]
+Plan = Callable[[vocabulary.Answers], tuple[options.Sized, billing.CostInputs]]
 
 HOSTED = ("public_cloud", "dedicated_hosting", "bare_metal")
 # Mainland China has no measured round trip in the catalog; its neighbour for hosting is Hong
@@ -33,7 +33,7 @@ class Relax:
     path: str  # the answer path it changes
     old: Any
     new: Any
-    answers: A.Answers
+    answers: vocabulary.Answers
     region: str | None = None  # the region a region relaxation adds
 
 
@@ -45,7 +45,7 @@ def modes_text(modes: Sequence[str], lang: str) -> str:
     return i18n.value_label("deployment.allowed_modes", list(modes), lang)
 
 
-def with_answer(answers: A.Answers, path: str, value: Any) -> A.Answers:
+def with_answer(answers: vocabulary.Answers, path: str, value: Any) -> vocabulary.Answers:
     section, field = path.split(".")
     return dataclasses.replace(
         answers, **{section: replaced(getattr(answers, section), **{field: value})}
@@ -67,15 +67,15 @@ def neighbours(catalog: Catalog, regions: Sequence[str]) -> list[str]:
         if known:
             timed.append((min(known), n))
     out += [n for _, n in sorted(timed)]
-    return [n for n in out if n in A.REGIONS][:2]
+    return [n for n in out if n in vocabulary.REGIONS][:2]
 
 
-def stack_relaxations(answers: A.Answers, kind: str) -> list[Relax]:
+def stack_relaxations(answers: vocabulary.Answers, kind: str) -> list[Relax]:
     """The changes that let more cards run the workload's stack: the serving stack to vLLM,
     custom kernels off, the numeric format to the plain one."""
     fw = answers.frameworks
     out: list[Relax] = []
-    phase = SC.PHASE_OF[kind]
+    phase = scoring.PHASE_OF[kind]
     if phase == "inference" and fw.serving not in ("vllm", "none", "custom"):
         out.append(
             Relax(

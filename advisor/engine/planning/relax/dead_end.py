@@ -6,15 +6,12 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import options as O
-from advisor.engine.planning.relax import blocking as BK
-from advisor.engine.planning.relax import candidates as CD
-from advisor.engine.planning.relax import quote as QT
-from advisor.engine.planning.relax import wording as W
+from advisor.engine.planning.options import has_plan
+from advisor.engine.planning.relax import blocking, candidates, quote, wording
 from advisor.engine.planning.relax.common import Plan, Relax, with_answer
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking import scoring
 from advisor.engine.text import i18n
 
 # How many relaxations the block lists: single changes, else pairs of them.
@@ -24,12 +21,12 @@ _MAX_PAIRS = 3
 
 def is_dead_end(options: Sequence[Mapping[str, Any]]) -> bool:
     """No option of the workload runs the stack as it is and has a price."""
-    return not O.has_plan(options)
+    return not has_plan(options)
 
 
 def dead_end(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     mode: str,
@@ -41,44 +38,45 @@ def dead_end(
     """The dead-end block of one workload (None when it has a runnable, priced option): what rules
     every option out, the smallest relaxations that bring one back (each re-planned) and, where
     a house offer fits, the sized unit to quote."""
-    if SC.PHASE_OF[kind] == "preprocessing" or not is_dead_end(options):
+    if scoring.PHASE_OF[kind] == "preprocessing" or not is_dead_end(options):
         return None
-    blocking = BK.blocking(answers, kind, mode, options, excluded, lang)
-    singles = CD.candidates(catalog, answers, kind, excluded, options)
+    blockers = blocking.blocking(answers, kind, mode, options, excluded, lang)
+    singles = candidates.candidates(catalog, answers, kind, excluded, options)
     found: list[tuple[tuple[int, float], list[Relax], dict[str, Any]]] = []
     # The scores chose a family (or mode) that has nothing here while another the answers allow
     # does: that is the first way out, and it changes no answer.
-    same = CD.first_option(catalog, answers, kind, schedule, plan, lang)
+    same = candidates.first_option(catalog, answers, kind, schedule, plan, lang)
     if same is not None:
         keep = Relax("family", "", None, None, answers)
-        found.append((CD.order([keep], same), [keep], same))
+        found.append((candidates.order([keep], same), [keep], same))
     for r in singles:
-        first = CD.first_option(
-            catalog, r.answers, kind, schedule, plan, lang, only=CD.added_mode(r)
+        first = candidates.first_option(
+            catalog, r.answers, kind, schedule, plan, lang, only=candidates.added_mode(r)
         )
         if first is not None:
-            found.append((CD.order([r], first), [r], first))
+            found.append((candidates.order([r], first), [r], first))
     if len(found) == (same is not None):
         for a, b in itertools.combinations(singles, 2):  # no single one works: two at once
             if a.path == b.path and a.kind not in ("region", "region_same_country"):
                 continue
-            both = CD.combine(a, b)
+            both = candidates.combine(a, b)
             if both is None:
                 continue
-            first = CD.first_option(catalog, both, kind, schedule, plan, lang)
+            first = candidates.first_option(catalog, both, kind, schedule, plan, lang)
             if first is not None:
-                found.append((CD.order([a, b], first), [a, b], first))
+                found.append((candidates.order([a, b], first), [a, b], first))
     found.sort(key=lambda f: f[0])
     limit = _MAX_SINGLE if found and len(found[0][1]) == 1 else _MAX_PAIRS
     relaxations = [
-        W.relaxation_doc(catalog, answers, kind, rs, first, lang) for _, rs, first in found[:limit]
+        wording.relaxation_doc(catalog, answers, kind, rs, first, lang)
+        for _, rs, first in found[:limit]
     ]
-    blocking = BK.binding(blocking, relaxations, lang)
+    blockers = blocking.binding(blockers, relaxations, lang)
     # The sized server to quote: on the answers as they are, else on the first relaxation under
     # which the operator's server holds the work (a run that needs gradient checkpointing).
-    ways: list[tuple[A.Answers, list[str]]] = [(answers, [])]
+    ways: list[tuple[vocabulary.Answers, list[str]]] = [(answers, [])]
     for _, rs, _first in found[:limit]:
-        relaxed = rs[0].answers if len(rs) == 1 else CD.combine(rs[0], rs[1])
+        relaxed = rs[0].answers if len(rs) == 1 else candidates.combine(rs[0], rs[1])
         if relaxed is not None:
             ways.append((relaxed, [r.path for r in rs if r.path]))
     if answers.frameworks.custom_kernels:
@@ -90,7 +88,7 @@ def dead_end(
             )
             for way, paths in list(ways)
         ]
-    if SC.PHASE_OF[kind] == "training":
+    if scoring.PHASE_OF[kind] == "training":
         # A run that fits the operator's server only with activations recomputed, or one
         # sequence per micro-batch, or both.
         ways += [
@@ -109,27 +107,27 @@ def dead_end(
             for way, paths in list(ways)
             if way.training is not None and way.training.micro_batch_size > 1
         ]
-    quote = None
+    quoted = None
     for way, paths in ways:
-        quote = QT.quote(catalog, way, kind, schedule, mode, plan, lang, paths)
-        if quote is not None:
+        quoted = quote.quote(catalog, way, kind, schedule, mode, plan, lang, paths)
+        if quoted is not None:
             break
     status = "no_option" if not options else "nothing_priced"
     statement = i18n.message(
         f"dead_end.{status}",
         lang,
         kind=i18n.label(kind, lang),
-        reasons=i18n.message("dead_end.reasons_separator", lang).join(b["text"] for b in blocking),
+        reasons=i18n.message("dead_end.reasons_separator", lang).join(b["text"] for b in blockers),
     )
     return {
         "status": status,
         "statement": statement,
-        "blocking": blocking,
+        "blocking": blockers,
         "relaxations": relaxations,
-        "quote": quote,
+        "quote": quoted,
         "next": i18n.message(
             "dead_end.next_quote"
-            if quote
+            if quoted
             else "dead_end.next_relax"
             if relaxations
             else "dead_end.next_none",

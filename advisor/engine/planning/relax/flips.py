@@ -6,21 +6,20 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine import explain as X
-from advisor.engine.answers import vocabulary as A
+from advisor.engine import explain
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
-from advisor.engine.planning import decide as DC
-from advisor.engine.planning import mode_choice as MC
-from advisor.engine.planning import options as O
+from advisor.engine.planning import decide, mode_choice
+from advisor.engine.planning.options import planning_key
 from advisor.engine.planning.relax.common import Plan, stack_relaxations, with_answer
-from advisor.engine.ranking import scoring as SC
+from advisor.engine.ranking import scoring
 
 # The stack change a flip is stated with when it alone leads nowhere: the team's numeric format
 # first (it keeps its stack), then the serving stack, then custom kernels.
 _ORDER = ("precision", "serving", "kernels")
 
 
-def _answer_with(answers: A.Answers, path: str, value: Any) -> A.Answers:
+def _answer_with(answers: vocabulary.Answers, path: str, value: Any) -> vocabulary.Answers:
     """`answers` with one `would_change_if` change applied (a facts path, lists as given)."""
     if path.startswith("workloads["):
         i = int(path[len("workloads[") : path.index("]")])
@@ -40,29 +39,34 @@ def _answer_with(answers: A.Answers, path: str, value: Any) -> A.Answers:
 Planned = dict[tuple[Any, ...], tuple[str, str | None, bool]]
 
 
-def workload_outcome(built: MC.Built, wd: SC.WorkloadDecision) -> tuple[str, str, bool]:
+def workload_outcome(
+    built: mode_choice.Built, wd: scoring.WorkloadDecision
+) -> tuple[str, str, bool]:
     options = built[(wd.kind, wd.accelerator, wd.mode)].options
     return wd.accelerator, wd.mode, any(o["stack"]["runnable"] for o in options)
 
 
 def planned_now(
-    answers: A.Answers, scored: SC.Decision, decided: SC.Decision, built: MC.Built
+    answers: vocabulary.Answers,
+    scored: scoring.Decision,
+    decided: scoring.Decision,
+    built: mode_choice.Built,
 ) -> dict[tuple[Any, ...], tuple[str, str, bool]]:
     """The main plan's workloads as open_changes keys them: `scored`, the scores' decision;
     `decided` and `built`, what decide.cost_aware made of it. Only for a plan with the cost
     inputs a re-plan has (no measured runs: the re-plans of one evaluation plan without them)."""
-    key = O.planning_key(answers)
+    key = planning_key(answers)
     return {
-        (key, DC.workload_plan_key(s)): workload_outcome(built, w)
+        (key, decide.workload_plan_key(s)): workload_outcome(built, w)
         for s, w in zip(scored.workloads, decided.workloads, strict=True)
     }
 
 
 def _opens(
     catalog: Catalog,
-    answers: A.Answers,
-    target: SC.Decision,
-    base: SC.Decision,
+    answers: vocabulary.Answers,
+    target: scoring.Decision,
+    base: scoring.Decision,
     dead: frozenset[str],
     plan: Plan,
     lang: str,
@@ -76,17 +80,17 @@ def _opens(
     hold it yet: a flip re-plans the workloads whose planning it can move (another planning
     key, or another decision for that workload) and reads the others from the main plan or
     an earlier flip."""
-    key = O.planning_key(answers)
-    built: MC.Built = {}
+    key = planning_key(answers)
+    built: mode_choice.Built = {}
     stuck = []
     for was, aimed in zip(base.workloads, target.workloads, strict=True):
-        if SC.PHASE_OF[aimed.kind] == "preprocessing":
+        if scoring.PHASE_OF[aimed.kind] == "preprocessing":
             continue
-        wkey = (key, DC.workload_plan_key(aimed))
+        wkey = (key, decide.workload_plan_key(aimed))
         found = planned.get(wkey)
         if found is None:
             sized, ci = plan(answers)
-            found = planned[wkey] = DC.plan_outcome(
+            found = planned[wkey] = decide.plan_outcome(
                 answers, catalog, aimed, sized, ci, lang, built, mode_needed=aimed.kind in dead
             )
         accelerator, mode, runnable = found
@@ -105,10 +109,10 @@ def _opens(
 def open_changes(
     changes: Sequence[dict[str, Any]],
     catalog: Catalog,
-    answers: A.Answers,
-    base: SC.Decision,
-    model: SC.ScoringModel,
-    ctx: SC.Context,
+    answers: vocabulary.Answers,
+    base: scoring.Decision,
+    model: scoring.ScoringModel,
+    ctx: scoring.Context,
     dead: frozenset[str],
     plan: Plan,
     lang: str,
@@ -129,7 +133,7 @@ def open_changes(
         trial = answers
         for c in change["changes"]:
             trial = _answer_with(trial, c["answer_path"], c["to"])
-        decided = SC.decide(SC.answers_facts(trial), model, ctx)
+        decided = scoring.decide(scoring.answers_facts(trial), model, ctx)
         stuck = _opens(catalog, trial, decided, base, dead, plan, lang, planned)
         if stuck is None:
             out.append(change)
@@ -142,11 +146,11 @@ def open_changes(
             if r.path not in said
         }
         for r in sorted(extras.values(), key=lambda r: _ORDER.index(r.kind)):
-            decided = SC.decide(SC.answers_facts(r.answers), model, ctx)
+            decided = scoring.decide(scoring.answers_facts(r.answers), model, ctx)
             if (decided.accelerator, decided.mode) != target:
                 continue
             if _opens(catalog, r.answers, decided, base, dead, plan, lang, planned) is None:
                 steps = [(c["answer_path"], c["from"], c["to"]) for c in change["changes"]]
-                out.append(X.flip_doc([*steps, (r.path, r.old, r.new)], *target, lang))
+                out.append(explain.flip_doc([*steps, (r.path, r.old, r.new)], *target, lang))
                 break
     return out

@@ -6,12 +6,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog, Price
-from advisor.engine.planning import options as O
+from advisor.engine.planning import options
 from advisor.engine.planning.priced_option import billed_price
 from advisor.engine.planning.relax.common import HOSTED, Plan, neighbours, with_answer
-from advisor.engine.pricing import billing as BL
+from advisor.engine.pricing import billing
 from advisor.engine.pricing.regions import in_country
 from advisor.engine.text import i18n
 
@@ -22,7 +22,7 @@ def _house_offers(catalog: Catalog) -> list[Price]:
 
 def quote(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     schedule: str,
     mode: str,
@@ -58,7 +58,7 @@ def quote(
             changed.append("deployment.allowed_modes")
         sized, ci = plan(trial)
         family = catalog.by_id[p.accelerator_id].type
-        built = O.build(catalog, trial, kind, schedule, family, use_mode, sized, ci, lang)
+        built = options.build(catalog, trial, kind, schedule, family, use_mode, sized, ci, lang)
         option = next((o for o in built.options if o["accelerator_id"] == p.accelerator_id), None)
         if option is None or not option["stack"]["runnable"]:
             continue
@@ -92,7 +92,7 @@ def _quote_doc(
     server = dict(p.server or {})
     servers = _servers(option, p)
     route = server.get("china_bandwidth_type")
-    term = BL.SLOT_TO_BILLING.get(p.billing, p.billing)
+    term = billing.SLOT_TO_BILLING.get(p.billing, p.billing)
     monthly = option["monthly_cost_usd"] if priced else None
     words = {
         "kind": i18n.label(kind, lang),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.catalog import Catalog
 from advisor.engine.planning.availability import round_trip_ms
 from advisor.engine.planning.relax.common import Relax, regions_text
@@ -34,7 +34,7 @@ def option_summary(first: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _gives_up(
-    r: Relax, answers: A.Answers, catalog: Catalog, lang: str, first: Mapping[str, Any]
+    r: Relax, answers: vocabulary.Answers, catalog: Catalog, lang: str, first: Mapping[str, Any]
 ) -> str:
     if r.kind == "family":
         return i18n.message(
@@ -98,7 +98,7 @@ def _change_text(r: Relax, lang: str) -> str:
 
 def relaxation_doc(
     catalog: Catalog,
-    answers: A.Answers,
+    answers: vocabulary.Answers,
     kind: str,
     rs: Sequence[Relax],
     first: Mapping[str, Any],

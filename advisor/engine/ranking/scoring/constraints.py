@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.ranking.scoring.facts import Context
 from advisor.engine.ranking.scoring.model import PHASE_OF
 
@@ -86,7 +86,7 @@ def _exclusion_rows(facts: Mapping[str, Any], ctx: Context) -> list[_Row]:
             out.append(
                 ("tpu", kind, "exclude.tpu_serving", {"serving": serving}, "frameworks.serving")
             )
-    for mode in A.MODES:
+    for mode in vocabulary.MODES:
         if mode not in modes:
             out.append(
                 (

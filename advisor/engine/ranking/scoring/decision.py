@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.ranking.scoring.constraints import Exclusion, exclusions
 from advisor.engine.ranking.scoring.facts import Context, derive
 from advisor.engine.ranking.scoring.model import (
@@ -76,7 +76,7 @@ def score_workload(
 
 
 # Every (accelerator, mode) pair an assessment can end up with, in the order `decide` tries them.
-ALL_PAIRS: tuple[Pair, ...] = (*(("gpu", m) for m in A.MODES), ("tpu", "public_cloud"))
+ALL_PAIRS: tuple[Pair, ...] = (*(("gpu", m) for m in vocabulary.MODES), ("tpu", "public_cloud"))
 PAIR_INDEX = {p: i for i, p in enumerate(ALL_PAIRS)}
 
 
@@ -143,13 +143,13 @@ def _feasible_for(kinds: tuple[str, ...], out_by: frozenset[tuple[str, str | Non
     for kind in kinds:
         out = global_out | {o for o, k in out_by if k == kind}
         accs = tuple(a for a in ACCELERATORS if a not in out)
-        modes = tuple(m for m in A.MODES if m not in out)
+        modes = tuple(m for m in vocabulary.MODES if m not in out)
         pairs = _pairs(accs, modes)
         if not pairs:  # cannot happen for valid answers (GPU is never excluded); stay total anyway
             pairs = [("gpu", modes[0] if modes else "public_cloud")]
         per.append((tuple(pairs), tuple(a for a in accs if any(p[0] == a for p in pairs)), modes))
     common_accs = [a for a in ACCELERATORS if all(a in f[1] for f in per)]
-    common_modes = [m for m in A.MODES if all(m in f[2] for f in per)]
+    common_modes = [m for m in vocabulary.MODES if all(m in f[2] for f in per)]
     return tuple(per), tuple(_pairs(common_accs, common_modes))
 
 

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.ranking.scoring.model import ScoringModel
 
 # --------------------------------------------------------------------------- facts
 
 
-def answers_facts(answers: A.Answers) -> dict[str, Any]:
+def answers_facts(answers: vocabulary.Answers) -> dict[str, Any]:
     """The answers a decision reads, flattened to answer paths."""
     facts: dict[str, Any] = {
         "organization.industry": answers.organization.industry,

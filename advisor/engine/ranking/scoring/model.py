@@ -13,13 +13,13 @@ from typing import Any, TypeVar, cast
 
 from jsonschema import Draft202012Validator
 
-from advisor.engine.answers import vocabulary as A
+from advisor.engine.answers import vocabulary
 from advisor.engine.answers.problems import Problem, join_path
 
 Pair = tuple[str, str]  # (accelerator, deployment mode)
 _T = TypeVar("_T")
 ACCELERATORS = ("gpu", "tpu")
-OPTIONS = ACCELERATORS + A.MODES
+OPTIONS = ACCELERATORS + vocabulary.MODES
 _INDEX = {o: i for i, o in enumerate(OPTIONS)}
 PHASES = ("training", "inference", "preprocessing")
 PHASE_OF = {
@@ -32,25 +32,25 @@ PHASE_OF = {
 
 # Answer paths a criterion may read, with the values each can take (None = free-form list).
 _ANSWER_VALUES: dict[str, tuple[str, ...]] = {
-    "maturity.stack_changes": A.STACK_CHANGES,
-    "maturity.pipeline": A.PIPELINES,
-    "maturity.demand": A.DEMANDS,
-    "frameworks.primary": A.FRAMEWORKS,
-    "frameworks.others": A.FRAMEWORKS,
-    "frameworks.serving": A.SERVING,
+    "maturity.stack_changes": vocabulary.STACK_CHANGES,
+    "maturity.pipeline": vocabulary.PIPELINES,
+    "maturity.demand": vocabulary.DEMANDS,
+    "frameworks.primary": vocabulary.FRAMEWORKS,
+    "frameworks.others": vocabulary.FRAMEWORKS,
+    "frameworks.serving": vocabulary.SERVING,
     "frameworks.custom_kernels": ("true", "false"),
-    "deployment.portability": A.PORTABILITY,
+    "deployment.portability": vocabulary.PORTABILITY,
     "deployment.china_connectivity": ("true", "false"),
-    "deployment.data_residency": A.RESIDENCY,
-    "deployment.allowed_modes": A.MODES,
-    "deployment.clouds": A.CLOUDS,
-    "cost.billing": A.BILLING,
-    "cost.ops_capacity": A.OPS_CAPACITY,
-    "organization.industry": A.INDUSTRIES,
-    "organization.regions": A.REGIONS,
-    "inference.traffic": A.TRAFFIC,
-    "workload.schedule": A.SCHEDULES,
-    "workload.kind": A.WORKLOAD_KINDS,
+    "deployment.data_residency": vocabulary.RESIDENCY,
+    "deployment.allowed_modes": vocabulary.MODES,
+    "deployment.clouds": vocabulary.CLOUDS,
+    "cost.billing": vocabulary.BILLING,
+    "cost.ops_capacity": vocabulary.OPS_CAPACITY,
+    "organization.industry": vocabulary.INDUSTRIES,
+    "organization.regions": vocabulary.REGIONS,
+    "inference.traffic": vocabulary.TRAFFIC,
+    "workload.schedule": vocabulary.SCHEDULES,
+    "workload.kind": vocabulary.WORKLOAD_KINDS,
     "derived.training_scale": ("small", "medium", "large", "unknown"),
     "derived.latency_class": ("tight", "moderate", "relaxed", "none"),
     "derived.tpu_region_coverage": ("all", "some", "none"),
@@ -244,7 +244,7 @@ def _value_keys(value: Any) -> tuple[str, ...]:
 
 def _pair_points(contrib: Mapping[str, float]) -> list[float]:
     gpu, tpu = contrib.get("gpu", 0.0), contrib.get("tpu", 0.0)
-    pairs = [gpu + contrib.get(m, 0.0) for m in A.MODES]
+    pairs = [gpu + contrib.get(m, 0.0) for m in vocabulary.MODES]
     pairs.append(tpu + contrib.get("public_cloud", 0.0))
     return pairs
 

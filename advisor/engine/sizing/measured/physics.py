@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from advisor.engine import sizing as S
+from advisor.engine import sizing
 from advisor.engine.sizing.measured.measurement import Measurement, ParseProblem
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ class Bounds:
     card: str
     bandwidth: float  # bytes/s of the replica's memory
     peak: float  # FLOP/s, the replica's highest dense figure
-    shape: S.ModelShape
-    mem: S.InferenceMemory
+    shape: sizing.ModelShape
+    mem: sizing.InferenceMemory
     memory_bytes: float  # the replica's device memory
     prompt_tokens: int
     context_tokens: int
@@ -47,7 +47,11 @@ class Bounds:
     def read_bytes(self, batch: float) -> float:
         """Weight bytes one decode step reads for `batch` sequences (a MoE: the experts used)."""
         experts = self.mem.expert_weight_bytes
-        return self.mem.weight_bytes - experts + experts * S.expert_fraction_read(self.shape, batch)
+        return (
+            self.mem.weight_bytes
+            - experts
+            + experts * sizing.expert_fraction_read(self.shape, batch)
+        )
 
     def max_tokens_per_s(self, concurrency: int) -> float:
         """The roofline: each decode step reads the weights once for the whole batch, and
@@ -77,11 +81,11 @@ class Bounds:
 
 
 def bounds(
-    shape: S.ModelShape,
+    shape: sizing.ModelShape,
     inf: Inference,
     acc: Accelerator,
     devices: int,
-    mem: S.InferenceMemory,
+    mem: sizing.InferenceMemory,
 ) -> Bounds | None:
     """The physics of one replica of `devices` `acc` cards serving `shape` (None when the
     catalog has no dense peak or bandwidth for the card: nothing to compare with)."""
