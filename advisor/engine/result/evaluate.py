@@ -41,7 +41,9 @@ from advisor.engine.text import i18n
 # (decisions.evaluation.is_current) only by the same rules, and compare can say the engine moved.
 # 2.4.0 (2026-12-05): a price row that names no region is not where the customer is, and a
 # card's availability honours the team's clouds (3d3009c); Chinese lists joined with 、 (a8260ab).
-ENGINE_VERSION = "2.8.0"
+# 2.8.1 (2026-12-07): the option memo keys on owned hardware's amortisation and purchase cap, so
+# a result no longer borrows another team's owned-hardware cost in the same process.
+ENGINE_VERSION = "2.8.1"
 # v2 adds (v1 documents stay readable: every v1 field keeps its meaning): recommendation.rules,
 # workloads[].rules / excluded_options, and per option stack, availability, rank, cost_to_result,
 # billing, target_hours / target_basis (training) and the serving load fields.
