@@ -10,11 +10,13 @@ assessments."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from accounts.models import Role
 from accounts.services import membership_create
@@ -22,6 +24,12 @@ from advisor.models import Assessment, Lead, ShareLink
 from advisor.reference.models import Catalog, ScoringModel
 from advisor.reference.services.catalog import catalog_clone
 from advisor.reference.services.impact import impact_preview_request
+from advisor.services.sharing import share_link_create, share_link_revoke
+from tests.advisor.test_house_offers import (  # noqa: F401 - fixtures
+    customer,
+    editor,
+    published_offer,
+)
 from tests.factories import (
     AssessmentFactory,
     MembershipFactory,
@@ -138,9 +146,9 @@ def global_pages(
     submitted: list[Assessment],  # noqa: F811 - a fixture
 ) -> list[tuple[str, str]]:
     """The global pages, with a finished impact preview over a customer's secret assessments."""
-    customer = submitted[0].organization
-    customer.name = "Victim Corp"
-    customer.save()
+    victim_org = submitted[0].organization
+    victim_org.name = "Victim Corp"
+    victim_org.save()
     for assessment in submitted:
         assessment.title = f"Secret plan {assessment.pk}"
     Assessment.objects.bulk_update(submitted, ["title"])
@@ -273,3 +281,50 @@ def test_a_role_in_a_prospect_never_opens_the_global_pages(
         assert response.status_code == (404 if kind == SITE else 302), url
         assert b"Secret plan" not in response.content
     assert "Scoring models" not in mallory.get(reverse("advisor:dashboard")).text
+
+
+def _shared_routes() -> list[str]:
+    """Every page of a share link (`/s/<token>/...`), generated from the URL configuration."""
+    return sorted(
+        {
+            r
+            for r in _patterns(get_resolver().url_patterns)
+            if r.lstrip("^").startswith("s/") and re.search(r"<(?:\w+:)?token>", r)
+        }
+    )
+
+
+@pytest.mark.parametrize("state", ["revoked", "expired"])
+def test_a_dead_share_link_opens_nothing_on_any_of_its_pages(
+    customer: tuple[Client, Any],  # noqa: F811 - a fixture
+    state: str,
+) -> None:
+    """A share link is the only key to its pages (the page, the PDF, its button and the quote
+    form): once revoked or expired, every one of them is a 404 (or a 405 to a method it never
+    takes), and a quote request through it makes no lead."""
+    _member, report = customer
+    user = report.assessment.organization.memberships.first().user
+    link, token = share_link_create(report=report, user=user)
+    live = Client().get(reverse("advisor:shared", kwargs={"token": token}))
+    assert live.status_code == 200
+    if state == "revoked":
+        share_link_revoke(link=link)
+    else:
+        ShareLink.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(hours=1))
+    routes = _shared_routes()
+    assert len(routes) >= 4, routes  # the page, its PDF, the PDF button, the quote form
+    visitor = Client()
+    leads_before = Lead.objects.count()
+    for route in routes:
+        path = _url(route, {"token": token})
+        answers = {visitor.get(path).status_code, visitor.post(path, QUOTE_VISITOR).status_code}
+        # 404 to the method the page takes; 405 to the other, which it never took.
+        assert 404 in answers and answers <= {404, 405}, (path, answers)
+    assert Lead.objects.count() == leads_before
+
+
+QUOTE_VISITOR = {
+    "contact_name": "Mei Chan",
+    "contact_email": "mei.chan@example.com",
+    "term_months": 12,
+}

@@ -172,13 +172,6 @@ def aggregate_reasons(
     return out
 
 
-def strip_private(reason: Mapping[str, Any]) -> dict[str, Any]:
-    """Drop the helper fields used while merging."""
-    out = dict(reason)
-    out.pop("_text", None)
-    return out
-
-
 def exclusion_docs(excluded: Sequence[scoring.Exclusion], lang: str) -> list[dict[str, Any]]:
     """The hard constraints as result entries, one per (option, workload, reason)."""
     out = []
