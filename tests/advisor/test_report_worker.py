@@ -138,7 +138,12 @@ def _redis(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def redis_restart() -> Iterator[Callable[[], None]]:
-    """Stops this run's Redis; the returned function (and teardown) starts it again."""
+    """Stops this run's Redis; the returned function (and teardown) starts it again.
+
+    Every parallel worker of `make test` uses the same Redis server (a database each), so a
+    test that stops it is marked `alone` and runs after the parallel part."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.fail("stops the Redis server every parallel worker shares: mark the test alone")
     port = _redis_port()
     config = {key: _redis("config", "get", key).stdout.split("\n")[1] for key in ("dir", "bind")}
 
@@ -174,6 +179,7 @@ def redis_restart() -> Iterator[Callable[[], None]]:
     start()
 
 
+@pytest.mark.alone
 def test_redis_down_at_submit_keeps_the_report_pending_until_it_is_back(
     worker_env: dict[str, str], redis_restart: Callable[[], None], tmp_path: Path
 ) -> None:
