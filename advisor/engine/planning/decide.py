@@ -395,9 +395,7 @@ def _cost_keeps(
             mode=target[1],
             feasible_modes=tuple(dict.fromkeys((*wd.feasible_modes, target[1]))),
         )
-        mode, _ = mode_choice.choose_mode(
-            catalog, answers, trial, sized, ci, "en", built, full_preferred=False
-        )
+        mode, _ = mode_choice.choose_mode(catalog, answers, trial, sized, ci, "en", built)
         if mode != target[1]:
             return False
     return True

@@ -82,7 +82,6 @@ def choose_mode(
     lang: str,
     built: Built,
     *,
-    full_preferred: bool = False,
     lean: bool = False,
 ) -> tuple[str, dict[str, Any] | None]:
     """The deployment mode for one workload: the scores' choice unless another allowed mode's
