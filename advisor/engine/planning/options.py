@@ -7,7 +7,7 @@ forbids, are listed as excluded with their reason.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -224,11 +224,7 @@ def signable(
         for only_priced in (False, True) if rented else (False,):
             found = ci.sized.get(_build_key(key, kind, schedule, acc_type, mode, lang, only_priced))
             if found is not None and found[0] is sized:
-                return [
-                    o
-                    for o in found[1].options
-                    if o["stack"]["runnable"] and o["cost_to_result"]["usd"] is not None
-                ]
+                return [o for o in found[1].options if signs(o)]
     cards = _card_options(
         catalog,
         answers,
@@ -243,11 +239,8 @@ def signable(
         [],
         runnable_only=True,
     )
-    ranked, _dominated = tiers.rank(list(cards), catalog, kind=kind, mode=mode)
-    for rank, o in enumerate(ranked, 1):
-        del o["_index"]
-        o["rank"] = rank
-    return [o for o in ranked if o["cost_to_result"]["usd"] is not None]
+    ranked, _dominated = _ranked(cards, catalog, kind, mode)
+    return [o for o in ranked if _priced(o)]
 
 
 def _build_key(
@@ -299,15 +292,14 @@ def _build(
     only_priced: bool = False,
 ) -> Options:
     excluded: list[dict[str, Any]] = []
-    out = list(
+    out, dropped = _ranked(
         _card_options(
             catalog, answers, kind, schedule, acc_type, mode, sized, ci, lang, only_priced, excluded
-        )
+        ),
+        catalog,
+        kind,
+        mode,
     )
-    out, dropped = tiers.rank(out, catalog, kind=kind, mode=mode)
-    for rank, o in enumerate(out, 1):
-        del o["_index"]
-        o["rank"] = rank
     house_beside_first(out, lang)
     return Options(
         out,
@@ -349,11 +341,10 @@ def holds_plan(
         [],
         runnable_only=True,
     )
-    for o in cards:
-        if o["stack"]["runnable"]:
-            runnable = True
-            if (o.get("cost_to_result") or {}).get("usd") is not None:
-                return True, True
+    for o in cards:  # each runs the stack (runnable_only)
+        runnable = True
+        if _priced(o):
+            return True, True
     return False, runnable
 
 
@@ -532,9 +523,27 @@ def _card_options(
         yield option
 
 
+def _priced(option: Mapping[str, Any]) -> bool:
+    return (option.get("cost_to_result") or {}).get("usd") is not None
+
+
+def signs(option: Mapping[str, Any]) -> bool:
+    """The option runs the team's stack as it is and has a price: a plan the team can sign."""
+    return bool(option["stack"]["runnable"]) and _priced(option)
+
+
 def has_plan(options: Sequence[Mapping[str, Any]]) -> bool:
-    """Some option runs the team's stack as it is and has a price: a plan it can sign."""
-    return any(
-        o["stack"]["runnable"] and (o.get("cost_to_result") or {}).get("usd") is not None
-        for o in options
-    )
+    """Some option is a plan the team can sign (`signs`)."""
+    return any(signs(o) for o in options)
+
+
+def _ranked(
+    cards: Iterable[dict[str, Any]], catalog: Catalog, kind: str, mode: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cards' options ranked (ranking.tiers) and numbered from 1, their catalog order
+    (`_index`) dropped; and the dominated ones, which keep it."""
+    ranked, dropped = tiers.rank(list(cards), catalog, kind=kind, mode=mode)
+    for rank, o in enumerate(ranked, 1):
+        del o["_index"]
+        o["rank"] = rank
+    return ranked, dropped
